@@ -1,0 +1,126 @@
+# pccbench - a boring Makefile.
+#   make            build pccbench and reg/libpccreg.a
+#   make run        install missing deps, build, start the REPL on `sim`
+#   make check      install missing deps, build, run every test
+#   make bench      the benchmarks
+#   make install PREFIX=/usr/local
+#   SANITIZE=address,undefined  V=1  CC=clang
+.DEFAULT_GOAL := all
+
+CC ?= gcc
+PREFIX ?= /usr/local
+PKG_CONFIG ?= pkg-config
+VERSION := 0.1.0
+
+ifdef SANITIZE
+O ?= build-san
+BIN := $(O)/pccbench
+LIB := $(O)/libpccreg.a
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+O ?= build
+BIN := pccbench
+LIB := reg/libpccreg.a
+SANFLAGS :=
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wshadow -Wno-format-nonliteral
+WERROR ?= -Werror
+# Recursive (=) so the pkg-config calls run after `make deps` installed them.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 2>/dev/null) -lreadline -lm
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Ialgos \
+	-include reg/banned.h
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 $(WFLAGS) $(WERROR) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) \
+	-MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
+
+REG_SRC := $(wildcard reg/*.c)
+ALGO_SRC := $(wildcard algos/*.c algos/*/*.c)
+APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c))
+TEST_SRC := $(wildcard tests/test_*.c)
+TOOL_SRC := $(wildcard tests/tools/*.c)
+
+REG_OBJ := $(REG_SRC:%.c=$(O)/%.o)
+ALGO_OBJ := $(ALGO_SRC:%.c=$(O)/%.o)
+APP_OBJ := $(APP_SRC:%.c=$(O)/%.o)
+MAIN_OBJ := $(O)/src/main.o
+APP_LIB := $(O)/libpccbapp.a
+TESTS := $(TEST_SRC:tests/%.c=$(O)/tests/%)
+TOOLS := $(TOOL_SRC:tests/tools/%.c=$(O)/tests/%)
+DEPS := $(wildcard $(O)/*/*.d $(O)/*/*/*.d)
+
+.PHONY: all deps run check test-build test-run bench install clean
+all: $(BIN) $(LIB)
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(REG_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(APP_LIB): $(APP_OBJ) $(ALGO_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(APP_LIB) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(O)/tests/%: tests/%.c $(APP_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -o $@ $< $(APP_LIB) $(LIB) \
+		$(ALL_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+$(O)/tests/%: tests/tools/%.c $(APP_LIB) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) -o $@ $< $(APP_LIB) $(LIB) \
+		$(ALL_LDFLAGS) $(PKG_LIBS)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./$(BIN) -d sim
+
+test-build: all $(TESTS) $(TOOLS)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory test-build
+	$(Q)$(MAKE) --no-print-directory test-run
+
+test-run:
+	$(Q)O=$(O) BIN=$(BIN) tests/run-tests.sh $(TESTS)
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb
+	$(Q)$(O)/tests/bench_adb
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pccbench
+	install -m 644 reg/ppcc.adb $(DESTDIR)$(PREFIX)/share/pccbench/reg/
+	for d in algos/*/; do \
+		install -d $(DESTDIR)$(PREFIX)/share/pccbench/$$d && \
+		install -m 644 $$d/algo.xml $(DESTDIR)$(PREFIX)/share/pccbench/$$d; \
+	done
+
+clean:
+	rm -rf build build-san pccbench reg/libpccreg.a
+
+-include $(DEPS)

@@ -1,0 +1,32 @@
+/* paths.h - where pccbench keeps its files.
+ *
+ * State (sim devices, journals, history): $XDG_STATE_HOME/pccbench/...
+ * (default ~/.local/state).  Cache: $XDG_CACHE_HOME/pccbench (~/.cache).
+ * Data (user series and sweeps): $XDG_DATA_HOME/pccbench (~/.local/share).
+ * Shipped files (reg/ppcc.adb, algos/NAME/algo.xml): $PCCBENCH_DATADIR, else
+ * next to the executable (a build tree), else ../share/pccbench from it.
+ */
+#ifndef PCCB_PATHS_H
+#define PCCB_PATHS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
+enum pcb_dir { PCB_DIR_STATE, PCB_DIR_CACHE, PCB_DIR_DATA };
+
+/* $XDG_..._HOME/pccbench/sub, created (mode 0700) when create is set. */
+int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
+		 bool create, struct pcb_err *err);
+
+/* A shipped file, e.g. "algos/ztr_rtt/algo.xml". */
+int pcb_data_file(char *buf, size_t len, const char *rel, struct pcb_err *err);
+
+/* mkdir -p with the given mode. */
+int pcb_mkdirs(const char *path, unsigned mode, struct pcb_err *err);
+
+/* "sim:lab" -> "sim_lab": safe as one file-name component. */
+void pcb_file_token(char *buf, size_t len, const char *name);
+
+#endif

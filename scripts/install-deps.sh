@@ -1,0 +1,38 @@
+#!/bin/sh
+# Install what pccbench needs to build, test and run, with apt-get.
+# Idempotent: installs only the packages that are missing.  Uses sudo when
+# not root.  Exits non-zero (with the reason) when a package cannot be had.
+set -eu
+
+pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
+libcmocka-dev gnuplot-nox mstflint"
+[ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
+
+missing=""
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: apt-get not found; install:$missing" >&2
+	exit 1
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "install-deps: not root and no sudo; install:$missing" >&2
+		exit 1
+	fi
+fi
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,542 @@
+/* cli.c - tokenizer, table dispatch, help, scripts and the REPL loop. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "cli.h"
+
+#define CLI_MAX_DEPTH 8		/* `source` nesting */
+#define CLI_MAX_WORDS 256
+
+/* ---- tokenizer ---------------------------------------------------------- */
+
+struct words {
+	char **v;
+	int n, cap;
+};
+
+static int words_push(struct words *w, char *word)
+{
+	if (w->n + 2 > w->cap) {
+		int nc = w->cap ? w->cap * 2 : 8;
+		char **nv = realloc(w->v, (size_t)nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		w->v = nv;
+		w->cap = nc;
+	}
+	w->v[w->n++] = word;
+	w->v[w->n] = NULL;
+	return 0;
+}
+
+void cli_free_split(char ***cmds, int *argcs, int ncmd)
+{
+	int i, k;
+
+	for (i = 0; i < ncmd; i++) {
+		for (k = 0; k < argcs[i]; k++)
+			free(cmds[i][k]);
+		free(cmds[i]);
+	}
+	free(cmds);
+	free(argcs);
+}
+
+/* Words are separated by blanks; '...' is literal, "..." allows \" and \\;
+ * ';' ends a command and '#' a line, both outside quotes.
+ */
+int cli_split(const char *line, char ****cmdsp, int **argcsp, int *ncmdp,
+	      struct pcb_err *err)
+{
+	char ***cmds = NULL, *word = NULL;
+	int *argcs = NULL, ncmd = 0, rc = 0;
+	struct words cur = { 0 };
+	size_t wl = 0, wcap = 0, len = strlen(line), i;
+	bool in_word = false;
+
+#define PUTC(c) do {							\
+		if (wl + 2 > wcap) {					\
+			char *nw = realloc(word, wcap = wcap * 2 + 32);	\
+			if (!nw) goto err_nomem;			\
+			word = nw;					\
+		}							\
+		word[wl++] = (c);					\
+		in_word = true;						\
+	} while (0)
+
+	for (i = 0; i <= len; i++) {
+		char c = line[i];
+
+		if (c == '\'' || c == '"') {
+			char q = c;
+
+			for (i++; i < len && line[i] != q; i++) {
+				if (q == '"' && line[i] == '\\' &&
+				    (line[i + 1] == '"' || line[i + 1] == '\\'))
+					i++;
+				PUTC(line[i]);
+			}
+			if (i >= len) {
+				rc = pcb_error(err, PCB_E_PARSE,
+					       "unterminated %c quote", q);
+				goto err_free;
+			}
+			in_word = true;
+			continue;
+		}
+		if (c == '\0' || c == ' ' || c == '\t' || c == '\n' ||
+		    c == '\r' || c == ';' || c == '#') {
+			if (in_word) {
+				word[wl] = '\0';
+				if (cur.n >= CLI_MAX_WORDS) {
+					rc = pcb_error(err, PCB_E_PARSE,
+						       "more than %d words",
+						       CLI_MAX_WORDS);
+					goto err_free;
+				}
+				if (words_push(&cur, word))
+					goto err_nomem;
+				word = NULL;
+				wl = wcap = 0;
+				in_word = false;
+			}
+			if (c == ';' || c == '#' || c == '\0') {
+				if (cur.n) {
+					char ***nc = realloc(cmds,
+						(size_t)(ncmd + 1) * sizeof(*nc));
+					int *na = realloc(argcs,
+						(size_t)(ncmd + 1) * sizeof(*na));
+
+					if (nc)
+						cmds = nc;
+					if (na)
+						argcs = na;
+					if (!nc || !na)
+						goto err_nomem;
+					cmds[ncmd] = cur.v;
+					argcs[ncmd++] = cur.n;
+					memset(&cur, 0, sizeof(cur));
+				}
+				if (c != ';')
+					break;
+			}
+			continue;
+		}
+		if (c == '\\' && i + 1 < len) {
+			PUTC(line[++i]);
+			continue;
+		}
+		PUTC(c);
+	}
+#undef PUTC
+	free(word);
+	*cmdsp = cmds;
+	*argcsp = argcs;
+	*ncmdp = ncmd;
+	return 0;
+err_nomem:
+	rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+err_free:
+	free(word);
+	for (i = 0; i < (size_t)cur.n; i++)
+		free(cur.v[i]);
+	free(cur.v);
+	cli_free_split(cmds, argcs, ncmd);
+	return rc;
+}
+
+/* ---- lookup and dispatch ----------------------------------------------- */
+
+const struct cmd_row *cli_lookup(struct session *s,
+				 const struct cmd_row *table, const char *what,
+				 const char *name)
+{
+	const struct cmd_row *r, *hit = NULL;
+	size_t n = strlen(name), nhits = 0;
+	char cands[256] = "";
+
+	for (r = table; r->name; r++)
+		if (!strcmp(r->name, name))
+			return r;
+	for (r = table; r->name && n; r++) {
+		if (strncmp(r->name, name, n))
+			continue;
+		nhits++;
+		hit = r;
+		if (strlen(cands) + strlen(r->name) + 3 < sizeof(cands)) {
+			if (*cands)
+				strncat(cands, ", ", sizeof(cands) -
+					strlen(cands) - 1);
+			strncat(cands, r->name,
+				sizeof(cands) - strlen(cands) - 1);
+		}
+	}
+	if (nhits == 1)
+		return hit;
+	if (nhits > 1)
+		pcb_error(&s->err, PCB_E_AMBIG, "ambiguous %s '%s': %s", what,
+			  name, cands);
+	else
+		pcb_error(&s->err, PCB_E_NOENT, "unknown %s '%s'; try 'help'",
+			  what, name);
+	return NULL;
+}
+
+void cli_print_error(struct session *s, int rc, const char *where)
+{
+	const char *msg = s->err.code ? s->err.msg : pcb_strerror(rc);
+
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_obj_begin(&s->out, "error");
+		out_str(&s->out, "code", pcb_errname(rc));
+		out_str(&s->out, "message", msg);
+		if (where)
+			out_str(&s->out, "where", where);
+		out_obj_end(&s->out);
+		out_obj_end(&s->out);
+		fflush(s->out.fp);
+	}
+	fprintf(s->errfp, "%s%serror: %s\n", where ? where : "",
+		where ? ": " : "", msg);
+	fflush(s->errfp);
+	s->reported = true;
+}
+
+static void help_row(FILE *fp, const struct cmd_row *obj,
+		     const struct cmd_row *v)
+{
+	char syn[160];
+
+	snprintf(syn, sizeof(syn), "%s %s%s%s", obj->name, v->name,
+		 v->args && *v->args ? " " : "", v->args ? v->args : "");
+	fprintf(fp, "  %-44s %s\n", syn, v->help);
+}
+
+static void help_verb(FILE *fp, const struct cmd_row *obj,
+		      const struct cmd_row *v)
+{
+	fprintf(fp, "usage: %s %s%s%s\n  %s\n", obj->name, v->name,
+		v->args && *v->args ? " " : "", v->args ? v->args : "",
+		v->help);
+	if (v->example)
+		fprintf(fp, "example: %s\n", v->example);
+}
+
+int cli_run_argv(struct session *s, int argc, char **argv)
+{
+	const struct cmd_row *obj, *verb;
+	int rc, nargs;
+	char **args;
+
+	pcb_err_reset(&s->err);
+	s->reported = false;
+	if (argc < 1)
+		return 0;
+	obj = cli_lookup(s, cmd_top, "command", argv[0]);
+	if (!obj)
+		return -s->err.code;
+	if (!obj->sub) {
+		verb = obj;
+		args = argv + 1;
+		nargs = argc - 1;
+		obj = NULL;
+	} else if (argc < 2 || !strcmp(argv[1], "--help")) {
+		for (verb = obj->sub; verb->name; verb++)
+			if (verb->flags & CMD_DEFAULT)
+				break;
+		if (argc >= 2 || !verb->name) {
+			const struct cmd_row *v;
+
+			fprintf(s->out.fp, "%s: %s\n", obj->name, obj->help);
+			for (v = obj->sub; v->name; v++)
+				help_row(s->out.fp, obj, v);
+			return 0;
+		}
+		args = argv + 1;
+		nargs = 0;
+	} else {
+		verb = cli_lookup(s, obj->sub, "verb", argv[1]);
+		if (!verb) {
+			/* name the object so the user sees where */
+			char m[sizeof(s->err.msg)];
+			size_t l = strlen(obj->name) + 2;
+
+			memcpy(m, s->err.msg, sizeof(m));
+			if (l < sizeof(m)) {
+				snprintf(s->err.msg, sizeof(s->err.msg),
+					 "%s: ", obj->name);
+				memcpy(s->err.msg + l, m, sizeof(m) - l);
+				s->err.msg[sizeof(s->err.msg) - 1] = '\0';
+			}
+			return -s->err.code;
+		}
+		args = argv + 2;
+		nargs = argc - 2;
+	}
+	if (nargs == 1 && !strcmp(args[0], "--help")) {
+		if (obj)
+			help_verb(s->out.fp, obj, verb);
+		else
+			fprintf(s->out.fp, "usage: %s %s\n  %s\n", verb->name,
+				verb->args ? verb->args : "", verb->help);
+		return 0;
+	}
+	if (nargs < verb->min_args ||
+	    (verb->max_args >= 0 && nargs > verb->max_args)) {
+		char m[256];
+
+		snprintf(m, sizeof(m), "%s%s%s%s%s", obj ? obj->name : "",
+			 obj ? " " : "", verb->name,
+			 verb->args && *verb->args ? " " : "",
+			 verb->args ? verb->args : "");
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s", m);
+	}
+	rc = verb->fn(s, nargs, args);
+	sess_dry_flush(s);
+	fflush(s->out.fp);
+	return rc;
+}
+
+int cli_run_line(struct session *s, const char *line, const char *where)
+{
+	char ***cmds;
+	int *argcs, ncmd, i, rc, first = 0;
+
+	pcb_err_reset(&s->err);
+	rc = cli_split(line, &cmds, &argcs, &ncmd, &s->err);
+	if (rc) {
+		cli_print_error(s, rc, where);
+		return rc;
+	}
+	for (i = 0; i < ncmd && !s->quit; i++) {
+		rc = cli_run_argv(s, argcs[i], cmds[i]);
+		if (rc) {
+			/* a sourced script printed its own error */
+			if (!s->reported)
+				cli_print_error(s, rc, where);
+			if (!first || pcb_exit_code(rc) > pcb_exit_code(first))
+				first = rc;
+			if (!s->force)
+				break;
+		}
+	}
+	cli_free_split(cmds, argcs, ncmd);
+	return first;
+}
+
+int cli_run_stream(struct session *s, FILE *fp, const char *name)
+{
+	char *line = NULL, where[PATH_MAX + 32];
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0;
+	int rc, worst = 0;
+
+	if (s->depth >= CLI_MAX_DEPTH)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "'%s': source nested more than %d deep", name,
+				 CLI_MAX_DEPTH);
+	s->depth++;
+	while (!s->quit && (n = getline(&line, &cap, fp)) >= 0) {
+		lineno++;
+		if (memchr(line, '\0', (size_t)n)) {
+			snprintf(where, sizeof(where), "%s:%ld", name, lineno);
+			pcb_err_reset(&s->err);
+			rc = pcb_error(&s->err, PCB_E_PARSE,
+				       "binary data in script");
+			cli_print_error(s, rc, where);
+			worst = rc;
+			break;
+		}
+		snprintf(where, sizeof(where), "%s:%ld", name, lineno);
+		rc = cli_run_line(s, line, where);
+		if (rc) {
+			if (!worst || pcb_exit_code(rc) > pcb_exit_code(worst))
+				worst = rc;
+			if (!s->force)
+				break;
+		}
+	}
+	free(line);
+	s->depth--;
+	/* the error was printed with its FILE:LINE already */
+	return worst;
+}
+
+int cli_run_file(struct session *s, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	int rc;
+
+	if (!fp)
+		return pcb_error(&s->err, PCB_E_NOENT, "cannot open '%s': %s",
+				 path, strerror(errno));
+	rc = cli_run_stream(s, fp, path);
+	fclose(fp);
+	return rc;
+}
+
+/* ---- built-in commands (no object) ------------------------------------- */
+
+static int cmd_help(struct session *s, int argc, char **argv)
+{
+	const struct cmd_row *obj, *v;
+	FILE *fp = s->out.fp;
+
+	if (argc == 0) {
+		fprintf(fp, "pccbench %s - commands (OBJECT VERB ARGS; "
+			"'help OBJECT' for its verbs)\n", PCCB_VERSION);
+		for (obj = cmd_top; obj->name; obj++)
+			fprintf(fp, "  %-10s %s\n", obj->name, obj->help);
+		return 0;
+	}
+	obj = cli_lookup(s, cmd_top, "command", argv[0]);
+	if (!obj)
+		return -s->err.code;
+	if (!obj->sub) {
+		fprintf(fp, "usage: %s%s%s\n  %s\n", obj->name,
+			obj->args && *obj->args ? " " : "",
+			obj->args ? obj->args : "", obj->help);
+		return 0;
+	}
+	if (argc == 1) {
+		fprintf(fp, "%s: %s\n", obj->name, obj->help);
+		for (v = obj->sub; v->name; v++)
+			help_row(fp, obj, v);
+		return 0;
+	}
+	v = cli_lookup(s, obj->sub, "verb", argv[1]);
+	if (!v)
+		return -s->err.code;
+	help_verb(fp, obj, v);
+	return 0;
+}
+
+static int cmd_quit(struct session *s, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	s->quit = true;
+	return 0;
+}
+
+static int cmd_echo(struct session *s, int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		fprintf(s->out.fp, "%s%s", i ? " " : "", argv[i]);
+	fputc('\n', s->out.fp);
+	return 0;
+}
+
+/* "10ms" -> nanoseconds. */
+static int parse_duration(struct session *s, const char *t, long long *ns)
+{
+	static const struct {
+		const char *sfx;
+		double mul;
+	} u[] = { { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 },
+		  { "s", 1e9 }, { "", 1e9 } };
+	char *end;
+	double x;
+	size_t i;
+
+	errno = 0;
+	x = strtod(t, &end);
+	if (end == t || errno || x < 0)
+		goto bad;
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcmp(end, u[i].sfx)) {
+			x *= u[i].mul;
+			if (x > 3600e9)
+				goto bad;
+			*ns = (long long)x;
+			return 0;
+		}
+bad:
+	return pcb_error(&s->err, PCB_E_INVAL,
+			 "bad duration '%s' (e.g. 500ms, 2s, 100us; at most "
+			 "1 hour)", t);
+}
+
+static int cmd_sleep(struct session *s, int argc, char **argv)
+{
+	struct timespec ts;
+	long long ns = 0;
+	int rc = parse_duration(s, argv[0], &ns);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	ts.tv_sec = (time_t)(ns / 1000000000);
+	ts.tv_nsec = (long)(ns % 1000000000);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return 0;
+}
+
+static int cmd_source(struct session *s, int argc, char **argv)
+{
+	(void)argc;
+	return cli_run_file(s, argv[0]);
+}
+
+const struct cmd_row cmd_top[] = {
+	{ "algo", NULL, cmd_algo_verbs, 0, 0, NULL,
+	  "algorithm slots: list, enable, disable, debug mode", NULL, 0 },
+	{ "param", NULL, cmd_param_verbs, 0, 0, NULL,
+	  "algorithm parameters as real numbers: list, get, set, reset",
+	  NULL, 0 },
+	{ "counter", NULL, cmd_counter_verbs, 0, 0, NULL,
+	  "algorithm counters: show, clear", NULL, 0 },
+	{ "journal", NULL, cmd_journal_verbs, 0, 0, NULL,
+	  "the write journal: show, restore, clear", NULL, 0 },
+	{ "reg", NULL, cmd_reg_verbs, 0, 0, NULL,
+	  "register layouts from ADB files: list, show, encode, decode",
+	  NULL, 0 },
+	{ "help", cmd_help, NULL, 0, 2, "[OBJECT [VERB]]",
+	  "show commands, an object's verbs or one verb", "help param set",
+	  0 },
+	{ "echo", cmd_echo, NULL, 0, -1, "[TEXT...]", "print text", NULL, 0 },
+	{ "sleep", cmd_sleep, NULL, 1, 1, "DURATION",
+	  "wait (500ms, 2s, 100us)", "sleep 100ms", 0 },
+	{ "source", cmd_source, NULL, 1, 1, "FILE",
+	  "run the commands of a script file", "source scripts/demo.pcb", 0 },
+	{ "quit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
+	{ "exit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
+
+/* ---- REPL ---------------------------------------------------------------- */
+
+int cli_repl(struct session *s)
+{
+	char prompt[128];
+	char *line;
+
+	rl_readline_name = "pccbench";
+	while (!s->quit) {
+		snprintf(prompt, sizeof(prompt), "pccbench %s> ", s->devname);
+		line = readline(prompt);
+		if (!line) {
+			fputc('\n', stdout);
+			break;
+		}
+		if (*line)
+			add_history(line);
+		cli_run_line(s, line, NULL);
+		free(line);
+	}
+	return 0;
+}

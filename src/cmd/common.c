@@ -1,0 +1,88 @@
+/* common.c - argument helpers shared by the commands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "paths.h"
+
+int cmd_parse_slot(struct session *s, const char *text, unsigned *slot)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*text || *text == '-' || *text == '+')
+		goto bad;
+	v = strtoul(text, &end, 0);
+	if (*end || v >= PPCC_SLOTS)
+		goto bad;
+	*slot = (unsigned)v;
+	return 0;
+bad:
+	return pcb_error(&s->err, PCB_E_RANGE, "bad slot '%s' (0..15)", text);
+}
+
+int cmd_parse_target(struct session *s, int argc, char **argv,
+		     bool *has_slot, unsigned *slot, bool *unchecked)
+{
+	int i = 0, rc;
+
+	*has_slot = false;
+	if (unchecked)
+		*unchecked = false;
+	while (i < argc) {
+		if (!strcmp(argv[i], "slot")) {
+			if (i + 1 >= argc)
+				return pcb_error(&s->err, PCB_E_USAGE,
+						 "'slot' needs a number");
+			rc = cmd_parse_slot(s, argv[i + 1], slot);
+			if (rc)
+				return rc;
+			*has_slot = true;
+			i += 2;
+		} else if (unchecked && !strcmp(argv[i], "--unchecked")) {
+			*unchecked = true;
+			i++;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot)
+{
+	if (has_slot)
+		return sess_device(s);
+	return sess_active_slot(s, slot);
+}
+
+int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db)
+{
+	char path[4096];
+	bool ppcc = reg && (!strcasecmp(reg, "PPCC") ||
+			    !strcasecmp(reg, "0x506e") ||
+			    !strcasecmp(reg, "ppcc_reg_ext"));
+	bool have_mstflint = access(MSTFLINT_ADB, R_OK) == 0;
+	int rc;
+
+	if (s->adb_path)
+		return adb_db_load_file(db, s->adb_path, &s->err);
+	/* our PPCC layout first: it needs nothing installed */
+	if (ppcc || (!reg && !have_mstflint)) {
+		rc = pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &s->err);
+		if (rc)
+			return rc;
+		return adb_db_load_file(db, path, &s->err);
+	}
+	if (!have_mstflint)
+		return pcb_error(&s->err, PCB_E_NOENT,
+				 "register '%s' is not in pccbench's own "
+				 "layout, and mstflint's register database "
+				 "'%s' is not installed (apt-get install "
+				 "mstflint, or give --adb FILE)", reg,
+				 MSTFLINT_ADB);
+	return adb_db_load_file(db, MSTFLINT_ADB, &s->err);
+}

@@ -1,0 +1,169 @@
+/* counter.c - `counter`: the algorithm counters of the slot holding them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "fxp.h"
+
+/* The slot with counter_en, or the one named. */
+static int counter_slot(struct session *s, int argc, char **argv,
+			unsigned *slot, struct slot_view **v)
+{
+	uint32_t info[PPCC_SLOTS];
+	bool en, cen;
+	unsigned i;
+	int rc;
+
+	if (argc == 1) {
+		rc = cmd_parse_slot(s, argv[0], slot);
+		if (!rc)
+			rc = sess_slot_view(s, *slot, v);
+		return rc;
+	}
+	rc = sess_device(s);
+	if (!rc)
+		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		if (!rc && en && cen) {
+			*slot = i;
+			return sess_slot_view(s, i, v);
+		}
+	}
+	if (rc)
+		return rc;
+	return pcb_error(&s->err, PCB_E_STATE,
+			 "counters are not enabled on any slot; 'algo debug "
+			 "on' enables the ZTR-RTT debug counters");
+}
+
+static int find_counter(const struct slot_view *v, const char *suffix)
+{
+	size_t i, l = strlen(suffix);
+
+	for (i = 0; i < v->ncounters; i++) {
+		size_t n = strlen(v->counters[i].info.name);
+
+		if (n >= l && !strcmp(v->counters[i].info.name + n - l,
+				      suffix))
+			return (int)i;
+	}
+	return -1;
+}
+
+static int show(struct session *s, int argc, char **argv, bool clear)
+{
+	static const struct tbl_col cols[] = {
+		{ "index", "IDX", TBL_RIGHT }, { "name", "NAME", 0 },
+		{ "value", "VALUE", TBL_RIGHT }, { "units", "UNITS", 0 },
+		{ "description", "", TBL_JSON_ONLY },
+	};
+	uint32_t vals[ALGO_MAX_COUNTERS];
+	struct slot_view *v;
+	unsigned slot = 0;
+	size_t i, n;
+	struct tbl t;
+	int isum, inum, rc;
+
+	rc = counter_slot(s, argc, argv, &slot, &v);
+	if (rc)
+		return rc;
+	if (!v->ncounters)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "slot %u (%s) has no counters", slot, v->name);
+	if (s->dry_run && clear) {
+		sess_dry_line(s, PPCC_BULK_COUNTERS_CLEAR, slot, 0, "value=0");
+		return 0;
+	}
+	rc = ppcc_counters(&s->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS, &n,
+			   &s->err);
+	if (rc == -PCB_E_DEVICE)
+		/* firmware refuses when counter_en is off */
+		snprintf(s->err.msg + strlen(s->err.msg),
+			 sizeof(s->err.msg) - strlen(s->err.msg),
+			 "; are counters enabled on slot %u?", slot);
+	if (rc)
+		return rc;
+	if (clear) {
+		if (s->out.json) {
+			out_obj_begin(&s->out, NULL);
+			out_u64(&s->out, "cleared_slot", slot);
+			out_obj_end(&s->out);
+		} else {
+			fprintf(s->out.fp, "slot %u: %zu counters cleared\n",
+				slot, n);
+		}
+		return 0;
+	}
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < n && i < v->ncounters; i++) {
+		const struct counter_view *c = &v->counters[i];
+
+		tbl_row(&t);
+		tbl_u64(&t, i);
+		tbl_str(&t, c->info.name);
+		tbl_u64(&t, vals[i]);
+		tbl_str(&t, c->desc ? c->desc->units : "");
+		tbl_str(&t, c->info.descr);
+	}
+	isum = find_counter(v, "SUM_RTT");
+	inum = find_counter(v, "NUM_RTT");
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "slot", slot);
+		out_str(&s->out, "algo", v->name);
+		tbl_print(&t, &s->out, "counters");
+		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
+		    (size_t)isum < n) {
+			if (vals[inum]) {
+				char b[32];
+
+				snprintf(b, sizeof(b), "%.1f",
+					 (double)vals[isum] / vals[inum]);
+				out_num(&s->out, "avg_rtt_ns", b);
+			} else {
+				out_null(&s->out, "avg_rtt_ns");
+			}
+		}
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "slot %u: %s\n", slot, v->name);
+		tbl_print(&t, &s->out, NULL);
+		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
+		    (size_t)isum < n) {
+			if (vals[inum])
+				fprintf(s->out.fp,
+					"avg RTT: %.1f ns (SUM_RTT/NUM_RTT "
+					"over %u samples)\n",
+					(double)vals[isum] / vals[inum],
+					vals[inum]);
+			else
+				fprintf(s->out.fp,
+					"avg RTT: - (no RTT samples)\n");
+		}
+	}
+	tbl_release(&t);
+	return 0;
+}
+
+static int cmd_counter_show(struct session *s, int argc, char **argv)
+{
+	return show(s, argc, argv, false);
+}
+
+static int cmd_counter_clear(struct session *s, int argc, char **argv)
+{
+	return show(s, argc, argv, true);
+}
+
+const struct cmd_row cmd_counter_verbs[] = {
+	{ "show", cmd_counter_show, NULL, 0, 1, "[SLOT]",
+	  "counters of the slot holding counter_en, with the average RTT",
+	  "counter show", CMD_DEFAULT | CMD_DEVICE },
+	{ "clear", cmd_counter_clear, NULL, 0, 1, "[SLOT]",
+	  "read and clear the counters (PPCC bulk get and clear)",
+	  "counter clear", CMD_DEVICE },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,214 @@
+/* journal.c - `journal`: show, restore and clear the write journal. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+
+static void algo_state(char *b, size_t n, uint32_t v)
+{
+	snprintf(b, n, "%s%s", v & 1 ? "enabled" : "disabled",
+		 v & 2 ? "+counters" : "");
+}
+
+static int cmd_journal_show(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "seq", "SEQ", TBL_RIGHT }, { "time", "TIME", 0 },
+		{ "pid", "PID", TBL_RIGHT }, { "slot", "SLOT", TBL_RIGHT },
+		{ "what", "WHAT", 0 }, { "old", "OLD", TBL_RIGHT },
+		{ "new", "NEW", TBL_RIGHT }, { "outcome", "OUTCOME", 0 },
+	};
+	struct tbl t;
+	size_t i;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < journal_count(s->journal); i++) {
+		const struct jentry *e = journal_entry(s->journal, i);
+		char tb[32], a[32], b[32];
+		time_t tt = (time_t)e->time;
+		struct tm tm;
+
+		strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S",
+			 localtime_r(&tt, &tm));
+		tbl_row(&t);
+		tbl_u64(&t, e->seq);
+		tbl_str(&t, tb);
+		tbl_u64(&t, (uint64_t)e->pid);
+		tbl_u64(&t, e->slot);
+		if (e->kind == J_PARAM) {
+			tbl_str(&t, e->name);
+			tbl_u64(&t, e->old);
+			tbl_u64(&t, e->new);
+		} else {
+			tbl_str(&t, "algo");
+			algo_state(a, sizeof(a), e->old);
+			algo_state(b, sizeof(b), e->new);
+			tbl_str(&t, a);
+			tbl_str(&t, b);
+		}
+		tbl_str(&t, e->outcome > 0 ? "ok" : e->outcome < 0 ?
+			    "failed" : "unconfirmed");
+	}
+	if (!s->out.json)
+		fprintf(s->out.fp, "journal %s: %zu write%s since the last "
+			"restore or clear\n", journal_path(s->journal),
+			journal_count(s->journal),
+			journal_count(s->journal) == 1 ? "" : "s");
+	if (s->out.json || journal_count(s->journal))
+		tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+/* Back to the state before the first journaled write: params first, then
+ * slot states (disable before enable so the active slot ends right).
+ */
+static int cmd_journal_restore(struct session *s, int argc, char **argv)
+{
+	struct pwrite w[PPCC_SLOTS][ALGO_MAX_PARAMS];
+	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0;
+	int algo_old[PPCC_SLOTS];
+	unsigned slot;
+	int rc, pass;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	for (slot = 0; slot < PPCC_SLOTS; slot++)
+		algo_old[slot] = -1;
+	for (i = 0; i < journal_count(s->journal); i++) {
+		const struct jentry *e = journal_entry(s->journal, i);
+
+		if (e->kind == J_ALGO) {
+			if (algo_old[e->slot] < 0)
+				algo_old[e->slot] = (int)e->old;
+			continue;
+		}
+		for (k = 0; k < nw[e->slot]; k++)
+			if (w[e->slot][k].index == e->index)
+				break;
+		if (k < nw[e->slot] || k >= ALGO_MAX_PARAMS)
+			continue;	/* the first write holds the original */
+		memset(&w[e->slot][k], 0, sizeof(w[e->slot][k]));
+		w[e->slot][k].index = e->index;
+		w[e->slot][k].value = e->old;
+		nw[e->slot]++;
+	}
+	for (slot = 0; slot < PPCC_SLOTS; slot++) {
+		struct slot_view *v;
+
+		if (!nw[slot])
+			continue;
+		rc = sess_slot_view(s, slot, &v);
+		if (!rc) {
+			for (k = 0; k < nw[slot]; k++)
+				if (w[slot][k].index >= v->nparams)
+					rc = pcb_error(&s->err, PCB_E_CORRUPT,
+						       "journal names param %u "
+						       "of slot %u, which has "
+						       "%zu", w[slot][k].index,
+						       slot, v->nparams);
+		}
+		if (!rc)
+			rc = sess_write_params(s, slot, w[slot], nw[slot],
+					       false);
+		if (rc)
+			return rc;
+		for (k = 0; k < nw[slot] && !s->dry_run; k++) {
+			char a[32], b[32];
+			const struct param_view *p =
+				&v->params[w[slot][k].index];
+
+			if (!w[slot][k].changed)
+				continue;
+			sess_format_value(p->type, w[slot][k].old, a,
+					  sizeof(a));
+			sess_format_value(p->type, w[slot][k].readback, b,
+					  sizeof(b));
+			if (!s->out.json)
+				fprintf(s->out.fp, "slot %u %s: %s -> %s\n",
+					slot, p->info.name, a, b);
+			done++;
+		}
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (slot = 0; slot < PPCC_SLOTS; slot++) {
+			bool en, cen;
+			int want = algo_old[slot];
+
+			if (want < 0 || (pass == 0) != !(want & 1))
+				continue;
+			rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen,
+						&s->err);
+			if (rc)
+				return rc;
+			if (en == (want & 1) && cen == !!(want & 2))
+				continue;
+			if (en && cen && !(want & 2) && (want & 1))
+				/* only a disable drops counter_en */
+				rc = sess_algo_write(s, slot, false, false,
+						     false);
+			if (!rc)
+				rc = sess_algo_write(s, slot, want & 1,
+						     want & 2, false);
+			if (rc)
+				return rc;
+			if (!s->out.json && !s->dry_run)
+				fprintf(s->out.fp, "slot %u: %s%s\n", slot,
+					want & 1 ? "enabled" : "disabled",
+					want & 2 ? " with counters" : "");
+			done++;
+		}
+	}
+	if (s->dry_run)
+		return 0;
+	rc = journal_clear(s->journal, &s->err);
+	if (rc)
+		return rc;
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "restored", done);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "restored %zu change%s; journal cleared\n",
+			done, done == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+static int cmd_journal_clear(struct session *s, int argc, char **argv)
+{
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_device(s);
+	if (!rc)
+		rc = journal_clear(s->journal, &s->err);
+	if (!rc && !s->out.json)
+		fprintf(s->out.fp, "journal cleared; the device keeps its "
+			"current values\n");
+	return rc;
+}
+
+const struct cmd_row cmd_journal_verbs[] = {
+	{ "show", cmd_journal_show, NULL, 0, 0, "",
+	  "every write since the last restore or clear, with old values",
+	  "journal show", CMD_DEFAULT | CMD_DEVICE },
+	{ "restore", cmd_journal_restore, NULL, 0, 0, "",
+	  "put back the values from before the first journaled write",
+	  "journal restore", CMD_WRITES | CMD_DEVICE },
+	{ "clear", cmd_journal_clear, NULL, 0, 0, "",
+	  "forget the journal, keeping the device as it is",
+	  "journal clear", CMD_DEVICE },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,357 @@
+/* param.c - `param`: parameters as real numbers, checked writes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+
+static const char *perm_name(uint32_t prm)
+{
+	return prm == ALGO_PERM_RW ? "rw" : prm == ALGO_PERM_RO_CLEAR ?
+	       "ro,clear" : "ro";
+}
+
+static void fmt(const struct param_view *p, uint32_t raw, char *b, size_t n)
+{
+	sess_format_value(p->type, raw, b, n);
+}
+
+static int cmd_param_list(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "index", "IDX", TBL_RIGHT },
+		{ "name", "NAME", 0 },
+		{ "value", "VALUE", TBL_RIGHT },
+		{ "units", "UNITS", 0 },
+		{ "raw", "RAW", TBL_RIGHT },
+		{ "type", "TYPE", 0 },
+		{ "default", "DEFAULT", TBL_RIGHT },
+		{ "min", "MIN", TBL_RIGHT },
+		{ "max", "MAX", TBL_RIGHT },
+		{ "rec_min", "RECOMMENDED", TBL_TEXT_ONLY },
+		{ "rec_min", "", TBL_JSON_ONLY },
+		{ "rec_max", "", TBL_JSON_ONLY },
+		{ "access", "ACCESS", 0 },
+		{ "description", "", TBL_JSON_ONLY },
+	};
+	uint32_t vals[ALGO_MAX_PARAMS];
+	struct slot_view *v;
+	unsigned slot = 0;
+	size_t i, n;
+	struct tbl t;
+	int rc;
+
+	if (argc == 1) {
+		rc = cmd_parse_slot(s, argv[0], &slot);
+		if (!rc)
+			rc = sess_device(s);
+	} else {
+		rc = sess_active_slot(s, &slot);
+	}
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (!rc)
+		rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+				   &s->err);
+	if (rc)
+		return rc;
+	if (n < v->nparams)
+		return pcb_error(&s->err, PCB_E_DEVICE,
+				 "bulk get returned %zu of %zu params", n,
+				 v->nparams);
+	if (!s->out.json)
+		fprintf(s->out.fp, "slot %u: %s%s\n", slot, v->name,
+			v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
+			" (ZTR-RTT model: reconstructed)" : "");
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < v->nparams; i++) {
+		const struct param_view *p = &v->params[i];
+		char b[32], c[32];
+
+		tbl_row(&t);
+		tbl_u64(&t, i);
+		tbl_str(&t, p->info.name);
+		fmt(p, vals[i], b, sizeof(b));
+		tbl_num(&t, b);
+		tbl_str(&t, p->units);
+		tbl_u64(&t, vals[i]);
+		tbl_str(&t, algo_ptype_name(p->type));
+		fmt(p, p->info.def, b, sizeof(b));
+		tbl_num(&t, b);
+		fmt(p, p->info.min, b, sizeof(b));
+		tbl_num(&t, b);
+		fmt(p, p->info.max, b, sizeof(b));
+		tbl_num(&t, b);
+		if (p->desc && p->desc->has_rec) {
+			fmt(p, p->desc->rec_min, b, sizeof(b));
+			fmt(p, p->desc->rec_max, c, sizeof(c));
+			tbl_strf(&t, "%s..%s", b, c);
+			fmt(p, p->desc->rec_min, b, sizeof(b));
+			tbl_num(&t, b);
+			tbl_num(&t, c);
+		} else {
+			tbl_null(&t);
+			tbl_null(&t);
+			tbl_null(&t);
+		}
+		tbl_str(&t, perm_name(p->info.prm));
+		tbl_str(&t, p->info.descr);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+static int cmd_param_get(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
+		{ "units", "UNITS", 0 }, { "raw", "RAW", TBL_RIGHT },
+		{ "slot", "", TBL_JSON_ONLY },
+	};
+	struct slot_view *v;
+	bool has_slot;
+	unsigned slot = 0;
+	struct tbl t;
+	int used, i, rc;
+
+	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, NULL);
+	if (used < 0)
+		return used;
+	if (used == argc)
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: param get [slot N] NAME...");
+	rc = cmd_pick_slot(s, has_slot, &slot);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = used; i < argc; i++) {
+		struct param_view *p;
+		uint32_t raw;
+		char b[32];
+
+		rc = sess_param_find(s, v, argv[i], &p);
+		if (!rc)
+			rc = ppcc_param_get(&s->ppcc, slot, p->index, &raw,
+					    &s->err);
+		if (rc)
+			goto out_release;
+		tbl_row(&t);
+		tbl_str(&t, p->info.name);
+		fmt(p, raw, b, sizeof(b));
+		tbl_num(&t, b);
+		tbl_str(&t, p->units);
+		tbl_u64(&t, raw);
+		tbl_u64(&t, slot);
+	}
+	tbl_print(&t, &s->out, NULL);
+out_release:
+	tbl_release(&t);
+	return rc;
+}
+
+static void print_writes(struct session *s, const struct slot_view *v,
+			 unsigned slot, const struct pwrite *w, size_t n)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "old", "OLD", TBL_RIGHT },
+		{ "new", "NEW", TBL_RIGHT }, { "units", "UNITS", 0 },
+		{ "raw_old", "RAW OLD", TBL_RIGHT },
+		{ "raw_new", "RAW NEW", TBL_RIGHT },
+		{ "changed", "", TBL_JSON_ONLY }, { "slot", "", TBL_JSON_ONLY },
+	};
+	struct tbl t;
+	size_t i;
+
+	if (s->dry_run)
+		return;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < n; i++) {
+		const struct param_view *p = &v->params[w[i].index];
+		char b[32];
+
+		tbl_row(&t);
+		tbl_str(&t, p->info.name);
+		fmt(p, w[i].old, b, sizeof(b));
+		tbl_num(&t, b);
+		fmt(p, w[i].readback, b, sizeof(b));
+		tbl_num(&t, b);
+		tbl_str(&t, p->units);
+		tbl_u64(&t, w[i].old);
+		tbl_u64(&t, w[i].readback);
+		tbl_bool(&t, w[i].changed);
+		tbl_u64(&t, slot);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+}
+
+/* Check one value against the device's range and permission. */
+static int check_value(struct session *s, const struct param_view *p,
+		       uint32_t raw, bool unchecked)
+{
+	char val[32], range[96];
+
+	if (unchecked)
+		return 0;
+	if (p->info.prm != ALGO_PERM_RW)
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "%s is read-only on this slot; nothing was "
+				 "written", p->info.name);
+	if (raw < p->info.min || raw > p->info.max) {
+		fmt(p, raw, val, sizeof(val));
+		sess_format_range(p, p->info.min, p->info.max, range,
+				  sizeof(range));
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "%s: %s%s%s is out of range %s; nothing was "
+				 "written", p->info.name, val,
+				 *p->units ? " " : "", p->units, range);
+	}
+	if (p->desc && p->desc->has_rec &&
+	    (raw < p->desc->rec_min || raw > p->desc->rec_max)) {
+		fmt(p, raw, val, sizeof(val));
+		sess_format_range(p, p->desc->rec_min, p->desc->rec_max,
+				  range, sizeof(range));
+		sess_warn(s, "%s: %s is outside the recommended range %s",
+			  p->info.name, val, range);
+	}
+	return 0;
+}
+
+static int cmd_param_set(struct session *s, int argc, char **argv)
+{
+	struct pwrite w[ALGO_MAX_PARAMS];
+	struct slot_view *v;
+	bool has_slot, unchecked;
+	unsigned slot = 0;
+	size_t n = 0, k;
+	int used, i, rc;
+
+	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, &unchecked);
+	if (used < 0)
+		return used;
+	if (used == argc)
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: param set [slot N] [--unchecked] NAME "
+				 "VALUE [NAME VALUE...]");
+	rc = cmd_pick_slot(s, has_slot, &slot);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	/* parse and check everything before writing anything */
+	for (i = used; i < argc;) {
+		struct param_view *p;
+		bool raw = false;
+
+		rc = sess_param_find(s, v, argv[i], &p);
+		if (rc)
+			return rc;
+		if (i + 1 < argc && !strcmp(argv[i + 1], "raw")) {
+			raw = true;
+			i++;
+		}
+		if (i + 1 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE,
+					 "%s: missing value", p->info.name);
+		for (k = 0; k < n; k++)
+			if (w[k].index == p->index)
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "%s given twice",
+						 p->info.name);
+		memset(&w[n], 0, sizeof(w[n]));
+		w[n].index = p->index;
+		rc = sess_parse_value(p, argv[i + 1], raw, &w[n].value,
+				      &s->err);
+		if (!rc)
+			rc = check_value(s, p, w[n].value, unchecked);
+		if (rc)
+			return rc;
+		n++;
+		i += 2;
+	}
+	rc = sess_write_params(s, slot, w, n, true);
+	if (rc)
+		return rc;
+	print_writes(s, v, slot, w, n);
+	return 0;
+}
+
+static int cmd_param_reset(struct session *s, int argc, char **argv)
+{
+	struct pwrite w[ALGO_MAX_PARAMS];
+	struct slot_view *v;
+	bool has_slot;
+	unsigned slot = 0;
+	size_t n = 0, k;
+	int used, i, rc;
+
+	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, NULL);
+	if (used < 0)
+		return used;
+	if (used == argc)
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: param reset [slot N] NAME...|all");
+	rc = cmd_pick_slot(s, has_slot, &slot);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	if (argc - used == 1 && !strcasecmp(argv[used], "all")) {
+		for (k = 0; k < v->nparams; k++) {
+			if (v->params[k].info.prm != ALGO_PERM_RW)
+				continue;
+			memset(&w[n], 0, sizeof(w[n]));
+			w[n].index = (unsigned)k;
+			w[n++].value = v->params[k].info.def;
+		}
+	} else {
+		for (i = used; i < argc; i++) {
+			struct param_view *p;
+
+			rc = sess_param_find(s, v, argv[i], &p);
+			if (rc)
+				return rc;
+			for (k = 0; k < n; k++)
+				if (w[k].index == p->index)
+					return pcb_error(&s->err, PCB_E_INVAL,
+							 "%s given twice",
+							 p->info.name);
+			if (p->info.prm != ALGO_PERM_RW)
+				return pcb_error(&s->err, PCB_E_RANGE,
+						 "%s is read-only on this "
+						 "slot", p->info.name);
+			memset(&w[n], 0, sizeof(w[n]));
+			w[n].index = p->index;
+			w[n++].value = p->info.def;
+		}
+	}
+	if (!n)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "slot %u has no writable params", slot);
+	rc = sess_write_params(s, slot, w, n, true);
+	if (rc)
+		return rc;
+	print_writes(s, v, slot, w, n);
+	return 0;
+}
+
+const struct cmd_row cmd_param_verbs[] = {
+	{ "list", cmd_param_list, NULL, 0, 1, "[SLOT]",
+	  "every param: value in real units, raw, type, default, range",
+	  "param list 1", CMD_DEFAULT | CMD_DEVICE },
+	{ "get", cmd_param_get, NULL, 1, -1, "[slot N] NAME...",
+	  "read params (of the active slot unless a slot is named)",
+	  "param get ALPHA MAX_DELAY", CMD_DEVICE },
+	{ "set", cmd_param_set, NULL, 2, -1,
+	  "[slot N] [--unchecked] NAME [raw] VALUE [NAME VALUE...]",
+	  "write params (real units; 0x.. or raw for integers), read back",
+	  "param set ALPHA 0.3 MAX_DELAY 200us", CMD_WRITES | CMD_DEVICE },
+	{ "reset", cmd_param_reset, NULL, 1, -1, "[slot N] NAME...|all",
+	  "put params back to their defaults", "param reset all",
+	  CMD_WRITES | CMD_DEVICE },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,315 @@
+/* reg.c - `reg`: ADB layouts as mstreg shows them, encode and decode. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static int load(struct session *s, const char *name, struct adb_db **db,
+		struct adb_reg **reg)
+{
+	int rc = cmd_open_adb(s, name, db);
+
+	if (rc)
+		return rc;
+	rc = adb_reg_load(*db, name, reg, &s->err);
+	if (rc) {
+		adb_db_free(*db);
+		*db = NULL;
+	}
+	return rc;
+}
+
+static int cmd_reg_list(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "id", "ID", 0 },
+	};
+	struct adb_db *db = NULL;
+	struct tbl t;
+	size_t i;
+	int rc = cmd_open_adb(s, NULL, &db);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, 2);
+	for (i = 0; i < adb_db_count(db); i++) {
+		tbl_row(&t);
+		tbl_str(&t, adb_db_name(db, i));
+		tbl_hex(&t, adb_db_id(db, i), 4);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	adb_db_free(db);
+	return 0;
+}
+
+/* mstreg 4.21 --show_reg layout: W = longest name + 3. */
+static int cmd_reg_show(struct session *s, int argc, char **argv)
+{
+	struct adb_db *db = NULL;
+	struct adb_reg *reg = NULL;
+	size_t i;
+	int w, rc = load(s, argv[0], &db, &reg);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "register", reg->name);
+		out_str(&s->out, "node", reg->node);
+		out_u64(&s->out, "id", reg->id);
+		out_u64(&s->out, "size", reg->size);
+		out_arr_begin(&s->out, "fields");
+		for (i = 0; i < reg->nfields; i++) {
+			const struct adb_field *f = &reg->fields[i];
+
+			out_obj_begin(&s->out, NULL);
+			out_str(&s->out, "name", f->name);
+			out_u64(&s->out, "address", f->offset / 32 * 4);
+			out_u64(&s->out, "offset", f->offset % 32);
+			out_u64(&s->out, "size", f->size);
+			out_str(&s->out, "access", adb_access_name(f->access));
+			out_obj_end(&s->out);
+		}
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+		goto out_free;
+	}
+	w = (int)adb_reg_name_width(reg) + 3;
+	fprintf(s->out.fp, "%-*s | %-10s | %-8s | %-8s | %-8s\n", w,
+		"Field Name", "Address (Bytes)", "Offset (Bits)",
+		"Size (Bits)", "Access");
+	for (i = 0; i < (size_t)w + 58; i++)
+		fputc('=', s->out.fp);
+	fputc('\n', s->out.fp);
+	for (i = 0; i < reg->nfields; i++) {
+		const struct adb_field *f = &reg->fields[i];
+
+		fprintf(s->out.fp, "%-*s | 0x%08x      | %-8u      | %-8u    "
+			"| %-15s\n", w, f->name, f->offset / 32 * 4,
+			f->offset % 32, f->size, adb_access_name(f->access));
+	}
+	for (i = 0; i < (size_t)w + 58; i++)
+		fputc('=', s->out.fp);
+	fputc('\n', s->out.fp);
+out_free:
+	adb_reg_free(reg);
+	adb_db_free(db);
+	return 0;
+}
+
+/* Values as mstreg reads them: strtoul base 0, non-negative, 32-bit. */
+static int parse_field_value(struct session *s, const char *tok,
+			     const char *v, uint32_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	if (*v == '-')
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "'%s': value must be non-negative", tok);
+	if (!*v || *v == '+' || *v == ' ')
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "'%s': value is missing or not a number", tok);
+	errno = 0;
+	x = strtoull(v, &end, 0);
+	if (errno || *end)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "'%s': '%s' is not a number", tok, v);
+	if (x > UINT32_MAX)
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "'%s': value exceeds 32 bits", tok);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static void print_dwords(struct session *s, const struct adb_reg *reg,
+			 const uint8_t *buf)
+{
+	size_t i, n = reg->size / 4;
+
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "register", reg->name);
+		out_arr_begin(&s->out, "dwords");
+		for (i = 0; i < n; i++) {
+			char h[16];
+
+			snprintf(h, sizeof(h), "%08x", adb_be32(buf + 4 * i));
+			out_str(&s->out, NULL, h);
+		}
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(s->out.fp, "%08x%c", adb_be32(buf + 4 * i),
+			(i % 8 == 7 || i + 1 == n) ? '\n' : ' ');
+}
+
+static int cmd_reg_encode(struct session *s, int argc, char **argv)
+{
+	struct adb_db *db = NULL;
+	struct adb_reg *reg = NULL;
+	uint8_t *buf = NULL, *seen = NULL;
+	int a, rc = load(s, argv[0], &db, &reg);
+
+	if (rc)
+		return rc;
+	buf = calloc(1, reg->size + 4);
+	seen = calloc(reg->nfields + 1, 1);
+	if (!buf || !seen) {
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out_free;
+	}
+	for (a = 1; a < argc; a++) {
+		char *list = strdup(argv[a]), *tok, *save = NULL;
+
+		if (!list) {
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+			goto out_free;
+		}
+		for (tok = strtok_r(list, ",", &save); tok && !rc;
+		     tok = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(tok, '=');
+			int fi;
+			uint32_t v = 0;
+
+			if (!eq || eq == tok || strchr(eq + 1, '=')) {
+				rc = pcb_error(&s->err, PCB_E_INVAL,
+					       "'%s' is not FIELD=VALUE", tok);
+				break;
+			}
+			*eq = '\0';
+			fi = adb_reg_field_index(reg, tok);
+			if (fi < 0) {
+				rc = pcb_error(&s->err, PCB_E_NOENT,
+					       "%s has no field '%s'",
+					       reg->name, tok);
+				break;
+			}
+			*eq = '=';
+			rc = parse_field_value(s, tok, eq + 1, &v);
+			if (rc)
+				break;
+			if (v > adb_field_max(&reg->fields[fi])) {
+				rc = pcb_error(&s->err, PCB_E_RANGE,
+					       "'%s': 0x%x does not fit the "
+					       "%u-bit field", tok, v,
+					       reg->fields[fi].size);
+				break;
+			}
+			if (seen[fi]) {
+				rc = pcb_error(&s->err, PCB_E_INVAL,
+					       "field '%s' appears twice",
+					       reg->fields[fi].name);
+				break;
+			}
+			seen[fi] = 1;
+			adb_set(&reg->fields[fi], buf, v);
+		}
+		free(list);
+		if (rc)
+			goto out_free;
+	}
+	print_dwords(s, reg, buf);
+out_free:
+	free(buf);
+	free(seen);
+	adb_reg_free(reg);
+	adb_db_free(db);
+	return rc;
+}
+
+/* mstreg's GET table: "Field Name | Data", W = longest name + 3. */
+static int cmd_reg_decode(struct session *s, int argc, char **argv)
+{
+	struct adb_db *db = NULL;
+	struct adb_reg *reg = NULL;
+	uint8_t *buf = NULL;
+	size_t i, nd = 0;
+	int a, w, rc = load(s, argv[0], &db, &reg);
+
+	if (rc)
+		return rc;
+	buf = calloc(1, reg->size + 4);
+	if (!buf) {
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out_free;
+	}
+	for (a = 1; a < argc; a++) {
+		const char *h = argv[a];
+		unsigned long long x;
+		char *end;
+
+		if (!strncasecmp(h, "0x", 2))
+			h += 2;
+		errno = 0;
+		x = *h && *h != '-' && *h != '+' ? strtoull(h, &end, 16) : 0;
+		if (!*h || *h == '-' || *h == '+' || errno || *end ||
+		    strlen(h) > 8) {
+			rc = pcb_error(&s->err, PCB_E_INVAL,
+				       "'%s' is not a hex dword", argv[a]);
+			goto out_free;
+		}
+		if (nd >= reg->size / 4) {
+			rc = pcb_error(&s->err, PCB_E_RANGE,
+				       "%s has %u dwords; got more",
+				       reg->name, reg->size / 4);
+			goto out_free;
+		}
+		adb_put_be32(buf + 4 * nd++, (uint32_t)x);
+	}
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "register", reg->name);
+		out_obj_begin(&s->out, "fields");
+		for (i = 0; i < reg->nfields; i++)
+			if (adb_field_selected(reg, &reg->fields[i], buf))
+				out_u64(&s->out, reg->fields[i].name,
+					adb_get(&reg->fields[i], buf));
+		out_obj_end(&s->out);
+		out_obj_end(&s->out);
+		goto out_free;
+	}
+	w = (int)adb_reg_name_width(reg) + 3;
+	fprintf(s->out.fp, "%-*s | %-8s\n", w, "Field Name", "Data");
+	for (i = 0; i < (size_t)w + 14; i++)
+		fputc('=', s->out.fp);
+	fputc('\n', s->out.fp);
+	for (i = 0; i < reg->nfields; i++)
+		if (adb_field_selected(reg, &reg->fields[i], buf))
+			fprintf(s->out.fp, "%-*s | 0x%08x\n", w,
+				reg->fields[i].name,
+				adb_get(&reg->fields[i], buf));
+	for (i = 0; i < (size_t)w + 14; i++)
+		fputc('=', s->out.fp);
+	fputc('\n', s->out.fp);
+out_free:
+	free(buf);
+	adb_reg_free(reg);
+	adb_db_free(db);
+	return rc;
+}
+
+const struct cmd_row cmd_reg_verbs[] = {
+	{ "list", cmd_reg_list, NULL, 0, 0, "",
+	  "registers of the ADB (mstflint's when installed)", "reg list",
+	  CMD_DEFAULT },
+	{ "show", cmd_reg_show, NULL, 1, 1, "REGISTER",
+	  "fields with address, bit offset, size, access (mstreg --show_reg)",
+	  "reg show PPCC", 0 },
+	{ "encode", cmd_reg_encode, NULL, 1, -1, "REGISTER FIELD=VALUE,...",
+	  "pack fields into big-endian dwords, 8 per line",
+	  "reg encode PPCC cmd_type=8,local_port=1,algo_slot=1,value=63570",
+	  0 },
+	{ "decode", cmd_reg_decode, NULL, 1, -1, "REGISTER HEXDWORD...",
+	  "unpack big-endian dwords into fields (mstreg's table)",
+	  "reg decode PPCC 00010008 00020001 0000f852", 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,348 @@
+/* journal.c - the write-ahead journal of register writes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "paths.h"
+
+#define JOURNAL_MAX_LINE 512
+
+struct jsession {
+	long pid;
+	bool ended;
+};
+
+struct journal {
+	char *path;
+	int fd;
+	bool started;		/* this process wrote its "S" line */
+	unsigned next_seq;
+	size_t n, cap;
+	struct jentry *e;
+	size_t nsess, sesscap;
+	struct jsession *sess;
+	size_t bad;		/* malformed lines ignored */
+};
+
+const char *journal_path(const struct journal *j)
+{
+	return j->path;
+}
+
+size_t journal_count(const struct journal *j)
+{
+	return j->n;
+}
+
+const struct jentry *journal_entry(const struct journal *j, size_t i)
+{
+	return i < j->n ? &j->e[i] : NULL;
+}
+
+size_t journal_bad_lines(const struct journal *j)
+{
+	return j->bad;
+}
+
+static int add_entry(struct journal *j, const struct jentry *e)
+{
+	if (j->n == j->cap) {
+		size_t nc = j->cap ? j->cap * 2 : 32;
+		struct jentry *ne = realloc(j->e, nc * sizeof(*ne));
+
+		if (!ne)
+			return -1;
+		j->e = ne;
+		j->cap = nc;
+	}
+	j->e[j->n++] = *e;
+	return 0;
+}
+
+static struct jsession *find_sess(struct journal *j, long pid, bool add)
+{
+	size_t i;
+
+	for (i = j->nsess; i-- > 0;)
+		if (j->sess[i].pid == pid && !j->sess[i].ended)
+			return &j->sess[i];
+	if (!add)
+		return NULL;
+	if (j->nsess == j->sesscap) {
+		size_t nc = j->sesscap ? j->sesscap * 2 : 8;
+		struct jsession *ns = realloc(j->sess, nc * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		j->sess = ns;
+		j->sesscap = nc;
+	}
+	j->sess[j->nsess].pid = pid;
+	j->sess[j->nsess].ended = false;
+	return &j->sess[j->nsess++];
+}
+
+/* Parse one line; unknown or torn lines are counted and skipped. */
+static void parse_line(struct journal *j, char *line)
+{
+	struct jentry e;
+	char kind[8], res[16];
+	unsigned seq;
+	long pid;
+	int n;
+
+	memset(&e, 0, sizeof(e));
+	if (sscanf(line, "S %ld", &pid) == 1) {
+		find_sess(j, pid, true);
+		return;
+	}
+	if (sscanf(line, "E %ld", &pid) == 1) {
+		struct jsession *s = find_sess(j, pid, false);
+
+		if (s)
+			s->ended = true;
+		return;
+	}
+	if (sscanf(line, "D %u %15s", &seq, res) == 2) {
+		size_t i;
+
+		for (i = 0; i < j->n; i++)
+			if (j->e[i].seq == seq)
+				j->e[i].outcome = strcmp(res, "ok") ? -1 : 1;
+		return;
+	}
+	n = sscanf(line, "W %u %lld %ld %7s slot=%u index=%u name=%63s "
+		   "old=%u new=%u", &e.seq, &e.time, &e.pid, kind, &e.slot,
+		   &e.index, e.name, &e.old, &e.new);
+	if (n == 9 && !strcmp(kind, "param") && e.slot < 16) {
+		e.kind = J_PARAM;
+	} else {
+		n = sscanf(line, "W %u %lld %ld %7s slot=%u old=%u new=%u",
+			   &e.seq, &e.time, &e.pid, kind, &e.slot, &e.old,
+			   &e.new);
+		if (n != 7 || strcmp(kind, "algo") || e.slot >= 16 ||
+		    e.old > 3 || e.new > 3) {
+			j->bad++;
+			return;
+		}
+		e.kind = J_ALGO;
+	}
+	if (add_entry(j, &e)) {
+		j->bad++;
+		return;
+	}
+	if (e.seq >= j->next_seq)
+		j->next_seq = e.seq + 1;
+}
+
+static int journal_load(struct journal *j, struct pcb_err *err)
+{
+	FILE *fp;
+	char line[JOURNAL_MAX_LINE];
+	int fd = dup(j->fd);
+
+	if (fd < 0 || !(fp = fdopen(fd, "r"))) {
+		if (fd >= 0)
+			close(fd);
+		return pcb_error(err, PCB_E_IO, "cannot read '%s': %s",
+				 j->path, strerror(errno));
+	}
+	rewind(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		size_t l = strlen(line);
+
+		if (l == 0 || line[l - 1] != '\n') {
+			/* torn last line of a crash, or an overlong one */
+			int c;
+
+			j->bad += l > 0;
+			while (l == sizeof(line) - 1 &&
+			       (c = fgetc(fp)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		line[l - 1] = '\0';
+		parse_line(j, line);
+	}
+	fclose(fp);
+	return 0;
+}
+
+int journal_open(struct journal **out, const char *device,
+		 struct pcb_err *err)
+{
+	char dir[4096], tok[128], path[4300];
+	struct journal *j;
+	int rc;
+
+	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "journal", true,
+			  err);
+	if (rc)
+		return rc;
+	pcb_file_token(tok, sizeof(tok), device);
+	snprintf(path, sizeof(path), "%s/%s.log", dir, tok);
+	j = calloc(1, sizeof(*j));
+	if (!j || !(j->path = strdup(path))) {
+		free(j);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	j->next_seq = 1;
+	j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (j->fd < 0) {
+		rc = pcb_error(err, PCB_E_IO, "cannot open journal '%s': %s",
+			       path, strerror(errno));
+		free(j->path);
+		free(j);
+		return rc;
+	}
+	flock(j->fd, LOCK_SH);
+	rc = journal_load(j, err);
+	flock(j->fd, LOCK_UN);
+	if (rc) {
+		journal_close(j);
+		return rc;
+	}
+	*out = j;
+	return 0;
+}
+
+/* Append one line and fsync it, under the file lock. */
+static int journal_append(struct journal *j, const char *line,
+			  struct pcb_err *err)
+{
+	size_t len = strlen(line);
+	int rc = 0;
+
+	flock(j->fd, LOCK_EX);
+	if (write(j->fd, line, len) != (ssize_t)len || fdatasync(j->fd))
+		rc = pcb_error(err, PCB_E_IO,
+			       "cannot write journal '%s': %s; nothing was "
+			       "sent to the device", j->path, strerror(errno));
+	flock(j->fd, LOCK_UN);
+	return rc;
+}
+
+void journal_close(struct journal *j)
+{
+	char line[64];
+
+	if (!j)
+		return;
+	if (j->started) {
+		snprintf(line, sizeof(line), "E %ld\n", (long)getpid());
+		journal_append(j, line, NULL);
+	}
+	close(j->fd);
+	free(j->e);
+	free(j->sess);
+	free(j->path);
+	free(j);
+}
+
+int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
+{
+	char line[JOURNAL_MAX_LINE];
+	int rc;
+
+	if (!j->started) {
+		snprintf(line, sizeof(line), "S %ld\n", (long)getpid());
+		rc = journal_append(j, line, err);
+		if (rc)
+			return rc;
+		j->started = true;
+		find_sess(j, (long)getpid(), true);
+	}
+	e->seq = j->next_seq++;
+	e->time = (long long)time(NULL);
+	e->pid = (long)getpid();
+	e->outcome = 0;
+	if (e->kind == J_PARAM)
+		snprintf(line, sizeof(line),
+			 "W %u %lld %ld param slot=%u index=%u name=%s old=%u "
+			 "new=%u\n", e->seq, e->time, e->pid, e->slot,
+			 e->index, e->name[0] ? e->name : "?", e->old, e->new);
+	else
+		snprintf(line, sizeof(line),
+			 "W %u %lld %ld algo slot=%u old=%u new=%u\n", e->seq,
+			 e->time, e->pid, e->slot, e->old, e->new);
+	rc = journal_append(j, line, err);
+	if (rc)
+		return rc;
+	if (add_entry(j, e))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	return 0;
+}
+
+int journal_end(struct journal *j, unsigned seq, bool ok,
+		struct pcb_err *err)
+{
+	char line[64];
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		if (j->e[i].seq == seq)
+			j->e[i].outcome = ok ? 1 : -1;
+	snprintf(line, sizeof(line), "D %u %s\n", seq, ok ? "ok" : "failed");
+	return journal_append(j, line, err);
+}
+
+bool journal_unclean(const struct journal *j, char *msg, size_t len)
+{
+	size_t i, pending = 0, s;
+	long dead_pid = 0;
+
+	for (i = 0; i < j->n; i++)
+		if (j->e[i].outcome == 0 && j->e[i].pid != (long)getpid())
+			pending++;
+	for (s = 0; s < j->nsess; s++) {
+		long pid = j->sess[s].pid;
+
+		if (j->sess[s].ended || pid == (long)getpid())
+			continue;
+		/* still running elsewhere is not unclean */
+		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
+			continue;
+		dead_pid = pid;
+	}
+	if (!pending && !dead_pid)
+		return false;
+	if (dead_pid)
+		snprintf(msg, len,
+			 "journal '%s' is unclean: pid %ld stopped without "
+			 "closing it (%zu write%s unconfirmed); 'journal show' "
+			 "lists the writes, 'journal restore' undoes them",
+			 j->path, dead_pid, pending, pending == 1 ? "" : "s");
+	else
+		snprintf(msg, len,
+			 "journal '%s' is unclean: %zu write%s unconfirmed; "
+			 "'journal show' lists the writes, 'journal restore' "
+			 "undoes them", j->path, pending,
+			 pending == 1 ? "" : "s");
+	return true;
+}
+
+int journal_clear(struct journal *j, struct pcb_err *err)
+{
+	flock(j->fd, LOCK_EX);
+	if (ftruncate(j->fd, 0)) {
+		int e = errno;
+
+		flock(j->fd, LOCK_UN);
+		return pcb_error(err, PCB_E_IO, "cannot clear '%s': %s",
+				 j->path, strerror(e));
+	}
+	fdatasync(j->fd);
+	flock(j->fd, LOCK_UN);
+	j->n = 0;
+	j->nsess = 0;
+	j->bad = 0;
+	j->started = false;
+	return 0;
+}

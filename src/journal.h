@@ -1,0 +1,62 @@
+/* journal.h - every register write, recorded before it is sent.
+ *
+ * One append-only text file per device,
+ * $XDG_STATE_HOME/pccbench/journal/DEVICE.log.  Before a write the old
+ * value is appended and fsync'd ("W" line); after the read-back the outcome
+ * ("D seq ok|failed").  Each process brackets its writes with "S pid" and
+ * "E pid".  The journal holds every write since the last restore or clear,
+ * across processes and crashes; restore puts back, for each param and slot,
+ * the value before its first recorded write.
+ *
+ * Unclean: a write without an outcome, or a process that started writing
+ * and never closed (crashed, killed).  Reported at start-up.
+ *
+ * Ownership: journal_open returns a handle freed with journal_close (which
+ * appends the "E" line if this process wrote anything).
+ */
+#ifndef PCCB_JOURNAL_H
+#define PCCB_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+enum jkind { J_PARAM, J_ALGO };
+
+struct jentry {
+	unsigned seq;
+	long long time;		/* unix seconds */
+	long pid;
+	enum jkind kind;
+	unsigned slot;
+	unsigned index;		/* J_PARAM */
+	char name[64];		/* J_PARAM */
+	uint32_t old, new;	/* J_PARAM raw; J_ALGO enabled | counters<<1 */
+	int outcome;		/* 0 unknown, 1 ok, -1 failed */
+};
+
+struct journal;
+
+int journal_open(struct journal **out, const char *device,
+		 struct pcb_err *err);
+void journal_close(struct journal *j);
+const char *journal_path(const struct journal *j);
+
+/* Record a write about to happen; sets e->seq. */
+int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err);
+int journal_end(struct journal *j, unsigned seq, bool ok,
+		struct pcb_err *err);
+
+size_t journal_count(const struct journal *j);
+const struct jentry *journal_entry(const struct journal *j, size_t i);
+
+/* One line describing why the journal is unclean; false when clean. */
+bool journal_unclean(const struct journal *j, char *msg, size_t len);
+size_t journal_bad_lines(const struct journal *j);
+
+/* Forget everything (after restore, or on request). */
+int journal_clear(struct journal *j, struct pcb_err *err);
+
+#endif

@@ -1,0 +1,135 @@
+/* main.c - options, then the REPL, a script, -c commands or stdin. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+
+#include "cli.h"
+
+static void usage(FILE *fp)
+{
+	fputs("usage: pccbench [options] [COMMAND...]\n"
+	      "  -d, --device DEV   sim (default), sim:NAME\n"
+	      "  -c CMDS            run 'CMD; CMD' and exit\n"
+	      "  -x, --script FILE  run a script (FILE:LINE on errors)\n"
+	      "  -j, --json         JSON output; -p, --pretty: indented JSON\n"
+	      "  -n, --dry-run      print the mstreg command lines, write "
+	      "nothing\n"
+	      "  -y, --yes          answer yes to confirmations\n"
+	      "      --force        go on after errors in scripts\n"
+	      "      --adb FILE     ADB register database for 'reg'\n"
+	      "  -V, --version      print the version\n"
+	      "Without -c, -x or a COMMAND: the REPL when stdin is a terminal,\n"
+	      "else commands are read from stdin.  'help' lists commands.\n"
+	      "Exit: 0 ok, 1 bad input, 2 device or backend error.\n", fp);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "script", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "adb", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dev = "sim", *cmds = NULL, *script = NULL;
+	bool json = false, pretty = false;
+	struct session s;
+	int c, rc = 0;
+
+	LIBXML_TEST_VERSION;
+	sess_init(&s, NULL);
+	while ((c = getopt_long(argc, argv, "+d:c:x:jpnyhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev = optarg;
+			break;
+		case 'c':
+			cmds = optarg;
+			break;
+		case 'x':
+			script = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'p':
+			pretty = true;
+			break;
+		case 'n':
+			s.dry_run = true;
+			break;
+		case 'y':
+			s.yes = true;
+			break;
+		case 'F':
+			s.force = true;
+			break;
+		case 'A':
+			free(s.adb_path);
+			s.adb_path = strdup(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			sess_release(&s);
+			return 0;
+		case 'V':
+			printf("pccbench %s\n", PCCB_VERSION);
+			sess_release(&s);
+			return 0;
+		default:
+			usage(stderr);
+			sess_release(&s);
+			return 1;
+		}
+	}
+	out_init(&s.out, stdout, json, pretty);
+	if (sess_set_device(&s, dev)) {
+		cli_print_error(&s, -s.err.code, NULL);
+		sess_release(&s);
+		return 2;
+	}
+	if ((cmds != NULL) + (script != NULL) + (optind < argc) > 1) {
+		fprintf(stderr, "error: give one of -c, -x or a command\n");
+		sess_release(&s);
+		return 1;
+	}
+	if (cmds) {
+		rc = cli_run_line(&s, cmds, NULL);
+	} else if (script) {
+		FILE *fp = strcmp(script, "-") ? fopen(script, "r") : stdin;
+
+		if (!fp) {
+			pcb_err_reset(&s.err);
+			rc = pcb_error(&s.err, PCB_E_NOENT,
+				       "cannot open script '%s'", script);
+			cli_print_error(&s, rc, NULL);
+		} else {
+			rc = cli_run_stream(&s, fp, script);
+			if (fp != stdin)
+				fclose(fp);
+		}
+	} else if (optind < argc) {
+		rc = cli_run_argv(&s, argc - optind, argv + optind);
+		if (rc)
+			cli_print_error(&s, rc, NULL);
+	} else if (!isatty(STDIN_FILENO)) {
+		rc = cli_run_stream(&s, stdin, "<stdin>");
+	} else {
+		rc = cli_repl(&s);
+	}
+	sess_release(&s);
+	xmlCleanupParser();
+	return pcb_exit_code(rc);
+}

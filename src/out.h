@@ -1,0 +1,81 @@
+/* out.h - one printer for text and JSON.
+ *
+ * Commands describe what they print once: a table (columns + rows of typed
+ * cells) or key/value records.  In text mode a table prints aligned with a
+ * header; with -j/-p the same call prints a JSON array of objects keyed by
+ * column keys.  Cells are kept as text; a numeric cell is emitted unquoted
+ * in JSON.  Ownership: a struct tbl is built with tbl_init, filled, printed
+ * with tbl_print and released with tbl_release.
+ */
+#ifndef PCCB_OUT_H
+#define PCCB_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct out {
+	FILE *fp;
+	bool json;
+	bool pretty;
+	int depth;
+	bool need_comma[32];
+};
+
+void out_init(struct out *o, FILE *fp, bool json, bool pretty);
+
+/* JSON writer; key is NULL inside arrays and at the top level. */
+void out_obj_begin(struct out *o, const char *key);
+void out_obj_end(struct out *o);
+void out_arr_begin(struct out *o, const char *key);
+void out_arr_end(struct out *o);
+void out_str(struct out *o, const char *key, const char *val);
+void out_u64(struct out *o, const char *key, uint64_t v);
+void out_i64(struct out *o, const char *key, int64_t v);
+void out_num(struct out *o, const char *key, const char *numtext);
+void out_bool(struct out *o, const char *key, bool v);
+void out_null(struct out *o, const char *key);
+void out_end_doc(struct out *o);	/* newline after a top-level value */
+void out_json_string(FILE *fp, const char *s);
+
+enum cell_kind { CELL_STR, CELL_NUM, CELL_BOOL, CELL_NULL };
+
+#define TBL_TEXT_ONLY 0x1	/* column not in JSON */
+#define TBL_JSON_ONLY 0x2	/* column not in text */
+#define TBL_RIGHT     0x4	/* right-align in text */
+
+struct tbl_col {
+	const char *key;	/* JSON key */
+	const char *head;	/* text header */
+	unsigned flags;
+};
+
+struct tbl_cell {
+	enum cell_kind kind;
+	char *text;
+};
+
+struct tbl {
+	const struct tbl_col *cols;
+	size_t ncols;
+	size_t nrows, cap;
+	struct tbl_cell *cells;	/* nrows * ncols */
+	size_t cur;		/* next cell to fill in the current row */
+};
+
+void tbl_init(struct tbl *t, const struct tbl_col *cols, size_t ncols);
+void tbl_release(struct tbl *t);
+int tbl_row(struct tbl *t);	/* start a row; -1 on out of memory */
+void tbl_str(struct tbl *t, const char *s);	/* NULL -> null / "-" */
+void tbl_strf(struct tbl *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tbl_u64(struct tbl *t, uint64_t v);
+void tbl_hex(struct tbl *t, uint64_t v, int width);	/* JSON: number */
+void tbl_num(struct tbl *t, const char *numtext);	/* "0.1" */
+void tbl_bool(struct tbl *t, bool v);
+void tbl_null(struct tbl *t);
+/* Print; in JSON mode as an array (or under key inside an object). */
+void tbl_print(struct tbl *t, struct out *o, const char *key);
+
+#endif

@@ -1,0 +1,669 @@
+/* session.c - device, views, value conversion and the checked write path.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fxp.h"
+#include "paths.h"
+#include "session.h"
+#include "sim/firmware.h"
+
+void sess_init(struct session *s, const char *devname)
+{
+	memset(s, 0, sizeof(*s));
+	s->devname = strdup(devname ? devname : "sim");
+	s->errfp = stderr;
+	out_init(&s->out, stdout, false, false);
+}
+
+static void views_release(struct session *s)
+{
+	unsigned i;
+
+	for (i = 0; i < PPCC_SLOTS; i++) {
+		free(s->slots[i].params);
+		free(s->slots[i].counters);
+		memset(&s->slots[i], 0, sizeof(s->slots[i]));
+	}
+}
+
+static void device_release(struct session *s)
+{
+	views_release(s);
+	if (s->have_ppcc)
+		ppcc_release(&s->ppcc);
+	s->have_ppcc = false;
+	reg_dev_close(s->dev);
+	s->dev = NULL;
+	journal_close(s->journal);
+	s->journal = NULL;
+}
+
+void sess_release(struct session *s)
+{
+	size_t i;
+
+	device_release(s);
+	for (i = 0; i < s->ndescs; i++)
+		algo_desc_free(s->descs[i]);
+	for (i = 0; i < s->ndry; i++)
+		free(s->dry[i]);
+	free(s->dry);
+	free(s->devname);
+	free(s->adb_path);
+}
+
+int sess_set_device(struct session *s, const char *devname)
+{
+	char *n = strdup(devname);
+
+	if (!n)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	device_release(s);
+	free(s->devname);
+	s->devname = n;
+	return 0;
+}
+
+void sess_warn(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warning: ", s->errfp);
+	va_start(ap, fmt);
+	vfprintf(s->errfp, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->errfp);
+}
+
+static int load_ppcc_layout(struct session *s, struct adb_reg **out)
+{
+	char path[4096];
+	struct adb_db *db = NULL;
+	int rc;
+
+	rc = pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &s->err);
+	if (rc)
+		return rc;
+	rc = adb_db_load_file(&db, path, &s->err);
+	if (rc)
+		return rc;
+	rc = adb_reg_load(db, "PPCC", out, &s->err);
+	adb_db_free(db);
+	return rc;
+}
+
+int sess_device(struct session *s)
+{
+	const char *spec;
+	struct adb_reg *layout = NULL;
+	char msg[1024];
+	int rc;
+
+	if (s->dev)
+		return 0;
+	if (!strcmp(s->devname, "sim"))
+		spec = "default";
+	else if (!strncmp(s->devname, "sim:", 4))
+		spec = s->devname + 4;
+	else
+		return pcb_error(&s->err, PCB_E_DEVICE,
+				 "device '%s': this build reaches simulated "
+				 "devices only (sim, sim:NAME)", s->devname);
+	rc = reg_dev_open(&s->dev, &sim_backend_ops, s->devname, spec,
+			  &s->err);
+	if (rc)
+		return rc;
+	rc = load_ppcc_layout(s, &layout);
+	if (!rc)
+		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
+	if (!rc) {
+		s->have_ppcc = true;
+		rc = journal_open(&s->journal, s->devname, &s->err);
+	}
+	if (rc) {
+		device_release(s);
+		return rc;
+	}
+	if (journal_unclean(s->journal, msg, sizeof(msg)))
+		sess_warn(s, "%s", msg);
+	if (journal_bad_lines(s->journal))
+		sess_warn(s, "journal '%s': %zu malformed line(s) ignored",
+			  journal_path(s->journal),
+			  journal_bad_lines(s->journal));
+	return 0;
+}
+
+static void load_descs(struct session *s)
+{
+	size_t i;
+	struct pcb_err e = { 0 };
+
+	if (s->descs_loaded)
+		return;
+	s->descs_loaded = true;
+	for (i = 0; algo_desc_names[i] && s->ndescs < 8; i++) {
+		pcb_err_reset(&e);
+		if (algo_desc_load(&s->descs[s->ndescs], algo_desc_names[i],
+				   &e) == 0)
+			s->ndescs++;
+		else
+			sess_warn(s, "%s", e.msg);
+	}
+}
+
+/* A descriptor fits a device slot when the algo id and version agree, or
+ * when every parameter name agrees in order (a real NIC's ids differ).
+ */
+static const struct algo_desc *match_desc(struct session *s,
+					  const struct slot_view *v)
+{
+	size_t i, k;
+
+	load_descs(s);
+	for (i = 0; i < s->ndescs; i++) {
+		const struct algo_desc *d = s->descs[i];
+		uint32_t info = d->id << 16 | (uint32_t)d->major << 8 |
+				d->minor;
+
+		if (info == v->algo_num && d->nparams == v->nparams)
+			return d;
+	}
+	for (i = 0; i < s->ndescs; i++) {
+		const struct algo_desc *d = s->descs[i];
+
+		if (d->nparams != v->nparams || !v->nparams)
+			continue;
+		for (k = 0; k < d->nparams; k++)
+			if (strcasecmp(d->params[k].name, v->params[k].info.name))
+				break;
+		if (k == d->nparams)
+			return d;
+	}
+	return NULL;
+}
+
+int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
+{
+	struct slot_view *v;
+	uint32_t n;
+	unsigned i;
+	int rc;
+
+	if (slot >= PPCC_SLOTS)
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "slot %u is not 0..15", slot);
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	v = &s->slots[slot];
+	if (v->loaded) {
+		*out = v;
+		return 0;
+	}
+	rc = ppcc_algo_info(&s->ppcc, slot, &v->algo_num, v->name,
+			    sizeof(v->name), v->descr, sizeof(v->descr),
+			    &s->err);
+	if (rc)
+		return rc;
+	if (!v->algo_num)
+		return pcb_error(&s->err, PCB_E_NOENT, "slot %u is empty",
+				 slot);
+	rc = ppcc_num_params(&s->ppcc, slot, &n, &s->err);
+	if (rc)
+		return rc;
+	if (n > ALGO_MAX_PARAMS)
+		return pcb_error(&s->err, PCB_E_DEVICE,
+				 "slot %u reports %u params (at most %d)", slot,
+				 n, ALGO_MAX_PARAMS);
+	v->params = calloc(n ? n : 1, sizeof(*v->params));
+	if (!v->params)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	v->nparams = n;
+	for (i = 0; i < n; i++) {
+		v->params[i].index = i;
+		rc = ppcc_param_info(&s->ppcc, slot, i, &v->params[i].info,
+				     &s->err);
+		if (rc)
+			goto err_reset;
+	}
+	rc = ppcc_num_counters(&s->ppcc, slot, &n, &s->err);
+	if (rc)
+		goto err_reset;
+	if (n > ALGO_MAX_COUNTERS) {
+		rc = pcb_error(&s->err, PCB_E_DEVICE,
+			       "slot %u reports %u counters", slot, n);
+		goto err_reset;
+	}
+	v->counters = calloc(n ? n : 1, sizeof(*v->counters));
+	if (!v->counters) {
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto err_reset;
+	}
+	v->ncounters = n;
+	for (i = 0; i < n; i++) {
+		v->counters[i].index = i;
+		rc = ppcc_counter_info(&s->ppcc, slot, i,
+				       &v->counters[i].info, &s->err);
+		if (rc)
+			goto err_reset;
+	}
+	v->desc = match_desc(s, v);
+	for (i = 0; i < v->nparams; i++) {
+		struct param_view *p = &v->params[i];
+
+		p->desc = v->desc ? &v->desc->params[i] : NULL;
+		p->type = p->desc ? p->desc->type : ALGO_T_INT;
+		p->units = p->desc ? p->desc->units : "";
+	}
+	for (i = 0; v->desc && i < v->ncounters &&
+		    i < v->desc->ncounters; i++)
+		v->counters[i].desc = &v->desc->counters[i];
+	v->loaded = true;
+	*out = v;
+	return 0;
+err_reset:
+	free(v->params);
+	free(v->counters);
+	memset(v, 0, sizeof(*v));
+	return rc;
+}
+
+int sess_active_slot(struct session *s, unsigned *slot)
+{
+	uint32_t info[PPCC_SLOTS];
+	unsigned i;
+	bool en;
+	int rc;
+
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	if (rc)
+		return rc;
+	for (i = 0; i < PPCC_SLOTS; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_enable_status(&s->ppcc, i, &en, NULL, &s->err);
+		if (rc)
+			return rc;
+		if (en) {
+			*slot = i;
+			return 0;
+		}
+	}
+	return pcb_error(&s->err, PCB_E_STATE,
+			 "no algorithm is enabled on %s; name a slot or run "
+			 "'algo enable SLOT'", s->devname);
+}
+
+int sess_param_find(struct session *s, struct slot_view *v, const char *name,
+		    struct param_view **out)
+{
+	size_t i;
+
+	for (i = 0; i < v->nparams; i++)
+		if (!strcasecmp(v->params[i].info.name, name)) {
+			*out = &v->params[i];
+			return 0;
+		}
+	return pcb_error(&s->err, PCB_E_NOENT,
+			 "unknown param '%s' for %s; 'param list' shows them",
+			 name, v->name);
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+void sess_format_value(enum algo_ptype type, uint32_t raw, char *buf,
+		       size_t len)
+{
+	unsigned fb = algo_ptype_frac_bits(type);
+
+	if (fb)
+		fxp_format(buf, len, raw, fb);
+	else
+		snprintf(buf, len, "%u", raw);
+}
+
+void sess_format_range(const struct param_view *p, uint32_t lo, uint32_t hi,
+		       char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	sess_format_value(p->type, lo, a, sizeof(a));
+	sess_format_value(p->type, hi, b, sizeof(b));
+	snprintf(buf, len, "%s..%s%s%s", a, b, *p->units ? " " : "",
+		 p->units);
+}
+
+static bool parse_u32(const char *t, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*t || *t == '-' || *t == '+' || *t == ' ')
+		return false;
+	errno = 0;
+	x = strtoull(t, &end, 0);
+	if (errno || *end || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+/* Multiplier of a unit suffix for a param measured in `units`. */
+static double unit_scale(const char *units, const char *suffix)
+{
+	static const struct {
+		const char *units, *suffix;
+		double scale;
+	} tab[] = {
+		{ "ns", "ns", 1 }, { "ns", "us", 1e3 }, { "ns", "µs", 1e3 },
+		{ "ns", "ms", 1e6 }, { "ns", "s", 1e9 },
+		{ "us", "us", 1 }, { "us", "µs", 1 }, { "us", "ms", 1e3 },
+		{ "us", "s", 1e6 }, { "us", "ns", 1e-3 },
+		{ "Gb/s", "g", 1 }, { "Gb/s", "G", 1 }, { "Gb/s", "Gb/s", 1 },
+		{ "Mb/s", "m", 1 }, { "Mb/s", "M", 1 }, { "Mb/s", "g", 1e3 },
+		{ "Mb/s", "G", 1e3 }, { "Mb/s", "Mb/s", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(units, tab[i].units) &&
+		    !strcmp(suffix, tab[i].suffix))
+			return tab[i].scale;
+	return 0;
+}
+
+int sess_parse_value(const struct param_view *p, const char *text, bool raw,
+		     uint32_t *out, struct pcb_err *err)
+{
+	const char *name = p->info.name;
+	char *end;
+	double x;
+
+	if (raw || !strncasecmp(text, "0x", 2)) {
+		if (!parse_u32(text, out))
+			return pcb_error(err, PCB_E_INVAL,
+					 "%s: '%s' is not a 32-bit unsigned "
+					 "integer", name, text);
+		return 0;
+	}
+	if (p->type == ALGO_T_BOOL) {
+		static const char *const t[] = { "1", "on", "true", "yes" };
+		static const char *const f[] = { "0", "off", "false", "no" };
+		size_t i;
+
+		for (i = 0; i < 4; i++) {
+			if (!strcasecmp(text, t[i])) {
+				*out = 1;
+				return 0;
+			}
+			if (!strcasecmp(text, f[i])) {
+				*out = 0;
+				return 0;
+			}
+		}
+		return pcb_error(err, PCB_E_INVAL,
+				 "%s: '%s' is not a boolean (0/1, on/off)",
+				 name, text);
+	}
+	if (!*text || *text == '+' || isspace((unsigned char)*text))
+		return pcb_error(err, PCB_E_INVAL, "%s: '%s' is not a number",
+				 name, text);
+	errno = 0;
+	x = strtod(text, &end);
+	if (end == text || errno == ERANGE || !isfinite(x))
+		return pcb_error(err, PCB_E_INVAL, "%s: '%s' is not a number",
+				 name, text);
+	if (x < 0)
+		return pcb_error(err, PCB_E_RANGE,
+				 "%s: %s is negative; the register holds "
+				 "unsigned values", name, text);
+	if (algo_ptype_frac_bits(p->type)) {
+		int64_t hint = p->info.def;
+
+		if (*end)
+			return pcb_error(err, PCB_E_INVAL,
+					 "%s: '%s' is not a number", name,
+					 text);
+		if (!fxp_from_real(x, algo_ptype_frac_bits(p->type), hint,
+				   out))
+			return pcb_error(err, PCB_E_RANGE,
+					 "%s: %s does not fit in %s", name,
+					 text, algo_ptype_name(p->type));
+		return 0;
+	}
+	if (*end) {
+		double sc = unit_scale(p->units, end);
+
+		if (sc == 0)
+			return pcb_error(err, PCB_E_INVAL,
+					 "%s: '%s' has an unknown unit "
+					 "(the param is in %s)", name, text,
+					 *p->units ? p->units : "plain numbers");
+		x *= sc;
+	}
+	if (x != floor(x) || x > UINT32_MAX)
+		return pcb_error(err, x > UINT32_MAX ? PCB_E_RANGE : PCB_E_INVAL,
+				 "%s: %s is not a whole number%s%s", name, text,
+				 *p->units ? " of " : "", p->units);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* ---- dry run ------------------------------------------------------------ */
+
+void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,
+		   unsigned index, const char *set)
+{
+	char *line = NULL, **nd;
+
+	if (asprintf(&line,
+		     "mstreg -d %s --reg_name PPCC --op \"cmd_type=0x%x\" "
+		     "--indexes \"local_port=%u,pnat=%u,lp_msb=%u,algo_slot=%u,"
+		     "algo_param_index=%u\" --set \"%s\" --yes",
+		     s->devname, cmd, s->ppcc.local_port & 0xff, s->ppcc.pnat,
+		     (s->ppcc.local_port >> 8) & 3, slot, index, set) < 0)
+		return;
+	nd = realloc(s->dry, (s->ndry + 1) * sizeof(*nd));
+	if (!nd) {
+		free(line);
+		return;
+	}
+	s->dry = nd;
+	s->dry[s->ndry++] = line;
+}
+
+void sess_dry_flush(struct session *s)
+{
+	size_t i;
+
+	if (!s->ndry)
+		return;
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_arr_begin(&s->out, "dry_run");
+		for (i = 0; i < s->ndry; i++)
+			out_str(&s->out, NULL, s->dry[i]);
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+	} else {
+		for (i = 0; i < s->ndry; i++)
+			fprintf(s->out.fp, "%s\n", s->dry[i]);
+	}
+	for (i = 0; i < s->ndry; i++)
+		free(s->dry[i]);
+	s->ndry = 0;
+}
+
+/* ---- the write path ----------------------------------------------------- */
+
+static int read_values(struct session *s, unsigned slot, struct slot_view *v,
+		       uint32_t *vals, size_t n_single, unsigned single_idx)
+{
+	size_t got;
+	int rc;
+
+	if (n_single == 1)
+		return ppcc_param_get(&s->ppcc, slot, single_idx,
+				      &vals[single_idx], &s->err);
+	rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
+			   &s->err);
+	if (!rc && got < v->nparams)
+		rc = pcb_error(&s->err, PCB_E_DEVICE,
+			       "bulk get on slot %u returned %zu of %zu params",
+			       slot, got, v->nparams);
+	return rc;
+}
+
+int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
+		      size_t n, bool journal)
+{
+	uint32_t cur[ALGO_MAX_PARAMS] = { 0 }, back[ALGO_MAX_PARAMS] = { 0 };
+	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
+	struct slot_view *v;
+	size_t i, nchanged = 0;
+	int rc, bad = -1;
+
+	rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	if (n == 0 || n > v->nparams)
+		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
+	if (s->dry_run) {
+		for (i = 0; i < n; i++) {
+			char set[32];
+
+			snprintf(set, sizeof(set), "value=%u", w[i].value);
+			sess_dry_line(s, PPCC_PARAM_SET, slot, w[i].index, set);
+		}
+		return 0;
+	}
+	rc = read_values(s, slot, v, cur, n, w[0].index);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		w[i].old = cur[w[i].index];
+		w[i].changed = w[i].old != w[i].value;
+		nchanged += w[i].changed;
+	}
+	for (i = 0; i < n && journal; i++) {
+		struct jentry e = { .kind = J_PARAM };
+
+		if (!w[i].changed)
+			continue;
+		e.slot = slot;
+		e.index = w[i].index;
+		/* one word in the journal line */
+		pcb_file_token(e.name, sizeof(e.name),
+			       v->params[w[i].index].info.name);
+		e.old = w[i].old;
+		e.new = w[i].value;
+		rc = journal_begin(s->journal, &e, &s->err);
+		if (rc)
+			return rc;
+		seq[i] = e.seq;
+	}
+	if (!nchanged) {
+		for (i = 0; i < n; i++)
+			w[i].readback = w[i].old;
+		return 0;
+	}
+	/* one set for one param, one bulk set for several */
+	if (n == 1) {
+		rc = ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
+				    &s->err);
+	} else {
+		memcpy(back, cur, sizeof(back));
+		for (i = 0; i < n; i++)
+			back[w[i].index] = w[i].value;
+		rc = ppcc_bulk_set(&s->ppcc, slot, back, v->nparams, &s->err);
+	}
+	if (!rc)
+		rc = read_values(s, slot, v, back, n, w[0].index);
+	for (i = 0; i < n; i++) {
+		bool ok = !rc && back[w[i].index] == w[i].value;
+
+		w[i].readback = back[w[i].index];
+		if (!rc && !ok && bad < 0)
+			bad = (int)i;
+		if (seq[i])
+			journal_end(s->journal, seq[i], ok, NULL);
+	}
+	if (rc)
+		return rc;
+	if (bad >= 0) {
+		const struct param_view *p = &v->params[w[bad].index];
+		char a[32], b[32];
+
+		sess_format_value(p->type, w[bad].value, a, sizeof(a));
+		sess_format_value(p->type, w[bad].readback, b, sizeof(b));
+		return pcb_error(&s->err, PCB_E_MISMATCH,
+				 "%s: sent %s (raw %u) but read back %s "
+				 "(raw %u); the device ignored the write",
+				 p->info.name, a, w[bad].value, b,
+				 w[bad].readback);
+	}
+	return 0;
+}
+
+int sess_algo_write(struct session *s, unsigned slot, bool enable,
+		    bool counters, bool journal)
+{
+	struct slot_view *v;
+	struct jentry e = { .kind = J_ALGO };
+	bool en, cen, en2, cen2;
+	int rc;
+
+	rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	if (counters && !v->ncounters)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "slot %u (%s) has no counters", slot,
+				 v->name);
+	if (s->dry_run) {
+		sess_dry_line(s, enable ? PPCC_ENABLE : PPCC_DISABLE, slot, 0,
+			      enable ? (counters ? "counter_en=1" :
+						   "counter_en=0") :
+				       "value=0");
+		return 0;
+	}
+	rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen, &s->err);
+	if (rc)
+		return rc;
+	if (en == enable && (!enable || !counters || cen))
+		return 0;	/* already so */
+	if (journal) {
+		e.slot = slot;
+		e.old = (uint32_t)en | (uint32_t)cen << 1;
+		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
+								<< 1;
+		rc = journal_begin(s->journal, &e, &s->err);
+		if (rc)
+			return rc;
+	}
+	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
+		      ppcc_disable(&s->ppcc, slot, &s->err);
+	if (!rc)
+		rc = ppcc_enable_status(&s->ppcc, slot, &en2, &cen2, &s->err);
+	if (!rc && (en2 != enable || (enable && counters && !cen2)))
+		rc = pcb_error(&s->err, PCB_E_MISMATCH,
+			       "slot %u: asked to %s%s but the device reports "
+			       "%s, counters %s", slot,
+			       enable ? "enable" : "disable",
+			       counters ? " with counters" : "",
+			       en2 ? "enabled" : "disabled",
+			       cen2 ? "on" : "off");
+	if (journal)
+		journal_end(s->journal, e.seq, rc == 0, NULL);
+	return rc;
+}

@@ -1,0 +1,116 @@
+/* session.h - what one pccbench run holds: the device, its PPCC handle,
+ * the journal, the printer, options, and cached algorithm views.
+ *
+ * The device is opened lazily by the first command that needs it, so
+ * `reg encode` and `help` work without one.  Every register write goes
+ * through sess_write_params / sess_algo_write: range check, journal,
+ * write, read-back.  Ownership: sess_init/sess_release.
+ */
+#ifndef PCCB_SESSION_H
+#define PCCB_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "desc.h"
+#include "err.h"
+#include "journal.h"
+#include "out.h"
+#include "ppcc.h"
+
+struct param_view {
+	unsigned index;
+	struct ppcc_info info;		/* from the device */
+	const struct algo_param_desc *desc;	/* NULL when unknown */
+	enum algo_ptype type;
+	const char *units;
+};
+
+struct counter_view {
+	unsigned index;
+	struct ppcc_info info;
+	const struct algo_counter_desc *desc;
+};
+
+struct slot_view {
+	bool loaded;
+	uint32_t algo_num;		/* id[31:16] major[15:8] minor[7:0] */
+	char name[224], descr[224];
+	const struct algo_desc *desc;	/* matched descriptor or NULL */
+	size_t nparams;
+	struct param_view *params;
+	size_t ncounters;
+	struct counter_view *counters;
+};
+
+struct session {
+	char *devname;
+	char *adb_path;		/* --adb FILE for reg commands */
+	struct reg_dev *dev;
+	struct ppcc ppcc;
+	bool have_ppcc;
+	struct journal *journal;
+	struct out out;
+	FILE *errfp;
+	bool dry_run, yes, force;
+	struct pcb_err err;
+	struct slot_view slots[PPCC_SLOTS];
+	struct algo_desc *descs[8];
+	size_t ndescs;
+	bool descs_loaded;
+	char **dry;		/* collected mstreg lines in dry-run mode */
+	size_t ndry;
+	int depth;		/* source nesting */
+	bool quit;
+	bool reported;		/* the last error was printed */
+};
+
+void sess_init(struct session *s, const char *devname);
+void sess_release(struct session *s);
+int sess_set_device(struct session *s, const char *devname);
+
+/* Open the device (once) and report an unclean journal. */
+int sess_device(struct session *s);
+int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out);
+/* Lowest enabled slot. */
+int sess_active_slot(struct session *s, unsigned *slot);
+int sess_param_find(struct session *s, struct slot_view *v, const char *name,
+		    struct param_view **out);
+
+/* Text -> raw for a param: real numbers by default, "0x.." or raw=true for
+ * integers, unit suffixes for time (ns, us, ms, s) and Gb/s params.
+ */
+int sess_parse_value(const struct param_view *p, const char *text, bool raw,
+		     uint32_t *out, struct pcb_err *err);
+void sess_format_value(enum algo_ptype type, uint32_t raw, char *buf,
+		       size_t len);
+/* "0..1" or "100..800 Gb/s" in real units. */
+void sess_format_range(const struct param_view *p, uint32_t lo, uint32_t hi,
+		       char *buf, size_t len);
+
+struct pwrite {
+	unsigned index;
+	uint32_t value;		/* to send */
+	uint32_t old, readback;	/* filled in */
+	bool changed;
+};
+
+/* Write params of one slot: journal, one set (or one bulk set for several),
+ * read back.  A mismatch is an error naming param, sent and read.
+ * journal=false for restore, which must not add to the journal.
+ */
+int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
+		      size_t n, bool journal);
+int sess_algo_write(struct session *s, unsigned slot, bool enable,
+		    bool counters, bool journal);
+
+/* Dry-run lines: collected, printed by the command at its end. */
+void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,
+		   unsigned index, const char *set);
+void sess_dry_flush(struct session *s);
+
+void sess_warn(struct session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

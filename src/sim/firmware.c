@@ -1,0 +1,722 @@
+/* firmware.c - PPCC semantics of the simulated device, over its state file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "adb.h"
+#include "firmware.h"
+#include "paths.h"
+#include "ppcc.h"
+
+#define SIMFW_MAGIC "PCCBSIM"
+#define SIMFW_VERSION 1
+
+struct simfw_slot {
+	uint32_t algo_info;	/* id[31:16] major[15:8] minor[7:0]; 0 empty */
+	uint32_t enabled;
+	uint32_t counter_en;
+	uint32_t trace_en;
+	uint32_t sl_bitmask;
+	uint32_t nparams;
+	uint32_t ncounters;
+	uint32_t debug;
+	uint32_t params[SIMFW_PARAMS];
+	uint32_t counters[SIMFW_COUNTERS];
+};
+
+struct simfw_file {
+	char magic[8];
+	uint32_t version;
+	uint32_t size;		/* sizeof(struct simfw_file) */
+	uint64_t layout_hash;	/* of the descriptors the file was made for */
+	uint32_t generation;
+	uint32_t port;
+	uint32_t speed_gbps;
+	uint32_t reserved[7];	/* header is 64 bytes */
+	struct simfw_slot slots[SIMFW_SLOTS];
+};
+
+_Static_assert(sizeof(struct simfw_slot) == 544, "slot layout");
+_Static_assert(offsetof(struct simfw_file, slots) == 64, "header layout");
+
+/* What each slot holds: descriptor name and build. */
+static const struct {
+	const char *algo;
+	bool debug;
+	bool enabled;
+} simfw_slot_map[] = {
+	{ "ztr_rtt", false, true },
+	{ "ztr_rtt", true, false },
+	{ "dcqcn", true, false },
+	{ "rtt_template", true, false },
+};
+#define SIMFW_USED (sizeof(simfw_slot_map) / sizeof(simfw_slot_map[0]))
+
+struct simfw {
+	int fd;
+	char *path;
+	struct simfw_file *st;
+	struct algo_desc *desc[SIMFW_USED];	/* unique per slot */
+	struct adb_reg *layout;
+	const struct adb_field *f[PF_COUNT];
+	uint64_t hash;
+};
+
+struct sim_dev {
+	struct reg_dev base;
+	struct simfw *fw;
+};
+
+bool simfw_name_valid(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n > 64 || name[0] == '.')
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return false;
+	}
+	return true;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Hash of everything in the descriptors the state depends on. */
+static uint64_t desc_hash(struct simfw *fw)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t s, i;
+
+	for (s = 0; s < SIMFW_USED; s++) {
+		const struct algo_desc *d = fw->desc[s];
+
+		h = fnv(h, d->name, strlen(d->name));
+		h = fnv(h, &d->id, sizeof(d->id));
+		h = fnv(h, &d->major, 1);
+		h = fnv(h, &d->minor, 1);
+		for (i = 0; i < d->nparams; i++) {
+			const struct algo_param_desc *p = &d->params[i];
+
+			h = fnv(h, p->name, strlen(p->name));
+			h = fnv(h, &p->min, 4);
+			h = fnv(h, &p->max, 4);
+			h = fnv(h, &p->def, 4);
+			h = fnv(h, &p->debug_only, 1);
+		}
+		for (i = 0; i < d->ncounters; i++) {
+			h = fnv(h, d->counters[i].name,
+				strlen(d->counters[i].name));
+			h = fnv(h, &d->counters[i].max, 4);
+		}
+	}
+	return h;
+}
+
+static uint32_t algo_info_of(const struct algo_desc *d)
+{
+	return d->id << 16 | (uint32_t)d->major << 8 | d->minor;
+}
+
+static enum algo_perm param_perm(const struct simfw_slot *s,
+				 const struct algo_param_desc *p)
+{
+	return p->debug_only && !s->debug ? ALGO_PERM_RO : p->perm;
+}
+
+/* Fresh device: every slot at its descriptor's defaults. */
+static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
+{
+	size_t s, i;
+
+	memset(st, 0, sizeof(*st));
+	memcpy(st->magic, SIMFW_MAGIC, sizeof(SIMFW_MAGIC));
+	st->version = SIMFW_VERSION;
+	st->size = sizeof(*st);
+	st->layout_hash = fw->hash;
+	st->port = SIMFW_PORT;
+	st->speed_gbps = SIMFW_SPEED_GBPS;
+	for (s = 0; s < SIMFW_USED; s++) {
+		const struct algo_desc *d = fw->desc[s];
+		struct simfw_slot *sl = &st->slots[s];
+
+		sl->algo_info = algo_info_of(d);
+		sl->enabled = simfw_slot_map[s].enabled;
+		sl->debug = simfw_slot_map[s].debug;
+		sl->sl_bitmask = 0xffff;
+		sl->nparams = (uint32_t)d->nparams;
+		sl->ncounters = sl->debug ? (uint32_t)d->ncounters : 0;
+		for (i = 0; i < d->nparams; i++)
+			sl->params[i] = d->params[i].def;
+	}
+}
+
+/* Refuse anything the firmware could not have written. */
+static int simfw_validate(struct simfw *fw, struct pcb_err *err)
+{
+	const struct simfw_file *st = fw->st;
+	unsigned s, i, holders = 0;
+
+	if (memcmp(st->magic, SIMFW_MAGIC, sizeof(SIMFW_MAGIC)))
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s' is not a pccbench sim device file",
+				 fw->path);
+	if (st->version != SIMFW_VERSION || st->size != sizeof(*st))
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s' has format version %u, this pccbench "
+				 "uses %u; remove the file to start afresh",
+				 fw->path, st->version, SIMFW_VERSION);
+	if (st->layout_hash != fw->hash)
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s' was made for other algorithm "
+				 "descriptors; remove the file to start afresh",
+				 fw->path);
+	for (s = 0; s < sizeof(st->reserved) / sizeof(st->reserved[0]); s++)
+		if (st->reserved[s])
+			return pcb_error(err, PCB_E_CORRUPT,
+					 "'%s': reserved header bytes are set",
+					 fw->path);
+	if (st->port != SIMFW_PORT || st->speed_gbps != SIMFW_SPEED_GBPS)
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s': bad port description", fw->path);
+	for (s = 0; s < SIMFW_SLOTS; s++) {
+		const struct simfw_slot *sl = &st->slots[s];
+		const struct algo_desc *d = s < SIMFW_USED ? fw->desc[s] : NULL;
+
+		if (!d) {
+			static const struct simfw_slot empty;
+
+			if (memcmp(sl, &empty, sizeof(empty)))
+				return pcb_error(err, PCB_E_CORRUPT,
+						 "'%s': empty slot %u holds "
+						 "data", fw->path, s);
+			continue;
+		}
+		if (sl->algo_info != algo_info_of(d) || sl->enabled > 1 ||
+		    sl->counter_en > 1 || sl->trace_en > 1 ||
+		    sl->sl_bitmask > 0xffff ||
+		    sl->debug != simfw_slot_map[s].debug ||
+		    sl->nparams != d->nparams ||
+		    sl->ncounters != (sl->debug ? d->ncounters : 0))
+			return pcb_error(err, PCB_E_CORRUPT,
+					 "'%s': slot %u is inconsistent",
+					 fw->path, s);
+		if (sl->counter_en && (!sl->ncounters || !sl->enabled))
+			return pcb_error(err, PCB_E_CORRUPT,
+					 "'%s': slot %u has counters enabled "
+					 "but cannot count", fw->path, s);
+		holders += sl->counter_en;
+		for (i = 0; i < sl->nparams; i++) {
+			const struct algo_param_desc *p = &d->params[i];
+
+			if (sl->params[i] < p->min || sl->params[i] > p->max)
+				return pcb_error(err, PCB_E_CORRUPT,
+						 "'%s': slot %u param %s = %u "
+						 "outside %u..%u", fw->path, s,
+						 p->name, sl->params[i],
+						 p->min, p->max);
+		}
+		for (i = sl->nparams; i < SIMFW_PARAMS; i++)
+			if (sl->params[i])
+				return pcb_error(err, PCB_E_CORRUPT,
+						 "'%s': slot %u has data past "
+						 "its params", fw->path, s);
+		for (i = 0; i < SIMFW_COUNTERS; i++)
+			if ((i >= sl->ncounters && sl->counters[i]) ||
+			    (i < sl->ncounters &&
+			     sl->counters[i] > d->counters[i].max))
+				return pcb_error(err, PCB_E_CORRUPT,
+						 "'%s': slot %u counter %u is "
+						 "impossible", fw->path, s, i);
+	}
+	if (holders > 1)
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s': counters enabled on %u slots",
+				 fw->path, holders);
+	return 0;
+}
+
+/* Create the file atomically: write a temp file, link it into place.  If
+ * another process won the race, its file is used.
+ */
+static int simfw_create(struct simfw *fw, struct pcb_err *err)
+{
+	char tmp[4200];
+	struct simfw_file *st;
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", fw->path, (long)getpid());
+	st = malloc(sizeof(*st));
+	if (!st)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	simfw_init_state(fw, st);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s", tmp,
+			       strerror(errno));
+		goto out_free;
+	}
+	if (write(fd, st, sizeof(*st)) != (ssize_t)sizeof(*st) ||
+	    fsync(fd)) {
+		rc = pcb_error(err, PCB_E_IO, "cannot write '%s': %s", tmp,
+			       strerror(errno));
+		close(fd);
+		goto out_unlink;
+	}
+	close(fd);
+	if (link(tmp, fw->path) && errno != EEXIST)
+		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s",
+			       fw->path, strerror(errno));
+out_unlink:
+	unlink(tmp);
+out_free:
+	free(st);
+	return rc;
+}
+
+static int simfw_load_descs(struct simfw *fw, struct pcb_err *err)
+{
+	char path[4096];
+	struct adb_db *db = NULL;
+	size_t s;
+	int rc;
+
+	for (s = 0; s < SIMFW_USED; s++) {
+		/* slots 0 and 1 both load the ZTR-RTT descriptor */
+		rc = algo_desc_load(&fw->desc[s], simfw_slot_map[s].algo, err);
+		if (rc)
+			return rc;
+	}
+	rc = pcb_data_file(path, sizeof(path), "reg/ppcc.adb", err);
+	if (rc)
+		return rc;
+	rc = adb_db_load_file(&db, path, err);
+	if (rc)
+		return rc;
+	rc = adb_reg_load(db, "PPCC", &fw->layout, err);
+	adb_db_free(db);
+	if (rc)
+		return rc;
+	return ppcc_layout_check(fw->layout, fw->f, err);
+}
+
+void simfw_close(struct simfw *fw)
+{
+	size_t s;
+
+	if (!fw)
+		return;
+	if (fw->st)
+		munmap(fw->st, sizeof(*fw->st));
+	if (fw->fd >= 0)
+		close(fw->fd);
+	for (s = 0; s < SIMFW_USED; s++)
+		algo_desc_free(fw->desc[s]);
+	adb_reg_free(fw->layout);
+	free(fw->path);
+	free(fw);
+}
+
+int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
+{
+	char dir[4096], path[4200];
+	struct simfw *fw;
+	struct stat stt;
+	void *map;
+	int rc;
+
+	if (!simfw_name_valid(name))
+		return pcb_error(err, PCB_E_INVAL,
+				 "bad sim device name '%s' (letters, digits, "
+				 "'_', '-', '.'; at most 64)", name);
+	fw = calloc(1, sizeof(*fw));
+	if (!fw)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	fw->fd = -1;
+	rc = simfw_load_descs(fw, err);
+	if (rc)
+		goto err_close;
+	fw->hash = desc_hash(fw);
+	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true, err);
+	if (rc)
+		goto err_close;
+	snprintf(path, sizeof(path), "%s/%s.dev", dir, name);
+	fw->path = strdup(path);
+	if (!fw->path) {
+		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+		goto err_close;
+	}
+	if (access(path, F_OK)) {
+		rc = simfw_create(fw, err);
+		if (rc)
+			goto err_close;
+	}
+	fw->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fw->fd < 0) {
+		rc = pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
+			       strerror(errno));
+		goto err_close;
+	}
+	if (fstat(fw->fd, &stt) || !S_ISREG(stt.st_mode) ||
+	    stt.st_size != (off_t)sizeof(struct simfw_file)) {
+		rc = pcb_error(err, PCB_E_CORRUPT,
+			       "'%s' has the wrong size for a sim device "
+			       "file; remove it to start afresh", path);
+		goto err_close;
+	}
+	map = mmap(NULL, sizeof(struct simfw_file), PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fw->fd, 0);
+	if (map == MAP_FAILED) {
+		rc = pcb_error(err, PCB_E_IO, "cannot map '%s': %s", path,
+			       strerror(errno));
+		goto err_close;
+	}
+	fw->st = map;
+	flock(fw->fd, LOCK_EX);
+	rc = simfw_validate(fw, err);
+	flock(fw->fd, LOCK_UN);
+	if (rc)
+		goto err_close;
+	*out = fw;
+	return 0;
+err_close:
+	simfw_close(fw);
+	return rc;
+}
+
+const char *simfw_path(const struct simfw *fw)
+{
+	return fw->path;
+}
+
+uint32_t simfw_generation(struct simfw *fw)
+{
+	return __atomic_load_n(&fw->st->generation, __ATOMIC_ACQUIRE);
+}
+
+static void changed(struct simfw *fw)
+{
+	__atomic_add_fetch(&fw->st->generation, 1, __ATOMIC_RELEASE);
+}
+
+/* Put "NAME, description" into text[] and text_length. */
+static void put_text(struct simfw *fw, uint8_t *buf, const char *a,
+		     const char *b)
+{
+	char text[PPCC_TEXT_DWORDS * 4];
+	uint8_t *t = buf + fw->f[PF_TEXT0]->offset / 8;
+	int n = snprintf(text, sizeof(text), "%s%s%s", a, b ? ", " : "",
+			 b ? b : "");
+
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(text))
+		n = sizeof(text) - 1;
+	memset(t, 0, PPCC_TEXT_DWORDS * 4);
+	memcpy(t, text, (size_t)n);
+	adb_set(fw->f[PF_TEXT_LEN], buf, (uint32_t)n);
+}
+
+static void set_param(struct simfw_slot *sl, const struct algo_desc *d,
+		      unsigned idx, uint32_t v, bool *did)
+{
+	const struct algo_param_desc *p = &d->params[idx];
+
+	/* firmware: silently ignore out-of-range and read-only sets */
+	if (param_perm(sl, p) != ALGO_PERM_RW || v < p->min || v > p->max)
+		return;
+	if (sl->params[idx] != v) {
+		sl->params[idx] = v;
+		*did = true;
+	}
+}
+
+/* The PPCC command itself, with the file locked.  Returns a status. */
+static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
+{
+	const struct adb_field *const *f = fw->f;
+	uint32_t cmd = adb_get(f[PF_CMD], buf);
+	uint32_t slot = adb_get(f[PF_SLOT], buf);
+	uint32_t idx = adb_get(f[PF_INDEX], buf);
+	uint32_t port = adb_get(f[PF_PORT], buf) |
+			adb_get(f[PF_LP_MSB], buf) << 8;
+	struct simfw_slot *sl = &fw->st->slots[slot];
+	const struct algo_desc *d = slot < SIMFW_USED ? fw->desc[slot] : NULL;
+	bool did = false;
+	unsigned i, n;
+
+	if (port != SIMFW_PORT || adb_get(f[PF_PNAT], buf) > 1)
+		return REG_STATUS_BAD_PARAM;
+	/* commands other than 0x0 and 0x10 need a present algorithm */
+	if (cmd != PPCC_ALGO_INFO && cmd != PPCC_ALGO_INFO_ARRAY && !d)
+		return REG_STATUS_BAD_PARAM;
+	adb_set(f[PF_SL_SUPPORT], buf, 1);
+	switch (cmd) {
+	case PPCC_ALGO_INFO:
+		adb_set(f[PF_VALUE], buf, d ? sl->algo_info : 0);
+		if (d)
+			put_text(fw, buf, sl->debug ? d->debug_info : d->info,
+				 NULL);
+		else
+			adb_set(f[PF_TEXT_LEN], buf, 0);
+		break;
+	case PPCC_ENABLE:
+		if (m == REG_SET) {
+			bool cen = adb_get(f[PF_COUNTER_EN], buf) &&
+				   sl->ncounters;
+
+			if (!sl->enabled)
+				did = true;
+			sl->enabled = 1;
+			if (cen && !sl->counter_en) {
+				for (i = 0; i < SIMFW_SLOTS; i++)
+					fw->st->slots[i].counter_en = 0;
+				sl->counter_en = 1;
+				did = true;
+			}
+			if (sl->trace_en != adb_get(f[PF_TRACE_EN], buf)) {
+				sl->trace_en = !sl->trace_en;
+				did = true;
+			}
+		}
+		break;
+	case PPCC_DISABLE:
+		if (m == REG_SET && (sl->enabled || sl->counter_en)) {
+			sl->enabled = 0;
+			sl->counter_en = 0;
+			did = true;
+		}
+		break;
+	case PPCC_ENABLE_STATUS:
+		adb_set(f[PF_VALUE], buf, sl->enabled);
+		adb_set(f[PF_COUNTER_EN], buf, sl->counter_en);
+		adb_set(f[PF_TRACE_EN], buf, sl->trace_en);
+		adb_set(f[PF_SL_MASK], buf, sl->sl_bitmask);
+		break;
+	case PPCC_NUM_PARAMS:
+		adb_set(f[PF_VALUE], buf, sl->nparams);
+		break;
+	case PPCC_PARAM_INFO:
+		if (idx >= sl->nparams)
+			return REG_STATUS_BAD_PARAM;
+		adb_set(f[PF_PV1], buf, d->params[idx].def);
+		adb_set(f[PF_PV2], buf, d->params[idx].min);
+		adb_set(f[PF_PV3], buf, d->params[idx].max);
+		adb_set(f[PF_PRM], buf, param_perm(sl, &d->params[idx]));
+		put_text(fw, buf, d->params[idx].name, d->params[idx].descr);
+		break;
+	case PPCC_PARAM_GET:
+	case PPCC_PARAM_GET_CLEAR:	/* params are RW: nothing to clear */
+		if (idx >= sl->nparams)
+			return REG_STATUS_BAD_PARAM;
+		adb_set(f[PF_VALUE], buf, sl->params[idx]);
+		break;
+	case PPCC_PARAM_SET:
+		if (idx >= sl->nparams)
+			return REG_STATUS_BAD_PARAM;
+		if (m == REG_SET)
+			set_param(sl, d, idx, adb_get(f[PF_VALUE], buf), &did);
+		else	/* mstreg's read-modify-write reads first */
+			adb_set(f[PF_VALUE], buf, sl->params[idx]);
+		break;
+	case PPCC_BULK_GET:
+		if (m == REG_SET)
+			return REG_STATUS_BAD_PARAM;
+		for (i = 0; i < sl->nparams; i++)
+			ppcc_set_text(f[PF_TEXT0], buf, i, sl->params[i]);
+		adb_set(f[PF_TEXT_LEN], buf, sl->nparams * 4);
+		break;
+	case PPCC_BULK_SET:
+		if (m == REG_GET)
+			return REG_STATUS_BAD_PARAM;
+		n = adb_get(f[PF_TEXT_LEN], buf) / 4;
+		if (n > sl->nparams)
+			n = sl->nparams;
+		for (i = 0; i < n; i++)
+			set_param(sl, d, i, ppcc_text(f[PF_TEXT0], buf, i),
+				  &did);
+		break;
+	case PPCC_BULK_COUNTERS:
+	case PPCC_BULK_COUNTERS_CLEAR:
+		if (m == REG_SET)
+			return REG_STATUS_BAD_PARAM;
+		if (!sl->counter_en || !sl->enabled)
+			return REG_STATUS_NO_RESOURCE;
+		for (i = 0; i < sl->ncounters; i++) {
+			ppcc_set_text(f[PF_TEXT0], buf, i, sl->counters[i]);
+			if (cmd == PPCC_BULK_COUNTERS_CLEAR && sl->counters[i]) {
+				sl->counters[i] = 0;
+				did = true;
+			}
+		}
+		adb_set(f[PF_TEXT_LEN], buf, sl->ncounters * 4);
+		break;
+	case PPCC_NUM_COUNTERS:
+		adb_set(f[PF_VALUE], buf, sl->ncounters);
+		break;
+	case PPCC_COUNTER_INFO:
+		if (idx >= sl->ncounters)
+			return REG_STATUS_BAD_PARAM;
+		adb_set(f[PF_PV3], buf, d->counters[idx].max);
+		adb_set(f[PF_PRM], buf, d->counters[idx].perm);
+		put_text(fw, buf, d->counters[idx].name,
+			 d->counters[idx].descr);
+		break;
+	case PPCC_ALGO_INFO_ARRAY:
+		for (i = 0; i < SIMFW_SLOTS; i++)
+			ppcc_set_text(f[PF_TEXT0], buf, i,
+				      fw->st->slots[i].algo_info);
+		adb_set(f[PF_TEXT_LEN], buf, SIMFW_SLOTS * 4);
+		break;
+	default:
+		return REG_STATUS_BAD_PARAM;
+	}
+	if (did)
+		changed(fw);
+	return 0;
+}
+
+int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
+		 uint8_t *buf, size_t len, uint32_t *status,
+		 struct pcb_err *err)
+{
+	if (reg_id != PPCC_REG_ID) {
+		*status = REG_STATUS_NOT_SUPP;
+		return 0;
+	}
+	if (len < fw->layout->size)
+		return pcb_error(err, PCB_E_INVAL,
+				 "PPCC buffer of %zu bytes (need %u)", len,
+				 fw->layout->size);
+	if (flock(fw->fd, LOCK_EX))
+		return pcb_error(err, PCB_E_IO, "cannot lock '%s': %s",
+				 fw->path, strerror(errno));
+	*status = simfw_ppcc(fw, m, buf);
+	flock(fw->fd, LOCK_UN);
+	return 0;
+}
+
+int simfw_active_slot(struct simfw *fw)
+{
+	unsigned s;
+
+	for (s = 0; s < SIMFW_SLOTS; s++)
+		if (fw->st->slots[s].algo_info && fw->st->slots[s].enabled)
+			return (int)s;
+	return -1;
+}
+
+const struct algo_desc *simfw_slot_desc(struct simfw *fw, unsigned slot)
+{
+	return slot < SIMFW_USED ? fw->desc[slot] : NULL;
+}
+
+int simfw_params(struct simfw *fw, unsigned slot, uint32_t *vals, size_t max,
+		 size_t *n)
+{
+	const struct simfw_slot *sl;
+	size_t i;
+
+	if (slot >= SIMFW_USED)
+		return -PCB_E_NOENT;
+	sl = &fw->st->slots[slot];
+	flock(fw->fd, LOCK_SH);
+	for (i = 0; i < sl->nparams && i < max; i++)
+		vals[i] = sl->params[i];
+	flock(fw->fd, LOCK_UN);
+	*n = i;
+	return 0;
+}
+
+static void counter_update(struct simfw *fw, unsigned slot, unsigned idx,
+			   uint32_t v, bool add)
+{
+	struct simfw_slot *sl;
+	uint64_t max, nv;
+
+	if (slot >= SIMFW_USED)
+		return;
+	sl = &fw->st->slots[slot];
+	if (idx >= sl->ncounters || !sl->counter_en)
+		return;
+	max = fw->desc[slot]->counters[idx].max;
+	nv = add ? (uint64_t)sl->counters[idx] + v : v;
+	/* wrap to 0 past max, as counter info says */
+	sl->counters[idx] = (uint32_t)(nv % (max + 1));
+}
+
+void simfw_counter_add(struct simfw *fw, unsigned slot, unsigned idx,
+		       uint32_t delta)
+{
+	counter_update(fw, slot, idx, delta, true);
+}
+
+void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
+			 uint32_t value)
+{
+	counter_update(fw, slot, idx, value, false);
+}
+
+/* ---- the "sim" register backend ---------------------------------------- */
+
+static struct sim_dev *to_sim(struct reg_dev *dev)
+{
+	if (dev->ops != &sim_backend_ops)
+		abort();	/* broken invariant: wrong backend */
+	return (struct sim_dev *)dev;
+}
+
+static int sim_open(struct reg_dev *dev, const char *spec,
+		    struct pcb_err *err)
+{
+	return simfw_open(&to_sim(dev)->fw, spec, err);
+}
+
+static void sim_close(struct reg_dev *dev)
+{
+	simfw_close(to_sim(dev)->fw);
+}
+
+static int sim_access(struct reg_dev *dev, enum reg_method m,
+		      uint32_t reg_id, uint8_t *buf, size_t len,
+		      uint32_t *status, struct pcb_err *err)
+{
+	return simfw_access(to_sim(dev)->fw, m, reg_id, buf, len, status,
+			    err);
+}
+
+static int sim_ctl(struct reg_dev *dev, int op, void *arg)
+{
+	(void)op;
+	*(struct simfw **)arg = to_sim(dev)->fw;
+	return 0;
+}
+
+const struct reg_backend_ops sim_backend_ops = {
+	.name = "sim",
+	.caps = REG_CAP_INPROC,
+	.priv_size = sizeof(struct sim_dev),
+	.open = sim_open,
+	.close = sim_close,
+	.access = sim_access,
+	.ctl = sim_ctl,
+};

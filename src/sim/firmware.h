@@ -1,0 +1,64 @@
+/* firmware.h - the simulated ConnectX-7 port's PPCC firmware.
+ *
+ * State lives in a memory-mapped file $XDG_STATE_HOME/pccbench/sim/NAME.dev
+ * so that every process opening sim:NAME sees one device.  Each register
+ * access takes an exclusive flock on the file.  The file is never trusted:
+ * on open its header, its algorithm table and every value is checked, and a
+ * corrupt or foreign file is refused with the reason.
+ *
+ * Slots (DESIGN.md): 0 ZTR-RTT (deployment, enabled, no counters),
+ * 1 ZTR-RTT debug (counters), 2 DCQCN, 3 DOCA's RTT template; 4-15 empty.
+ * The active algorithm is the lowest enabled slot; counter_en is held by
+ * one slot per port; sets outside min..max or on read-only params are
+ * silently ignored, as the real firmware does.
+ *
+ * Ownership: simfw_open returns a handle closed with simfw_close.
+ */
+#ifndef PCCB_SIM_FIRMWARE_H
+#define PCCB_SIM_FIRMWARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "desc.h"
+#include "err.h"
+#include "transport.h"
+
+#define SIMFW_SLOTS 16
+#define SIMFW_PARAMS 64
+#define SIMFW_COUNTERS 64
+#define SIMFW_PORT 1		/* the one local port we model */
+#define SIMFW_SPEED_GBPS 400
+
+struct simfw;
+
+/* name: the part after "sim:", [A-Za-z0-9_.-]{1,64}. */
+int simfw_open(struct simfw **out, const char *name, struct pcb_err *err);
+void simfw_close(struct simfw *fw);
+const char *simfw_path(const struct simfw *fw);
+bool simfw_name_valid(const char *name);
+
+/* One PPCC access; *status gets the register status (0 ok). */
+int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
+		 uint8_t *buf, size_t len, uint32_t *status,
+		 struct pcb_err *err);
+
+/* Bumped by every change; lets a reader notice another process's write. */
+uint32_t simfw_generation(struct simfw *fw);
+
+/* For the simulator: the active slot (-1 none), its descriptor, and
+ * counter updates that wrap at the counter's max.
+ */
+int simfw_active_slot(struct simfw *fw);
+const struct algo_desc *simfw_slot_desc(struct simfw *fw, unsigned slot);
+int simfw_params(struct simfw *fw, unsigned slot, uint32_t *vals, size_t max,
+		 size_t *n);
+void simfw_counter_add(struct simfw *fw, unsigned slot, unsigned idx,
+		       uint32_t delta);
+void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
+			 uint32_t value);
+
+extern const struct reg_backend_ops sim_backend_ops;
+
+#endif
