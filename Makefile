@@ -121,6 +121,6 @@ install: all
 	done
 
 clean:
-	rm -rf build build-san pccbench reg/libpccreg.a
+	rm -rf build build-san build-clang pccbench reg/libpccreg.a
 
 -include $(DEPS)

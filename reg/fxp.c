@@ -1,6 +1,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fxp.h"
 
@@ -41,6 +42,9 @@ void fxp_format(char *buf, size_t len, uint32_t raw, unsigned frac_bits)
 		double back;
 
 		snprintf(buf, len, "%.*g", prec, v);
+		/* "1e+01" for 10: only tiny values may use an exponent */
+		if (v >= 1e-3 && strchr(buf, 'e'))
+			continue;
 		back = strtod(buf, NULL);
 		if (fabs(ldexp(back, (int)frac_bits) - raw) < 1.0 &&
 		    fabs(back - v) <= 5e-4 * v)

@@ -79,6 +79,12 @@ int cli_split(const char *line, char ****cmdsp, int **argcsp, int *ncmdp,
 		if (c == '\'' || c == '"') {
 			char q = c;
 
+			if (!word) {	/* '' is an empty word */
+				wcap = 32;
+				word = malloc(wcap);
+				if (!word)
+					goto err_nomem;
+			}
 			for (i++; i < len && line[i] != q; i++) {
 				if (q == '"' && line[i] == '\\' &&
 				    (line[i + 1] == '"' || line[i + 1] == '\\'))

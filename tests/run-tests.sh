@@ -18,5 +18,18 @@ for t in "$top"/tests/e2e/*.sh; do
 	echo "== $t"
 	if sh "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAILED: $t"; fi
 done
+# smoke runs of the shipped scripts, each on a fresh sim device
+smoke=$(mktemp -d)
+for t in "$top"/scripts/*.pcb; do
+	[ -e "$t" ] || continue
+	echo "== $t"
+	if XDG_STATE_HOME="$smoke/$(basename "$t")" "$BIN" -d sim:smoke \
+		-x "$t" >/dev/null; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAILED: $t"
+	fi
+done
+rm -rf "$smoke"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -56,6 +56,8 @@ static void test_format(void **state)
 	assert_string_equal(b, "0.0625");
 	fxp_format(b, sizeof(b), 2097152, 20);
 	assert_string_equal(b, "2");
+	fxp_format(b, sizeof(b), 655360, 16);
+	assert_string_equal(b, "10");
 	fxp_format(b, sizeof(b), 0, 16);
 	assert_string_equal(b, "0");
 }

@@ -194,9 +194,14 @@ static int cmd_journal_clear(struct session *s, int argc, char **argv)
 	rc = sess_device(s);
 	if (!rc)
 		rc = journal_clear(s->journal, &s->err);
-	if (!rc && !s->out.json)
+	if (!rc && s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_bool(&s->out, "cleared", true);
+		out_obj_end(&s->out);
+	} else if (!rc) {
 		fprintf(s->out.fp, "journal cleared; the device keeps its "
 			"current values\n");
+	}
 	return rc;
 }
 

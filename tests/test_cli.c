@@ -1,0 +1,245 @@
+/* The command language through the real dispatcher on a sim device:
+ * bad commands (one clear line, right exit code, nothing written), the
+ * help walk over the table, and tokenizer corner cases.
+ */
+#include "testutil.h"
+#include "cli.h"
+#include "sim/firmware.h"
+
+struct bad {
+	int exitc;
+	const char *line;
+	const char *needle;	/* must appear in the message */
+};
+
+static const struct bad bad_cmds[] = {
+	/* unknown object / verb, ambiguity */
+	{ 1, "frobnicate", "unknown command 'frobnicate'" },
+	{ 1, "algo explode", "algo: unknown verb 'explode'" },
+	{ 1, "param frob ALPHA 1", "unknown verb 'frob'" },
+	{ 1, "e", "ambiguous command 'e': echo, exit" },
+	{ 1, "algo d 1", "ambiguous verb 'd': disable, debug" },
+	{ 1, "journal x", "unknown verb 'x'" },
+	/* arity */
+	{ 1, "algo enable", "usage: algo enable SLOT [counters]" },
+	{ 1, "algo enable 1 counters extra", "usage: algo enable" },
+	{ 1, "algo disable", "usage: algo disable SLOT" },
+	{ 1, "algo debug", "usage: algo debug on|off" },
+	{ 1, "algo debug maybe", "usage: algo debug on|off" },
+	{ 1, "param set ALPHA", "usage: param set" },
+	{ 1, "param set", "usage: param set" },
+	{ 1, "param get", "usage: param get" },
+	{ 1, "param reset", "usage: param reset" },
+	{ 1, "param list 1 2", "usage: param list [SLOT]" },
+	{ 1, "reg show", "usage: reg show REGISTER" },
+	{ 1, "reg encode", "usage: reg encode" },
+	{ 1, "sleep", "usage: sleep DURATION" },
+	{ 1, "journal show now", "usage: journal show" },
+	/* bad slots */
+	{ 1, "algo enable 16", "bad slot '16' (0..15)" },
+	{ 1, "algo enable -1", "bad slot '-1'" },
+	{ 1, "algo disable one", "bad slot 'one'" },
+	{ 1, "algo enable 9", "slot 9 is empty" },
+	{ 1, "param list 12", "slot 12 is empty" },
+	{ 1, "param set slot 99 ALPHA 0.2", "bad slot '99'" },
+	{ 1, "param get slot", "'slot' needs a number" },
+	{ 1, "algo enable 0 counters", "slot 0 (ZTR_RTT) has no counters" },
+	{ 1, "algo enable 1 counter", "unknown word 'counter'" },
+	/* unknown params and values */
+	{ 1, "param get NOPE", "unknown param 'NOPE'" },
+	{ 1, "param set NOPE 1", "unknown param 'NOPE'" },
+	{ 1, "param reset NOPE", "unknown param 'NOPE'" },
+	{ 1, "param set ALPHA abc", "ALPHA: 'abc' is not a number" },
+	{ 1, "param set ALPHA 0.1x", "ALPHA: '0.1x' is not a number" },
+	{ 1, "param set ALPHA -0.1", "ALPHA: -0.1 is negative" },
+	{ 1, "param set ALPHA 1.5", "ALPHA: 1.5 is out of range 0..1" },
+	{ 1, "param set ALPHA 1e400", "ALPHA: '1e400' is not a number" },
+	{ 1, "param set MAX_DELAY 2ms", "MAX_DELAY: 2000000 ns is out of "
+	  "range 1..1048576 ns" },
+	{ 1, "param set MAX_DELAY 10furlongs", "unknown unit" },
+	{ 1, "param set MAX_DELAY 1.5", "not a whole number" },
+	{ 1, "param set BW_G 50", "BW_G: 50 Gb/s is out of range 100..800" },
+	{ 1, "param set TX_DEC maybe", "TX_DEC: 'maybe' is not a boolean" },
+	{ 1, "param set ALPHA raw 0x1ffffffff", "not a 32-bit unsigned" },
+	{ 1, "param set ALPHA raw -5", "not a 32-bit unsigned" },
+	{ 1, "param set FIXED_RATE 0.5", "FIXED_RATE is read-only" },
+	{ 1, "param reset FIXED_RATE", "FIXED_RATE is read-only" },
+	{ 1, "param set ALPHA 0.2 ALPHA 0.3", "ALPHA given twice" },
+	/* a bad second param stops the first too: nothing written */
+	{ 1, "param set ALPHA 0.2 MAX_DEC 7", "MAX_DEC: 7 is out of range" },
+	{ 1, "param set ALPHA 0.2 BOGUS 1", "unknown param 'BOGUS'" },
+	{ 1, "counter show", "counters are not enabled on any slot" },
+	{ 1, "counter show 0", "slot 0 (ZTR_RTT) has no counters" },
+	/* reg encode/decode */
+	{ 1, "reg show NOSUCHREG", "unknown register 'NOSUCHREG'" },
+	{ 1, "reg encode PPCC cmd_type", "'cmd_type' is not FIELD=VALUE" },
+	{ 1, "reg encode PPCC =5", "'=5' is not FIELD=VALUE" },
+	{ 1, "reg encode PPCC a=1=2", "is not FIELD=VALUE" },
+	{ 1, "reg encode PPCC bogus=1", "PPCC has no field 'bogus'" },
+	{ 1, "reg encode PPCC cmd_type=0x100", "does not fit the 8-bit field" },
+	{ 1, "reg encode PPCC cmd_type=-1", "value must be non-negative" },
+	{ 1, "reg encode PPCC cmd_type=12z", "'12z' is not a number" },
+	{ 1, "reg encode PPCC cmd_type=", "value is missing" },
+	{ 1, "reg encode PPCC value=0x100000000", "exceeds 32 bits" },
+	{ 1, "reg encode PPCC cmd_type=1,cmd_type=2", "appears twice" },
+	{ 1, "reg decode PPCC xyz", "'xyz' is not a hex dword" },
+	{ 1, "reg decode PPCC 123456789", "is not a hex dword" },
+	/* tokenizer and misc */
+	{ 1, "echo 'unterminated", "unterminated ' quote" },
+	{ 1, "sleep forever", "bad duration 'forever'" },
+	{ 1, "sleep -1s", "bad duration" },
+	{ 1, "source /nonexistent/script.pcb", "cannot open" },
+	{ 1, "help nothing", "unknown command 'nothing'" },
+	{ 1, "help param nothing", "unknown verb 'nothing'" },
+};
+
+static char errbuf[8192];
+
+static int run(struct session *s, const char *line)
+{
+	FILE *ef = fmemopen(errbuf, sizeof(errbuf), "w");
+	FILE *of = fopen("/dev/null", "w");
+	int rc;
+
+	assert_non_null(ef);
+	assert_non_null(of);
+	memset(errbuf, 0, sizeof(errbuf));
+	s->errfp = ef;
+	s->out.fp = of;
+	rc = cli_run_line(s, line, NULL);
+	fclose(ef);
+	fclose(of);
+	s->errfp = stderr;
+	s->out.fp = stdout;
+	return rc;
+}
+
+static void test_bad_commands(void **state)
+{
+	struct session s;
+	struct simfw *fw = NULL;
+	uint32_t gen;
+	size_t i;
+
+	(void)state;
+	assert_true(sizeof(bad_cmds) / sizeof(bad_cmds[0]) >= 40);
+	sess_init(&s, "sim:badcmds");
+	assert_int_equal(sess_device(&s), 0);
+	s.dev->ops->ctl(s.dev, 0, &fw);
+	gen = simfw_generation(fw);
+	for (i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++) {
+		const struct bad *b = &bad_cmds[i];
+		unsigned long sets = s.dev->n_set;
+		int rc = run(&s, b->line);
+		char *nl;
+
+		if (pcb_exit_code(rc) != b->exitc || !strstr(errbuf, b->needle))
+			fail_msg("'%s': exit %d (want %d), message '%s' "
+				 "(want '%s')", b->line, pcb_exit_code(rc),
+				 b->exitc, errbuf, b->needle);
+		/* exactly one line, starting with "error: " */
+		assert_true(!strncmp(errbuf, "error: ", 7));
+		nl = strchr(errbuf, '\n');
+		assert_non_null(nl);
+		assert_int_equal(nl[1], '\0');
+		/* no register write, no state change */
+		assert_int_equal(s.dev->n_set, sets);
+		assert_int_equal(simfw_generation(fw), gen);
+		assert_int_equal(journal_count(s.journal), 0);
+	}
+	sess_release(&s);
+}
+
+/* Every row has help; every verb with a fixed arity rejects one word too
+ * many; `OBJ VERB --help` prints the row's synopsis.
+ */
+static void test_help_walk(void **state)
+{
+	const struct cmd_row *o, *v;
+	struct session s;
+	char line[256];
+
+	(void)state;
+	sess_init(&s, "sim:helpwalk");
+	for (o = cmd_top; o->name; o++) {
+		assert_non_null(o->help);
+		assert_true(strlen(o->help) > 8);
+		snprintf(line, sizeof(line), "help %s", o->name);
+		assert_int_equal(run(&s, line), 0);
+		for (v = o->sub; v && v->name; v++) {
+			char extra[256] = "";
+			int k;
+
+			assert_non_null(v->help);
+			assert_non_null(v->args);
+			assert_non_null(v->example);
+			assert_non_null(v->fn);
+			assert_true(!strncmp(v->example, o->name,
+					     strlen(o->name)));
+			snprintf(line, sizeof(line), "%s %s --help", o->name,
+				 v->name);
+			assert_int_equal(run(&s, line), 0);
+			if (v->max_args < 0)
+				continue;
+			for (k = 0; k <= v->max_args; k++)
+				strncat(extra, " 1", sizeof(extra) -
+					strlen(extra) - 1);
+			snprintf(line, sizeof(line), "%s %s%s", o->name,
+				 v->name, extra);
+			assert_int_equal(pcb_exit_code(run(&s, line)), 1);
+			assert_non_null(strstr(errbuf, "usage: "));
+		}
+	}
+	sess_release(&s);
+}
+
+static void test_split(void **state)
+{
+	struct pcb_err err = { 0 };
+	char ***cmds;
+	int *argcs, n;
+
+	(void)state;
+	assert_int_equal(cli_split("a 'b c' \"d\\\"e\"; f # g; h", &cmds,
+				   &argcs, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(argcs[0], 3);
+	assert_string_equal(cmds[0][1], "b c");
+	assert_string_equal(cmds[0][2], "d\"e");
+	assert_string_equal(cmds[1][0], "f");
+	cli_free_split(cmds, argcs, n);
+	assert_int_equal(cli_split("  ;; # only a comment", &cmds, &argcs,
+				   &n, &err), 0);
+	assert_int_equal(n, 0);
+	cli_free_split(cmds, argcs, n);
+	assert_int_equal(cli_split("x ''", &cmds, &argcs, &n, &err), 0);
+	assert_int_equal(argcs[0], 2);
+	assert_string_equal(cmds[0][1], "");
+	cli_free_split(cmds, argcs, n);
+}
+
+/* Prefixes that are unique work. */
+static void test_prefixes(void **state)
+{
+	struct session s;
+
+	(void)state;
+	sess_init(&s, "sim:prefix");
+	assert_int_equal(run(&s, "al l"), 0);
+	assert_int_equal(run(&s, "par g ALPHA"), 0);
+	assert_int_equal(run(&s, "j s"), 0);
+	sess_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_commands),
+		cmocka_unit_test(test_help_walk),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_prefixes),
+	};
+
+	tu_private_state();
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
