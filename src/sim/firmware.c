@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "adb.h"
+#include "algo.h"
 #include "firmware.h"
 #include "paths.h"
 #include "ppcc.h"
@@ -303,6 +304,11 @@ static int simfw_load_descs(struct simfw *fw, struct pcb_err *err)
 	for (s = 0; s < SIMFW_USED; s++) {
 		/* slots 0 and 1 both load the ZTR-RTT descriptor */
 		rc = algo_desc_load(&fw->desc[s], simfw_slot_map[s].algo, err);
+		if (rc)
+			return rc;
+		/* the model the simulator runs must agree with it */
+		rc = algo_check_desc(algo_find(simfw_slot_map[s].algo),
+				     fw->desc[s], err);
 		if (rc)
 			return rc;
 	}

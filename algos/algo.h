@@ -1,0 +1,121 @@
+/* algo.h - the interface every congestion-control model implements.
+ *
+ * The simulator runs one instance per QP.  Arithmetic mirrors the NIC's DPA:
+ * rates are fxp20 fractions of line rate (1 << 20 = line rate, FAST_SCHED
+ * may allow more), multiplicative factors are fxp16 and multiplied as
+ * (a * b) >> 16 on 64 bits, time is integer nanoseconds.  No floating point
+ * in the event path, no wall clock, no globals: everything lives in the
+ * per-QP state (qp_state_size bytes aligned for any type, i.e. to
+ * max_align_t, zeroed by the caller before init) and
+ * the per-port struct algo_port, so a run is a pure function of its events.
+ *
+ * Counters are the algorithm's PPCC counter table (one set per port, as on
+ * the NIC): 32-bit, wrapping at counter_max, updated only while counters
+ * are enabled (counter_en).  Model options tune the parts of a model that
+ * are a reconstruction (ZTR-RTT's lost formulas); they are not firmware
+ * parameters and never go to a device.
+ *
+ * How to add an algorithm: algos/NAME/algo.xml (descriptor), algos/NAME/
+ * NAME.c exporting `const struct algo_ops NAME_ops`, and one line in
+ * algo_registry[] (registry.c).  The descriptor test checks that the
+ * descriptor and the ops table list the same params and counters in the
+ * same order.
+ */
+#ifndef PCCB_ALGO_H
+#define PCCB_ALGO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "desc.h"
+
+#define ALGO_RATE_ONE	(1u << 20)	/* fxp20 line rate */
+#define ALGO_FXP16_ONE	(1u << 16)
+#define ALGO_MAX_OPTS	8
+
+/* fxp16 multiply as on the DPA: (a * b) >> 16 on 64 bits. */
+static inline uint64_t algo_fxp16_mul(uint64_t a, uint32_t f16)
+{
+	return (a * f16) >> 16;
+}
+
+struct algo_opt_desc {
+	const char *name;
+	const char *help;
+	const char *const *choices;	/* NULL-terminated; NULL: fxp16 */
+	uint32_t def;			/* index into choices, or fxp16 */
+};
+
+struct algo_port {
+	uint32_t params[ALGO_MAX_PARAMS];	/* raw, as in the register */
+	uint32_t counters[ALGO_MAX_COUNTERS];
+	uint32_t counter_max[ALGO_MAX_COUNTERS];
+	bool counters_on;			/* counter_en */
+	uint32_t opts[ALGO_MAX_OPTS];		/* model options */
+	uint32_t line_gbps;			/* the port's link speed */
+	uint32_t global_min_rtt;		/* ns, 0 = none yet */
+};
+
+struct algo_out {
+	uint32_t rate;		/* fxp20 of line rate, > 0 */
+	bool probe_req;		/* send an RTT probe with the next packet */
+	int64_t probe_timeout;	/* ns after the probe leaves; 0 = none */
+	int64_t timer_at;	/* absolute ns of the next on_timer; 0 none */
+};
+
+struct algo_ops {
+	const char *name;	/* the descriptor folder: "ztr_rtt" */
+	const char *label;	/* for output: "ZTR-RTT (reconstructed)" */
+	size_t qp_state_size;
+	size_t nparams, ncounters;
+	const char *const *param_names;
+	const char *const *counter_names;
+	size_t nopts;
+	const struct algo_opt_desc *opts;
+
+	/* A new flow at time now. */
+	void (*init)(struct algo_port *p, void *qp, int64_t now,
+		     struct algo_out *out);
+	/* A data packet of `bytes` left; probe_sent: it carried the probe
+	 * requested earlier (the RTT measurement starts now).
+	 */
+	void (*on_tx)(struct algo_port *p, void *qp, int64_t now,
+		      uint32_t bytes, bool probe_sent, struct algo_out *out);
+	/* The probe sent at send_ns was answered; the responder stamped it at
+	 * recv_ns (its clock, informational); now is the arrival time.
+	 */
+	void (*on_rtt)(struct algo_port *p, void *qp, int64_t now,
+		       int64_t send_ns, int64_t recv_ns, struct algo_out *out);
+	void (*on_cnp)(struct algo_port *p, void *qp, int64_t now,
+		       struct algo_out *out);
+	void (*on_nack)(struct algo_port *p, void *qp, int64_t now,
+			struct algo_out *out);
+	void (*on_probe_timeout)(struct algo_port *p, void *qp, int64_t now,
+				 struct algo_out *out);
+	void (*on_timer)(struct algo_port *p, void *qp, int64_t now,
+			 struct algo_out *out);
+};
+
+extern const struct algo_ops *const algo_registry[];	/* NULL-terminated */
+const struct algo_ops *algo_find(const char *name);
+
+/* Port set-up from a descriptor: defaults, counter maxima, options, a
+ * 400 Gb/s link.
+ */
+void algo_port_init(struct algo_port *p, const struct algo_ops *ops,
+		    const struct algo_desc *d);
+/* Check a descriptor against an ops table; 0 or -PCB_E_PARSE. */
+int algo_check_desc(const struct algo_ops *ops, const struct algo_desc *d,
+		    struct pcb_err *err);
+/* Option by name ("target") and value text ("flow", "0.8"). */
+int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
+		 const char *name, const char *value, struct pcb_err *err);
+
+/* Counter updates, wrapping at the counter's max. */
+void algo_count(struct algo_port *p, unsigned idx, uint32_t delta);
+void algo_count_max(struct algo_port *p, unsigned idx, uint32_t v);
+/* Minimum gauges read 0 until their first sample. */
+void algo_count_min(struct algo_port *p, unsigned idx, uint32_t v);
+
+#endif

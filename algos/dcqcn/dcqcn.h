@@ -1,0 +1,33 @@
+/* dcqcn.h - indices of the DCQCN reaction-point model. */
+#ifndef PCCB_DCQCN_H
+#define PCCB_DCQCN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum dcqcn_param {
+	DCQCN_TIME_RESET, DCQCN_BYTE_RESET, DCQCN_THRESHOLD, DCQCN_MAX_RATE,
+	DCQCN_AI_RATE, DCQCN_HAI_RATE, DCQCN_GD, DCQCN_MIN_DEC_FAC,
+	DCQCN_MIN_RATE, DCQCN_RATE_FIRST_CNP, DCQCN_G, DCQCN_ALPHA_PERIOD,
+	DCQCN_MONITOR_PERIOD, DCQCN_INITIAL_ALPHA, DCQCN_CLAMP_TGT,
+	DCQCN_CLAMP_AFTER_TIME_INC, DCQCN_NPARAMS
+};
+
+enum dcqcn_counter {
+	DCQCN_C_CNP_HANDLE, DCQCN_C_RATE_CUT, DCQCN_C_FAST_RECOVERY,
+	DCQCN_C_AI, DCQCN_C_HAI, DCQCN_C_ALPHA_UPDATE, DCQCN_C_MIN_RATE,
+	DCQCN_C_MAX_RATE, DCQCN_NCOUNTERS
+};
+
+struct dcqcn_qp {
+	uint32_t rc, rt;	/* current and target rate, fxp20 */
+	uint32_t alpha;		/* congestion estimate, /1024 */
+	bool limited;		/* a rate limiter is allocated */
+	bool cnp_in_period;	/* CNP since the last alpha update */
+	bool last_inc_timer;	/* the last increase was timer driven */
+	uint32_t t_count, bc_count, hai_i;
+	uint64_t bytes;		/* since the last byte-counter event */
+	int64_t last_cut, next_alpha, next_inc;
+};
+
+#endif
