@@ -169,6 +169,7 @@ static int load_counter(struct algo_desc *d, xmlNodePtr n, const char *path,
 {
 	struct algo_counter_desc *c = &d->counters[d->ncounters];
 	long line = xmlGetLineNo(n);
+	const char *kind;
 
 	memset(c, 0, sizeof(*c));
 	c->name = dstr(n, "name", "");
@@ -190,6 +191,17 @@ static int load_counter(struct algo_desc *d, xmlNodePtr n, const char *path,
 				 "%s:%ld: counter '%s': bad max", path, line,
 				 c->name);
 	c->perm = ALGO_PERM_RO_CLEAR;
+	kind = dattr(n, "kind");
+	if (!kind || !strcmp(kind, "sum"))
+		c->kind = ALGO_CK_SUM;
+	else if (!strcmp(kind, "min"))
+		c->kind = ALGO_CK_MIN;
+	else if (!strcmp(kind, "max"))
+		c->kind = ALGO_CK_MAX;
+	else
+		return pcb_error(err, PCB_E_PARSE,
+				 "%s:%ld: counter '%s': kind must be sum, min "
+				 "or max", path, line, c->name);
 	return 0;
 }
 

@@ -24,6 +24,9 @@
 
 enum algo_ptype { ALGO_T_INT, ALGO_T_BOOL, ALGO_T_FXP16, ALGO_T_FXP20 };
 
+/* How a counter aggregates: sums add, gauges keep a minimum/maximum. */
+enum algo_ckind { ALGO_CK_SUM, ALGO_CK_MIN, ALGO_CK_MAX };
+
 /* PPCC "prm" field */
 enum algo_perm { ALGO_PERM_RO = 0, ALGO_PERM_RW = 1, ALGO_PERM_RO_CLEAR = 2 };
 
@@ -47,6 +50,7 @@ struct algo_counter_desc {
 	char *descr;
 	uint32_t max;
 	enum algo_perm perm;
+	enum algo_ckind kind;
 };
 
 struct algo_desc {

@@ -13,6 +13,7 @@
 #include "paths.h"
 #include "session.h"
 #include "sim/firmware.h"
+#include "sim/simdev.h"
 
 void sess_init(struct session *s, const char *devname)
 {
@@ -35,6 +36,8 @@ static void views_release(struct session *s)
 
 static void device_release(struct session *s)
 {
+	simdev_close(s->simdev);
+	s->simdev = NULL;
 	views_release(s);
 	if (s->have_ppcc)
 		ppcc_release(&s->ppcc);
@@ -138,6 +141,29 @@ int sess_device(struct session *s)
 			  journal_path(s->journal),
 			  journal_bad_lines(s->journal));
 	return 0;
+}
+
+int sess_simdev(struct session *s, struct simdev **out)
+{
+	struct simfw *fw = NULL;
+	int rc;
+
+	if (s->simdev) {
+		*out = s->simdev;
+		return 0;
+	}
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	if (s->dev->ops != &sim_backend_ops)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "'%s' is not a simulated device", s->devname);
+	s->dev->ops->ctl(s->dev, 0, &fw);
+	rc = simdev_open(&s->simdev, fw, strchr(s->devname, ':') ?
+			 strchr(s->devname, ':') + 1 : "default", &s->err);
+	if (!rc)
+		*out = s->simdev;
+	return rc;
 }
 
 static void load_descs(struct session *s)

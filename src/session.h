@@ -9,6 +9,7 @@
 #ifndef PCCB_SESSION_H
 #define PCCB_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ struct session {
 	char **dry;		/* collected mstreg lines in dry-run mode */
 	size_t ndry;
 	int depth;		/* source nesting */
+	struct simdev *simdev;	/* the sim device's workload, lazily */
+	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
 };
@@ -72,6 +75,9 @@ int sess_set_device(struct session *s, const char *devname);
 
 /* Open the device (once) and report an unclean journal. */
 int sess_device(struct session *s);
+/* The simulated workload of a sim device. */
+struct simdev;
+int sess_simdev(struct session *s, struct simdev **out);
 int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out);
 /* Lowest enabled slot. */
 int sess_active_slot(struct session *s, unsigned *slot);

@@ -52,26 +52,29 @@ static void ztr_probe(struct fx *f, int64_t t, int64_t rtt)
 	f->ops->on_rtt(&f->port, f->qp, t + rtt, t, t + rtt / 2, &f->out);
 }
 
+/* rate the model derives from a window over an RTT (fxp20) */
+static uint32_t win_rate(uint64_t cwnd, uint64_t rtt)
+{
+	return (uint32_t)(cwnd * (8ull << 20) / (rtt * 400));
+}
+
 static void test_ztr_increase(void **state)
 {
 	struct fx f;
-	uint64_t cw;
 
 	(void)state;
 	fx_init(&f, "ztr_rtt");
 	fx_start(&f, 0);
 	assert_int_equal(f.out.rate, ALGO_RATE_ONE);
 	assert_true(f.out.probe_req);
-	/* 5 us < the 15 us threshold: the window the rate implies + AI*4 */
+	/* 5 us < the 15 us threshold: the window of line rate over 5 us,
+	 * plus AI * BW_G / 100 = 9 * 4 = 36 bytes */
 	ztr_probe(&f, 10 * US, 5 * US);
-	cw = (uint64_t)400 * 5000 / 8;	/* line rate x 5 us, bytes */
-	assert_int_equal(zq(&f)->cwnd, (uint64_t)f.out.rate * 400 * 5000 /
-				       (8ull << 20));
+	assert_int_equal(zq(&f)->cwnd, 400ull * 5000 / 8 + 36);
+	assert_int_equal(f.out.rate, win_rate(250036, 5000));
 	assert_int_equal(C(&f, ZTR_C_AI_INC), 1);
 	assert_int_equal(C(&f, ZTR_C_HAI_INC), 0);
 	assert_int_equal(C(&f, ZTR_C_DEC), 0);
-	/* the new rate is exactly (cwnd + 36) / rtt */
-	assert_int_equal(f.out.rate, (cw + 36) * (8ull << 20) / (5000 * 400));
 	assert_true(f.out.probe_req);
 	assert_int_equal(C(&f, ZTR_C_NUM_RTT), 1);
 	assert_int_equal(C(&f, ZTR_C_SUM_RTT), 5000);
@@ -81,19 +84,28 @@ static void test_ztr_increase(void **state)
 	assert_int_equal(C(&f, ZTR_C_MAX_RATE), f.out.rate);
 	assert_int_equal(C(&f, ZTR_C_MIN_RATE), ALGO_RATE_ONE);
 	/* a second below-target sample: +36 bytes again */
-	cw = zq(&f)->cwnd;
 	ztr_probe(&f, 20 * US, 5 * US);
-	assert_int_equal(zq(&f)->cwnd, (uint64_t)f.out.rate * 400 * 5000 /
-				       (8ull << 20));
-	assert_true(zq(&f)->cwnd >= cw + 35 && zq(&f)->cwnd <= cw + 37);
+	assert_int_equal(zq(&f)->cwnd, 250072);
+	assert_int_equal(f.out.rate, win_rate(250072, 5000));
 	assert_int_equal(C(&f, ZTR_C_AI_INC), 2);
+	/* a longer RTT below target: the same window gives less rate
+	 * (self-clocking): 5/6 of it, held to MAX_DEC (0.97) per update */
+	{
+		uint32_t prev = f.out.rate;
+
+		ztr_probe(&f, 30 * US, 6 * US);
+		assert_int_equal(zq(&f)->cwnd, 250108);
+		assert_true(win_rate(250108, 6000) <
+			    (uint32_t)(((uint64_t)prev * 63570) >> 16));
+		assert_int_equal(f.out.rate,
+				 (uint32_t)(((uint64_t)prev * 63570) >> 16));
+	}
 	/* HAI after HAI_PERIOD_NS (7 ms) without a decrease: +300*4 */
-	cw = zq(&f)->cwnd;
-	ztr_probe(&f, 7 * MS + 1, 5 * US);
+	ztr_probe(&f, 7 * MS + 1, 6 * US);
 	assert_int_equal(C(&f, ZTR_C_HAI_INC), 1);
-	assert_int_equal(C(&f, ZTR_C_AI_INC), 2);
-	assert_true(zq(&f)->cwnd >= cw + 1199 && zq(&f)->cwnd <= cw + 1201);
-	assert_int_equal(C(&f, ZTR_C_SUM_RTT), 15000);
+	assert_int_equal(C(&f, ZTR_C_AI_INC), 3);
+	assert_int_equal(zq(&f)->cwnd, 250108 + 1200);
+	assert_int_equal(C(&f, ZTR_C_SUM_RTT), 22000);
 	algo_desc_free(f.desc);
 }
 
@@ -128,12 +140,20 @@ static void test_ztr_decrease(void **state)
 	assert_int_equal(f.out.rate, 32768);
 	assert_int_equal(C(&f, ZTR_C_HYPER_DEC), 2);
 	assert_int_equal(C(&f, ZTR_C_MIN_RATE), 32768);
-	/* with a smaller MAX_DEC the bound follows */
+	/* with a smaller MAX_DEC the bound follows (240 us: a decrease of
+	 * the window of 300 us by the 0.7 floor) */
 	f.port.params[ZTR_MAX_DEC] = 45875;	/* 0.7 */
 	prev = f.out.rate;
-	ztr_probe(&f, 4 * MS, 100 * US);
+	ztr_probe(&f, 4 * MS, 240 * US);
+	assert_int_equal(f.out.rate,
+			 win_rate(((uint64_t)32768 * 400 * 300000 /
+				   (8ull << 20)) * 45875 >> 16, 240000));
 	assert_true(f.out.rate >= (uint32_t)(((uint64_t)prev * 45875) >> 16));
 	assert_true(f.out.rate < (uint32_t)(((uint64_t)prev * 63570) >> 16));
+	/* a decrease never raises the rate, however short the RTT got */
+	prev = f.out.rate;
+	ztr_probe(&f, 5 * MS, 20 * US);
+	assert_int_equal(f.out.rate, prev);
 	algo_desc_free(f.desc);
 }
 
@@ -287,30 +307,32 @@ static void test_ztr_decrease_laws(void **state)
 {
 	struct fx f;
 	struct pcb_err err = { 0 };
-	uint32_t r;
+	uint64_t cw;
 
 	(void)state;
 	fx_init(&f, "ztr_rtt");
 	f.port.params[ZTR_MAX_DEC] = 1;		/* let the law show */
+	f.port.params[ZTR_MAX_INC] = 1048576;
 	fx_start(&f, 0);
 	ztr_probe(&f, 1 * US, 5 * US);
-	/* proportional: 1 - 0.8 (20 - 15) / 20 = 0.8 */
-	r = f.out.rate;
+	cw = zq(&f)->cwnd;
+	/* proportional: 1 - 0.8 (20 - 15) / 20 = 0.8 of the window */
 	ztr_probe(&f, 100 * US, 20 * US);
-	assert_int_equal(f.out.rate, (uint32_t)(((uint64_t)r *
-			 (65536 - 52429ull * 5000 / 20000)) >> 16));
-	assert_int_equal(zq(&f)->cwnd, (uint64_t)f.out.rate * 400 * 20000 /
-				       (8ull << 20));
+	cw = cw * (65536 - 52429ull * 5000 / 20000) >> 16;
+	assert_int_equal(zq(&f)->cwnd, cw);
+	assert_int_equal(f.out.rate, win_rate(cw, 20000));
 	/* ratio: target / rtt = 15/20 = 0.75 */
 	assert_int_equal(algo_set_opt(&f.port, f.ops, "decrease", "ratio",
 				      &err), 0);
-	r = f.out.rate;
 	ztr_probe(&f, 200 * US, 20 * US);
-	assert_int_equal(f.out.rate, (uint32_t)(((uint64_t)r * 49152) >> 16));
-	/* a below-target sample after a long one never lowers the rate */
-	r = f.out.rate;
+	cw = cw * 49152 >> 16;
+	assert_int_equal(zq(&f)->cwnd, cw);
+	assert_int_equal(f.out.rate, win_rate(cw, 20000));
+	/* below target again: the window grows and, the RTT being
+	 * shorter, the rate more */
 	ztr_probe(&f, 300 * US, 14 * US);
-	assert_true(f.out.rate >= r);
+	assert_int_equal(zq(&f)->cwnd, cw + 36);
+	assert_int_equal(f.out.rate, win_rate(cw + 36, 14000));
 	algo_desc_free(f.desc);
 }
 

@@ -11,12 +11,12 @@
  *   decrease proportional: cwnd *= max(MAX_DEC, 1 - beta (rtt - T) / rtt)
  *            ratio:        cwnd *= max(MAX_DEC, T / rtt)
  *   hyper    after the first congestion: rate *= hyper (default 0.5)
- * A decrease multiplies the rate by its factor (so it never raises it,
- * whatever the RTT did since the last sample); an increase adds AI or HAI
- * bytes to the window, converts it to a rate as cwnd / rtt and never
- * lowers the rate.  Every update stays within [MAX_DEC, MAX_INC] times the
- * previous rate (hyper decreases excepted), then [1/16384 of line,
- * FAST_SCHED]; the window then follows the rate (cwnd = rate * rtt).
+ * The window (bytes) is the state, as the seed says: AI/HAI add bytes, a
+ * decrease multiplies it, and the rate follows as cwnd / rtt of the
+ * sample (self-clocking: as the queue drains the same window gives more
+ * rate).  Each update moves the rate by at most MAX_DEC / MAX_INC times
+ * the previous one, and a decrease never raises it; a hyper decrease
+ * sets the rate and the window that goes with it.
  * Everything that shows this model's output says "reconstructed".
  */
 #include <string.h>
@@ -132,20 +132,21 @@ static void emit(const struct algo_port *p, const struct ztr_qp *q,
 	out->timer_at = 0;
 }
 
-/* Increase: the window as a rate, never below the old rate nor above
- * MAX_INC times it; cwnd then follows the rate.
+/* The rate the window gives at this RTT, within [MAX_DEC, MAX_INC] of
+ * the old rate (a decrease: at most the old rate).
  */
-static void increase_rate(struct algo_port *p, struct ztr_qp *q, uint32_t rtt)
+static void follow_window(struct algo_port *p, struct ztr_qp *q,
+			  uint32_t rtt, bool decrease)
 {
 	uint64_t r = rate_of(p, q->cwnd, rtt);
-	uint64_t hi = algo_fxp16_mul(q->rate, P(MAX_INC));
+	uint64_t lo = algo_fxp16_mul(q->rate, P(MAX_DEC));
+	uint64_t hi = decrease ? q->rate : algo_fxp16_mul(q->rate, P(MAX_INC));
 
-	if (r < q->rate)
-		r = q->rate;
+	if (r < lo)
+		r = lo;
 	if (r > hi)
 		r = hi;
 	set_rate(p, q, r > UINT32_MAX ? UINT32_MAX : (uint32_t)r);
-	q->cwnd = cwnd_of(p, q->rate, rtt);
 }
 
 /* One congestion reaction to a delay sample (RTT event or TX_DEC). */
@@ -179,8 +180,10 @@ static void decrease(struct algo_port *p, struct ztr_qp *q, int64_t now,
 	}
 	if (f < P(MAX_DEC))
 		f = P(MAX_DEC);
-	set_rate(p, q, (uint32_t)algo_fxp16_mul(q->rate, f));
-	q->cwnd = cwnd_of(p, q->rate, rtt);
+	if (!q->cwnd)
+		q->cwnd = cwnd_of(p, q->rate, rtt);
+	q->cwnd = algo_fxp16_mul(q->cwnd, f);
+	follow_window(p, q, rtt, true);
 	algo_count(p, counter, 1);
 }
 
@@ -264,7 +267,7 @@ static void ztr_on_rtt(struct algo_port *p, void *qp, int64_t now,
 		algo_count(p, ZTR_C_AI_INC, 1);
 	}
 	q->cwnd += inc;
-	increase_rate(p, q, rtt);
+	follow_window(p, q, rtt, false);
 out_emit:
 	emit(p, q, out);
 }
@@ -296,9 +299,8 @@ static void ztr_on_nack(struct algo_port *p, void *qp, int64_t now,
 	if (!P(DELAY_ONLY) && !P(FIXED_RATE)) {
 		/* a loss: one maximal decrease */
 		q->t_last_dec = now;
+		q->cwnd = algo_fxp16_mul(q->cwnd, P(MAX_DEC));
 		set_rate(p, q, (uint32_t)algo_fxp16_mul(q->rate, P(MAX_DEC)));
-		if (q->last_rtt)
-			q->cwnd = cwnd_of(p, q->rate, q->last_rtt);
 	}
 	out->probe_req = false;
 	emit(p, q, out);

@@ -682,6 +682,29 @@ void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 	counter_update(fw, slot, idx, value, false);
 }
 
+void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
+			 uint32_t value, enum algo_ckind kind)
+{
+	uint32_t cur;
+
+	if (slot >= SIMFW_USED || idx >= fw->st->slots[slot].ncounters)
+		return;
+	flock(fw->fd, LOCK_EX);
+	cur = fw->st->slots[slot].counters[idx];
+	if (kind == ALGO_CK_SUM)
+		counter_update(fw, slot, idx, value, true);
+	else if ((kind == ALGO_CK_MAX && value > cur) ||
+		 (kind == ALGO_CK_MIN && (!cur || value < cur)))
+		counter_update(fw, slot, idx, value, false);
+	flock(fw->fd, LOCK_UN);
+}
+
+bool simfw_counters_enabled(struct simfw *fw, unsigned slot)
+{
+	return slot < SIMFW_SLOTS && fw->st->slots[slot].counter_en &&
+	       fw->st->slots[slot].enabled;
+}
+
 /* ---- the "sim" register backend ---------------------------------------- */
 
 static struct sim_dev *to_sim(struct reg_dev *dev)

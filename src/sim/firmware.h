@@ -56,6 +56,10 @@ int simfw_params(struct simfw *fw, unsigned slot, uint32_t *vals, size_t max,
 		 size_t *n);
 void simfw_counter_add(struct simfw *fw, unsigned slot, unsigned idx,
 		       uint32_t delta);
+/* Fold a simulator delta in: sums add, gauges keep their min/max. */
+void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
+			 uint32_t value, enum algo_ckind kind);
+bool simfw_counters_enabled(struct simfw *fw, unsigned slot);
 void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value);
 

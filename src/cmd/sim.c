@@ -1,0 +1,410 @@
+/* sim.c - `sim`: the simulated fabric behind the sim device; `bench`. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "sim/simdev.h"
+
+/* "10ms" -> ps; at most 10 s of simulated time per command. */
+static int parse_sim_dur(struct session *s, const char *t, int64_t *ps)
+{
+	static const struct {
+		const char *sfx;
+		double mul;
+	} u[] = { { "ns", 1e3 }, { "us", 1e6 }, { "µs", 1e6 },
+		  { "ms", 1e9 }, { "s", 1e12 } };
+	char *end;
+	double x;
+	size_t i;
+
+	errno = 0;
+	x = strtod(t, &end);
+	if (end != t && !errno && x > 0 && *t != '+')
+		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+			if (!strcmp(end, u[i].sfx) && x * u[i].mul <= 1e13) {
+				*ps = (int64_t)llround(x * u[i].mul);
+				if (*ps > 0)
+					return 0;
+			}
+	return pcb_error(&s->err, PCB_E_INVAL,
+			 "bad duration '%s' (e.g. 10ms, 500us; 1ns to 10s)",
+			 t);
+}
+
+static void fmt_bytes(char *b, size_t n, double v)
+{
+	if (v >= 1 << 20)
+		snprintf(b, n, "%.2f MB", v / (1 << 20));
+	else if (v >= 1024)
+		snprintf(b, n, "%.1f KB", v / 1024);
+	else
+		snprintf(b, n, "%.0f B", v);
+}
+
+static void num(struct out *o, const char *key, double v)
+{
+	char b[48];
+
+	snprintf(b, sizeof(b), "%.6g", v);
+	out_num(o, key, b);
+}
+
+static void print_summary(struct session *s, struct simdev *d,
+			  const struct sim_summary *m)
+{
+	char cfg[1024], a[32], b[32], c[32];
+	size_t i;
+
+	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "scenario", cfg);
+		out_str(&s->out, "algorithm", d->algo_label);
+		num(&s->out, "t0_ms", m->t0 / 1e9);
+		num(&s->out, "t1_ms", m->t1 / 1e9);
+		num(&s->out, "utilisation", m->util);
+		num(&s->out, "payload_ceiling", m->payload_ceiling);
+		num(&s->out, "jain", m->jain);
+		out_u64(&s->out, "flows", m->flows);
+		num(&s->out, "queue_mean_bytes", m->q_mean);
+		num(&s->out, "queue_p99_bytes", m->q_p99);
+		num(&s->out, "queue_max_bytes", m->q_max);
+		num(&s->out, "rtt_mean_ns", m->rtt_mean);
+		num(&s->out, "rtt_p99_ns", m->rtt_p99);
+		out_u64(&s->out, "rtt_samples", m->rtt_samples);
+		num(&s->out, "base_rtt_ns", m->base_rtt);
+		out_u64(&s->out, "pauses", m->pauses);
+		out_u64(&s->out, "drops", m->drops);
+		out_u64(&s->out, "rto", m->rtos);
+		out_u64(&s->out, "events", m->events);
+		out_arr_begin(&s->out, "fct");
+		for (i = 0; i < m->nfct; i++) {
+			out_obj_begin(&s->out, NULL);
+			out_u64(&s->out, "size_lo", m->fct[i].lo);
+			if (m->fct[i].hi == UINT64_MAX)
+				out_null(&s->out, "size_hi");
+			else
+				out_u64(&s->out, "size_hi", m->fct[i].hi);
+			out_u64(&s->out, "flows", m->fct[i].n);
+			num(&s->out, "p50", m->fct[i].p50);
+			num(&s->out, "p95", m->fct[i].p95);
+			num(&s->out, "p99", m->fct[i].p99);
+			out_obj_end(&s->out);
+		}
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+		return;
+	}
+	fprintf(s->out.fp, "scenario     %s\n", cfg);
+	fprintf(s->out.fp, "algorithm    %s\n", d->algo_label);
+	fprintf(s->out.fp, "window       %.3f .. %.3f ms (the last run)\n",
+		m->t0 / 1e9, m->t1 / 1e9);
+	fprintf(s->out.fp, "utilisation  %.1f %% of line on the busiest "
+		"link (payload ceiling %.1f %%)\n", 100 * m->util,
+		100 * m->payload_ceiling);
+	fprintf(s->out.fp, "fairness     Jain %.4f over %u flows\n", m->jain,
+		m->flows);
+	fmt_bytes(a, sizeof(a), m->q_mean);
+	fmt_bytes(b, sizeof(b), m->q_p99);
+	fmt_bytes(c, sizeof(c), m->q_max);
+	fprintf(s->out.fp, "queue        mean %s  p99 %s  max %s (deepest "
+		"switch queue)\n", a, b, c);
+	if (m->rtt_samples)
+		fprintf(s->out.fp, "RTT          mean %.2f us  p99 %.2f us  "
+			"(%llu probes; idle path %.2f us)\n",
+			m->rtt_mean / 1e3, m->rtt_p99 / 1e3,
+			(unsigned long long)m->rtt_samples,
+			m->base_rtt / 1e3);
+	else
+		fprintf(s->out.fp, "RTT          - (no probes; idle path "
+			"%.2f us)\n", m->base_rtt / 1e3);
+	fprintf(s->out.fp, "losses       %llu pauses  %llu drops  %llu "
+		"retransmission timeouts\n", (unsigned long long)m->pauses,
+		(unsigned long long)m->drops, (unsigned long long)m->rtos);
+	for (i = 0; i < m->nfct; i++) {
+		if (!i)
+			fprintf(s->out.fp, "FCT slowdown   size range     "
+				"flows     p50     p95     p99\n");
+		fprintf(s->out.fp, "  %9llu .. %-9s %7u %7.2f %7.2f %7.2f\n",
+			(unsigned long long)m->fct[i].lo,
+			m->fct[i].hi == UINT64_MAX ? "" :
+			(snprintf(a, sizeof(a), "%llu",
+				  (unsigned long long)m->fct[i].hi), a),
+			m->fct[i].n, m->fct[i].p50, m->fct[i].p95,
+			m->fct[i].p99);
+	}
+}
+
+static int cmd_sim_scenario(struct session *s, int argc, char **argv)
+{
+	struct simdev *d;
+	char cfg[1024];
+	int rc = sess_simdev(s, &d);
+
+	if (rc)
+		return rc;
+	if (argc == 0) {
+		sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
+		if (s->out.json) {
+			out_obj_begin(&s->out, NULL);
+			out_str(&s->out, "scenario", cfg);
+			out_obj_end(&s->out);
+		} else {
+			fprintf(s->out.fp, "%s\n", cfg);
+		}
+		return 0;
+	}
+	rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, &s->err);
+	if (rc)
+		return rc;
+	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "scenario", cfg);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "%s\n", cfg);
+	}
+	return 0;
+}
+
+static int cmd_sim_run(struct session *s, int argc, char **argv)
+{
+	struct sim_summary m;
+	struct simdev *d;
+	struct sim *sim;
+	int64_t ps = 0;
+	int rc;
+
+	(void)argc;
+	rc = parse_sim_dur(s, argv[0], &ps);
+	if (!rc)
+		rc = sess_simdev(s, &d);
+	if (!rc)
+		rc = simdev_run(d, ps, s->stop, &s->err);
+	if (rc)
+		return rc;
+	simdev_sim(d, &sim, &s->err);
+	sim_summary(sim, &m);
+	print_summary(s, d, &m);
+	return 0;
+}
+
+static int cmd_sim_show(struct session *s, int argc, char **argv)
+{
+	struct sim_summary m;
+	struct simdev *d;
+	struct sim *sim;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_simdev(s, &d);
+	if (!rc)
+		rc = simdev_sim(d, &sim, &s->err);
+	if (rc)
+		return rc;
+	sim_summary(sim, &m);
+	print_summary(s, d, &m);
+	return 0;
+}
+
+static int cmd_sim_reset(struct session *s, int argc, char **argv)
+{
+	struct simdev *d;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_simdev(s, &d);
+	if (rc)
+		return rc;
+	simdev_reset(d);
+	if (!s->out.json)
+		fprintf(s->out.fp, "fabric reset to t = 0 (scenario kept)\n");
+	return 0;
+}
+
+static int cmd_sim_model(struct session *s, int argc, char **argv)
+{
+	const struct algo_ops *z = algo_find("ztr_rtt");
+	struct simdev *d;
+	size_t i;
+	int rc;
+
+	rc = sess_simdev(s, &d);
+	if (rc)
+		return rc;
+	if (argc % 2)
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: sim model [KEY VALUE...]");
+	for (i = 0; i < (size_t)argc; i += 2) {
+		rc = simdev_model(d, argv[i], argv[i + 1], &s->err);
+		if (rc)
+			return rc;
+	}
+	if (!s->out.json)
+		fprintf(s->out.fp, "%s model options (reconstructed parts):\n",
+			z->label);
+	else
+		out_obj_begin(&s->out, NULL);
+	for (i = 0; i < z->nopts; i++) {
+		char v[32];
+
+		if (z->opts[i].choices)
+			snprintf(v, sizeof(v), "%s",
+				 z->opts[i].choices[d->opts[i]]);
+		else
+			snprintf(v, sizeof(v), "%.4g", d->opts[i] / 65536.0);
+		if (s->out.json)
+			out_str(&s->out, z->opts[i].name, v);
+		else
+			fprintf(s->out.fp, "  %-9s %-13s %s\n",
+				z->opts[i].name, v, z->opts[i].help);
+	}
+	if (s->out.json)
+		out_obj_end(&s->out);
+	return 0;
+}
+
+const struct cmd_row cmd_sim_verbs[] = {
+	{ "scenario", cmd_sim_scenario, NULL, 0, -1, "[NAME KEY VALUE...]",
+	  "set the workload: incast, staircase, permutation, mix",
+	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
+	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
+	{ "run", cmd_sim_run, NULL, 1, 1, "DURATION",
+	  "advance simulated time; counters flow into the device",
+	  "sim run 10ms", CMD_DEVICE },
+	{ "show", cmd_sim_show, NULL, 0, 0, "",
+	  "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
+	  "last run", "sim show", CMD_DEFAULT | CMD_DEVICE },
+	{ "reset", cmd_sim_reset, NULL, 0, 0, "",
+	  "empty the fabric, back to t = 0", "sim reset", CMD_DEVICE },
+	{ "model", cmd_sim_model, NULL, 0, -1, "[KEY VALUE...]",
+	  "show or set the reconstructed ZTR-RTT model options",
+	  "sim model target flow decrease proportional", 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
+
+/* ---- bench ---------------------------------------------------------------- */
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct bench_res {
+	double wall, events, bpkts;
+	size_t mem;
+};
+
+static int bench_one(struct session *s, const struct sim_cfg *cfg,
+		     int64_t dur, struct bench_res *r)
+{
+	struct algo_desc *desc = NULL;
+	struct sim_algo a;
+	struct sim *sim = NULL;
+	struct sim_summary m;
+	double t0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = algo_desc_load(&desc, "ztr_rtt", &s->err);
+	if (rc)
+		return rc;
+	a.ops = algo_find("ztr_rtt");
+	a.desc = desc;
+	algo_port_init(&a.port, a.ops, desc);
+	t0 = wall_s();
+	rc = sim_create(&sim, cfg, &a, &s->err);
+	if (!rc)
+		rc = sim_run(sim, dur, s->stop);
+	if (!rc) {
+		r->wall = wall_s() - t0;
+		sim_summary(sim, &m);
+		r->events = (double)sim_events(sim);
+		/* packets through the bottleneck in the run */
+		r->bpkts = m.util * ((double)dur / 8000.0 * cfg->rate_gbps) /
+			   cfg->mtu;
+		r->mem = sim_mem_bytes(sim);
+	}
+	sim_free(sim);
+	algo_desc_free(desc);
+	return rc;
+}
+
+static int cmd_bench_sim(struct session *s, int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		uint32_t senders, rate;
+	} cases[] = { { "64:1 400g (standard)", 64, 400 },
+		      { "256:1 400g", 256, 400 },
+		      { "64:1 800g", 64, 800 } };
+	size_t i, n = argc && !strcmp(argv[0], "all") ? 3 : 1;
+	struct bench_res r[3];
+	struct rusage ru;
+	int rc;
+
+	if (argc && strcmp(argv[0], "all"))
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: bench sim [all]");
+	for (i = 0; i < n; i++) {
+		struct sim_cfg c;
+
+		sim_cfg_default(&c);
+		c.senders = cases[i].senders;
+		c.rate_gbps = cases[i].rate;
+		rc = bench_one(s, &c, 10 * PS_PER_MS, &r[i]);
+		if (rc)
+			return rc;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	if (s->out.json) {
+		out_arr_begin(&s->out, NULL);
+		for (i = 0; i < n; i++) {
+			out_obj_begin(&s->out, NULL);
+			out_str(&s->out, "case", cases[i].name);
+			num(&s->out, "simulated_ms", 10);
+			num(&s->out, "wall_s", r[i].wall);
+			num(&s->out, "events", r[i].events);
+			num(&s->out, "events_per_s", r[i].events / r[i].wall);
+			num(&s->out, "bottleneck_pkts_per_s",
+			    r[i].bpkts / r[i].wall);
+			num(&s->out, "ns_per_event",
+			    r[i].wall * 1e9 / r[i].events);
+			out_u64(&s->out, "sim_bytes", r[i].mem);
+			out_u64(&s->out, "peak_rss_kb",
+				(uint64_t)ru.ru_maxrss);
+			out_obj_end(&s->out);
+		}
+		out_arr_end(&s->out);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(s->out.fp,
+			"%-22s 10 ms simulated in %.3f s: %.2f M events/s, "
+			"%.2f M bottleneck packets/s, %.1f ns/event, "
+			"%.1f MB of arrays\n", cases[i].name, r[i].wall,
+			r[i].events / r[i].wall / 1e6,
+			r[i].bpkts / r[i].wall / 1e6,
+			r[i].wall * 1e9 / r[i].events, r[i].mem / 1048576.0);
+	fprintf(s->out.fp, "peak memory (RSS) %.1f MB\n",
+		ru.ru_maxrss / 1024.0);
+	return 0;
+}
+
+const struct cmd_row cmd_bench_verbs[] = {
+	{ "sim", cmd_bench_sim, NULL, 0, 1, "[all]",
+	  "the simulator on the standard case (all: also 256:1 and 800g)",
+	  "bench sim", CMD_DEFAULT },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

@@ -1,0 +1,1477 @@
+/* fabric.c - the event engine, NICs, switches and statistics.
+ *
+ * Per hop a packet costs two events: its departure from the port (the
+ * port then starts the next one) and its arrival at the peer.  Each port
+ * keeps two FIFOs (control before data) and only its head departure is in
+ * the heap.  Timers (RTO, probe timeout, algorithm timer) are cancelled
+ * lazily: an event that finds its deadline moved reschedules or drops.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+/* ---- utilities ---------------------------------------------------------- */
+
+int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need)
+{
+	uint32_t nc = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need)
+		nc *= 2;
+	np = realloc(*p, (size_t)nc * elem);
+	if (!np)
+		return -1;
+	memset((char *)np + (size_t)*cap * elem, 0,
+	       (size_t)(nc - *cap) * elem);
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t sim_rand(struct sim *s)	/* xoshiro256** */
+{
+	uint64_t *r = s->rng, res = rotl(r[1] * 5, 7) * 9, t = r[1] << 17;
+
+	r[2] ^= r[0];
+	r[3] ^= r[1];
+	r[1] ^= r[2];
+	r[0] ^= r[3];
+	r[2] ^= t;
+	r[3] = rotl(r[3], 45);
+	return res;
+}
+
+static void seed_rng(struct sim *s, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {	/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		s->rng[i] = z ^ (z >> 31);
+	}
+}
+
+static unsigned lhist_bucket(uint64_t v)
+{
+	unsigned e;
+
+	if (v < LHIST_SUB)
+		return (unsigned)v;
+	e = 63 - (unsigned)__builtin_clzll(v);	/* v >= 32: e >= 5 */
+	return (e - 4) * LHIST_SUB +
+	       (unsigned)((v >> (e - 5)) & (LHIST_SUB - 1));
+}
+
+static double lhist_value(unsigned b)
+{
+	unsigned e, m;
+
+	if (b < LHIST_SUB)
+		return b;
+	e = b / LHIST_SUB + 4;
+	m = b % LHIST_SUB;
+	/* bucket midpoint */
+	return ldexp(LHIST_SUB + m + 0.5, (int)e - 5);
+}
+
+void lhist_add(struct lhist *h, uint64_t v, double w)
+{
+	unsigned b = lhist_bucket(v);
+
+	if (b >= LHIST_N)
+		b = LHIST_N - 1;
+	h->n[b] += (uint64_t)w;
+	h->total += w;
+	h->sum += (double)v * w;
+	if (v > h->max)
+		h->max = v;
+}
+
+double lhist_quantile(const struct lhist *h, double q)
+{
+	double want = q * h->total, acc = 0;
+	unsigned b;
+
+	if (h->total <= 0)
+		return 0;
+	for (b = 0; b < LHIST_N; b++) {
+		acc += (double)h->n[b];
+		if (acc >= want && h->n[b])
+			return lhist_value(b) > h->max ? (double)h->max :
+							 lhist_value(b);
+	}
+	return (double)h->max;
+}
+
+/* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
+
+static bool ev_less(const struct ev *a, const struct ev *b)
+{
+	return a->k < b->k;
+}
+
+static int64_t ev_time(const struct sim *s, const struct ev *e)
+{
+	return s->tbase + (int64_t)(e->k >> EV_SEQ_BITS);
+}
+
+/* The heap array always holds 4 max-key sentinels past its end, so every
+ * node has four children and the smallest is found without branches.
+ */
+#define HEAP_PAD 4
+
+static void heap_sift_root(struct sim *s, struct ev last);
+
+static void heap_reserve(struct sim *s, size_t need)
+{
+	uint32_t cap = (uint32_t)s->hcap;
+	size_t i;
+
+	/* children of a node below n lie below n + 3; slot n is written */
+	if (need + HEAP_PAD <= s->hcap)
+		return;
+	if (sim_grow((void **)&s->heap, sizeof(*s->heap), &cap,
+		     (uint32_t)(need + HEAP_PAD)))
+		abort();	/* out of memory in the event loop */
+	for (i = s->hn; i < cap; i++)
+		s->heap[i].k = UINT64_MAX;
+	s->hcap = cap;
+}
+
+void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
+{
+	struct ev e;
+	size_t i;
+
+	if (t - s->tbase >= EV_HORIZON) {
+		/* far future (a staircase's last steps): wait outside */
+		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
+			     s->nfar + 1))
+			abort();
+		s->far[s->nfar].t = t;
+		s->far[s->nfar++].tid = (uint32_t)type << 24 | id;
+		return;
+	}
+	e.k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+	      (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
+	e.tid = (uint32_t)type << 24 | id;
+	e.pad = 0;
+	if (s->top_spent) {
+		/* the event being dispatched still holds the root: the
+		 * first successor takes its place (no later than it) */
+		s->top_spent = false;
+		heap_sift_root(s, e);
+		return;
+	}
+	heap_reserve(s, s->hn + 1);
+	i = s->hn++;
+	while (i) {
+		size_t p = (i - 1) / 4;
+
+		if (!ev_less(&e, &s->heap[p]))
+			break;
+		s->heap[i] = s->heap[p];
+		i = p;
+	}
+	s->heap[i] = e;
+}
+
+/* Put e at the root (replacing what is there) and sift it down. */
+static void heap_sift_root(struct sim *s, struct ev last)
+{
+	struct ev *h = s->heap;
+	size_t i = 0, n = s->hn;
+
+	for (;;) {
+		size_t c = 4 * i + 1, a, b, m;
+
+		if (c >= n)
+			break;
+		a = c + (h[c + 1].k < h[c].k);
+		b = c + 2 + (h[c + 3].k < h[c + 2].k);
+		m = h[b].k < h[a].k ? b : a;
+		if (!(h[m].k < last.k))
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (n)
+		h[i] = last;
+}
+
+/* Remove the root. */
+static void heap_pop(struct sim *s)
+{
+	struct ev last = s->heap[--s->hn];
+
+	s->heap[s->hn].k = UINT64_MAX;	/* vacated: a sentinel */
+	heap_sift_root(s, last);
+}
+
+/* ---- packets and queues ------------------------------------------------- */
+
+static uint32_t pkt_alloc(struct sim *s)
+{
+	uint32_t i = s->freelist;
+
+	if (i != NONE) {
+		s->freelist = s->pk[i].next;
+		return i;
+	}
+	if (sim_grow((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
+		     s->npk + 1))
+		abort();
+	return s->npk++;
+}
+
+static void pkt_free(struct sim *s, uint32_t i)
+{
+	s->pk[i].next = s->freelist;
+	s->freelist = i;
+}
+
+static void q_push(struct sim *s, struct pqueue *q, uint32_t i)
+{
+	s->pk[i].next = NONE;
+	if (q->tail == NONE)
+		q->head = i;
+	else
+		s->pk[q->tail].next = i;
+	q->tail = i;
+	q->n++;
+	q->bytes += s->pk[i].size;
+}
+
+static uint32_t q_pop(struct sim *s, struct pqueue *q)
+{
+	uint32_t i = q->head;
+
+	q->head = s->pk[i].next;
+	if (q->head == NONE)
+		q->tail = NONE;
+	q->n--;
+	q->bytes -= s->pk[i].size;
+	return i;
+}
+
+/* Time-weighted queue statistics before the data queue changes. */
+static void q_account(struct sim *s, struct port *p)
+{
+	int64_t dt = s->now - p->q_last;
+
+	if (dt > 0 && p->q_hist) {
+		p->q_integral += (double)p->data.bytes * (double)dt;
+		lhist_add(p->q_hist, p->data.bytes, (double)dt);
+	}
+	p->q_last = s->now;
+}
+
+static bool data_class(const struct pkt *k)
+{
+	return k->type <= PK_PROBE;
+}
+
+static uint32_t pkt_dst(const struct sim *s, const struct pkt *k)
+{
+	const struct qp *q = &s->qps[k->qp];
+
+	return data_class(k) ? q->dst : q->src;
+}
+
+static unsigned char *qp_state(struct sim *s, uint32_t qp)
+{
+	return s->qpstate + (size_t)qp * s->stride;
+}
+
+/* ---- ports -------------------------------------------------------------- */
+
+static uint32_t nic_pick(struct sim *s, struct host *h);
+static void pfc_check_resume(struct sim *s, uint32_t inport);
+static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
+			int64_t t);
+
+/* RED/ECN on the egress data queue. */
+static void ecn_mark(struct sim *s, struct port *p, struct pkt *k)
+{
+	uint64_t q = p->data.bytes;
+
+	if (!s->cfg.ecn_on || k->type != PK_DATA || q <= s->cfg.kmin)
+		return;
+	if (q < s->cfg.kmax) {
+		uint64_t prob = (uint64_t)s->cfg.pmax * (q - s->cfg.kmin) /
+				(s->cfg.kmax - s->cfg.kmin);	/* fxp16 */
+
+		if ((sim_rand(s) >> 48) >= prob)
+			return;
+	}
+	if (!(k->flags & PF_CE)) {
+		k->flags |= PF_CE;
+		s->c.ecn_marked_sw++;
+	}
+}
+
+/* One departure event per transmission end; a superseded one that fires
+ * finds the port busy or idle and does nothing harmful.
+ */
+static void port_free_at(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+
+	if (p->free_ev_at != p->free_at) {
+		p->free_ev_at = p->free_at;
+		sim_schedule(s, p->free_at, EV_PORT_FREE, pi);
+	}
+}
+
+/* Send the next packet if the port is free; come back when it is, and
+ * only if there is more to send (an idle port costs no event).
+ */
+static void port_start(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+	uint32_t ki = NONE;
+	struct pkt *k;
+	int64_t ser;
+
+	if (p->free_at > s->now) {
+		port_free_at(s, pi);
+		return;
+	}
+	if (p->ctrl.head != NONE) {
+		ki = q_pop(s, &p->ctrl);
+	} else if (!p->paused && p->data.head != NONE) {
+		q_account(s, p);
+		ki = q_pop(s, &p->data);
+		if (p->is_switch) {
+			struct sw *w = &s->sws[s->nodes[p->node].idx];
+
+			k = &s->pk[ki];
+			w->used -= k->size;
+			s->ports[k->port].ingress_bytes -= k->size;
+			pfc_check_resume(s, k->port);
+			if (s->cfg.ecn_dequeue)
+				ecn_mark(s, p, k);
+		}
+	} else if (!p->paused && !p->is_switch) {
+		ki = nic_pick(s, &s->hosts[s->nodes[p->node].idx]);
+	}
+	if (ki == NONE)
+		return;
+	k = &s->pk[ki];
+	p->tx_bytes += k->size;
+	p->tx_pkts++;
+	if (k->type == PK_DATA) {
+		p->tx_payload += k->size - HDR_BYTES;
+		p->win_payload += k->size - HDR_BYTES;
+		p->win_pkts++;
+	}
+	ser = (int64_t)k->size * p->ppb;
+	p->free_at = s->now + ser;
+	k->port = p->peer;
+	sim_schedule(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE)) {
+		port_free_at(s, pi);
+	} else if (!p->is_switch) {
+		/* the NIC: back when the port is free and a QP may send */
+		struct host *h = &s->hosts[s->nodes[p->node].idx];
+		int64_t t = -1;
+		uint32_t i;
+
+		for (i = 0; i < h->nactive; i++) {
+			const struct qp *q = &s->qps[h->active[i]];
+			int64_t when = q->probe_req && !q->probe_out ? s->now :
+				       q->next_ok;
+
+			if (q->active && (q->snd_nxt < q->npkts ||
+					  when == s->now) &&
+			    (t < 0 || when < t))
+				t = when;
+		}
+		if (t >= 0)
+			nic_wake_at(s, h, s->nodes[p->node].idx,
+				    t > p->free_at ? t : p->free_at);
+	}
+}
+
+/* ---- PFC ---------------------------------------------------------------- */
+
+/* Dynamic Xoff: an eighth of the shared buffer still free. */
+static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
+{
+	uint64_t reserved = w->used + w->headroom;
+	uint64_t free_ = s->cfg.buffer > reserved ? s->cfg.buffer - reserved :
+						     0;
+
+	return free_ / 8 > 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) ?
+	       free_ / 8 : 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
+
+static void pfc_send(struct sim *s, uint32_t inport, bool pause)
+{
+	struct port *p = &s->ports[inport];
+
+	p->pause_sent = pause;
+	p->pause_tx++;
+	s->c.sw_pause_tx++;
+	/* the frame leaves ahead of data and crosses the link */
+	sim_schedule(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+		     pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
+}
+
+static void pfc_check_resume(struct sim *s, uint32_t inport)
+{
+	struct port *p = &s->ports[inport];
+	const struct sw *w;
+
+	if (!p->pause_sent)
+		return;
+	w = &s->sws[s->nodes[p->node].idx];
+	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
+		pfc_send(s, inport, false);
+}
+
+static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
+{
+	struct port *p = &s->ports[pi];
+
+	if (pause) {
+		p->pause_rx++;
+		s->pause_events++;
+		if (!p->is_switch)
+			s->c.pause_rx++;
+	}
+	p->paused = pause;
+	if (!pause)
+		port_start(s, pi);
+}
+
+/* ---- switches ----------------------------------------------------------- */
+
+static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
+{
+	struct sw *w = &s->sws[s->nodes[s->ports[inport].node].idx];
+	struct pkt *k = &s->pk[ki];
+	const struct route *r = &w->routes[pkt_dst(s, k)];
+	uint32_t e = r->first + (r->count > 1 ?
+				 s->qps[k->qp].ecmp % r->count : 0);
+	struct port *out = &s->ports[e];
+
+	if (!data_class(k)) {
+		q_push(s, &out->ctrl, ki);
+		port_start(s, e);
+		return;
+	}
+	if (w->used + k->size > s->cfg.buffer ||
+	    (!s->cfg.pfc &&
+	     out->data.bytes + k->size > s->cfg.buffer - w->used)) {
+		/* lossy: dynamic threshold (alpha 1) or a full buffer */
+		out->drops++;
+		s->c.drops_nobuf++;
+		pkt_free(s, ki);
+		return;
+	}
+	if (!s->cfg.ecn_dequeue)
+		ecn_mark(s, out, k);
+	w->used += k->size;
+	s->ports[inport].ingress_bytes += k->size;
+	k->port = inport;
+	q_account(s, out);
+	q_push(s, &out->data, ki);
+	if (out->data.bytes > out->q_max)
+		out->q_max = out->data.bytes;
+	if (s->cfg.pfc && !s->ports[inport].pause_sent &&
+	    s->ports[inport].ingress_bytes > xoff_thr(s, w))
+		pfc_send(s, inport, true);
+	port_start(s, e);
+}
+
+/* ---- NICs --------------------------------------------------------------- */
+
+static void ctrl_send(struct sim *s, uint32_t host, uint32_t qp,
+		      enum pkt_type type, uint32_t psn, int64_t ts)
+{
+	uint32_t ki = pkt_alloc(s);
+	struct pkt *k = &s->pk[ki];
+	uint32_t pi = s->hosts[host].port;
+
+	k->type = (uint8_t)type;
+	k->flags = 0;
+	k->size = CTRL_BYTES;
+	k->qp = qp;
+	k->psn = psn;
+	k->ts = ts;
+	q_push(s, &s->ports[pi].ctrl, ki);
+	port_start(s, pi);
+}
+
+static int64_t ns_of(int64_t ps)
+{
+	return ps / PS_PER_NS;
+}
+
+static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
+			int64_t t)
+{
+	if (h->wake_at >= 0 && h->wake_at <= t)
+		return;
+	h->wake_at = t;
+	sim_schedule(s, t, EV_NIC_WAKE, hi);
+}
+
+/* What an algorithm said: rate, probe, timers. */
+static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
+{
+	struct qp *q = &s->qps[qi];
+
+	if (o->rate && o->rate != q->rate) {
+		q->rate = o->rate;
+		if (q->last_wire) {
+			/* re-time the pending slot at the new rate */
+			q->next_ok = q->last_tx + (int64_t)((uint64_t)q->last_wire *
+				s->line_ppb * ALGO_RATE_ONE / q->rate);
+			if (q->active && q->next_ok > s->now)
+				nic_wake_at(s, &s->hosts[q->src], q->src,
+					    q->next_ok);
+		}
+	}
+	if (o->probe_req)
+		q->probe_req = true;
+	if (o->probe_timeout)
+		q->probe_to = o->probe_timeout * PS_PER_NS;
+	if (o->timer_at > 0) {
+		q->timer_at = o->timer_at * PS_PER_NS;
+		if (q->timer_ev_at < 0 || q->timer_ev_at > q->timer_at) {
+			q->timer_ev_at = q->timer_at;
+			sim_schedule(s, q->timer_at > s->now ? q->timer_at :
+				     s->now, EV_ALGO_TIMER, qi);
+		}
+	} else {
+		q->timer_at = 0;
+	}
+}
+
+/* QPs with a timer are scanned every TIMER_TICK_PS. */
+static void timer_arm(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+
+	if (q->armed_pos == NONE) {
+		if (sim_grow((void **)&s->armed, sizeof(*s->armed),
+			     &s->caparmed, s->narmed + 1))
+			abort();
+		q->armed_pos = s->narmed;
+		s->armed[s->narmed++] = qi;
+	}
+	if (!s->scan_pending) {
+		s->scan_pending = true;
+		sim_schedule(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+	}
+}
+
+static void timer_disarm(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	uint32_t last;
+
+	if (q->armed_pos == NONE)
+		return;
+	last = s->armed[--s->narmed];
+	s->armed[q->armed_pos] = last;
+	s->qps[last].armed_pos = q->armed_pos;
+	q->armed_pos = NONE;
+}
+
+/* The timer runs from the last progress, or from the send that started a
+ * flight into an empty pipe.
+ */
+static void rto_arm(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+
+	if (!q->rto_on || q->snd_una + 1 == q->snd_nxt)
+		q->rto_deadline = s->now + q->rto_cur;
+	if (!q->rto_on) {
+		q->rto_on = true;
+		timer_arm(s, qi);
+	}
+}
+
+static bool qp_has_work(const struct qp *q)
+{
+	return q->active && q->snd_nxt < q->npkts;
+}
+
+static void host_deactivate(struct host *h, uint32_t qi)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->nactive; i++)
+		if (h->active[i] == qi) {
+			h->active[i] = h->active[--h->nactive];
+			if (h->rr >= h->nactive)
+				h->rr = 0;
+			return;
+		}
+}
+
+/* An RTT probe request leaves as soon as the algorithm asks: a 64-byte
+ * packet through the data queues, not held by the rate limiter.
+ */
+static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	uint32_t ki = pkt_alloc(s);
+	struct pkt *k = &s->pk[ki];
+	struct algo_out o;
+
+	k->type = PK_PROBE;
+	k->flags = 0;
+	k->size = CTRL_BYTES;
+	k->qp = qi;
+	k->psn = 0;
+	k->ts = s->now;
+	q->probe_req = false;
+	q->probe_out = true;
+	q->probe_sent = s->now;
+	q->probe_deadline = s->now + q->probe_to;
+	if (q->probe_to)
+		timer_arm(s, qi);
+	memset(&o, 0, sizeof(o));
+	s->algo.ops->on_tx(&h->ap, qp_state(s, qi), ns_of(s->now),
+			   CTRL_BYTES, true, &o);
+	apply_out(s, qi, &o);
+	return ki;
+}
+
+/* The NIC scheduler: pending probes first, then round robin over QPs
+ * whose rate limiter allows.
+ */
+static uint32_t nic_pick(struct sim *s, struct host *h)
+{
+	uint32_t i, n = h->nactive, hi = s->nodes[s->ports[h->port].node].idx;
+	int64_t soonest = -1;
+
+	for (i = 0; i < n && s->algo.ops; i++) {
+		uint32_t qi = h->active[(h->rr + i) % n];
+		struct qp *q = &s->qps[qi];
+
+		if (q->active && q->probe_req && !q->probe_out)
+			return nic_probe(s, h, qi);
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t slot = (h->rr + i) % n, qi = h->active[slot], ki;
+		struct qp *q = &s->qps[qi];
+		struct algo_out o;
+		struct pkt *k;
+		uint32_t payload;
+		bool last;
+
+		if (!qp_has_work(q))
+			continue;
+		if (q->next_ok > s->now) {
+			s->c.qp_desched++;
+			if (soonest < 0 || q->next_ok < soonest)
+				soonest = q->next_ok;
+			continue;
+		}
+		last = q->snd_nxt + 1 == q->npkts;
+		payload = last && q->last_payload ? q->last_payload :
+						     s->cfg.mtu;
+		ki = pkt_alloc(s);
+		k = &s->pk[ki];
+		k->type = PK_DATA;
+		k->flags = last ? PF_LAST : 0;
+		k->size = (uint16_t)(payload + HDR_BYTES);
+		k->qp = qi;
+		k->psn = q->snd_nxt++;
+		k->ts = s->now;
+		q->last_tx = s->now;
+		q->last_wire = k->size;
+		q->next_ok = s->now + (int64_t)((uint64_t)k->size *
+			s->line_ppb * ALGO_RATE_ONE / (q->rate ? q->rate : 1));
+		rto_arm(s, qi);
+		h->rr = (slot + 1) % n;
+		if (s->algo.ops) {
+			memset(&o, 0, sizeof(o));
+			s->algo.ops->on_tx(&h->ap, qp_state(s, qi),
+					   ns_of(s->now), k->size, false, &o);
+			apply_out(s, qi, &o);
+		}
+		return ki;
+	}
+	if (soonest >= 0)
+		nic_wake_at(s, h, hi, soonest);
+	return NONE;
+}
+
+static void flow_done(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	double ideal, fct;
+
+	q->done = true;
+	q->finish = s->now;
+	s->c.tx_cqe++;
+	host_deactivate(&s->hosts[q->src], qi);
+	if (s->cfg.kind != SIM_MIX)
+		return;
+	/* FCT slowdown against the flow alone on an idle path */
+	ideal = s->base_rtt_ns * PS_PER_NS +
+		(double)(q->size + (uint64_t)q->npkts * HDR_BYTES) *
+		(double)s->line_ppb;
+	fct = (double)(q->finish - q->start);
+	if (s->nfct == s->capfct) {
+		uint32_t cap = (uint32_t)s->capfct;
+
+		if (sim_grow((void **)&s->fct, sizeof(*s->fct), &cap,
+			     (uint32_t)s->nfct + 1))
+			return;
+		s->capfct = cap;
+	}
+	s->fct[s->nfct].size = q->size;
+	s->fct[s->nfct].slowdown = fct / ideal < 1 ? 1 : fct / ideal;
+	s->nfct++;
+}
+
+static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
+{
+	struct pkt *k = &s->pk[ki];
+	uint32_t qi = k->qp;
+	struct qp *q = &s->qps[qi];
+	struct host *h = &s->hosts[hi];
+	struct algo_out o;
+
+	memset(&o, 0, sizeof(o));
+	switch (k->type) {
+	case PK_DATA:
+		if (k->flags & PF_CE) {
+			s->c.ecn_marked++;
+			if (s->now - q->last_cnp >= s->cfg.cnp_interval_ps) {
+				q->last_cnp = s->now;
+				s->c.cnp_sent++;
+				ctrl_send(s, hi, qi, PK_CNP, 0, 0);
+			}
+		}
+		if (k->psn == q->rcv_nxt) {
+			q->rcv_nxt++;
+			q->nack_sent = false;
+			q->win_bytes += k->size - HDR_BYTES;
+			if (k->flags & PF_LAST) {
+				s->c.rx_cqe++;
+				q->since_ack = 0;
+				ctrl_send(s, hi, qi, PK_ACK, k->psn, 0);
+			} else if (++q->since_ack >= s->cfg.ack_every) {
+				q->since_ack = 0;
+				ctrl_send(s, hi, qi, PK_ACK, k->psn, 0);
+			}
+		} else if (k->psn > q->rcv_nxt) {
+			/* go-back-N: drop, ask once from the hole */
+			if (!q->nack_sent) {
+				q->nack_sent = true;
+				ctrl_send(s, hi, qi, PK_NACK, q->rcv_nxt, 0);
+			}
+		} else if (++q->dups % s->cfg.ack_every == 0 && q->rcv_nxt) {
+			ctrl_send(s, hi, qi, PK_ACK, q->rcv_nxt - 1, 0);
+		}
+		break;
+	case PK_PROBE:
+		/* the responder NIC answers in hardware */
+		ctrl_send(s, hi, qi, PK_PROBE_RESP, 0, k->ts);
+		break;
+	case PK_ACK:
+		if (k->psn + 1 > q->snd_una) {
+			q->snd_una = k->psn + 1;
+			q->rto_cur = s->cfg.rto_ps;
+			q->rto_deadline = s->now + q->rto_cur;
+			if (q->snd_una >= q->npkts && !q->done)
+				flow_done(s, qi);
+		}
+		break;
+	case PK_NACK:
+		s->c.nacks++;
+		if (k->psn > q->snd_una)
+			q->snd_una = k->psn;
+		if (q->snd_nxt > k->psn)
+			q->snd_nxt = k->psn;
+		q->rto_deadline = s->now + q->rto_cur;
+		if (s->algo.ops) {
+			s->algo.ops->on_nack(&h->ap, qp_state(s, qi),
+					     ns_of(s->now), &o);
+			apply_out(s, qi, &o);
+		}
+		port_start(s, h->port);
+		break;
+	case PK_CNP:
+		s->c.cnp_handled++;
+		if (s->algo.ops) {
+			s->algo.ops->on_cnp(&h->ap, qp_state(s, qi),
+					    ns_of(s->now), &o);
+			apply_out(s, qi, &o);
+		}
+		break;
+	case PK_PROBE_RESP:
+		if (q->probe_out && k->ts == q->probe_sent) {
+			q->probe_out = false;
+			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
+			if (s->algo.ops) {
+				s->algo.ops->on_rtt(&h->ap, qp_state(s, qi),
+						    ns_of(s->now),
+						    ns_of(k->ts),
+						    ns_of(k->ts), &o);
+				apply_out(s, qi, &o);
+			}
+			port_start(s, h->port);
+		}
+		break;
+	default:
+		break;
+	}
+	pkt_free(s, ki);
+}
+
+static void on_arrive(struct sim *s, uint32_t ki)
+{
+	struct pkt *k = &s->pk[ki];
+	struct port *p = &s->ports[k->port];
+	const struct node *n = &s->nodes[p->node];
+
+	p->rx_bytes += k->size;
+	p->rx_pkts++;
+	if (!n->is_switch) {
+		s->c.rx_bytes += k->size;
+		s->c.rx_pkts++;
+	}
+	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
+		s->c.drops_loss++;
+		pkt_free(s, ki);
+		return;
+	}
+	if (n->is_switch)
+		switch_rx(s, k->port, ki);
+	else
+		host_rx(s, n->idx, ki);
+}
+
+/* ---- timers and flows --------------------------------------------------- */
+
+static void rto_fire(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+
+	s->c.rto++;
+	if (s->nrto == s->caprto) {
+		uint32_t cap = (uint32_t)s->caprto;
+
+		if (!sim_grow((void **)&s->rto_vals, sizeof(*s->rto_vals),
+			      &cap, (uint32_t)s->nrto + 1))
+			s->caprto = cap;
+	}
+	if (s->nrto < s->caprto)
+		s->rto_vals[s->nrto++] = q->rto_cur;
+	q->snd_nxt = q->snd_una;		/* go back */
+	if (q->rto_cur < 16 * s->cfg.rto_ps)	/* adaptive: back off */
+		q->rto_cur *= 2;
+	q->rto_deadline = s->now + q->rto_cur;
+	port_start(s, s->hosts[q->src].port);
+}
+
+static void probe_fire(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	struct algo_out o;
+
+	q->probe_out = false;
+	memset(&o, 0, sizeof(o));
+	s->algo.ops->on_probe_timeout(&s->hosts[q->src].ap, qp_state(s, qi),
+				      ns_of(s->now), &o);
+	apply_out(s, qi, &o);
+}
+
+/* Every TIMER_TICK_PS: expired retransmission and probe timers. */
+static void timer_scan(struct sim *s)
+{
+	uint32_t i = 0;
+
+	s->scan_pending = false;
+	while (i < s->narmed) {
+		uint32_t qi = s->armed[i];
+		struct qp *q = &s->qps[qi];
+
+		if (q->rto_on && (q->done || q->snd_una >= q->snd_nxt))
+			q->rto_on = false;	/* nothing in flight */
+		else if (q->rto_on && s->now >= q->rto_deadline)
+			rto_fire(s, qi);
+		q = &s->qps[qi];
+		if (q->probe_out && q->probe_to && s->algo.ops &&
+		    s->now >= q->probe_deadline)
+			probe_fire(s, qi);
+		q = &s->qps[qi];
+		if (!q->rto_on && !(q->probe_out && q->probe_to)) {
+			timer_disarm(s, qi);	/* i now holds another */
+			continue;
+		}
+		i++;
+	}
+	if (s->narmed && !s->scan_pending) {
+		s->scan_pending = true;
+		sim_schedule(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+	}
+}
+
+static void on_algo_timer(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	struct algo_out o;
+
+	if (q->timer_ev_at == s->now || q->timer_ev_at < s->now)
+		q->timer_ev_at = -1;
+	if (!q->timer_at || q->timer_at > s->now || !s->algo.ops ||
+	    !q->started) {
+		if (q->timer_at > s->now && q->timer_ev_at < 0) {
+			q->timer_ev_at = q->timer_at;
+			sim_schedule(s, q->timer_at, EV_ALGO_TIMER, qi);
+		}
+		return;
+	}
+	q->timer_at = 0;
+	memset(&o, 0, sizeof(o));
+	s->algo.ops->on_timer(&s->hosts[q->src].ap, qp_state(s, qi),
+			      ns_of(s->now), &o);
+	apply_out(s, qi, &o);
+}
+
+static void flow_start(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+	struct host *h = &s->hosts[q->src];
+	struct algo_out o;
+
+	q->started = true;
+	q->active = true;
+	q->start = s->now;
+	if (sim_grow((void **)&h->active, sizeof(*h->active), &h->capactive,
+		     h->nactive + 1))
+		abort();
+	h->active[h->nactive++] = qi;
+	if (s->algo.ops) {
+		memset(&o, 0, sizeof(o));
+		s->algo.ops->init(&h->ap, qp_state(s, qi), ns_of(s->now), &o);
+		apply_out(s, qi, &o);
+	} else {
+		q->rate = ALGO_RATE_ONE;
+	}
+	port_start(s, h->port);
+}
+
+static void flow_stop(struct sim *s, uint32_t qi)
+{
+	struct qp *q = &s->qps[qi];
+
+	if (!q->active)
+		return;
+	q->active = false;
+	host_deactivate(&s->hosts[q->src], qi);
+}
+
+static void dispatch(struct sim *s, const struct ev *e)
+{
+	uint32_t id = e->tid & 0xffffff;
+
+	switch (e->tid >> 24) {
+	case EV_PORT_FREE:
+		if (s->ports[id].free_ev_at == s->now)
+			s->ports[id].free_ev_at = -1;
+		port_start(s, id);
+		break;
+	case EV_ARRIVE:
+		on_arrive(s, id);
+		break;
+	case EV_NIC_WAKE: {
+		struct host *h = &s->hosts[id];
+
+		if (h->wake_at <= s->now)
+			h->wake_at = -1;
+		port_start(s, h->port);
+		break;
+	}
+	case EV_TIMER_SCAN:
+		timer_scan(s);
+		break;
+	case EV_ALGO_TIMER:
+		on_algo_timer(s, id);
+		break;
+	case EV_PFC_PAUSE:
+		pfc_apply(s, id, true);
+		break;
+	case EV_PFC_RESUME:
+		pfc_apply(s, id, false);
+		break;
+	case EV_FLOW_START:
+		flow_start(s, id);
+		break;
+	case EV_FLOW_STOP:
+		flow_stop(s, id);
+		break;
+	case EV_FLOW_GEN:
+		sim_flow_gen(s, id);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
+{
+	uint32_t ni = s->nnodes, i, cap = s->nnodes;
+	struct node *n;
+
+	if (sim_grow((void **)&s->nodes, sizeof(*s->nodes), &cap, ni + 1))
+		abort();
+	n = &s->nodes[s->nnodes++];
+	n->is_switch = is_switch;
+	n->port0 = s->nports;
+	n->nports = nports;
+	cap = s->nports;
+	if (sim_grow((void **)&s->ports, sizeof(*s->ports), &cap,
+		     s->nports + nports))
+		abort();
+	for (i = 0; i < nports; i++) {
+		struct port *p = &s->ports[s->nports + i];
+
+		memset(p, 0, sizeof(*p));
+		p->node = ni;
+		p->peer = NONE;
+		p->free_ev_at = -1;
+		p->is_switch = is_switch;
+		p->ctrl.head = p->ctrl.tail = NONE;
+		p->data.head = p->data.tail = NONE;
+	}
+	s->nports += nports;
+	return ni;
+}
+
+void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
+	      int64_t delay)
+{
+	uint32_t ppb = 8000 / gbps;
+
+	s->ports[pa].peer = pb;
+	s->ports[pb].peer = pa;
+	s->ports[pa].ppb = s->ports[pb].ppb = ppb;
+	s->ports[pa].delay = s->ports[pb].delay = delay;
+}
+
+uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
+		    uint64_t size, int64_t start, int64_t stop)
+{
+	uint32_t qi = s->nqps, cap = s->qpcap;
+	struct qp *q;
+
+	if (sim_grow((void **)&s->qps, sizeof(*s->qps), &s->qpcap, qi + 1))
+		abort();
+	if (s->qpcap != cap) {
+		unsigned char *ns = realloc(s->qpstate,
+					    (size_t)s->qpcap * s->stride);
+
+		if (!ns)
+			abort();
+		s->qpstate = ns;
+	}
+	memset(qp_state(s, qi), 0, s->stride);
+	q = &s->qps[s->nqps++];
+	memset(q, 0, sizeof(*q));
+	q->src = src;
+	q->dst = dst;
+	q->size = size;
+	if (size) {
+		q->npkts = (uint32_t)((size + s->cfg.mtu - 1) / s->cfg.mtu);
+		q->last_payload = (uint32_t)(size - (uint64_t)(q->npkts - 1) *
+					     s->cfg.mtu);
+	} else {
+		q->npkts = UINT32_MAX;
+	}
+	q->rate = ALGO_RATE_ONE;
+	q->ecmp = (uint32_t)(sim_rand(s) >> 32);
+	q->rto_cur = s->cfg.rto_ps;
+	q->timer_ev_at = -1;
+	q->armed_pos = NONE;
+	q->last_cnp = INT64_MIN / 2;
+	q->start = start;
+	q->stop = stop;
+	sim_schedule(s, start, EV_FLOW_START, qi);
+	if (stop > 0)
+		sim_schedule(s, stop, EV_FLOW_STOP, qi);
+	return qi;
+}
+
+void sim_free(struct sim *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nports; i++)
+		free(s->ports[i].q_hist);
+	for (i = 0; i < s->nsw; i++)
+		free(s->sws[i].routes);
+	for (i = 0; i < s->nhosts; i++)
+		free(s->hosts[i].active);
+	free(s->heap);
+	free(s->pk);
+	free(s->ports);
+	free(s->nodes);
+	free(s->hosts);
+	free(s->sws);
+	free(s->qps);
+	free(s->qpstate);
+	free(s->rto_vals);
+	free(s->armed);
+	free(s->far);
+	free(s->fct);
+	free(s);
+}
+
+int sim_create(struct sim **out, const struct sim_cfg *cfg,
+	       const struct sim_algo *algo, struct pcb_err *err)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	uint32_t i;
+	int rc;
+
+	if (!s)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	s->cfg = *cfg;
+	s->algo = *algo;
+	s->freelist = NONE;
+	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
+				16;
+	s->line_ppb = 8000 / cfg->rate_gbps;
+	seed_rng(s, cfg->seed);
+	rc = sim_build(s, err);
+	if (rc) {
+		sim_free(s);
+		return rc;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		s->hosts[i].ap = algo->port;
+		s->hosts[i].ap.line_gbps = cfg->rate_gbps;
+		memset(s->hosts[i].ap.counters, 0,
+		       sizeof(s->hosts[i].ap.counters));
+		s->hosts[i].wake_at = -1;
+	}
+	for (i = 0; i < s->nports; i++)
+		if (s->ports[i].is_switch) {
+			s->ports[i].q_hist = calloc(1, sizeof(struct lhist));
+			if (!s->ports[i].q_hist) {
+				sim_free(s);
+				return pcb_error(err, PCB_E_NOMEM,
+						 "out of memory");
+			}
+		}
+	*out = s;
+	return 0;
+}
+
+/* ---- running and reporting ---------------------------------------------- */
+
+static void window_reset(struct sim *s)
+{
+	uint32_t i;
+
+	s->win_t0 = s->now;
+	memset(&s->rtt, 0, sizeof(s->rtt));
+	for (i = 0; i < s->nports; i++) {
+		struct port *p = &s->ports[i];
+
+		p->win_payload = p->win_pkts = 0;
+		p->q_integral = 0;
+		p->q_max = p->data.bytes;
+		p->q_last = s->now;
+		if (p->q_hist)
+			memset(p->q_hist, 0, sizeof(*p->q_hist));
+	}
+	for (i = 0; i < s->nqps; i++)
+		s->qps[i].win_bytes = 0;
+}
+
+static void mem_note(struct sim *s)
+{
+	size_t m = s->hcap * sizeof(struct ev) + s->pkcap * sizeof(struct pkt) +
+		   s->nports * (sizeof(struct port) + sizeof(struct lhist)) +
+		   s->qpcap * (sizeof(struct qp) + s->stride);
+
+	if (m > s->mem_peak)
+		s->mem_peak = m;
+}
+
+int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
+{
+	window_reset(s);
+	return sim_run_more(s, dur_ps, stop);
+}
+
+/* Move the time base to now: every key shifts down alike, so the heap
+ * order holds; far events now within the horizon join the heap.
+ */
+static void rebase(struct sim *s)
+{
+	uint64_t d = (uint64_t)(s->now - s->tbase) << EV_SEQ_BITS;
+	uint32_t i, keep = 0;
+	size_t j;
+
+	for (j = 0; j < s->hn; j++)
+		s->heap[j].k -= d;
+	s->tbase = s->now;
+	for (i = 0; i < s->nfar; i++) {
+		if (s->far[i].t - s->tbase < EV_HORIZON)
+			sim_schedule(s, s->far[i].t, s->far[i].tid >> 24,
+				     s->far[i].tid & 0xffffff);
+		else
+			s->far[keep++] = s->far[i];
+	}
+	s->nfar = keep;
+}
+
+int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
+{
+	int64_t end = s->now + dur_ps;
+
+	while (s->now < end || s->now == end) {
+		/* steps of at most EV_STEP keep every key within 44 bits */
+		int64_t step_end = end - s->now > EV_STEP ? s->now + EV_STEP :
+							     end;
+
+		rebase(s);
+		while (s->hn && ev_time(s, &s->heap[0]) <= step_end) {
+			struct ev e = s->heap[0];
+
+			s->now = ev_time(s, &e);
+			s->top_spent = true;
+			dispatch(s, &e);
+			if (s->top_spent) {
+				s->top_spent = false;
+				heap_pop(s);
+			}
+			if (!(++s->events & 0x3fff) && stop && *stop) {
+				mem_note(s);
+				return -PCB_E_INTR;
+			}
+		}
+		s->now = step_end;
+		if (step_end == end)
+			break;
+	}
+	mem_note(s);
+	return 0;
+}
+
+int64_t sim_now(const struct sim *s)
+{
+	return s->now;
+}
+
+uint64_t sim_events(const struct sim *s)
+{
+	return s->events;
+}
+
+size_t sim_mem_bytes(const struct sim *s)
+{
+	return s->mem_peak;
+}
+
+void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nhosts; i++)
+		memcpy(s->hosts[i].ap.params, params,
+		       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) *
+		       sizeof(*params));
+	if (n <= ALGO_MAX_PARAMS)
+		memcpy(s->algo.port.params, params, n * sizeof(*params));
+}
+
+void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
+		       size_t n)
+{
+	size_t c;
+	uint32_t i;
+
+	for (c = 0; c < n && c < ALGO_MAX_COUNTERS; c++) {
+		enum algo_ckind kind = s->algo.desc ?
+			s->algo.desc->counters[c].kind : ALGO_CK_SUM;
+		uint64_t acc = 0;
+		bool any = false;
+
+		for (i = 0; i < s->nhosts; i++) {
+			uint32_t v = s->hosts[i].ap.counters[c];
+
+			if (kind == ALGO_CK_SUM) {
+				acc += v;
+				any |= v != 0;
+			} else if (v) {
+				if (!any || (kind == ALGO_CK_MAX ? v > acc :
+							       v < acc))
+					acc = v;
+				any = true;
+			}
+			s->hosts[i].ap.counters[c] = 0;
+		}
+		delta[c] = (uint32_t)acc;
+		touched[c] = any;
+	}
+}
+
+void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
+{
+	uint32_t i;
+
+	*c = s->c;
+	c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
+	for (i = 0; i < s->nhosts; i++) {
+		const struct port *p = &s->ports[s->hosts[i].port];
+
+		c->tx_bytes += p->tx_bytes;
+		c->tx_pkts += p->tx_pkts;
+		c->pause_tx += p->pause_tx;
+	}
+}
+
+size_t sim_rto_values(const struct sim *s, const int64_t **vals)
+{
+	*vals = s->rto_vals;
+	return s->nrto;
+}
+
+size_t sim_flow_bytes(const struct sim *s, uint64_t *bytes, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < s->nqps && i < max; i++)
+		bytes[i] = s->qps[i].win_bytes;
+	return i;
+}
+
+size_t sim_flow_rates(const struct sim *s, uint32_t *rates, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < s->nqps && i < max; i++)
+		rates[i] = s->qps[i].rate;
+	return i;
+}
+
+static int fct_cmp(const void *a, const void *b)
+{
+	double x = ((const struct fct_rec *)a)->slowdown;
+	double y = ((const struct fct_rec *)b)->slowdown;
+
+	return x < y ? -1 : x > y;
+}
+
+static void fct_buckets(struct sim *s, struct sim_summary *sum)
+{
+	static const uint64_t edges[] = { 0, 10000, 100000, 1000000,
+					  10000000, UINT64_MAX };
+	struct fct_rec *tmp;
+	size_t b, i;
+
+	tmp = malloc((s->nfct ? s->nfct : 1) * sizeof(*tmp));
+	if (!tmp)
+		return;
+	for (b = 0; b + 1 < sizeof(edges) / sizeof(edges[0]); b++) {
+		struct sim_fct_bucket *f = &sum->fct[sum->nfct];
+		size_t n = 0;
+
+		for (i = 0; i < s->nfct; i++)
+			if (s->fct[i].size >= edges[b] &&
+			    s->fct[i].size < edges[b + 1])
+				tmp[n++] = s->fct[i];
+		if (!n)
+			continue;
+		qsort(tmp, n, sizeof(*tmp), fct_cmp);
+		f->lo = edges[b];
+		f->hi = edges[b + 1];
+		f->n = (uint32_t)n;
+		f->p50 = tmp[(n - 1) / 2].slowdown;
+		f->p95 = tmp[(size_t)((double)(n - 1) * 0.95)].slowdown;
+		f->p99 = tmp[(size_t)((double)(n - 1) * 0.99)].slowdown;
+		sum->nfct++;
+	}
+	free(tmp);
+}
+
+void sim_summary(struct sim *s, struct sim_summary *sum)
+{
+	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0;
+	uint32_t i, busiest = NONE, queue = NONE;
+	double best_q = -1;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->t0 = s->win_t0;
+	sum->t1 = s->now;
+	sum->payload_ceiling = (double)s->cfg.mtu / (s->cfg.mtu + HDR_BYTES);
+	sum->events = s->events;
+	sum->base_rtt = s->base_rtt_ns;
+	for (i = 0; i < s->nports; i++) {
+		struct port *p = &s->ports[i];
+
+		if (!p->is_switch)
+			continue;
+		q_account(s, p);
+		if (busiest == NONE ||
+		    p->win_payload > s->ports[busiest].win_payload)
+			busiest = i;
+		if (win > 0 && p->q_integral / win > best_q) {
+			best_q = p->q_integral / win;
+			queue = i;
+		}
+	}
+	if (busiest != NONE && win > 0)
+		sum->util = (double)s->ports[busiest].win_payload *
+			    (double)s->ports[busiest].ppb / win;
+	if (queue != NONE && win > 0) {
+		const struct port *p = &s->ports[queue];
+
+		sum->q_mean = p->q_integral / win;
+		sum->q_p99 = lhist_quantile(p->q_hist, 0.99);
+		sum->q_max = (double)p->q_max;
+	}
+	s->bottleneck = busiest;
+	for (i = 0; i < s->nqps; i++) {
+		const struct qp *q = &s->qps[i];
+
+		if (!q->started || (q->done && !q->win_bytes) ||
+		    (q->stop > 0 && q->stop <= s->win_t0))
+			continue;
+		sum->flows++;
+		sx += (double)q->win_bytes;
+		sxx += (double)q->win_bytes * (double)q->win_bytes;
+	}
+	sum->jain = sxx > 0 ? sx * sx / (sum->flows * sxx) : 0;
+	sum->rtt_samples = (uint64_t)s->rtt.total;
+	if (s->rtt.total > 0) {
+		sum->rtt_mean = s->rtt.sum / s->rtt.total;
+		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
+	}
+	sum->pauses = s->pause_events;
+	sum->drops = s->c.drops_nobuf + s->c.drops_loss;
+	sum->rtos = s->c.rto;
+	fct_buckets(s, sum);
+}

@@ -1,0 +1,153 @@
+/* sim.h - the packet-level fabric simulator behind the sim device.
+ *
+ * A scenario (incast, staircase, permutation, mix) builds hosts with one
+ * RoCE NIC each and output-queued switches; every sender QP runs the
+ * active algorithm of the sim device with its current parameters.  Time
+ * is int64 picoseconds; one event heap ordered by (time, insertion
+ * sequence); one seeded RNG; nothing reads the wall clock, so the same
+ * configuration and seed give bit-identical results.
+ *
+ * The device view: all simulated NICs use the device's PPCC slot and
+ * parameters (a fabric-wide setting, as an engineer rolls it out), and the
+ * device's counters are fabric-wide sums (minima and maxima for gauges).
+ *
+ * Ownership: sim_create returns a simulator freed with sim_free.  The
+ * algorithm descriptor passed in must outlive it.
+ */
+#ifndef PCCB_SIM_H
+#define PCCB_SIM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algo.h"
+#include "err.h"
+
+#define PS_PER_NS 1000LL
+#define PS_PER_US 1000000LL
+#define PS_PER_MS 1000000000LL
+
+enum sim_kind { SIM_INCAST, SIM_STAIRCASE, SIM_PERMUTATION, SIM_MIX };
+
+struct sim_cfg {
+	enum sim_kind kind;
+	uint32_t senders;	/* incast, staircase: N */
+	uint32_t rate_gbps;	/* host links; fabric links in leaf-spine */
+	uint32_t mtu;		/* payload bytes: 1024 or 4096 */
+	int64_t delay_ps;	/* per link */
+	uint64_t buffer;	/* bytes per switch */
+	uint64_t kmin, kmax;	/* ECN, bytes */
+	uint32_t pmax;		/* fxp16 */
+	bool ecn_dequeue;
+	bool ecn_on;
+	bool pfc;
+	uint32_t loss;		/* per-link drop probability, fxp32 */
+	uint64_t seed;
+	bool jitter;		/* incast: jittered start (else synchronized) */
+	int64_t jitter_ps;
+	uint64_t size;		/* incast: bytes per flow, 0 = long-lived */
+	int64_t step_ps;	/* staircase: join/leave interval */
+	uint32_t leaves, spines, hosts_per_leaf;	/* leaf-spine */
+	uint32_t load;		/* mix: percent of host link capacity */
+	uint32_t longflows;	/* mix: long-lived background flows */
+	int dist;		/* mix: 0 websearch, 1 hadoop */
+	int64_t rto_ps;		/* initial retransmission timeout */
+	int64_t cnp_interval_ps;
+	uint32_t ack_every;	/* data packets per ACK */
+};
+
+/* Defaults: the standard case, 64:1 incast at 400 Gb/s, 4 KB MTU, 1 us. */
+void sim_cfg_default(struct sim_cfg *c);
+const char *sim_kind_name(enum sim_kind k);
+int sim_kind_parse(const char *name, enum sim_kind *k);
+/* One `key value`; unknown keys and bad values are refused with the list
+ * of valid keys.  Nothing changes on error.
+ */
+int sim_cfg_set(struct sim_cfg *c, const char *key, const char *value,
+		struct pcb_err *err);
+/* "key value key value ..." as the command line shows it. */
+size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len);
+/* Valid keys for a kind, comma separated. */
+const char *sim_cfg_keys(enum sim_kind k);
+
+/* The congestion control every NIC runs. */
+struct sim_algo {
+	const struct algo_ops *ops;	/* NULL: no CC, line rate */
+	const struct algo_desc *desc;
+	struct algo_port port;		/* params, options, counters_on */
+};
+
+struct sim;
+
+int sim_create(struct sim **out, const struct sim_cfg *cfg,
+	       const struct sim_algo *algo, struct pcb_err *err);
+void sim_free(struct sim *s);
+
+/* Advance simulated time by dur; stops early (returning -PCB_E_INTR)
+ * when *stop becomes non-zero.  Statistics cover the latest run.
+ */
+int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
+/* The same, continuing the current statistics window. */
+int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
+int64_t sim_now(const struct sim *s);
+uint64_t sim_events(const struct sim *s);
+
+/* New parameter values for every NIC (the device was written). */
+void sim_set_params(struct sim *s, const uint32_t *params, size_t n);
+/* Fabric-wide sum of the algorithm counters since the last call, and the
+ * gauges (min/max) over that time.  Indexes follow the descriptor.
+ */
+void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
+		       size_t n);
+
+struct sim_port_counters {	/* per device view: every host NIC */
+	uint64_t rx_bytes, rx_pkts, tx_bytes, tx_pkts;
+	uint64_t ecn_marked;		/* CE-marked RoCE packets received */
+	uint64_t cnp_sent, cnp_handled;
+	uint64_t qp_desched;		/* QPs held back by the rate limiter */
+	uint64_t pause_rx, pause_tx;	/* at host ports */
+	uint64_t sw_pause_tx;		/* sent by switches */
+	uint64_t drops_nobuf, drops_loss;
+	uint64_t rx_cqe, tx_cqe;
+	uint64_t nacks, rto;
+	uint64_t ecn_marked_sw;		/* packets marked by switches */
+};
+void sim_port_counters(const struct sim *s, struct sim_port_counters *c);
+
+/* Retransmission timeouts so far: their values, in ps. */
+size_t sim_rto_values(const struct sim *s, const int64_t **vals);
+
+struct sim_fct_bucket {
+	uint64_t lo, hi;	/* flow size range, bytes */
+	uint32_t n;
+	double p50, p95, p99;	/* FCT slowdown */
+};
+
+struct sim_summary {
+	int64_t t0, t1;			/* the window: the latest run */
+	double util;			/* bottleneck payload / line rate */
+	double payload_ceiling;		/* mtu / (mtu + headers) */
+	double jain;
+	uint32_t flows;
+	double q_mean, q_p99, q_max;	/* bottleneck queue, bytes */
+	double rtt_mean, rtt_p99;	/* probe RTT, ns */
+	uint64_t rtt_samples;
+	double base_rtt;		/* analytic idle-path RTT, ns */
+	uint64_t pauses, drops, rtos;
+	uint64_t events;
+	size_t nfct;
+	struct sim_fct_bucket fct[8];
+};
+void sim_summary(struct sim *s, struct sim_summary *sum);
+
+/* Per-flow delivered bytes in the window (for tests and show). */
+size_t sim_flow_bytes(const struct sim *s, uint64_t *bytes, size_t max);
+/* Per-flow current rate (fxp20). */
+size_t sim_flow_rates(const struct sim *s, uint32_t *rates, size_t max);
+
+/* Peak bytes held by the simulator's arrays. */
+size_t sim_mem_bytes(const struct sim *s);
+
+#endif

@@ -1,0 +1,216 @@
+/* sim_int.h - the simulator's internal state, shared by fabric.c (events,
+ * NICs, switches, statistics) and scenario.c (configs, topologies, flows).
+ * Everything is an array indexed by uint32; no pointer into an array is
+ * kept across an allocation.
+ */
+#ifndef PCCB_SIM_INT_H
+#define PCCB_SIM_INT_H
+
+#include "sim.h"
+
+#define NONE UINT32_MAX
+#define HDR_BYTES 64		/* Eth+IP+UDP+BTH+ICRC+FCS, rounded */
+#define CTRL_BYTES 64		/* ACK, NACK, CNP, probe response */
+#define LHIST_SUB 32
+#define LHIST_N (64 * LHIST_SUB)
+/* Retransmission and probe timers are checked on this tick, outside the
+ * heap: they are long (hundreds of us) and almost never fire. */
+#define TIMER_TICK_PS (8 * PS_PER_US)
+
+enum ev_type {
+	EV_PORT_FREE, EV_ARRIVE, EV_NIC_WAKE, EV_TIMER_SCAN, EV_UNUSED,
+	EV_ALGO_TIMER, EV_PFC_PAUSE, EV_PFC_RESUME, EV_FLOW_START,
+	EV_FLOW_STOP, EV_FLOW_GEN,
+};
+
+/* PK_DATA and PK_PROBE travel in the data class (queued, paused, counted
+ * for PFC); the rest are control (strict priority, never paused). */
+enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
+
+#define PF_CE		0x1	/* ECN congestion experienced */
+#define PF_LAST		0x4	/* last packet of the message */
+
+/* Heap key: (time - tbase) in ps in the high 44 bits, the insertion
+ * sequence (mod 2^20) in the low 20: one 64-bit compare orders by time,
+ * then insertion.  tbase moves forward every few simulated seconds; events
+ * beyond the 17.6 s horizon wait in a side list.
+ */
+#define EV_SEQ_BITS 20
+#define EV_HORIZON (1LL << (64 - EV_SEQ_BITS))	/* ps, 17.6 s */
+#define EV_STEP (1LL << 42)			/* rebase every 4.4 s */
+
+struct ev {
+	uint64_t k;
+	uint32_t tid;		/* type << 24 | id */
+	uint32_t pad;
+};
+
+struct far_ev {
+	int64_t t;
+	uint32_t tid;
+};
+
+struct pkt {
+	uint32_t next;		/* free list / queue link */
+	uint8_t type;
+	uint8_t flags;
+	uint16_t size;		/* bytes on the wire */
+	uint32_t qp;
+	uint32_t psn;
+	uint32_t port;		/* queued: ingress port; flying: arrival */
+	int64_t ts;		/* probe send time (ps) */
+};
+
+struct pqueue {
+	uint32_t head, tail, n;
+	uint64_t bytes;
+};
+
+/* Log-bucketed histogram: 32 sub-buckets per power of two (~3 %). */
+struct lhist {
+	uint64_t n[LHIST_N];
+	double total, sum;
+	uint64_t max;
+};
+
+struct port {
+	uint32_t node, peer;
+	uint32_t ppb;		/* ps per byte */
+	int64_t delay;
+	struct pqueue ctrl, data;
+	int64_t free_at;	/* the current transmission ends */
+	int64_t free_ev_at;	/* time of the latest EV_PORT_FREE, or -1 */
+	bool paused, pause_sent, is_switch;
+	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
+	uint64_t tx_bytes, tx_pkts, rx_bytes, rx_pkts, tx_payload;
+	uint64_t win_payload;	/* payload sent in the stats window */
+	uint64_t win_pkts;
+	uint64_t pause_rx, pause_tx, drops;
+	/* time-weighted queue statistics (switch egress) */
+	int64_t q_last;
+	double q_integral;
+	uint64_t q_max;
+	struct lhist *q_hist;
+};
+
+struct node {
+	bool is_switch;
+	uint32_t idx;		/* host or switch index */
+	uint32_t port0, nports;
+};
+
+struct route {
+	uint32_t first, count;	/* ECMP group: consecutive egress ports */
+};
+
+struct sw {
+	uint32_t node;
+	uint64_t used, headroom;
+	struct route *routes;	/* per destination host */
+};
+
+struct host {
+	uint32_t node, port;
+	uint32_t *active;	/* sender QPs with work */
+	uint32_t nactive, capactive, rr;
+	int64_t wake_at;	/* pending NIC wake, or -1 */
+	struct algo_port ap;
+	int64_t gen_next;	/* mix: next flow arrival */
+};
+
+struct qp {
+	uint32_t src, dst;	/* hosts */
+	uint32_t npkts;		/* UINT32_MAX: long-lived */
+	uint32_t last_payload;
+	uint32_t snd_nxt, snd_una;
+	uint32_t rate;		/* fxp20 */
+	uint32_t ecmp;
+	bool active, started, done, probe_req, probe_out;
+	bool rto_on;		/* retransmission timer running */
+	uint32_t armed_pos;	/* index in sim.armed, or NONE */
+	int64_t next_ok, last_tx;
+	uint32_t last_wire;
+	int64_t probe_sent, probe_to, probe_deadline;
+	int64_t rto_cur, rto_deadline;
+	int64_t timer_at, timer_ev_at;
+	/* receiver side */
+	uint32_t rcv_nxt, since_ack, dups;
+	bool nack_sent;
+	int64_t last_cnp;
+	/* accounting */
+	uint64_t size;
+	int64_t start, stop, finish;
+	uint64_t win_bytes;	/* delivered in the stats window */
+};
+
+struct fct_rec {
+	uint64_t size;
+	double slowdown;
+};
+
+struct sim {
+	struct sim_cfg cfg;
+	struct sim_algo algo;
+	int64_t now;
+	uint64_t seq, events;
+	bool top_spent;		/* the heap top was dispatched, not removed */
+	int64_t tbase;
+	struct ev *heap;
+	size_t hn, hcap;
+	struct far_ev *far;
+	uint32_t nfar, capfar;
+	struct pkt *pk;
+	uint32_t npk, pkcap, freelist;
+	struct port *ports;
+	uint32_t nports;
+	struct node *nodes;
+	uint32_t nnodes;
+	struct host *hosts;
+	uint32_t nhosts;
+	struct sw *sws;
+	uint32_t nsw;
+	struct qp *qps;
+	uint32_t nqps, qpcap;
+	unsigned char *qpstate;
+	size_t stride;
+	uint64_t rng[4];
+	uint64_t line_ppb;	/* host link ps per byte */
+	int64_t win_t0;
+	struct lhist rtt;
+	int64_t *rto_vals;
+	size_t nrto, caprto;
+	struct fct_rec *fct;
+	size_t nfct, capfct;
+	uint32_t *armed;	/* QPs with a retransmission or probe timer */
+	uint32_t narmed, caparmed;
+	bool scan_pending;
+	struct sim_port_counters c;
+	uint64_t pause_events;
+	double base_rtt_ns;
+	uint32_t bottleneck;	/* port whose queue the summary reports */
+	size_t mem_peak;
+	/* mix workload */
+	const uint64_t *cdf_size;
+	const uint32_t *cdf_pct;
+	size_t cdf_n;
+	double mean_size;
+};
+
+/* fabric.c, for scenario.c */
+uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports);
+void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
+	      int64_t delay);
+uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
+		    uint64_t size, int64_t start, int64_t stop);
+void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
+uint64_t sim_rand(struct sim *s);
+int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
+
+/* scenario.c, for fabric.c */
+int sim_build(struct sim *s, struct pcb_err *err);
+void sim_flow_gen(struct sim *s, uint32_t host);
+
+void lhist_add(struct lhist *h, uint64_t v, double w);
+double lhist_quantile(const struct lhist *h, double q);
+
+#endif

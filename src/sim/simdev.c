@@ -1,0 +1,308 @@
+/* simdev.c - scenario persistence, algorithm binding, counter sync. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "sim/simdev.h"
+
+#define SYNC_PS (100 * PS_PER_US)
+
+static int cfg_path(const struct simdev *d, char *buf, size_t len,
+		    struct pcb_err *err)
+{
+	char dir[4096];
+	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true,
+			      err);
+
+	if (!rc)
+		snprintf(buf, len, "%s/%s.scenario", dir, d->name);
+	return rc;
+}
+
+static void default_opts(struct simdev *d)
+{
+	const struct algo_ops *z = algo_find("ztr_rtt");
+	size_t i;
+
+	memset(d->opts, 0, sizeof(d->opts));
+	for (i = 0; z && i < z->nopts; i++)
+		d->opts[i] = z->opts[i].def;
+}
+
+static int save(struct simdev *d, struct pcb_err *err)
+{
+	const struct algo_ops *z = algo_find("ztr_rtt");
+	char path[4200], tmp[4300], line[2048];
+	FILE *fp;
+	size_t i;
+	int rc = cfg_path(d, path, sizeof(path), err);
+
+	if (rc)
+		return rc;
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", tmp,
+				 strerror(errno));
+	sim_cfg_format(&d->cfg, line, sizeof(line));
+	fprintf(fp, "%s\nmodel", line);
+	for (i = 0; z && i < z->nopts; i++) {
+		if (z->opts[i].choices)
+			fprintf(fp, " %s %s", z->opts[i].name,
+				z->opts[i].choices[d->opts[i]]);
+		else
+			fprintf(fp, " %s %.6g", z->opts[i].name,
+				d->opts[i] / 65536.0);
+	}
+	fputc('\n', fp);
+	if (fclose(fp) || rename(tmp, path)) {
+		unlink(tmp);
+		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
+				 strerror(errno));
+	}
+	return 0;
+}
+
+/* Parse "kind k v k v ..." onto defaults; all or nothing. */
+static int parse_cfg(struct sim_cfg *out, const char *kind, int argc,
+		     char **argv, struct pcb_err *err)
+{
+	struct sim_cfg c;
+	enum sim_kind k;
+	int i, rc;
+
+	if (sim_kind_parse(kind, &k))
+		return pcb_error(err, PCB_E_NOENT,
+				 "sim: unknown scenario '%s' (incast, "
+				 "staircase, permutation, mix)", kind);
+	sim_cfg_default(&c);
+	c.kind = k;
+	if (k == SIM_STAIRCASE)
+		c.senders = 4;
+	if (argc % 2)
+		return pcb_error(err, PCB_E_USAGE,
+				 "sim: '%s' has no value; keys come in "
+				 "pairs: %s", argv[argc - 1],
+				 sim_cfg_keys(k));
+	for (i = 0; i < argc; i += 2) {
+		rc = sim_cfg_set(&c, argv[i], argv[i + 1], err);
+		if (rc)
+			return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+static int load(struct simdev *d, struct pcb_err *err)
+{
+	char path[4200], line[2048], *words[128], *save_ptr = NULL, *w;
+	FILE *fp;
+	int n, rc, lineno = 0, i;
+	const struct algo_ops *z = algo_find("ztr_rtt");
+
+	sim_cfg_default(&d->cfg);
+	default_opts(d);
+	rc = cfg_path(d, path, sizeof(path), err);
+	if (rc)
+		return rc;
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;	/* never configured: the standard case */
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		n = 0;
+		for (w = strtok_r(line, " ", &save_ptr); w && n < 128;
+		     w = strtok_r(NULL, " ", &save_ptr))
+			words[n++] = w;
+		if (!n)
+			continue;
+		if (lineno == 1) {
+			rc = parse_cfg(&d->cfg, words[0], n - 1, words + 1,
+				       err);
+		} else if (!strcmp(words[0], "model") && z) {
+			for (i = 1; i + 1 < n && !rc; i += 2) {
+				struct algo_port p;
+
+				memcpy(p.opts, d->opts, sizeof(d->opts));
+				rc = algo_set_opt(&p, z, words[i],
+						  words[i + 1], err);
+				if (!rc)
+					memcpy(d->opts, p.opts,
+					       sizeof(d->opts));
+			}
+		}
+		if (rc)
+			break;
+	}
+	fclose(fp);
+	if (rc) {
+		char m[sizeof(err->msg)];
+
+		snprintf(m, sizeof(m), "%s", err->msg);
+		pcb_err_reset(err);
+		return pcb_error(err, PCB_E_CORRUPT, "'%s' line %d: %s", path,
+				 lineno, m);
+	}
+	return 0;
+}
+
+int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
+		struct pcb_err *err)
+{
+	struct simdev *d = calloc(1, sizeof(*d));
+	int rc;
+
+	if (!d || !(d->name = strdup(name))) {
+		free(d);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	d->fw = fw;
+	d->slot = -1;
+	rc = load(d, err);
+	if (rc) {
+		simdev_close(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void simdev_close(struct simdev *d)
+{
+	if (!d)
+		return;
+	sim_free(d->sim);
+	free(d->name);
+	free(d);
+}
+
+void simdev_reset(struct simdev *d)
+{
+	sim_free(d->sim);
+	d->sim = NULL;
+}
+
+int simdev_scenario(struct simdev *d, const char *kind, int argc,
+		    char **argv, struct pcb_err *err)
+{
+	struct sim_cfg c;
+	int rc = parse_cfg(&c, kind, argc, argv, err);
+
+	if (rc)
+		return rc;
+	d->cfg = c;
+	simdev_reset(d);
+	return save(d, err);
+}
+
+int simdev_model(struct simdev *d, const char *key, const char *value,
+		 struct pcb_err *err)
+{
+	const struct algo_ops *z = algo_find("ztr_rtt");
+	struct algo_port p;
+	int rc;
+
+	memcpy(p.opts, d->opts, sizeof(d->opts));
+	rc = algo_set_opt(&p, z, key, value, err);
+	if (rc)
+		return rc;
+	memcpy(d->opts, p.opts, sizeof(d->opts));
+	simdev_reset(d);
+	return save(d, err);
+}
+
+/* Bind the device's active algorithm and build the fabric. */
+int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
+{
+	struct sim_algo a;
+	size_t n;
+	int rc;
+
+	if (d->sim) {
+		*out = d->sim;
+		return 0;
+	}
+	memset(&a, 0, sizeof(a));
+	d->slot = simfw_active_slot(d->fw);
+	d->ops = NULL;
+	snprintf(d->algo_label, sizeof(d->algo_label),
+		 "none (no slot enabled: line rate)");
+	if (d->slot >= 0) {
+		a.desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
+		a.ops = a.desc ? algo_find(a.desc->name) : NULL;
+	}
+	if (a.ops) {
+		algo_port_init(&a.port, a.ops, a.desc);
+		memcpy(a.port.opts, d->opts, sizeof(a.port.opts));
+		simfw_params(d->fw, (unsigned)d->slot, a.port.params,
+			     ALGO_MAX_PARAMS, &n);
+		a.port.counters_on = simfw_counters_enabled(d->fw,
+							    (unsigned)d->slot);
+		d->ops = a.ops;
+		snprintf(d->algo_label, sizeof(d->algo_label), "%s, slot %d",
+			 a.ops->label, d->slot);
+	}
+	d->gen = simfw_generation(d->fw);
+	rc = sim_create(&d->sim, &d->cfg, &a, err);
+	if (!rc)
+		*out = d->sim;
+	return rc;
+}
+
+/* Counters into the firmware; parameter changes into the fabric. */
+static void simdev_sync(struct simdev *d)
+{
+	uint32_t delta[ALGO_MAX_COUNTERS], params[ALGO_MAX_PARAMS];
+	bool touched[ALGO_MAX_COUNTERS];
+	const struct algo_desc *desc;
+	uint32_t g;
+	size_t i, n;
+
+	if (d->slot < 0 || !d->ops)
+		return;
+	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
+	sim_take_counters(d->sim, delta, touched, desc->ncounters);
+	for (i = 0; i < desc->ncounters; i++)
+		if (touched[i])
+			simfw_counter_apply(d->fw, (unsigned)d->slot,
+					    (unsigned)i, delta[i],
+					    desc->counters[i].kind);
+	g = simfw_generation(d->fw);
+	if (g != d->gen) {
+		d->gen = g;
+		simfw_params(d->fw, (unsigned)d->slot, params,
+			     ALGO_MAX_PARAMS, &n);
+		sim_set_params(d->sim, params, n);
+	}
+}
+
+int simdev_run(struct simdev *d, int64_t dur_ps,
+	       volatile sig_atomic_t *stop, struct pcb_err *err)
+{
+	struct sim *s;
+	int64_t left = dur_ps;
+	int rc = simdev_sim(d, &s, err);
+
+	if (rc)
+		return rc;
+	/* one statistics window for the whole run */
+	rc = sim_run(s, left < SYNC_PS ? left : SYNC_PS, stop);
+	left -= left < SYNC_PS ? left : SYNC_PS;
+	simdev_sync(d);
+	while (!rc && left > 0) {
+		int64_t step = left < SYNC_PS ? left : SYNC_PS;
+
+		rc = sim_run_more(s, step, stop);
+		left -= step;
+		simdev_sync(d);
+	}
+	if (rc == -PCB_E_INTR)
+		return pcb_error(err, PCB_E_INTR, "sim: interrupted at "
+				 "t = %.3f ms", sim_now(s) / 1e9);
+	return rc;
+}

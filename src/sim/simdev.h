@@ -1,0 +1,53 @@
+/* simdev.h - the sim device's workload: a scenario, its simulator, and
+ * the link to the device's firmware state.
+ *
+ * The scenario (and the model options of the reconstructed ZTR-RTT) are
+ * kept next to the device file, $XDG_STATE_HOME/pccbench/sim/NAME.scenario,
+ * so `sim scenario` in one pccbench and `sim run` in the next agree.  The
+ * fabric itself (queues, flows in flight) lives in the process: a new
+ * process starts from an empty network at t = 0.
+ *
+ * While running, every 100 us of simulated time the simulator's counters
+ * are folded into the firmware's (for the slot that holds counter_en) and
+ * parameter changes made by any process are picked up.
+ *
+ * Ownership: simdev_open/simdev_close; the simfw stays the caller's.
+ */
+#ifndef PCCB_SIMDEV_H
+#define PCCB_SIMDEV_H
+
+#include <signal.h>
+
+#include "err.h"
+#include "sim/firmware.h"
+#include "sim/sim.h"
+
+struct simdev {
+	struct simfw *fw;
+	char *name;		/* device name after "sim:" */
+	struct sim_cfg cfg;
+	uint32_t opts[ALGO_MAX_OPTS];	/* model options (ZTR-RTT) */
+	struct sim *sim;
+	int slot;		/* algorithm slot the fabric runs, -1 none */
+	const struct algo_ops *ops;
+	uint32_t gen;
+	char algo_label[96];
+};
+
+int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
+		struct pcb_err *err);
+void simdev_close(struct simdev *d);
+
+/* Replace the scenario: kind and `key value` pairs; drops the fabric. */
+int simdev_scenario(struct simdev *d, const char *kind, int argc,
+		    char **argv, struct pcb_err *err);
+/* Set a model option of the active algorithm ("target", "floor"). */
+int simdev_model(struct simdev *d, const char *key, const char *value,
+		 struct pcb_err *err);
+int simdev_run(struct simdev *d, int64_t dur_ps,
+	       volatile sig_atomic_t *stop, struct pcb_err *err);
+void simdev_reset(struct simdev *d);
+/* The fabric, built on first use. */
+int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err);
+
+#endif
