@@ -425,6 +425,8 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 
 	p->pause_sent = pause;
 	p->pause_tx++;
+	if (pause)
+		p->xoff_at = s->now;
 	s->c.sw_pause_tx++;
 	/* the frame leaves ahead of data and crosses the link */
 	sim_schedule(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
@@ -448,6 +450,10 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 	struct port *p = &s->ports[pi];
 
 	if (pause) {
+		int64_t lag = s->now - s->ports[p->peer].xoff_at;
+
+		if (lag > s->pfc_lag_max)
+			s->pfc_lag_max = lag;
 		p->pause_rx++;
 		s->pause_events++;
 		if (!p->is_switch)
@@ -479,6 +485,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	     out->data.bytes + k->size > s->cfg.buffer - w->used)) {
 		/* lossy: dynamic threshold (alpha 1) or a full buffer */
 		out->drops++;
+		out->drop_bytes += k->size;
 		s->c.drops_nobuf++;
 		pkt_free(s, ki);
 		return;
@@ -856,6 +863,8 @@ static void on_arrive(struct sim *s, uint32_t ki)
 	}
 	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
 		s->c.drops_loss++;
+		p->drops++;
+		p->drop_bytes += k->size;
 		pkt_free(s, ki);
 		return;
 	}

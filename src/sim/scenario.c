@@ -487,12 +487,14 @@ static uint64_t link_headroom(const struct sim *s)
 	       2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) + CTRL_BYTES;
 }
 
+/* The idle-path RTT of a probe: 64 bytes out, 64 back, store and forward
+ * at every hop. */
 static double path_rtt_ns(const struct sim *s, unsigned hops)
 {
 	double ppb = 8000.0 / s->cfg.rate_gbps;
 
-	return hops * (((s->cfg.mtu + HDR_BYTES) + CTRL_BYTES) * ppb +
-		       2.0 * (double)s->cfg.delay_ps) / PS_PER_NS;
+	return hops * (2.0 * CTRL_BYTES * ppb + 2.0 * (double)s->cfg.delay_ps) /
+	       PS_PER_NS;
 }
 
 /* One switch, n hosts: host i on switch port i. */

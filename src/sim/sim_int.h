@@ -85,7 +85,8 @@ struct port {
 	uint64_t tx_bytes, tx_pkts, rx_bytes, rx_pkts, tx_payload;
 	uint64_t win_payload;	/* payload sent in the stats window */
 	uint64_t win_pkts;
-	uint64_t pause_rx, pause_tx, drops;
+	uint64_t pause_rx, pause_tx, drops, drop_bytes;
+	int64_t xoff_at;	/* when this ingress crossed Xoff */
 	/* time-weighted queue statistics (switch egress) */
 	int64_t q_last;
 	double q_integral;
@@ -186,6 +187,7 @@ struct sim {
 	bool scan_pending;
 	struct sim_port_counters c;
 	uint64_t pause_events;
+	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
 	double base_rtt_ns;
 	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The simulator behind the sim device: the scenario persists across
+# processes, traffic fills the device's PCC counters (debug slot), bad keys
+# are refused with the valid ones listed, and runs are deterministic.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME="$tmp/state"
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'sim: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+jget() {	# jget KEY: first numeric value of "KEY": in stdin
+	sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" | head -n 1
+}
+
+"$BIN" -d sim:a -c 'sim scenario incast senders 8 rate 200g seed 3' >/dev/null
+check "scenario persists" "incast senders 8 start sync size 0 rate 200g" \
+	"$("$BIN" -d sim:a -c 'sim scenario' | cut -d' ' -f1-9)"
+out=$("$BIN" -d sim:a -c 'sim scenario incast senders 8 bogus 1' 2>&1); rc=$?
+check "bad key exit" 1 $rc
+case "$out" in *"no key 'bogus'; valid keys: senders"*) ;;
+	*) echo "sim: bad key message: $out"; fail=1 ;; esac
+check "scenario unchanged" "incast senders 8 start sync size 0 rate 200g" \
+	"$("$BIN" -d sim:a -c 'sim scenario' | cut -d' ' -f1-9)"
+"$BIN" -d sim:a -c 'sim run 10furlongs' >/dev/null 2>&1
+check "bad duration exit" 1 $?
+
+# counters: the debug slot counts; the deployment slot has none
+"$BIN" -d sim:a -c 'algo debug on' >/dev/null
+"$BIN" -d sim:a -j -c 'sim run 2ms' >"$tmp/run.json"
+num=$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
+	grep '"ZTR_CC_NUM_RTT"' | jget value)
+sum=$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
+	grep '"ZTR_CC_SUM_RTT"' | jget value)
+avg=$("$BIN" -d sim:a -j -c 'counter show' | jget avg_rtt_ns)
+samples=$(jget rtt_samples <"$tmp/run.json")
+check "NUM_RTT = probes answered" "$samples" "$num"
+[ "${num:-0}" -gt 100 ] || { echo "sim: NUM_RTT $num"; fail=1; }
+awk -v s="$sum" -v n="$num" -v a="$avg" \
+	'BEGIN { exit !(n > 0 && (s / n - a < 1 && a - s / n < 1)) }' ||
+	{ echo "sim: avg $avg != $sum/$num"; fail=1; }
+# a second process continues the counters (a fresh fabric)
+"$BIN" -d sim:a -c 'sim run 1ms' >/dev/null
+num2=$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
+	grep '"ZTR_CC_NUM_RTT"' | jget value)
+[ "${num2:-0}" -gt "$num" ] || { echo "sim: counters did not grow"; fail=1; }
+"$BIN" -d sim:a -c 'counter clear' >/dev/null
+check "cleared" 0 "$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
+	grep '"ZTR_CC_NUM_RTT"' | jget value)"
+# determinism across processes
+a=$("$BIN" -d sim:b -j -c 'sim scenario incast senders 4 start jitter seed 9; sim run 1ms' | tail -n 1)
+b=$("$BIN" -d sim:b -j -c 'sim run 1ms' | tail -n 1)
+check "same seed, same run" "$a" "$b"
+exit $fail

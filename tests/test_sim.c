@@ -1,0 +1,469 @@
+/* Simulator credibility (cc-sim.md section 5 "Credibility checks"): each
+ * test states the physical expectation it checks.  Runs are short enough
+ * for make check; all are seeded and deterministic.
+ */
+#include "testutil.h"
+#include "sim/sim_int.h"
+#include "ztr_rtt/ztr_rtt.h"
+
+static struct algo_desc *descs[3];
+
+static void algo_for(struct sim_algo *a, const char *name)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < 3; i++)
+		if (descs[i] && !strcmp(descs[i]->name, name))
+			a->desc = descs[i];
+	assert_non_null(a->desc);
+	a->ops = algo_find(name);
+	algo_port_init(&a->port, a->ops, a->desc);
+}
+
+static struct sim *mk(const struct sim_cfg *c, const struct sim_algo *a)
+{
+	struct sim *s = NULL;
+	struct pcb_err err = { 0 };
+
+	if (sim_create(&s, c, a, &err))
+		fail_msg("sim_create: %s", err.msg);
+	return s;
+}
+
+static struct sim_cfg incast(uint32_t n)
+{
+	struct sim_cfg c;
+
+	sim_cfg_default(&c);
+	c.senders = n;
+	return c;
+}
+
+/* Idle path: a probe alone sees exactly the analytic RTT. */
+static void test_idle_rtt(void **state)
+{
+	struct sim_cfg c = incast(2);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	a.port.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
+	c.jitter = true;
+	c.jitter_ps = 3 * PS_PER_US;
+	s = mk(&c, &a);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	/* 2 hops, 64 B each way at 20 ps/B, 1 us per link each way */
+	assert_true(m.base_rtt > 4005.1 && m.base_rtt < 4005.2);
+	assert_true(m.rtt_samples > 500);
+	assert_true(m.rtt_mean >= 4005 && m.rtt_mean < 4005 + 84);
+	assert_int_equal(s->hosts[0].ap.counters[ZTR_C_MIN_RTT], 4005);
+	sim_free(s);
+	/* one flow at line rate (a staircase whose second step is far
+	 * away): at most one data packet (83 ns) ahead of the probe at the
+	 * NIC and one at the switch */
+	c = incast(2);
+	c.kind = SIM_STAIRCASE;
+	c.step_ps = 1000 * PS_PER_MS;
+	algo_for(&a, "ztr_rtt");
+	a.port.params[ZTR_FIXED_RATE] = ALGO_RATE_ONE;
+	s = mk(&c, &a);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	assert_true(m.rtt_samples > 100);
+	assert_int_equal(m.flows, 1);
+	assert_true(m.util > 0.98 * m.payload_ceiling);
+	if ((double)s->rtt.max > m.base_rtt + 2 * 83.2 + 1)
+		fail_msg("max probe RTT %llu ns, idle %.1f",
+			 (unsigned long long)s->rtt.max, m.base_rtt);
+	sim_free(s);
+}
+
+/* Bytes in = bytes out + dropped at every switch; every link delivers
+ * what it sends; ECN-marked >= CNPs sent = CNPs handled once quiet.
+ */
+static void check_conservation(struct sim *s)
+{
+	struct sim_port_counters pc;
+	uint32_t i, w;
+
+	for (i = 0; i < s->nports; i++) {
+		const struct port *p = &s->ports[i];
+
+		assert_int_equal(p->tx_bytes + 0, s->ports[p->peer].rx_bytes);
+		assert_int_equal(p->data.n + p->ctrl.n, 0);
+	}
+	for (w = 0; w < s->nsw; w++) {
+		const struct node *n = &s->nodes[s->sws[w].node];
+		uint64_t rx = 0, tx = 0, dropped = 0;
+
+		for (i = n->port0; i < n->port0 + n->nports; i++) {
+			rx += s->ports[i].rx_bytes;
+			tx += s->ports[i].tx_bytes;
+			dropped += s->ports[i].drop_bytes;
+			assert_int_equal(s->ports[i].ingress_bytes, 0);
+		}
+		assert_int_equal(rx, tx + dropped);
+		assert_int_equal(s->sws[w].used, 0);
+	}
+	sim_port_counters(s, &pc);
+	assert_true(pc.ecn_marked_sw >= pc.ecn_marked);
+	assert_true(pc.ecn_marked >= pc.cnp_sent);
+	assert_true(pc.cnp_sent >= pc.cnp_handled);
+}
+
+static void test_conservation(void **state)
+{
+	struct sim_cfg c = incast(16);
+	struct sim_port_counters pc;
+	struct sim_algo a;
+	struct sim *s;
+	uint32_t i;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.size = 512 * 1024;
+	s = mk(&c, &a);
+	assert_int_equal(sim_run(s, 20 * PS_PER_MS, NULL), 0);
+	for (i = 0; i < s->nqps; i++)
+		assert_true(s->qps[i].done);
+	check_conservation(s);
+	sim_port_counters(s, &pc);
+	assert_true(pc.cnp_sent > 0);
+	assert_int_equal(pc.cnp_sent, pc.cnp_handled);
+	assert_int_equal(pc.rx_cqe, 16);
+	assert_int_equal(pc.tx_cqe, 16);
+	sim_free(s);
+	/* lossy, with random link loss too: still conserved */
+	c.pfc = false;
+	c.loss = (uint32_t)(0.001 * 4294967296.0);
+	s = mk(&c, &a);
+	assert_int_equal(sim_run(s, 100 * PS_PER_MS, NULL), 0);
+	for (i = 0; i < s->nqps; i++)
+		assert_true(s->qps[i].done);
+	check_conservation(s);
+	sim_port_counters(s, &pc);
+	assert_true(pc.drops_loss > 0);
+	sim_free(s);
+}
+
+/* Long flows on one bottleneck: > 95 % of the payload ceiling, fair. */
+static void test_steady_state(void **state)
+{
+	static const uint32_t ns[] = { 2, 8, 16, 64 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		struct sim_cfg c = incast(ns[i]);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		assert_int_equal(sim_run(s, 20 * PS_PER_MS, NULL), 0);
+		assert_int_equal(sim_run(s, 20 * PS_PER_MS, NULL), 0);
+		sim_summary(s, &m);
+		if (m.util < 0.95 * m.payload_ceiling ||
+		    m.jain < (ns[i] <= 16 ? 0.99 : 0.95))
+			fail_msg("%u flows: utilisation %.4f of ceiling %.4f, "
+				 "Jain %.4f", ns[i], m.util, m.payload_ceiling,
+				 m.jain);
+		assert_int_equal(m.flows, ns[i]);
+		sim_free(s);
+	}
+}
+
+/* ZTR-RTT defaults park the queue at the delay target:
+ * C * (15 us - idle RTT) within 10 %, mean RTT within 20 % of 15 us.
+ */
+static void test_standing_queue(void **state)
+{
+	struct sim_cfg c = incast(8);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	double want;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	want = 400.0 / 8 * (15000.0 - m.base_rtt);	/* bytes */
+	if (m.q_mean < 0.9 * want || m.q_mean > 1.1 * want ||
+	    m.rtt_mean < 12000 || m.rtt_mean > 18000)
+		fail_msg("queue %.0f B (expected %.0f), RTT %.0f ns", m.q_mean,
+			 want, m.rtt_mean);
+	sim_free(s);
+}
+
+/* Higher ALPHA, higher target (flow-scaled), higher mean RTT. */
+static void test_alpha_monotone(void **state)
+{
+	static const uint32_t alpha[] = { 0, 6553, 19661 };
+	double prev = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct sim_cfg c = incast(64);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, "ztr_rtt");
+		a.port.params[ZTR_ALPHA] = alpha[i];
+		s = mk(&c, &a);
+		sim_run(s, 15 * PS_PER_MS, NULL);
+		sim_run(s, 10 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		if (!(m.rtt_mean > prev * 1.2))
+			fail_msg("ALPHA %u: mean RTT %.0f ns after %.0f",
+				 alpha[i], m.rtt_mean, prev);
+		prev = m.rtt_mean;
+		sim_free(s);
+	}
+}
+
+/* PFC: the 64:1 burst is paused, not dropped; the upstream port stops
+ * within one link RTT (pause frame + propagation) of crossing Xoff.
+ */
+static void test_pfc(void **state)
+{
+	struct sim_cfg c = incast(64);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	sim_run(s, 5 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_true(m.pauses > 0);
+	assert_int_equal(m.drops, 0);
+	assert_true(s->pfc_lag_max > 0);
+	assert_true(s->pfc_lag_max <= 2 * c.delay_ps);
+	sim_free(s);
+}
+
+/* Lossy: drops appear, tail losses end in retransmission timeouts, and
+ * every flow still completes (goodput recovers).
+ */
+static void test_lossy(void **state)
+{
+	struct sim_cfg c = incast(64);
+	struct sim_summary m;
+	struct sim_algo a;
+	const int64_t *rto;
+	struct sim *s;
+	size_t n;
+	uint32_t i;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.pfc = false;
+	c.size = 1 << 20;
+	c.buffer = 2 << 20;
+	s = mk(&c, &a);
+	sim_run(s, 100 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_true(m.drops > 0);
+	assert_int_equal(m.pauses, 0);
+	assert_true(m.rtos > 0);
+	n = sim_rto_values(s, &rto);
+	assert_int_equal(n, m.rtos);
+	for (i = 0; i < n; i++)	/* adaptive: base, doubling */
+		assert_true(rto[i] >= c.rto_ps && rto[i] <= 16 * c.rto_ps);
+	for (i = 0; i < s->nqps; i++)
+		if (!s->qps[i].done)
+			fail_msg("flow %u did not complete", i);
+	check_conservation(s);
+	sim_free(s);
+}
+
+/* DCQCN (ECN + CNP) brings two flows to a fair share. */
+static void test_dcqcn_fair(void **state)
+{
+	struct sim_cfg c = incast(2);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+
+	(void)state;
+	algo_for(&a, "dcqcn");
+	c.kind = SIM_STAIRCASE;		/* the second flow joins at 5 ms */
+	c.step_ps = 5 * PS_PER_MS;	/* and both run until 15 ms */
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	sim_run(s, 4 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_int_equal(m.flows, 2);
+	if (m.jain < 0.95 || m.util < 0.9 * m.payload_ceiling)
+		fail_msg("DCQCN: Jain %.4f, utilisation %.4f", m.jain, m.util);
+	assert_true(s->c.cnp_handled > 0);
+	assert_true(s->hosts[0].ap.counters[1] + s->hosts[1].ap.counters[1]
+		    > 0);	/* rate cuts */
+	sim_free(s);
+}
+
+/* Same seed, same everything; another seed, another run. */
+static void test_determinism(void **state)
+{
+	struct sim_summary m[3];
+	uint64_t b[3][64];
+	int k;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct sim_cfg c = incast(16);
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, "ztr_rtt");
+		c.jitter = true;
+		c.jitter_ps = 20 * PS_PER_US;
+		c.seed = k == 2 ? 99 : 7;
+		s = mk(&c, &a);
+		sim_run(s, 3 * PS_PER_MS, NULL);
+		sim_summary(s, &m[k]);
+		memset(b[k], 0, sizeof(b[k]));
+		sim_flow_bytes(s, b[k], 64);
+		sim_free(s);
+	}
+	assert_memory_equal(&m[0], &m[1], sizeof(m[0]));
+	assert_memory_equal(b[0], b[1], sizeof(b[0]));
+	assert_memory_not_equal(b[0], b[2], sizeof(b[0]));
+}
+
+/* Events beyond the 17.6 s key horizon wait and fire on time. */
+static void test_far_events(void **state)
+{
+	struct sim_cfg c = incast(2);
+	struct sim_algo a;
+	struct sim *s;
+	uint32_t qi;
+	int i;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.size = 64 * 1024;
+	s = mk(&c, &a);
+	qi = sim_add_qp(s, 0, 2, 64 * 1024, 30500LL * PS_PER_MS, 0);
+	for (i = 0; i < 3; i++)
+		sim_run(s, 10LL * 1000 * PS_PER_MS, NULL);
+	assert_false(s->qps[qi].started);
+	sim_run(s, 1000 * PS_PER_MS, NULL);
+	assert_true(s->qps[qi].started);
+	assert_true(s->qps[qi].done);
+	assert_int_equal(s->qps[qi].start, 30500LL * PS_PER_MS);
+	assert_true(s->qps[qi].finish - s->qps[qi].start < 100 * PS_PER_US);
+	sim_free(s);
+}
+
+static void test_scenarios(void **state)
+{
+	static const char *const kinds[] = { "permutation", "mix" };
+	struct pcb_err err = { 0 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim_cfg c;
+		struct sim *s;
+
+		sim_cfg_default(&c);
+		assert_int_equal(sim_kind_parse(kinds[i], &c.kind), 0);
+		if (i == 1) {
+			assert_int_equal(sim_cfg_set(&c, "load", "50", &err),
+					 0);
+			assert_int_equal(sim_cfg_set(&c, "dist", "hadoop",
+						     &err), 0);
+		}
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		sim_run(s, 5 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		if (i == 0) {
+			/* 16 long flows, one per host, 4 spines: busy */
+			assert_int_equal(m.flows, 16);
+			assert_true(m.util > 0.5);
+		} else {
+			assert_true(m.nfct > 0);
+			assert_true(m.fct[0].n > 10);
+			assert_true(m.fct[0].p50 >= 1.0);
+			assert_true(m.fct[0].p99 >= m.fct[0].p50);
+		}
+		sim_free(s);
+	}
+}
+
+static void test_cfg_keys(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct sim_cfg c, keep;
+	char buf[1024];
+
+	(void)state;
+	sim_cfg_default(&c);
+	keep = c;
+	assert_int_equal(sim_cfg_set(&c, "bogus", "1", &err), -PCB_E_NOENT);
+	assert_non_null(strstr(err.msg, "valid keys: senders"));
+	assert_int_not_equal(sim_cfg_set(&c, "rate", "300g", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "mtu", "2048", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "senders", "1", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "senders", "257", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "ecn", "400KB:100KB:0.2", &err),
+			     0);
+	assert_int_not_equal(sim_cfg_set(&c, "ecn", "1:2", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "delay", "-1us", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "loss", "0.9", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "load", "50", &err), 0);
+	assert_memory_equal(&c, &keep, sizeof(c));
+	assert_int_equal(sim_cfg_set(&c, "rate", "800g", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "ecn", "50KB:200KB:0.5", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "buffer", "16MB", &err), 0);
+	assert_int_equal(c.rate_gbps, 800);
+	assert_int_equal(c.kmin, 50 * 1024);
+	assert_int_equal(c.pmax, 32768);
+	assert_int_equal(c.buffer, 16 << 20);
+	sim_cfg_format(&c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "rate 800g"));
+	assert_non_null(strstr(buf, "ecn 50KB:200KB:0.5"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_rtt),
+		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_steady_state),
+		cmocka_unit_test(test_standing_queue),
+		cmocka_unit_test(test_alpha_monotone),
+		cmocka_unit_test(test_pfc),
+		cmocka_unit_test(test_lossy),
+		cmocka_unit_test(test_dcqcn_fair),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_far_events),
+		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_cfg_keys),
+	};
+	struct pcb_err err = { 0 };
+	int i, rc;
+
+	for (i = 0; algo_desc_names[i] && i < 3; i++)
+		if (algo_desc_load(&descs[i], algo_desc_names[i], &err))
+			return 1;
+	rc = cmocka_run_group_tests_name("sim", tests, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		algo_desc_free(descs[i]);
+	return rc;
+}
