@@ -110,6 +110,7 @@ test-run:
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb
 	$(Q)$(O)/tests/bench_adb
+	$(Q)./$(BIN) bench sim all
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg
