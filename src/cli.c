@@ -11,6 +11,7 @@
 #include <readline/readline.h>
 
 #include "cli.h"
+#include "units.h"
 
 #define CLI_MAX_DEPTH 8		/* `source` nesting */
 #define CLI_MAX_WORDS 256
@@ -446,34 +447,17 @@ static int cmd_echo(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* "10ms" -> nanoseconds. */
+/* "500ms" -> nanoseconds; a bare number is seconds. */
 static int parse_duration(struct session *s, const char *t, long long *ns)
 {
-	static const struct {
-		const char *sfx;
-		double mul;
-	} u[] = { { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 },
-		  { "s", 1e9 }, { "", 1e9 } };
-	char *end;
-	double x;
-	size_t i;
+	int64_t ps;
 
-	errno = 0;
-	x = strtod(t, &end);
-	if (end == t || errno || x < 0)
-		goto bad;
-	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (!strcmp(end, u[i].sfx)) {
-			x *= u[i].mul;
-			if (x > 3600e9)
-				goto bad;
-			*ns = (long long)x;
-			return 0;
-		}
-bad:
-	return pcb_error(&s->err, PCB_E_INVAL,
-			 "bad duration '%s' (e.g. 500ms, 2s, 100us; at most "
-			 "1 hour)", t);
+	if (pcb_parse_duration_ps(t, 1e12, &ps) || ps > 3600e12)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "bad duration '%s' (e.g. 500ms, 2s, 100us; at "
+				 "most 1 hour)", t);
+	*ns = ps / 1000;
+	return 0;
 }
 
 static int cmd_sleep(struct session *s, int argc, char **argv)

@@ -9,31 +9,16 @@
 
 #include "cmd.h"
 #include "sim/simdev.h"
+#include "units.h"
 
-/* "10ms" -> ps; at most 10 s of simulated time per command. */
+/* "10ms" -> ps; 1 ns to 10 s of simulated time per command. */
 static int parse_sim_dur(struct session *s, const char *t, int64_t *ps)
 {
-	static const struct {
-		const char *sfx;
-		double mul;
-	} u[] = { { "ns", 1e3 }, { "us", 1e6 }, { "µs", 1e6 },
-		  { "ms", 1e9 }, { "s", 1e12 } };
-	char *end;
-	double x;
-	size_t i;
-
-	errno = 0;
-	x = strtod(t, &end);
-	if (end != t && !errno && x > 0 && *t != '+')
-		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-			if (!strcmp(end, u[i].sfx) && x * u[i].mul <= 1e13) {
-				*ps = (int64_t)llround(x * u[i].mul);
-				if (*ps > 0)
-					return 0;
-			}
-	return pcb_error(&s->err, PCB_E_INVAL,
-			 "bad duration '%s' (e.g. 10ms, 500us; 1ns to 10s)",
-			 t);
+	if (pcb_parse_duration_ps(t, -1, ps) || *ps < 1000 || *ps > 10e12)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "bad duration '%s' (e.g. 10ms, 500us; 1ns to "
+				 "10s)", t);
+	return 0;
 }
 
 static void fmt_bytes(char *b, size_t n, double v)
@@ -146,20 +131,8 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 	char cfg[1024];
 	int rc = sess_simdev(s, &d);
 
-	if (rc)
-		return rc;
-	if (argc == 0) {
-		sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
-		if (s->out.json) {
-			out_obj_begin(&s->out, NULL);
-			out_str(&s->out, "scenario", cfg);
-			out_obj_end(&s->out);
-		} else {
-			fprintf(s->out.fp, "%s\n", cfg);
-		}
-		return 0;
-	}
-	rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, &s->err);
+	if (!rc && argc)
+		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, &s->err);
 	if (rc)
 		return rc;
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "sim_int.h"
+#include "units.h"
 
 /* ---- keys --------------------------------------------------------------- */
 
@@ -166,28 +167,7 @@ static int parse_bytes(const char *v, uint64_t *out)
 
 static int parse_dur(const char *v, int64_t *out)
 {
-	static const struct {
-		const char *sfx;
-		double mul;
-	} u[] = { { "ps", 1 }, { "ns", 1e3 }, { "us", 1e6 }, { "µs", 1e6 },
-		  { "ms", 1e9 }, { "s", 1e12 } };
-	char *end;
-	double x;
-	size_t i;
-
-	errno = 0;
-	x = strtod(v, &end);
-	if (end == v || errno || x < 0 || *v == '-' || *v == '+')
-		return -1;
-	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (!strcmp(end, u[i].sfx)) {
-			x *= u[i].mul;
-			if (x > 9e18)
-				return -1;
-			*out = (int64_t)llround(x);
-			return 0;
-		}
-	return -1;
+	return pcb_parse_duration_ps(v, -1, out);
 }
 
 static int parse_u64(const char *v, uint64_t *out)

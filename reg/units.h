@@ -1,0 +1,14 @@
+/* units.h - the one parser for durations typed by users. */
+#ifndef PCCB_UNITS_H
+#define PCCB_UNITS_H
+
+#include <stdint.h>
+
+/* "10ms", "1.5us", "250ns", "2s", "100ps" -> picoseconds; a bare number is
+ * `bare_unit` ps (e.g. 1e12 for seconds), or refused when bare_unit <= 0.
+ * Non-negative, at most ~106 days.
+ * Returns 0 or -1.
+ */
+int pcb_parse_duration_ps(const char *text, double bare_unit, int64_t *ps);
+
+#endif
