@@ -428,6 +428,13 @@ static void test_cfg_keys(void **state)
 	assert_int_not_equal(sim_cfg_set(&c, "loss", "0.9", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "load", "50", &err), 0);
 	assert_memory_equal(&c, &keep, sizeof(c));
+	assert_int_not_equal(sim_cfg_set(&c, "delay", "10", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "delay", "1us2", &err), 0);
+	assert_memory_equal(&c, &keep, sizeof(c));
+	assert_int_equal(sim_cfg_set(&c, "delay", "1.5us", &err), 0);
+	assert_int_equal(c.delay_ps, 1500000);
+	assert_int_equal(sim_cfg_set(&c, "delay", "250ns", &err), 0);
+	assert_int_equal(c.delay_ps, 250000);
 	assert_int_equal(sim_cfg_set(&c, "rate", "800g", &err), 0);
 	assert_int_equal(sim_cfg_set(&c, "ecn", "50KB:200KB:0.5", &err), 0);
 	assert_int_equal(sim_cfg_set(&c, "buffer", "16MB", &err), 0);
