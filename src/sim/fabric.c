@@ -755,7 +755,8 @@ static void flow_done(struct sim *s, uint32_t qi)
 
 static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 {
-	struct pkt *k = &s->pk[ki];
+	/* a copy: answering (ctrl_send) may grow, and move, the pool */
+	const struct pkt pkt = s->pk[ki], *k = &pkt;
 	uint32_t qi = k->qp;
 	struct qp *q = &s->qps[qi];
 	struct host *h = &s->hosts[hi];
