@@ -342,6 +342,54 @@ static void test_determinism(void **state)
 	assert_memory_not_equal(b[0], b[2], sizeof(b[0]));
 }
 
+/* The fine time series: one row per interval, physical values, and a
+ * traced run is the same run.
+ */
+static void test_trace(void **state)
+{
+	const struct sim_trace_row *r;
+	struct sim_summary m[2];
+	struct sim_port_counters pc;
+	int k;
+	size_t n = 0, i;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct sim_cfg c = incast(8);
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		if (k)
+			assert_int_equal(sim_trace_start(s, 10 * PS_PER_US), 0);
+		sim_run(s, 3 * PS_PER_MS, NULL);
+		sim_summary(s, &m[k]);
+		if (k) {
+			uint64_t prio_sum = 0;
+
+			n = sim_trace_rows(s, &r);
+			assert_int_equal(n, 300);
+			for (i = 0; i < n; i++) {
+				assert_int_equal(r[i].t,
+						 (int64_t)(i + 1) * 10 * PS_PER_US);
+				assert_true(r[i].rx_gbps <= 400 * 0.985 * 1.05);
+				assert_true(r[i].rate_min <= r[i].rate_mean &&
+					    r[i].rate_mean <= r[i].rate_max);
+				assert_true(!r[i].rtt_n || r[i].rtt_mean >= 4005);
+			}
+			/* steady: near line rate, RTT near the target */
+			assert_true(r[n - 1].rx_gbps > 350);
+			sim_port_counters(s, &pc);
+			for (i = 0; i < 8; i++)
+				prio_sum += pc.rx_bytes_prio[i];
+			assert_int_equal(prio_sum, pc.rx_bytes);
+		}
+		sim_free(s);
+	}
+	assert_memory_equal(&m[0], &m[1], sizeof(m[0]));
+}
+
 /* Events beyond the 17.6 s key horizon wait and fire on time. */
 static void test_far_events(void **state)
 {
@@ -459,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_dcqcn_fair),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_far_events),
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_cfg_keys),

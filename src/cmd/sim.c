@@ -146,23 +146,85 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* The trace as CSV (RFC 4180: one header row with units, no quoting
+ * needed); an interval without probes leaves the RTT empty, not 0.
+ */
+static int write_trace(struct session *s, struct sim *sim, FILE *fp,
+		       const char *path)
+{
+	const struct sim_trace_row *r;
+	size_t i, n = sim_trace_rows(sim, &r);
+
+	fprintf(fp, "t_us,queue_max_bytes,rate_mean_gbps,rate_min_gbps,"
+		"rate_max_gbps,rtt_mean_us,rtt_samples,rx_gbps\r\n");
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "%.3f,%llu,%.4f,%.4f,%.4f,", r[i].t / 1e6,
+			(unsigned long long)r[i].queue_max, r[i].rate_mean,
+			r[i].rate_min, r[i].rate_max);
+		if (r[i].rtt_n)
+			fprintf(fp, "%.3f", r[i].rtt_mean / 1e3);
+		fprintf(fp, ",%u,%.4f\r\n", r[i].rtt_n, r[i].rx_gbps);
+	}
+	if (fclose(fp))
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
+				 path, strerror(errno));
+	return 0;
+}
+
 static int cmd_sim_run(struct session *s, int argc, char **argv)
 {
 	struct sim_summary m;
-	struct simdev *d;
-	struct sim *sim;
-	int64_t ps = 0;
-	int rc;
+	struct simdev *d = NULL;
+	struct sim *sim = NULL;
+	int64_t ps = 0, every = 10 * PS_PER_US;
+	const char *trace = NULL;
+	FILE *tfp = NULL;
+	int i, rc;
 
-	(void)argc;
 	rc = parse_sim_dur(s, argv[0], &ps);
+	for (i = 1; !rc && i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE,
+					 "'%s' needs a value; usage: sim run "
+					 "DURATION [trace FILE.csv] [every "
+					 "INTERVAL]", argv[i]);
+		if (!strcmp(argv[i], "trace"))
+			trace = argv[i + 1];
+		else if (!strcmp(argv[i], "every"))
+			rc = parse_sim_dur(s, argv[i + 1], &every);
+		else
+			return pcb_error(&s->err, PCB_E_USAGE,
+					 "unknown word '%s'; usage: sim run "
+					 "DURATION [trace FILE.csv] [every "
+					 "INTERVAL]", argv[i]);
+	}
+	if (!rc && trace && ps / every > 10000000)
+		rc = pcb_error(&s->err, PCB_E_RANGE,
+			       "trace of more than 10 M rows; use a coarser "
+			       "'every'");
+	/* a file that cannot be written fails before any simulated time */
+	if (!rc && trace && !(tfp = fopen(trace, "w")))
+		rc = pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
+			       trace, strerror(errno));
 	if (!rc)
 		rc = sess_simdev(s, &d);
 	if (!rc)
+		rc = simdev_sim(d, &sim, &s->err);
+	if (!rc && trace)
+		rc = sim_trace_start(sim, every) ? pcb_error(&s->err,
+			PCB_E_RANGE, "bad trace interval") : 0;
+	if (!rc)
 		rc = simdev_run(d, ps, s->stop, &s->err);
+	if (tfp) {
+		if (!rc)
+			rc = write_trace(s, sim, tfp, trace);
+		else
+			fclose(tfp);
+		if (sim)
+			sim_trace_stop(sim);
+	}
 	if (rc)
 		return rc;
-	simdev_sim(d, &sim, &s->err);
 	sim_summary(sim, &m);
 	print_summary(s, d, &m);
 	return 0;
@@ -245,17 +307,104 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* The device view of the NIC counters, under mlx5 / ethtool names. */
+static int cmd_sim_counters(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
+		{ "meaning", "", TBL_TEXT_ONLY },
+	};
+	struct sim_port_counters c;
+	struct simdev *d;
+	struct sim *sim;
+	struct tbl t;
+	int rc, p;
+	char name[48];
+
+	(void)argc;
+	(void)argv;
+	rc = sess_simdev(s, &d);
+	if (!rc)
+		rc = simdev_sim(d, &sim, &s->err);
+	if (rc)
+		return rc;
+	sim_port_counters(sim, &c);
+	tbl_init(&t, cols, 3);
+#define ROW(n, v, m) do {						\
+		tbl_row(&t);						\
+		tbl_str(&t, n);						\
+		tbl_u64(&t, v);						\
+		tbl_str(&t, m);						\
+	} while (0)
+	ROW("rx_bytes_phy", c.rx_bytes, "bytes received by all NICs");
+	ROW("tx_bytes_phy", c.tx_bytes, "bytes sent by all NICs");
+	ROW("rx_packets_phy", c.rx_pkts, "");
+	ROW("tx_packets_phy", c.tx_pkts, "");
+	for (p = 0; p < 8; p++) {
+		if (p != SIM_PRIO_DATA && p != SIM_PRIO_CTRL)
+			continue;
+		snprintf(name, sizeof(name), "rx_prio%d_bytes", p);
+		ROW(name, c.rx_bytes_prio[p], p == SIM_PRIO_DATA ?
+		    "RoCE data and RTT probes" : "ACK, NACK, CNP, probe "
+		    "responses");
+		snprintf(name, sizeof(name), "rx_prio%d_packets", p);
+		ROW(name, c.rx_pkts_prio[p], "");
+		snprintf(name, sizeof(name), "tx_prio%d_bytes", p);
+		ROW(name, c.tx_bytes_prio[p], "");
+		snprintf(name, sizeof(name), "tx_prio%d_packets", p);
+		ROW(name, c.tx_pkts_prio[p], "");
+	}
+	snprintf(name, sizeof(name), "rx_prio%d_pause", SIM_PRIO_DATA);
+	ROW(name, c.pause_rx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
+	    "received");
+	snprintf(name, sizeof(name), "rx_prio%d_pause_duration",
+		 SIM_PRIO_DATA);
+	ROW(name, c.pause_rx_ns / 1000, "us the NICs were paused");
+	snprintf(name, sizeof(name), "tx_prio%d_pause", SIM_PRIO_DATA);
+	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
+	    "sent (their receive side never fills: 0)");
+	ROW("np_ecn_marked_roce_packets", c.ecn_marked, "CE-marked packets "
+	    "received");
+	ROW("np_cnp_sent", c.cnp_sent, "CNPs sent by receivers");
+	ROW("rp_cnp_handled", c.cnp_handled, "CNPs handled by senders");
+	ROW("rp_cc_rate_limited", c.qp_desched, "QPs held back by the CC "
+	    "rate limiter");
+	ROW("out_of_sequence", c.out_of_sequence, "data past a hole "
+	    "(dropped, go-back-N)");
+	ROW("packet_seq_err", c.nacks, "NAKs received by senders");
+	ROW("local_ack_timeout_err", c.rto, "retransmission timeouts");
+	ROW("out_of_buffer", c.drops_nowqe, "no receive WQE (not modeled)");
+	ROW("rx_cqe", c.rx_cqe, "messages received");
+	ROW("tx_cqe", c.tx_cqe, "messages completed");
+	ROW("switch_ecn_marked", c.ecn_marked_sw, "packets marked by switches");
+	ROW("switch_pause_sent", c.sw_pause_tx, "PFC frames sent by switches");
+	ROW("switch_drops_no_buffer", c.drops_nobuf, "dropped for buffer");
+	ROW("link_drops", c.drops_loss, "dropped by link loss");
+#undef ROW
+	if (!s->out.json)
+		fprintf(s->out.fp, "every NIC of the fabric since it started "
+			"(t = %.3f ms)\n", sim_now(sim) / 1e9);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
 const struct cmd_row cmd_sim_verbs[] = {
 	{ "scenario", cmd_sim_scenario, NULL, 0, -1, "[NAME KEY VALUE...]",
 	  "set the workload: incast, staircase, permutation, mix",
 	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
-	{ "run", cmd_sim_run, NULL, 1, 1, "DURATION",
-	  "advance simulated time; counters flow into the device",
-	  "sim run 10ms", CMD_DEVICE },
+	{ "run", cmd_sim_run, NULL, 1, 5,
+	  "DURATION [trace FILE.csv] [every INTERVAL]",
+	  "advance simulated time; counters flow into the device; trace: "
+	  "queue, rates, RTT, goodput every INTERVAL (10us)",
+	  "sim run 10ms trace incast.csv every 5us", CMD_DEVICE },
 	{ "show", cmd_sim_show, NULL, 0, 0, "",
 	  "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
 	  "last run", "sim show", CMD_DEFAULT | CMD_DEVICE },
+	{ "counters", cmd_sim_counters, NULL, 0, 0, "",
+	  "NIC port counters of the fabric, per priority, ethtool names",
+	  "sim counters", CMD_DEVICE },
 	{ "reset", cmd_sim_reset, NULL, 0, 0, "",
 	  "empty the fabric, back to t = 0", "sim reset", CMD_DEVICE },
 	{ "model", cmd_sim_model, NULL, 0, -1, "[KEY VALUE...]",

@@ -373,6 +373,8 @@ static void port_start(struct sim *s, uint32_t pi)
 	k = &s->pk[ki];
 	p->tx_bytes += k->size;
 	p->tx_pkts++;
+	p->tx_bytes_c[!data_class(k)] += k->size;
+	p->tx_pkts_c[!data_class(k)]++;
 	if (k->type == PK_DATA) {
 		p->tx_payload += k->size - HDR_BYTES;
 		p->win_payload += k->size - HDR_BYTES;
@@ -458,6 +460,10 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 		s->pause_events++;
 		if (!p->is_switch)
 			s->c.pause_rx++;
+		if (!p->paused)
+			p->pause_start = s->now;
+	} else if (p->paused) {
+		p->paused_ps += s->now - p->pause_start;
 	}
 	p->paused = pause;
 	if (!pause)
@@ -777,6 +783,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			q->rcv_nxt++;
 			q->nack_sent = false;
 			q->win_bytes += k->size - HDR_BYTES;
+			s->rx_payload += k->size - HDR_BYTES;
 			if (k->flags & PF_LAST) {
 				s->c.rx_cqe++;
 				q->since_ack = 0;
@@ -787,6 +794,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			}
 		} else if (k->psn > q->rcv_nxt) {
 			/* go-back-N: drop, ask once from the hole */
+			s->c.out_of_sequence++;
 			if (!q->nack_sent) {
 				q->nack_sent = true;
 				ctrl_send(s, hi, qi, PK_NACK, q->rcv_nxt, 0);
@@ -834,6 +842,8 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		if (q->probe_out && k->ts == q->probe_sent) {
 			q->probe_out = false;
 			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
+			s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
+			s->tr_rtt_n++;
 			if (s->algo.ops) {
 				s->algo.ops->on_rtt(&h->ap, qp_state(s, qi),
 						    ns_of(s->now),
@@ -858,6 +868,8 @@ static void on_arrive(struct sim *s, uint32_t ki)
 
 	p->rx_bytes += k->size;
 	p->rx_pkts++;
+	p->rx_bytes_c[!data_class(k)] += k->size;
+	p->rx_pkts_c[!data_class(k)]++;
 	if (!n->is_switch) {
 		s->c.rx_bytes += k->size;
 		s->c.rx_pkts++;
@@ -1152,6 +1164,7 @@ void sim_free(struct sim *s)
 	free(s->rto_vals);
 	free(s->armed);
 	free(s->far);
+	free(s->tr);
 	free(s->fct);
 	free(s);
 }
@@ -1235,6 +1248,75 @@ int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 	return sim_run_more(s, dur_ps, stop);
 }
 
+/* ---- fine time series -------------------------------------------------- */
+
+int sim_trace_start(struct sim *s, int64_t every_ps)
+{
+	if (every_ps < PS_PER_NS)
+		return -PCB_E_RANGE;
+	s->tr_every = every_ps;
+	s->tr_next = s->now + every_ps;
+	s->ntr = 0;
+	s->tr_rtt_sum = 0;
+	s->tr_rtt_n = 0;
+	s->tr_rx_last = s->rx_payload;
+	return 0;
+}
+
+size_t sim_trace_rows(const struct sim *s, const struct sim_trace_row **rows)
+{
+	*rows = s->tr;
+	return s->ntr;
+}
+
+void sim_trace_stop(struct sim *s)
+{
+	s->tr_every = 0;
+}
+
+/* One row for the state at s->tr_next (no event at or after it has run). */
+static void trace_sample(struct sim *s)
+{
+	struct sim_trace_row *r;
+	double gbps = s->cfg.rate_gbps / (double)ALGO_RATE_ONE;
+	uint32_t i, n = 0;
+
+	if (sim_grow((void **)&s->tr, sizeof(*s->tr), &s->captr, s->ntr + 1)) {
+		s->tr_every = 0;	/* out of memory: stop tracing */
+		return;
+	}
+	r = &s->tr[s->ntr++];
+	memset(r, 0, sizeof(*r));
+	r->t = s->tr_next;
+	for (i = 0; i < s->nports; i++)
+		if (s->ports[i].is_switch && s->ports[i].data.bytes >
+		    r->queue_max)
+			r->queue_max = s->ports[i].data.bytes;
+	for (i = 0; i < s->nqps; i++) {
+		const struct qp *q = &s->qps[i];
+		double g = q->rate * gbps;
+
+		if (!q->active)
+			continue;
+		r->rate_mean += g;
+		if (!n || g < r->rate_min)
+			r->rate_min = g;
+		if (g > r->rate_max)
+			r->rate_max = g;
+		n++;
+	}
+	if (n)
+		r->rate_mean /= n;
+	r->rtt_n = s->tr_rtt_n;
+	r->rtt_mean = s->tr_rtt_n ? s->tr_rtt_sum / s->tr_rtt_n : 0;
+	r->rx_gbps = (double)(s->rx_payload - s->tr_rx_last) * 8 /
+		     ((double)s->tr_every / PS_PER_NS);
+	s->tr_rx_last = s->rx_payload;
+	s->tr_rtt_sum = 0;
+	s->tr_rtt_n = 0;
+	s->tr_next += s->tr_every;
+}
+
 /* Move the time base to now: every key shifts down alike, so the heap
  * order holds; far events now within the horizon join the heap.
  */
@@ -1270,6 +1352,8 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 		while (s->hn && ev_time(s, &s->heap[0]) <= step_end) {
 			struct ev e = s->heap[0];
 
+			while (s->tr_every && ev_time(s, &e) >= s->tr_next)
+				trace_sample(s);
 			s->now = ev_time(s, &e);
 			s->top_spent = true;
 			dispatch(s, &e);
@@ -1282,6 +1366,8 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 				return -PCB_E_INTR;
 			}
 		}
+		while (s->tr_every && s->tr_next <= step_end)
+			trace_sample(s);
 		s->now = step_end;
 		if (step_end == end)
 			break;
@@ -1356,10 +1442,23 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 	c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
 	for (i = 0; i < s->nhosts; i++) {
 		const struct port *p = &s->ports[s->hosts[i].port];
+		int k;
 
 		c->tx_bytes += p->tx_bytes;
 		c->tx_pkts += p->tx_pkts;
 		c->pause_tx += p->pause_tx;
+		for (k = 0; k < 2; k++) {
+			int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;
+
+			c->rx_bytes_prio[prio] += p->rx_bytes_c[k];
+			c->rx_pkts_prio[prio] += p->rx_pkts_c[k];
+			c->tx_bytes_prio[prio] += p->tx_bytes_c[k];
+			c->tx_pkts_prio[prio] += p->tx_pkts_c[k];
+		}
+		c->pause_rx_prio[SIM_PRIO_DATA] += p->pause_rx;
+		c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
+		c->pause_rx_ns += (uint64_t)(p->paused_ps + (p->paused ?
+				s->now - p->pause_start : 0)) / PS_PER_NS;
 	}
 }
 

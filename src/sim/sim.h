@@ -102,8 +102,19 @@ void sim_set_params(struct sim *s, const uint32_t *params, size_t n);
 void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
 		       size_t n);
 
+/* Traffic classes: RoCE data and probes on priority 3, control (ACK,
+ * NACK, CNP, probe response) on priority 6. */
+#define SIM_PRIO_DATA 3
+#define SIM_PRIO_CTRL 6
+
 struct sim_port_counters {	/* per device view: every host NIC */
 	uint64_t rx_bytes, rx_pkts, tx_bytes, tx_pkts;
+	uint64_t rx_bytes_prio[8], rx_pkts_prio[8];
+	uint64_t tx_bytes_prio[8], tx_pkts_prio[8];
+	uint64_t pause_rx_prio[8], pause_tx_prio[8];
+	uint64_t pause_rx_ns;		/* time NICs spent paused */
+	uint64_t out_of_sequence;	/* data received past a hole */
+	uint64_t drops_nowqe;		/* receive queues are not modeled: 0 */
 	uint64_t ecn_marked;		/* CE-marked RoCE packets received */
 	uint64_t cnp_sent, cnp_handled;
 	uint64_t qp_desched;		/* QPs held back by the rate limiter */
@@ -146,6 +157,21 @@ void sim_summary(struct sim *s, struct sim_summary *sum);
 size_t sim_flow_bytes(const struct sim *s, uint64_t *bytes, size_t max);
 /* Per-flow current rate (fxp20). */
 size_t sim_flow_rates(const struct sim *s, uint32_t *rates, size_t max);
+
+/* Fine time series, sampled at a fixed resolution inside the event loop
+ * (no events of its own, so tracing cannot change a run).
+ */
+struct sim_trace_row {
+	int64_t t;			/* ps */
+	uint64_t queue_max;		/* deepest switch data queue, bytes */
+	double rate_mean, rate_min, rate_max;	/* active QPs, Gb/s */
+	double rtt_mean;		/* probes answered in the interval, ns */
+	uint32_t rtt_n;
+	double rx_gbps;			/* payload delivered in the interval */
+};
+int sim_trace_start(struct sim *s, int64_t every_ps);
+size_t sim_trace_rows(const struct sim *s, const struct sim_trace_row **rows);
+void sim_trace_stop(struct sim *s);
 
 /* Peak bytes held by the simulator's arrays. */
 size_t sim_mem_bytes(const struct sim *s);

@@ -86,6 +86,9 @@ struct port {
 	uint64_t win_payload;	/* payload sent in the stats window */
 	uint64_t win_pkts;
 	uint64_t pause_rx, pause_tx, drops, drop_bytes;
+	uint64_t tx_bytes_c[2], tx_pkts_c[2], rx_bytes_c[2], rx_pkts_c[2];
+	int64_t pause_start;	/* when the peer paused us */
+	int64_t paused_ps;	/* total time paused */
 	int64_t xoff_at;	/* when this ingress crossed Xoff */
 	/* time-weighted queue statistics (switch egress) */
 	int64_t q_last;
@@ -185,6 +188,13 @@ struct sim {
 	uint32_t *armed;	/* QPs with a retransmission or probe timer */
 	uint32_t narmed, caparmed;
 	bool scan_pending;
+	/* fine time series */
+	int64_t tr_every, tr_next;
+	struct sim_trace_row *tr;
+	uint32_t ntr, captr;
+	double tr_rtt_sum;
+	uint32_t tr_rtt_n;
+	uint64_t rx_payload, tr_rx_last;
 	struct sim_port_counters c;
 	uint64_t pause_events;
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */

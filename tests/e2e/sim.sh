@@ -52,6 +52,20 @@ num2=$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
 "$BIN" -d sim:a -c 'counter clear' >/dev/null
 check "cleared" 0 "$("$BIN" -d sim:a -j -c 'counter show' | tr '{' '\n' |
 	grep '"ZTR_CC_NUM_RTT"' | jget value)"
+# NIC counters: priorities add up, CNPs sent >= handled
+"$BIN" -d sim:c -j -c 'sim run 1ms; sim counters' | tail -n 1 | tr '{' '\n' >"$tmp/c.txt"
+cval() { grep "\"$1\"" "$tmp/c.txt" | jget value; }
+check "priorities add up" "$(cval rx_bytes_phy)" \
+	"$(( $(cval rx_prio3_bytes) + $(cval rx_prio6_bytes) ))"
+[ "$(cval np_cnp_sent)" -ge "$(cval rp_cnp_handled)" ] ||
+	{ echo "sim: cnp sent < handled"; fail=1; }
+# a trace: one row per interval plus the header, units in it
+"$BIN" -d sim:c -c "sim run 500us trace $tmp/t.csv every 10us" >/dev/null
+check "trace rows" 51 "$(wc -l <"$tmp/t.csv")"
+check "trace header" "t_us,queue_max_bytes,rate_mean_gbps,rate_min_gbps,rate_max_gbps,rtt_mean_us,rtt_samples,rx_gbps" \
+	"$(head -n 1 "$tmp/t.csv" | tr -d '\r')"
+"$BIN" -d sim:c -c "sim run 1ms trace $tmp/no/such/dir.csv" 2>/dev/null
+check "unwritable trace exit" 2 $?
 # determinism across processes
 a=$("$BIN" -d sim:b -j -c 'sim scenario incast senders 4 start jitter seed 9; sim run 1ms' | tail -n 1)
 b=$("$BIN" -d sim:b -j -c 'sim run 1ms' | tail -n 1)
