@@ -125,6 +125,14 @@ static void print_summary(struct session *s, struct simdev *d,
 	}
 }
 
+/* The device's workload and its fabric (built on first use). */
+static int fabric(struct session *s, struct simdev **d, struct sim **sim)
+{
+	int rc = sess_simdev(s, d);
+
+	return rc ? rc : simdev_sim(*d, sim, &s->err);
+}
+
 static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 {
 	struct simdev *d;
@@ -207,9 +215,7 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
 			       trace, strerror(errno));
 	if (!rc)
-		rc = sess_simdev(s, &d);
-	if (!rc)
-		rc = simdev_sim(d, &sim, &s->err);
+		rc = fabric(s, &d, &sim);
 	if (!rc && trace)
 		rc = sim_trace_start(sim, every) ? pcb_error(&s->err,
 			PCB_E_RANGE, "bad trace interval") : 0;
@@ -239,9 +245,7 @@ static int cmd_sim_show(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = sess_simdev(s, &d);
-	if (!rc)
-		rc = simdev_sim(d, &sim, &s->err);
+	rc = fabric(s, &d, &sim);
 	if (rc)
 		return rc;
 	sim_summary(sim, &m);
@@ -323,9 +327,7 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = sess_simdev(s, &d);
-	if (!rc)
-		rc = simdev_sim(d, &sim, &s->err);
+	rc = fabric(s, &d, &sim);
 	if (rc)
 		return rc;
 	sim_port_counters(sim, &c);
