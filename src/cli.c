@@ -326,6 +326,12 @@ int cli_run_line(struct session *s, const char *line, const char *where)
 		return rc;
 	}
 	for (i = 0; i < ncmd && !s->quit; i++) {
+		if (s->stop && *s->stop) {
+			rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
+			cli_print_error(s, rc, where);
+			first = rc;
+			break;
+		}
 		rc = cli_run_argv(s, argcs[i], cmds[i]);
 		if (rc) {
 			/* a sourced script printed its own error */
@@ -354,7 +360,8 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 				 "'%s': source nested more than %d deep", name,
 				 CLI_MAX_DEPTH);
 	s->depth++;
-	while (!s->quit && (n = getline(&line, &cap, fp)) >= 0) {
+	while (!s->quit && !(s->stop && *s->stop) &&
+	       (n = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)n)) {
 			snprintf(where, sizeof(where), "%s:%ld", name, lineno);
@@ -472,7 +479,8 @@ static int cmd_sleep(struct session *s, int argc, char **argv)
 	ts.tv_sec = (time_t)(ns / 1000000000);
 	ts.tv_nsec = (long)(ns % 1000000000);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+		if (s->stop && *s->stop)
+			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
 	return 0;
 }
 
@@ -530,7 +538,11 @@ int cli_repl(struct session *s)
 		}
 		if (*line)
 			add_history(line);
+		if (s->stop)
+			*s->stop = 0;	/* Ctrl-C ends a command, not the REPL */
 		cli_run_line(s, line, NULL);
+		if (s->stop)
+			*s->stop = 0;
 		free(line);
 	}
 	return 0;

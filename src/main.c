@@ -1,5 +1,6 @@
 /* main.c - options, then the REPL, a script, -c commands or stdin. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,27 @@
 #include <libxml/parser.h>
 
 #include "cli.h"
+
+/* The one global: set by SIGINT/SIGTERM, polled by long commands. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* No SA_RESTART: a blocking read or sleep returns so the command can stop. */
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static void usage(FILE *fp)
 {
@@ -95,6 +117,8 @@ int main(int argc, char **argv)
 		}
 	}
 	out_init(&s.out, stdout, json, pretty);
+	s.stop = &interrupted;
+	catch_signals();
 	if (sess_set_device(&s, dev)) {
 		cli_print_error(&s, -s.err.code, NULL);
 		sess_release(&s);
