@@ -7,8 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
 
 #include "cli.h"
 #include "units.h"
@@ -521,29 +519,3 @@ const struct cmd_row cmd_top[] = {
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
-/* ---- REPL ---------------------------------------------------------------- */
-
-int cli_repl(struct session *s)
-{
-	char prompt[128];
-	char *line;
-
-	rl_readline_name = "pccbench";
-	while (!s->quit) {
-		snprintf(prompt, sizeof(prompt), "pccbench %s> ", s->devname);
-		line = readline(prompt);
-		if (!line) {
-			fputc('\n', stdout);
-			break;
-		}
-		if (*line)
-			add_history(line);
-		if (s->stop)
-			*s->stop = 0;	/* Ctrl-C ends a command, not the REPL */
-		cli_run_line(s, line, NULL);
-		if (s->stop)
-			*s->stop = 0;
-		free(line);
-	}
-	return 0;
-}

@@ -1,0 +1,340 @@
+/* repl.c - the interactive loop: readline, prompt, history, completion.
+ *
+ * readline's completion callbacks take no user pointer, so the session of
+ * the running REPL is kept in one file-static pointer (set for the loop's
+ * lifetime only); nothing else in pccbench keeps parse state in globals.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "adb.h"
+#include "cli.h"
+#include "cmd/cmd.h"
+#include "paths.h"
+#include "sim/sim.h"
+
+#define HISTORY_MAX 2000
+
+static struct session *repl_s;
+
+/* ---- candidates ---------------------------------------------------------- */
+
+struct cands {
+	char **v;
+	size_t n, cap;
+};
+
+static void cand_add(struct cands *c, const char *word)
+{
+	char **nv;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 32;
+		nv = realloc(c->v, c->cap * sizeof(*nv));
+		if (!nv)
+			return;
+		c->v = nv;
+	}
+	c->v[c->n] = strdup(word);
+	if (c->v[c->n])
+		c->n++;
+}
+
+static void cand_rows(struct cands *c, const struct cmd_row *rows)
+{
+	for (; rows && rows->name; rows++)
+		cand_add(c, rows->name);
+}
+
+static struct cands current;	/* what the generator walks */
+
+static char *cand_gen(const char *text, int state)
+{
+	static size_t i;
+	size_t len = strlen(text);
+
+	if (!state)
+		i = 0;
+	while (i < current.n) {
+		const char *w = current.v[i++];
+
+		if (!strncmp(w, text, len))
+			return strdup(w);
+	}
+	return NULL;
+}
+
+static void cands_clear(struct cands *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i]);
+	c->n = 0;
+}
+
+/* ---- what the device knows ------------------------------------------------ */
+
+static void cand_params(struct cands *c, struct session *s)
+{
+	struct pcb_err keep = s->err;
+	struct slot_view *v;
+	unsigned slot;
+	size_t i;
+
+	if (!sess_active_slot(s, &slot) && !sess_slot_view(s, slot, &v))
+		for (i = 0; i < v->nparams; i++)
+			cand_add(c, v->params[i].info.name);
+	s->err = keep;
+}
+
+static void cand_slots(struct cands *c, struct session *s, bool counters)
+{
+	struct pcb_err keep = s->err;
+	uint32_t info[PPCC_SLOTS];
+	unsigned i;
+	char b[8];
+
+	if (!sess_device(s) && !ppcc_algo_info_array(&s->ppcc, info, &s->err))
+		for (i = 0; i < PPCC_SLOTS; i++) {
+			struct slot_view *v;
+
+			if (!info[i])
+				continue;
+			if (counters && (sess_slot_view(s, i, &v) ||
+					 !v->ncounters))
+				continue;
+			snprintf(b, sizeof(b), "%u", i);
+			cand_add(c, b);
+		}
+	s->err = keep;
+}
+
+static void cand_registers(struct cands *c, struct session *s)
+{
+	struct pcb_err keep = s->err;
+	struct adb_db *db = NULL;
+	size_t i;
+
+	if (!cmd_open_adb(s, NULL, &db)) {
+		for (i = 0; i < adb_db_count(db); i++)
+			cand_add(c, adb_db_name(db, i));
+		adb_db_free(db);
+	}
+	s->err = keep;
+}
+
+static void cand_list(struct cands *c, const char *list)
+{
+	char buf[512], *w, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (w = strtok_r(buf, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+		cand_add(c, w);
+}
+
+/* Candidates for word number `n` (0-based) after words[0..n-1]. */
+static bool complete_for(struct session *s, char **words, int n,
+			 struct cands *c)
+{
+	const struct cmd_row *obj, *verb = NULL;
+	struct pcb_err keep = s->err;
+	static const char *const kinds = "incast, staircase, permutation, mix";
+	enum sim_kind kind;
+
+	if (n == 0) {
+		cand_rows(c, cmd_top);
+		return true;
+	}
+	obj = cli_lookup(s, cmd_top, "command", words[0]);
+	s->err = keep;
+	if (!obj)
+		return true;
+	if (!strcmp(obj->name, "help")) {
+		if (n == 1)
+			cand_rows(c, cmd_top);
+		else if (n == 2 && (obj = cli_lookup(s, cmd_top, "command",
+						     words[1])))
+			cand_rows(c, obj->sub);
+		s->err = keep;
+		return true;
+	}
+	if (!strcmp(obj->name, "source"))
+		return false;		/* file names */
+	if (!obj->sub)
+		return true;
+	if (n == 1) {
+		cand_rows(c, obj->sub);
+		return true;
+	}
+	verb = cli_lookup(s, obj->sub, "verb", words[1]);
+	s->err = keep;
+	if (!verb)
+		return true;
+	if (!strcmp(obj->name, "param")) {
+		cand_params(c, s);
+		cand_add(c, "slot");
+		if (!strcmp(verb->name, "set")) {
+			cand_add(c, "--unchecked");
+			cand_add(c, "raw");
+		}
+		if (!strcmp(verb->name, "reset"))
+			cand_add(c, "all");
+		if (n >= 3 && !strcmp(words[n - 1], "slot")) {
+			cands_clear(c);
+			cand_slots(c, s, false);
+		}
+	} else if (!strcmp(obj->name, "algo")) {
+		if (!strcmp(verb->name, "debug") && n == 2)
+			cand_list(c, "on, off");
+		else if (n == 2 && strcmp(verb->name, "list"))
+			cand_slots(c, s, false);
+		else if (n == 3 && !strcmp(verb->name, "enable"))
+			cand_add(c, "counters");
+	} else if (!strcmp(obj->name, "counter") && n == 2) {
+		cand_slots(c, s, true);
+	} else if (!strcmp(obj->name, "reg") && n == 2) {
+		cand_registers(c, s);
+	} else if (!strcmp(obj->name, "sim")) {
+		if (!strcmp(verb->name, "scenario") && n == 2)
+			cand_list(c, kinds);
+		else if (!strcmp(verb->name, "scenario") && n % 2 == 1 &&
+			 !sim_kind_parse(words[2], &kind))
+			cand_list(c, sim_cfg_keys(kind));
+		else if (!strcmp(verb->name, "run") && n >= 3) {
+			if (!strcmp(words[n - 1], "trace"))
+				return false;	/* a file */
+			if (n % 2 == 1)
+				cand_list(c, "trace, every");
+		} else if (!strcmp(verb->name, "model") && n % 2 == 0) {
+			cand_list(c, "target, decrease, beta, hyper");
+		}
+	}
+	return true;
+}
+
+static char **pcb_complete(const char *text, int start, int end)
+{
+	char *line, *w, *save = NULL, *words[64];
+	int n = 0;
+
+	(void)end;
+	rl_attempted_completion_over = 1;
+	cands_clear(&current);
+	/* the words of the current command before the cursor's word */
+	line = strndup(rl_line_buffer, (size_t)start);
+	if (!line)
+		return NULL;
+	if (strrchr(line, ';'))
+		memmove(line, strrchr(line, ';') + 1,
+			strlen(strrchr(line, ';') + 1) + 1);
+	for (w = strtok_r(line, " \t", &save); w && n < 64;
+	     w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	if (!complete_for(repl_s, words, n, &current)) {
+		free(line);
+		rl_attempted_completion_over = 0;	/* file names */
+		return NULL;
+	}
+	free(line);
+	return rl_completion_matches(text, cand_gen);
+}
+
+/* ---- prompt and history ------------------------------------------------- */
+
+/* "pccbench sim:lab ztr_rtt(debug)> " on in-process devices. */
+static void make_prompt(struct session *s, char *buf, size_t len)
+{
+	struct pcb_err keep = s->err;
+	struct slot_view *v;
+	unsigned slot;
+	char algo[64] = "";
+	size_t i, l;
+
+	if (!strncmp(s->devname, "sim", 3) && !sess_active_slot(s, &slot) &&
+	    !sess_slot_view(s, slot, &v)) {
+		for (i = 0; v->name[i] && i + 1 < sizeof(algo); i++)
+			algo[i] = (char)tolower((unsigned char)v->name[i]);
+		algo[i] = '\0';
+		l = strlen(algo);
+		if (l > 6 && !strcmp(algo + l - 6, "_debug"))
+			snprintf(algo + l - 6, sizeof(algo) - (l - 6),
+				 "(debug)");
+		for (i = 0; algo[i]; i++)
+			if (algo[i] == ' ')
+				algo[i] = '_';
+	}
+	s->err = keep;
+	snprintf(buf, len, "pccbench %s%s%s> ", s->devname, *algo ? " " : "",
+		 algo);
+}
+
+static void history_path(char *buf, size_t len)
+{
+	const char *env = getenv("PCCBENCH_HISTORY");
+	struct pcb_err err = { 0 };
+	char dir[4096];
+
+	buf[0] = '\0';
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	if (!pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, NULL, true, &err))
+		snprintf(buf, len, "%s/history", dir);
+}
+
+int cli_repl(struct session *s)
+{
+	char prompt[256], hist[4200];
+	char *line;
+
+	repl_s = s;
+	rl_readline_name = "pccbench";
+	rl_attempted_completion_function = pcb_complete;
+	history_path(hist, sizeof(hist));
+	stifle_history(HISTORY_MAX);
+	if (*hist)
+		read_history(hist);
+	while (!s->quit) {
+		make_prompt(s, prompt, sizeof(prompt));
+		line = readline(prompt);
+		if (!line) {		/* Ctrl-D */
+			fputc('\n', stdout);
+			break;
+		}
+		if (*line) {
+			HIST_ENTRY *last = history_length ?
+				history_get(history_base + history_length - 1) :
+				NULL;
+
+			/* no immediate duplicates; saved at once so a crash
+			 * keeps it */
+			if (!last || strcmp(last->line, line)) {
+				add_history(line);
+				if (*hist && append_history(1, hist))
+					write_history(hist);
+			}
+		}
+		if (s->stop)
+			*s->stop = 0;	/* Ctrl-C ends a command, not the REPL */
+		cli_run_line(s, line, NULL);
+		if (s->stop)
+			*s->stop = 0;
+		free(line);
+	}
+	if (*hist)
+		history_truncate_file(hist, HISTORY_MAX);
+	cands_clear(&current);
+	free(current.v);
+	current.v = NULL;
+	current.cap = 0;
+	repl_s = NULL;
+	return 0;
+}

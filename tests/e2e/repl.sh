@@ -1,0 +1,69 @@
+#!/bin/sh
+# The interactive REPL in a real pseudo-terminal (tmux): Tab completion from
+# the command table and the device, the prompt, Ctrl-C during a long
+# simulation returning to the prompt within a second, history kept across
+# sessions.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+command -v tmux >/dev/null || { echo "repl: tmux is missing (scripts/install-deps.sh)"; exit 1; }
+tmp=$(mktemp -d)
+sock="pccbench-test-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+start() {
+	tmux -L "$sock" new-session -d -s r -x 160 -y 40 \
+		"env XDG_STATE_HOME=$tmp/state TERM=xterm $BIN -d sim:repl"
+}
+# (capture-pane drops trailing blanks: expectations end without them)
+screen() { tmux -L "$sock" capture-pane -p -t r; }
+keys() { tmux -L "$sock" send-keys -t r "$@"; }
+# wait (up to 5 s) until the screen shows the text
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "repl: never saw [$1]; screen:"
+	screen | sed 's/^/  | /'
+	fail=1
+	return 1
+}
+
+start
+wait_for "pccbench sim:repl ztr_rtt>"
+keys "par" Tab
+wait_for "pccbench sim:repl ztr_rtt> param"
+keys "set AL" Tab
+wait_for "> param set ALPHA"
+keys C-u "algo debug o" Tab
+wait_for "> algo debug o"
+keys "n" Enter
+wait_for "pccbench sim:repl ztr_rtt(debug)>"
+keys "sim scenario inc" Tab
+wait_for "> sim scenario incast"
+keys "sen" Tab
+wait_for "> sim scenario incast senders"
+keys C-u "sim run 10s" Enter
+sleep 0.5
+keys C-c
+t0=$(date +%s%N)
+wait_for "error: sim: interrupted at t ="
+t1=$(date +%s%N)
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] ||
+	{ echo "repl: Ctrl-C took $(( (t1 - t0) / 1000000 )) ms"; fail=1; }
+keys "echo hello repl" Enter
+wait_for "hello repl"
+keys "quit" Enter
+sleep 0.3
+tmux -L "$sock" kill-server 2>/dev/null
+grep -q "echo hello repl" "$tmp/state/pccbench/history" ||
+	{ echo "repl: history file lacks the command"; fail=1; }
+# a new session finds it with Up
+start
+wait_for "pccbench sim:repl ztr_rtt(debug)>"
+keys Up Up
+wait_for "> echo hello repl"
+keys C-u "quit" Enter
+exit $fail
