@@ -34,7 +34,11 @@ static void catch_signals(void)
 static void usage(FILE *fp)
 {
 	fputs("usage: pccbench [options] [COMMAND...]\n"
-	      "  -d, --device DEV   sim (default), sim:NAME\n"
+	      "  -d, --device DEV   sim (default), sim:NAME, 0000:08:00.0, mlx5_0\n"
+	      "      --backend B    sim or mstreg (default: by device name)\n"
+	      "      --mstreg PATH  mstflint's mstreg or MFT's mlxreg\n"
+	      "      --timeout MS   for each mstreg run (default 10000)\n"
+	      "      --read-only    refuse every register write\n"
 	      "  -c CMDS            run 'CMD; CMD' and exit\n"
 	      "  -x, --script FILE  run a script (FILE:LINE on errors)\n"
 	      "  -j, --json         JSON output; -p, --pretty: indented JSON\n"
@@ -60,6 +64,10 @@ int main(int argc, char **argv)
 		{ "yes", no_argument, NULL, 'y' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "adb", required_argument, NULL, 'A' },
+		{ "backend", required_argument, NULL, 'B' },
+		{ "mstreg", required_argument, NULL, 'M' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "read-only", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -101,6 +109,36 @@ int main(int argc, char **argv)
 		case 'A':
 			free(s.adb_path);
 			s.adb_path = strdup(optarg);
+			break;
+		case 'B':
+			if (strcmp(optarg, "sim") && strcmp(optarg, "mstreg")) {
+				fprintf(stderr, "error: unknown backend '%s' "
+					"(sim, mstreg)\n", optarg);
+				sess_release(&s);
+				return 1;
+			}
+			free(s.backend);
+			s.backend = strdup(optarg);
+			break;
+		case 'M':
+			free(s.mstreg_prog);
+			s.mstreg_prog = strdup(optarg);
+			break;
+		case 'T': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 10 || v > 600000) {
+				fprintf(stderr, "error: bad --timeout '%s' (ms, "
+					"10..600000)\n", optarg);
+				sess_release(&s);
+				return 1;
+			}
+			s.timeout_ms = (int)v;
+			break;
+		}
+		case 'R':
+			s.read_only = true;
 			break;
 		case 'h':
 			usage(stdout);

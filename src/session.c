@@ -1,6 +1,7 @@
 /* session.c - device, views, value conversion and the checked write path.
  */
 #include <ctype.h>
+#include <strings.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include "session.h"
 #include "sim/firmware.h"
 #include "sim/simdev.h"
+#include "mstreg.h"
+#include <unistd.h>
 
 void sess_init(struct session *s, const char *devname)
 {
@@ -27,6 +30,7 @@ static void views_release(struct session *s)
 {
 	unsigned i;
 
+	s->info_valid = false;
 	for (i = 0; i < PPCC_SLOTS; i++) {
 		free(s->slots[i].params);
 		free(s->slots[i].counters);
@@ -60,6 +64,8 @@ void sess_release(struct session *s)
 	free(s->dry);
 	free(s->devname);
 	free(s->adb_path);
+	free(s->backend);
+	free(s->mstreg_prog);
 }
 
 int sess_set_device(struct session *s, const char *devname)
@@ -109,21 +115,38 @@ int sess_device(struct session *s)
 	char msg[1024];
 	int rc;
 
+	const struct reg_backend_ops *ops;
+	bool is_sim = !strcmp(s->devname, "sim") ||
+		      !strncmp(s->devname, "sim:", 4);
+
 	if (s->dev)
 		return 0;
-	if (!strcmp(s->devname, "sim"))
-		spec = "default";
-	else if (!strncmp(s->devname, "sim:", 4))
-		spec = s->devname + 4;
-	else
-		return pcb_error(&s->err, PCB_E_DEVICE,
-				 "device '%s': this build reaches simulated "
-				 "devices only (sim, sim:NAME)", s->devname);
-	rc = reg_dev_open(&s->dev, &sim_backend_ops, s->devname, spec,
-			  &s->err);
+	spec = !strcmp(s->devname, "sim") ? "default" :
+	       is_sim ? s->devname + 4 : s->devname;
+	if (s->backend && !strcmp(s->backend, "sim") && !is_sim)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "'%s' is not a simulated device (sim, "
+				 "sim:NAME)", s->devname);
+	if (s->backend && !strcmp(s->backend, "mstreg") && is_sim)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "'%s' is simulated; mstreg reaches real NICs "
+				 "(0000:08:00.0, mlx5_0)", s->devname);
+	/* a real NIC goes through mstreg (fwctl is not built yet) */
+	ops = is_sim ? &sim_backend_ops : &mstreg_backend_ops;
+	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
 	if (rc)
 		return rc;
 	rc = load_ppcc_layout(s, &layout);
+	if (!rc && ops == &mstreg_backend_ops) {
+		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
+
+		s->dev->ops->ctl(s->dev, MSTREG_CTL_LAYOUT, layout);
+		s->dev->ops->ctl(s->dev, MSTREG_CTL_TIMEOUT, &t);
+		s->dev->ops->ctl(s->dev, MSTREG_CTL_STOP, (void *)s->stop);
+		if (s->mstreg_prog)
+			rc = s->dev->ops->ctl(s->dev, MSTREG_CTL_PROG,
+					      s->mstreg_prog);
+	}
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
 	if (!rc) {
@@ -215,11 +238,161 @@ static const struct algo_desc *match_desc(struct session *s,
 	return NULL;
 }
 
+/* ---- param/counter info cache (real devices) ---------------------------- */
+
+/* $XDG_CACHE_HOME/pccbench/info/DEVICE-sSLOT-ALGONUM.txt: what cmd 0x0, 0x4,
+ * 0x5, 0xE and 0xF said about an algorithm, so listing params on a real NIC
+ * costs a few mstreg runs, not dozens.  A malformed file is ignored.
+ */
+static int cache_path(struct session *s, unsigned slot, uint32_t num,
+		      char *buf, size_t len)
+{
+	char dir[4096], tok[128];
+	struct pcb_err e = { 0 };
+
+	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_CACHE, "info", true, &e))
+		return -1;
+	pcb_file_token(tok, sizeof(tok), s->devname);
+	snprintf(buf, len, "%s/%s-s%u-%08x.txt", dir, tok, slot, num);
+	return 0;
+}
+
+static void clean(char *t)
+{
+	for (; *t; t++)
+		if (*t == '\t' || *t == '\n' || *t == '\r')
+			*t = ' ';
+}
+
+static void cache_save(struct session *s, unsigned slot,
+		       const struct slot_view *v)
+{
+	char path[4300], tmp[4400];
+	FILE *fp;
+	size_t i;
+
+	if (cache_path(s, slot, v->algo_num, path, sizeof(path)))
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return;
+	fprintf(fp, "pccbench-info 1 %08x %zu %zu\n%s\n%s\n", v->algo_num,
+		v->nparams, v->ncounters, v->name, v->descr);
+	for (i = 0; i < v->nparams; i++) {
+		const struct ppcc_info *in = &v->params[i].info;
+
+		fprintf(fp, "%u\t%u\t%u\t%u\t%s\t%s\n", in->def, in->min,
+			in->max, in->prm, in->name, in->descr);
+	}
+	for (i = 0; i < v->ncounters; i++) {
+		const struct ppcc_info *in = &v->counters[i].info;
+
+		fprintf(fp, "%u\t%u\t%s\t%s\n", in->max, in->prm, in->name,
+			in->descr);
+	}
+	if (fclose(fp) || rename(tmp, path))
+		unlink(tmp);
+}
+
+static char *cache_line(FILE *fp, char *buf, size_t len)
+{
+	if (!fgets(buf, (int)len, fp))
+		return NULL;
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static int cache_load(struct session *s, unsigned slot, struct slot_view *v)
+{
+	char path[4300], line[1024], *f[6], *save;
+	unsigned num;
+	size_t np, nc, i;
+	FILE *fp;
+	int k;
+
+	if (cache_path(s, slot, v->algo_num, path, sizeof(path)) ||
+	    !(fp = fopen(path, "r")))
+		return -1;
+	if (!cache_line(fp, line, sizeof(line)) ||
+	    sscanf(line, "pccbench-info 1 %x %zu %zu", &num, &np, &nc) != 3 ||
+	    num != v->algo_num || np > ALGO_MAX_PARAMS ||
+	    nc > ALGO_MAX_COUNTERS || !cache_line(fp, v->name, sizeof(v->name)) ||
+	    !cache_line(fp, v->descr, sizeof(v->descr)))
+		goto bad;
+	v->params = calloc(np ? np : 1, sizeof(*v->params));
+	v->counters = calloc(nc ? nc : 1, sizeof(*v->counters));
+	if (!v->params || !v->counters)
+		goto bad;
+	for (i = 0; i < np + nc; i++) {
+		struct ppcc_info *in = i < np ? &v->params[i].info :
+					      &v->counters[i - np].info;
+		int want = i < np ? 6 : 4;
+
+		if (!cache_line(fp, line, sizeof(line)))
+			goto bad;
+		save = NULL;
+		for (k = 0; k < want; k++) {
+			f[k] = strtok_r(k ? NULL : line, "\t", &save);
+			if (!f[k] && k < want - 1)
+				goto bad;
+			if (!f[k])
+				f[k] = (char *)"";
+		}
+		if (i < np) {
+			in->def = (uint32_t)strtoul(f[0], NULL, 10);
+			in->min = (uint32_t)strtoul(f[1], NULL, 10);
+			in->max = (uint32_t)strtoul(f[2], NULL, 10);
+			in->prm = (uint32_t)strtoul(f[3], NULL, 10);
+			snprintf(in->name, sizeof(in->name), "%s", f[4]);
+			snprintf(in->descr, sizeof(in->descr), "%s", f[5]);
+			v->params[i].index = (unsigned)i;
+		} else {
+			in->max = (uint32_t)strtoul(f[0], NULL, 10);
+			in->prm = (uint32_t)strtoul(f[1], NULL, 10);
+			snprintf(in->name, sizeof(in->name), "%s", f[2]);
+			snprintf(in->descr, sizeof(in->descr), "%s", f[3]);
+			v->counters[i - np].index = (unsigned)(i - np);
+		}
+	}
+	fclose(fp);
+	v->nparams = np;
+	v->ncounters = nc;
+	return 0;
+bad:
+	fclose(fp);
+	free(v->params);
+	free(v->counters);
+	v->params = NULL;
+	v->counters = NULL;
+	return -1;
+}
+
+/* Descriptor match and view fields derived from the infos. */
+static void view_finish(struct session *s, struct slot_view *v)
+{
+	size_t i;
+
+	v->desc = match_desc(s, v);
+	for (i = 0; i < v->nparams; i++) {
+		struct param_view *p = &v->params[i];
+
+		p->desc = v->desc ? &v->desc->params[i] : NULL;
+		p->type = p->desc ? p->desc->type : ALGO_T_INT;
+		p->units = p->desc ? p->desc->units : "";
+	}
+	for (i = 0; v->desc && i < v->ncounters &&
+		    i < v->desc->ncounters; i++)
+		v->counters[i].desc = &v->desc->counters[i];
+	v->loaded = true;
+}
+
 int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 {
 	struct slot_view *v;
 	uint32_t n;
 	unsigned i;
+	bool real;
 	int rc;
 
 	if (slot >= PPCC_SLOTS)
@@ -233,11 +406,28 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 		*out = v;
 		return 0;
 	}
+	real = (s->dev->ops->caps & REG_CAP_REAL) != 0;
+	if (real && s->info_valid) {
+		/* the algo number is known: the cache may answer alone */
+		v->algo_num = s->info_arr[slot];
+		if (v->algo_num && !cache_load(s, slot, v)) {
+			view_finish(s, v);
+			*out = v;
+			return 0;
+		}
+	}
 	rc = ppcc_algo_info(&s->ppcc, slot, &v->algo_num, v->name,
 			    sizeof(v->name), v->descr, sizeof(v->descr),
 			    &s->err);
 	if (rc)
 		return rc;
+	if (real && v->algo_num && !cache_load(s, slot, v)) {
+		view_finish(s, v);
+		*out = v;
+		return 0;
+	}
+	clean(v->name);
+	clean(v->descr);
 	if (!v->algo_num)
 		return pcb_error(&s->err, PCB_E_NOENT, "slot %u is empty",
 				 slot);
@@ -280,18 +470,17 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 		if (rc)
 			goto err_reset;
 	}
-	v->desc = match_desc(s, v);
 	for (i = 0; i < v->nparams; i++) {
-		struct param_view *p = &v->params[i];
-
-		p->desc = v->desc ? &v->desc->params[i] : NULL;
-		p->type = p->desc ? p->desc->type : ALGO_T_INT;
-		p->units = p->desc ? p->desc->units : "";
+		clean(v->params[i].info.name);
+		clean(v->params[i].info.descr);
 	}
-	for (i = 0; v->desc && i < v->ncounters &&
-		    i < v->desc->ncounters; i++)
-		v->counters[i].desc = &v->desc->counters[i];
-	v->loaded = true;
+	for (i = 0; i < v->ncounters; i++) {
+		clean(v->counters[i].info.name);
+		clean(v->counters[i].info.descr);
+	}
+	view_finish(s, v);
+	if (real)
+		cache_save(s, slot, v);
 	*out = v;
 	return 0;
 err_reset:
@@ -314,6 +503,8 @@ int sess_active_slot(struct session *s, unsigned *slot)
 	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
 	if (rc)
 		return rc;
+	memcpy(s->info_arr, info, sizeof(info));
+	s->info_valid = true;
 	for (i = 0; i < PPCC_SLOTS; i++) {
 		if (!info[i])
 			continue;
@@ -485,6 +676,30 @@ int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 	return 0;
 }
 
+/* ---- confirmation ------------------------------------------------------- */
+
+int sess_confirm(struct session *s, const char *what)
+{
+	char line[32];
+
+	if (s->read_only)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "read-only session: will not %s", what);
+	if (!(s->dev->ops->caps & REG_CAP_REAL) || s->yes)
+		return 0;
+	if (!isatty(STDIN_FILENO))
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "writing to %s needs confirmation: %s; give "
+				 "-y to confirm in scripts", s->devname, what);
+	fprintf(stderr, "%s: %s? [y/N] ", s->devname, what);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin) ||
+	    (strcasecmp(line, "y\n") && strcasecmp(line, "yes\n")))
+		return pcb_error(&s->err, PCB_E_STATE, "not confirmed: "
+				 "nothing was written");
+	return 0;
+}
+
 /* ---- dry run ------------------------------------------------------------ */
 
 void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,
@@ -581,6 +796,27 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 		w[i].changed = w[i].old != w[i].value;
 		nchanged += w[i].changed;
 	}
+	if (nchanged) {
+		char what[512];
+		size_t wl = 0;
+
+		wl += (size_t)snprintf(what, sizeof(what), "set slot %u", slot);
+		for (i = 0; i < n && wl < sizeof(what); i++) {
+			const struct param_view *p = &v->params[w[i].index];
+			char a[32], b[32];
+
+			if (!w[i].changed)
+				continue;
+			sess_format_value(p->type, w[i].old, a, sizeof(a));
+			sess_format_value(p->type, w[i].value, b, sizeof(b));
+			wl += (size_t)snprintf(what + wl, sizeof(what) - wl,
+					       " %s %s -> %s", p->info.name, a,
+					       b);
+		}
+		rc = sess_confirm(s, what);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < n && journal; i++) {
 		struct jentry e = { .kind = J_PARAM };
 
@@ -603,10 +839,16 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 			w[i].readback = w[i].old;
 		return 0;
 	}
-	/* one set for one param, one bulk set for several */
+	/* one set for one param, one bulk set for several (or one set per
+	 * param where the transport has no bulk set) */
 	if (n == 1) {
 		rc = ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
 				    &s->err);
+	} else if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
+		for (i = 0; i < n && !rc; i++)
+			if (w[i].changed)
+				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
+						    w[i].value, &s->err);
 	} else {
 		memcpy(back, cur, sizeof(back));
 		for (i = 0; i < n; i++)
@@ -668,6 +910,16 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		return rc;
 	if (en == enable && (!enable || !counters || cen))
 		return 0;	/* already so */
+	{
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s slot %u (%.60s)%s",
+			 enable ? "enable" : "disable", slot, v->name,
+			 enable && counters ? " with counters" : "");
+		rc = sess_confirm(s, what);
+		if (rc)
+			return rc;
+	}
 	if (journal) {
 		e.slot = slot;
 		e.old = (uint32_t)en | (uint32_t)cen << 1;

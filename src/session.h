@@ -48,6 +48,10 @@ struct slot_view {
 struct session {
 	char *devname;
 	char *adb_path;		/* --adb FILE for reg commands */
+	char *backend;		/* --backend sim|mstreg, or NULL: by name */
+	char *mstreg_prog;	/* --mstreg PATH */
+	int timeout_ms;		/* backend program timeout */
+	bool read_only;		/* --read-only: refuse every write */
 	struct reg_dev *dev;
 	struct ppcc ppcc;
 	bool have_ppcc;
@@ -57,6 +61,8 @@ struct session {
 	bool dry_run, yes, force;
 	struct pcb_err err;
 	struct slot_view slots[PPCC_SLOTS];
+	uint32_t info_arr[PPCC_SLOTS];	/* last algo info array (0x10) */
+	bool info_valid;
 	struct algo_desc *descs[8];
 	size_t ndescs;
 	bool descs_loaded;
@@ -110,6 +116,11 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 		      size_t n, bool journal);
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal);
+
+/* Before a write to real hardware: -y, or a yes on the terminal; refused
+ * in batch mode without -y, and always with --read-only.
+ */
+int sess_confirm(struct session *s, const char *what);
 
 /* Dry-run lines: collected, printed by the command at its end. */
 void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,

@@ -1,0 +1,311 @@
+/* mstreg.c - the mstreg register backend. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mstreg.h"
+#include "paths.h"
+#include "run.h"
+
+struct mstreg_dev {
+	struct reg_dev base;
+	char *prog;
+	char *device;
+	int timeout_ms;
+	const struct adb_reg *layout;
+	volatile sig_atomic_t *stop;
+	unsigned long runs;
+};
+
+static struct mstreg_dev *to_m(struct reg_dev *dev)
+{
+	if (dev->ops != &mstreg_backend_ops)
+		abort();	/* broken invariant: wrong backend */
+	return (struct mstreg_dev *)dev;
+}
+
+static int m_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
+{
+	struct mstreg_dev *m = to_m(dev);
+
+	m->device = strdup(spec);
+	m->prog = strdup("mstreg");
+	m->timeout_ms = 10000;
+	if (!m->device || !m->prog) {
+		free(m->device);
+		free(m->prog);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static void m_close(struct reg_dev *dev)
+{
+	struct mstreg_dev *m = to_m(dev);
+
+	free(m->device);
+	free(m->prog);
+}
+
+static int m_ctl(struct reg_dev *dev, int op, void *arg)
+{
+	struct mstreg_dev *m = to_m(dev);
+	char *p;
+
+	switch (op) {
+	case MSTREG_CTL_PROG:
+		p = strdup(arg);
+		if (!p)
+			return -PCB_E_NOMEM;
+		free(m->prog);
+		m->prog = p;
+		return 0;
+	case MSTREG_CTL_TIMEOUT:
+		m->timeout_ms = *(int *)arg;
+		return 0;
+	case MSTREG_CTL_LAYOUT:
+		m->layout = arg;
+		return 0;
+	case MSTREG_CTL_STOP:
+		m->stop = arg;
+		return 0;
+	case MSTREG_CTL_RUNS:
+		*(unsigned long *)arg = m->runs;
+		return 0;
+	default:
+		return -PCB_E_INVAL;
+	}
+}
+
+/* "Name    | 0x0000abcd" rows between the `=` rules after the header. */
+int mstreg_parse_table(const char *text, const struct adb_reg *layout,
+		       uint8_t *buf, struct pcb_err *err)
+{
+	const char *p = text, *nl;
+	int state = 0;		/* 0 header, 1 first rule, 2 rows, 3 done */
+	size_t rows = 0, known = 0;
+
+	for (; *p && state < 3; p = nl ? nl + 1 : p + strlen(p)) {
+		char line[512], name[256];
+		unsigned long long v;
+		const char *bar;
+		size_t len;
+		char *end;
+		int fi;
+
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (state == 0) {
+			if (!strncmp(line, "Field Name", 10) &&
+			    strstr(line, "| Data"))
+				state = 1;
+			continue;
+		}
+		if (line[0] == '=' && strspn(line, "=") == len) {
+			state++;
+			continue;
+		}
+		if (state != 2)
+			continue;
+		bar = strchr(line, '|');
+		if (!bar)
+			goto bad_row;
+		len = (size_t)(bar - line);
+		while (len && line[len - 1] == ' ')
+			len--;
+		if (!len || len >= sizeof(name))
+			goto bad_row;
+		memcpy(name, line, len);
+		name[len] = '\0';
+		bar++;
+		while (*bar == ' ')
+			bar++;
+		if (strncmp(bar, "0x", 2))
+			goto bad_row;
+		errno = 0;
+		v = strtoull(bar, &end, 16);
+		while (*end == ' ')
+			end++;
+		if (errno || *end || v > UINT32_MAX)
+			goto bad_row;
+		rows++;
+		fi = adb_reg_field_index(layout, name);
+		if (fi < 0)
+			continue;	/* a newer ADB's field */
+		adb_set(&layout->fields[fi], buf, (uint32_t)v);
+		known++;
+		continue;
+bad_row:
+		return pcb_error(err, PCB_E_PARSE,
+				 "unexpected mstreg row '%s' (expected "
+				 "'NAME | 0xHEX')", line);
+	}
+	if (state < 3 || !rows)
+		return pcb_error(err, PCB_E_PARSE,
+				 "mstreg printed no complete 'Field Name | "
+				 "Data' table");
+	if (known < layout->nfields)
+		return pcb_error(err, PCB_E_PARSE,
+				 "mstreg's table has %zu of the %zu PPCC fields",
+				 known, layout->nfields);
+	return 0;
+}
+
+/* Keep what mstreg said when it cannot be understood. */
+static void save_output(const struct run_result *r, char *path, size_t len)
+{
+	char dir[4096];
+	struct pcb_err e = { 0 };
+	FILE *fp;
+
+	path[0] = '\0';
+	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_CACHE, NULL, true, &e))
+		return;
+	snprintf(path, len, "%s/mstreg-output-%ld.txt", dir, (long)getpid());
+	fp = fopen(path, "w");
+	if (!fp) {
+		path[0] = '\0';
+		return;
+	}
+	fprintf(fp, "exit %d\n--- stdout\n%s--- stderr\n%s", r->status, r->out,
+		r->err);
+	fclose(fp);
+}
+
+/* The first "-E- ..." line of stderr (or stdout), without the marker. */
+static const char *mst_error(const struct run_result *r, char *buf,
+			     size_t len)
+{
+	const char *src[2] = { r->err, r->out };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *e = strstr(src[i], "-E- ");
+
+		if (e) {
+			size_t n = strcspn(e + 4, "\n");
+
+			snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1),
+				 e + 4);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static uint32_t fget(const struct adb_reg *l, const uint8_t *buf,
+		     const char *name)
+{
+	const struct adb_field *f = adb_reg_field(l, name);
+
+	return f ? adb_get(f, buf) : 0;
+}
+
+static int m_access(struct reg_dev *dev, enum reg_method method,
+		    uint32_t reg_id, uint8_t *buf, size_t len,
+		    uint32_t *status, struct pcb_err *err)
+{
+	struct mstreg_dev *m = to_m(dev);
+	const struct adb_reg *l = m->layout;
+	char idx[256], op[64], set[512], emsg[400], saved[4300];
+	struct run_result r;
+	char *argv[16];
+	size_t i, n = 0, sn = 0;
+	int argc = 0, rc;
+
+	*status = 0;
+	if (!l || reg_id != l->id || len < l->size)
+		return pcb_error(err, PCB_E_INVAL,
+				 "mstreg backend: register 0x%x not supported",
+				 reg_id);
+	snprintf(idx, sizeof(idx), "local_port=%u,pnat=%u,lp_msb=%u,"
+		 "algo_slot=%u,algo_param_index=%u", fget(l, buf, "local_port"),
+		 fget(l, buf, "pnat"), fget(l, buf, "lp_msb"),
+		 fget(l, buf, "algo_slot"), fget(l, buf, "algo_param_index"));
+	snprintf(op, sizeof(op), "cmd_type=%u", fget(l, buf, "cmd_type"));
+	argv[argc++] = m->prog;
+	argv[argc++] = (char *)"-d";
+	argv[argc++] = m->device;
+	argv[argc++] = (char *)"--reg_name";
+	argv[argc++] = l->name;
+	argv[argc++] = (char *)"--indexes";
+	argv[argc++] = idx;
+	argv[argc++] = (char *)"--op";
+	argv[argc++] = op;
+	if (method == REG_GET) {
+		argv[argc++] = (char *)"--get";
+	} else {
+		/* the RW fields the request sets; value always, so the data
+		 * string is never empty */
+		for (i = 0; i < l->nfields; i++) {
+			const struct adb_field *rw = &l->fields[i];
+			uint32_t v = adb_get(rw, buf);
+
+			if (rw->access != ADB_ACC_RW ||
+			    (v == 0 && strcmp(rw->name, "value")))
+				continue;
+			sn += (size_t)snprintf(set + sn, sizeof(set) - sn,
+					       "%s%s=%u", sn ? "," : "",
+					       rw->name, v);
+			if (sn >= sizeof(set))
+				return pcb_error(err, PCB_E_INVAL,
+						 "mstreg data string too long");
+		}
+		argv[argc++] = (char *)"--set";
+		argv[argc++] = set;
+		argv[argc++] = (char *)"--yes";
+	}
+	argv[argc] = NULL;
+	m->runs++;
+	rc = run_prog(argv, NULL, m->timeout_ms, m->stop, &r, err);
+	if (rc)
+		return rc;
+	if (r.status || mst_error(&r, emsg, sizeof(emsg))) {
+		if (mst_error(&r, emsg, sizeof(emsg)))
+			rc = pcb_error(err, PCB_E_DEVICE, "%s: mstreg: %s",
+				       dev->name, emsg);
+		else
+			rc = pcb_error(err, PCB_E_DEVICE,
+				       "%s: mstreg exited with %d", dev->name,
+				       r.status);
+		run_result_free(&r);
+		return rc;
+	}
+	if (method == REG_GET) {
+		memset(buf, 0, l->size);
+		rc = mstreg_parse_table(r.out, l, buf, err);
+		if (rc) {
+			/* the backend failed, not the user's input */
+			rc = -PCB_E_DEVICE;
+			if (err)
+				err->code = PCB_E_DEVICE;
+			save_output(&r, saved, sizeof(saved));
+			if (*saved && err) {
+				n = strlen(err->msg);
+				snprintf(err->msg + n, sizeof(err->msg) - n,
+					 "; its output is in %s", saved);
+			}
+		}
+	}
+	run_result_free(&r);
+	return rc;
+}
+
+const struct reg_backend_ops mstreg_backend_ops = {
+	.name = "mstreg",
+	.caps = REG_CAP_REAL | REG_CAP_NO_BULK_SET,
+	.priv_size = sizeof(struct mstreg_dev),
+	.open = m_open,
+	.close = m_close,
+	.access = m_access,
+	.ctl = m_ctl,
+};

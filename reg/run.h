@@ -1,0 +1,33 @@
+/* run.h - run a program with fork/exec and an argv (never a shell),
+ * capture its stdout and stderr, time it out (SIGTERM, then SIGKILL),
+ * and always reap it.
+ *
+ * Ownership: run_prog fills a struct run_result whose buffers the caller
+ * frees with run_result_free.
+ */
+#ifndef PCCB_RUN_H
+#define PCCB_RUN_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "err.h"
+
+struct run_result {
+	char *out, *err;	/* NUL-terminated captures */
+	size_t out_len, err_len;
+	int status;		/* exit code, or 128 + signal */
+	int timed_out;
+};
+
+/* argv[0] is the program (a path, or a name searched in PATH).  stdin is
+ * /dev/null unless `input` is given.  stop: an interrupt flag polled while
+ * waiting (kills the child).  Returns 0 when the program ran (whatever its
+ * exit code), or -PCB_E_* when it could not be started or was stopped.
+ */
+int run_prog(char *const argv[], const char *input, int timeout_ms,
+	     volatile sig_atomic_t *stop, struct run_result *res,
+	     struct pcb_err *err);
+void run_result_free(struct run_result *res);
+
+#endif

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Real-NIC path through mstreg: every PPCC command of the foundation gives
+# the same answers through tests/fake-mstreg (mstreg 4.21's command line
+# and output on the sim firmware) as through the in-process sim transport;
+# the real Debian mstreg's own error comes through; every backend failure
+# is one line and exit 2; confirmations, --read-only and the cache.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+O=${O:-build}
+case "$O" in /*) ;; *) O="$top/$O" ;; esac
+FAKE="$O/tests/fake-mstreg"
+[ -x "$FAKE" ] || { echo "mstreg: $FAKE not built"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'mstreg: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+DEV=0000:08:00.0
+M="-d $DEV --backend mstreg --mstreg $FAKE"
+
+cat >"$tmp/cmds.pcb" <<'PCB'
+algo list
+param list
+param set ALPHA 0.3 MAX_DELAY 100us AI 20
+param get ALPHA MAX_DELAY AI
+param list 3
+param set slot 3 MIN_RATE 0.5
+algo debug on
+algo list
+counter show
+counter clear
+param set ALPHA 2
+param reset all
+algo debug off
+journal restore
+algo list
+param list
+PCB
+XDG_STATE_HOME=$tmp/a XDG_CACHE_HOME=$tmp/a \
+	"$BIN" -d sim:ref -j -y --force -x "$tmp/cmds.pcb" >"$tmp/sim.out" 2>&1
+XDG_STATE_HOME=$tmp/b XDG_CACHE_HOME=$tmp/b FAKE_MSTREG_SIM=ref \
+	"$BIN" $M -j -y --force -x "$tmp/cmds.pcb" >"$tmp/mst.out" 2>&1
+if ! diff -u "$tmp/sim.out" "$tmp/mst.out" >"$tmp/diff"; then
+	echo "mstreg: answers differ from the sim transport:"; cat "$tmp/diff"
+	fail=1
+fi
+grep -q '"code":"RANGE"' "$tmp/mst.out" ||
+	{ echo "mstreg: out-of-range refusal missing"; fail=1; }
+
+export XDG_STATE_HOME=$tmp/c XDG_CACHE_HOME=$tmp/c FAKE_MSTREG_SIM=c
+# the real Debian mstreg on a machine without the device
+if command -v mstreg >/dev/null; then
+	out=$("$BIN" -d $DEV --backend mstreg -c 'algo list' 2>&1); rc=$?
+	check "real mstreg exit" 2 $rc
+	case "$out" in *"mstreg: Failed to open device: \"$DEV\""*) ;;
+		*) echo "mstreg: real mstreg said: $out"; fail=1 ;; esac
+fi
+# backend failures: one line, exit 2
+one_line() {	# one_line NAME EXPECTED-SUBSTRING ARGS...
+	name=$1 want=$2
+	shift 2
+	out=$("$BIN" "$@" 2>&1); rc=$?
+	check "$name exit" 2 $rc
+	check "$name lines" 1 "$(printf '%s\n' "$out" | wc -l)"
+	case "$out" in *"$want"*) ;;
+		*) echo "mstreg: $name said: $out"; fail=1 ;; esac
+}
+one_line "missing binary" "cannot run '/nonexistent/mstreg'" \
+	-d $DEV --mstreg /nonexistent/mstreg -c 'algo list'
+printf '#!/bin/sh\nsleep 30\n' >"$tmp/hang"
+printf '#!/bin/sh\necho hello; echo world\n' >"$tmp/garbage"
+printf '#!/bin/sh\necho "-E- Device is not supported" >&2; exit 1\n' >"$tmp/refuse"
+chmod +x "$tmp/hang" "$tmp/garbage" "$tmp/refuse"
+t0=$(date +%s)
+one_line "timeout" "did not answer within 300 ms" \
+	-d $DEV --mstreg "$tmp/hang" --timeout 300 -c 'algo list'
+[ $(( $(date +%s) - t0 )) -le 3 ] || { echo "mstreg: timeout too slow"; fail=1; }
+one_line "garbage" "its output is in " -d $DEV --mstreg "$tmp/garbage" -c 'algo list'
+saved=$("$BIN" -d $DEV --mstreg "$tmp/garbage" -c 'algo list' 2>&1 | sed 's/.*its output is in //')
+grep -q "hello" "$saved" || { echo "mstreg: raw output not saved"; fail=1; }
+one_line "device error" "mstreg: Device is not supported" \
+	-d $DEV --mstreg "$tmp/refuse" -c 'algo list'
+one_line "firmware status" "Failed to send access register: Resource not available" \
+	$M -c 'counter show 1'
+# confirmation and --read-only: refused, nothing written
+"$BIN" $M -c 'param set ALPHA 0.5' 2>"$tmp/e"; rc=$?
+check "unconfirmed exit" 1 $rc
+grep -q "needs confirmation" "$tmp/e" || { echo "mstreg: no confirmation text"; fail=1; }
+"$BIN" $M --read-only -y -c 'algo debug on' 2>/dev/null
+check "read-only exit" 1 $?
+check "nothing written" 6553 \
+	"$("$BIN" $M -j -c 'param get ALPHA' | sed 's/.*"raw":\([0-9]*\).*/\1/')"
+# dry run: mstreg lines for the device, no SET run
+export FAKE_MSTREG_COUNT=$tmp/count
+out=$("$BIN" $M -n -c 'param set ALPHA 0.2')
+check "dry run" "mstreg -d $DEV --reg_name PPCC --op \"cmd_type=0x8\" --indexes \"local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1\" --set \"value=13107\" --yes" "$out"
+# the cache: param list costs at most 3 runs once info is cached
+"$BIN" $M -c 'param list' >/dev/null
+: >"$tmp/count"
+"$BIN" $M -c 'param list' >/dev/null
+runs=$(wc -l <"$tmp/count")
+[ "$runs" -le 3 ] || { echo "mstreg: param list took $runs runs"; fail=1; }
+exit $fail
