@@ -489,6 +489,8 @@ static int cmd_source(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_top[] = {
+	{ "dev", NULL, cmd_dev_verbs, 0, 0, NULL,
+	  "devices: list NICs and simulated ones, show, open", NULL, 0 },
 	{ "algo", NULL, cmd_algo_verbs, 0, 0, NULL,
 	  "algorithm slots: list, enable, disable, debug mode", NULL, 0 },
 	{ "param", NULL, cmd_param_verbs, 0, 0, NULL,

@@ -35,7 +35,9 @@ static void usage(FILE *fp)
 {
 	fputs("usage: pccbench [options] [COMMAND...]\n"
 	      "  -d, --device DEV   sim (default), sim:NAME, 0000:08:00.0, mlx5_0\n"
-	      "      --backend B    sim or mstreg (default: by device name)\n"
+	      "      --backend B    sim, mstreg or fwctl (default: sim for sim\n"
+	      "                     devices, fwctl where the kernel has a node,\n"
+	      "                     else mstreg)\n"
 	      "      --mstreg PATH  mstflint's mstreg or MFT's mlxreg\n"
 	      "      --timeout MS   for each mstreg run (default 10000)\n"
 	      "      --read-only    refuse every register write\n"
@@ -111,9 +113,10 @@ int main(int argc, char **argv)
 			s.adb_path = strdup(optarg);
 			break;
 		case 'B':
-			if (strcmp(optarg, "sim") && strcmp(optarg, "mstreg")) {
+			if (strcmp(optarg, "sim") && strcmp(optarg, "mstreg") &&
+			    strcmp(optarg, "fwctl")) {
 				fprintf(stderr, "error: unknown backend '%s' "
-					"(sim, mstreg)\n", optarg);
+					"(sim, mstreg, fwctl)\n", optarg);
 				sess_release(&s);
 				return 1;
 			}

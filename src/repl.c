@@ -16,6 +16,8 @@
 #include "adb.h"
 #include "cli.h"
 #include "cmd/cmd.h"
+#include "discover.h"
+#include <dirent.h>
 #include "paths.h"
 #include "sim/sim.h"
 
@@ -139,6 +141,36 @@ static void cand_list(struct cands *c, const char *list)
 		cand_add(c, w);
 }
 
+/* sim, sim:NAME for every state file, and the NICs on the bus. */
+static void cand_devices(struct cands *c)
+{
+	struct pcb_nic *nics = NULL;
+	char dir[4096], name[300];
+	struct dirent *de;
+	size_t i, n = 0;
+	DIR *d;
+
+	cand_add(c, "sim");
+	if (!pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", false,
+			  NULL) && (d = opendir(dir))) {
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+
+			if (l > 4 && !strcmp(de->d_name + l - 4, ".dev") &&
+			    strcmp(de->d_name, "default.dev")) {
+				snprintf(name, sizeof(name), "sim:%.*s",
+					 (int)(l - 4), de->d_name);
+				cand_add(c, name);
+			}
+		}
+		closedir(d);
+	}
+	if (!pcb_discover(&nics, &n, NULL))
+		for (i = 0; i < n; i++)
+			cand_add(c, nics[i].bdf);
+	free(nics);
+}
+
 /* Candidates for word number `n` (0-based) after words[0..n-1]. */
 static bool complete_for(struct session *s, char **words, int n,
 			 struct cands *c)
@@ -197,6 +229,9 @@ static bool complete_for(struct session *s, char **words, int n,
 			cand_slots(c, s, false);
 		else if (n == 3 && !strcmp(verb->name, "enable"))
 			cand_add(c, "counters");
+	} else if (!strcmp(obj->name, "dev") && n == 2 &&
+		   !strcmp(verb->name, "open")) {
+		cand_devices(c);
 	} else if (!strcmp(obj->name, "counter") && n == 2) {
 		cand_slots(c, s, true);
 	} else if (!strcmp(obj->name, "reg") && n == 2) {

@@ -16,6 +16,8 @@
 #include "sim/firmware.h"
 #include "sim/simdev.h"
 #include "mstreg.h"
+#include "fwctl.h"
+#include "discover.h"
 #include <unistd.h>
 
 void sess_init(struct session *s, const char *devname)
@@ -70,7 +72,14 @@ void sess_release(struct session *s)
 
 int sess_set_device(struct session *s, const char *devname)
 {
-	char *n = strdup(devname);
+	char bdf[32];
+	char *n;
+
+	/* 08:00.0 and 0000:08:00.0 are one device (and one journal) */
+	if (pcb_is_pci_name(devname) &&
+	    !pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
+		devname = bdf;
+	n = strdup(devname);
 
 	if (!n)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -127,13 +136,37 @@ int sess_device(struct session *s)
 		return pcb_error(&s->err, PCB_E_INVAL,
 				 "'%s' is not a simulated device (sim, "
 				 "sim:NAME)", s->devname);
-	if (s->backend && !strcmp(s->backend, "mstreg") && is_sim)
+	if (s->backend && strcmp(s->backend, "sim") && is_sim)
 		return pcb_error(&s->err, PCB_E_INVAL,
-				 "'%s' is simulated; mstreg reaches real NICs "
-				 "(0000:08:00.0, mlx5_0)", s->devname);
-	/* a real NIC goes through mstreg (fwctl is not built yet) */
-	ops = is_sim ? &sim_backend_ops : &mstreg_backend_ops;
+				 "'%s' is simulated; %s reaches real NICs "
+				 "(0000:08:00.0, mlx5_0)", s->devname,
+				 s->backend);
+	ops = &sim_backend_ops;
+	if (!is_sim) {
+		/* a real NIC: fwctl where the kernel offers it, else mstreg */
+		char bdf[32], node[64];
+		bool pci = !pcb_resolve_pci(s->devname, bdf, sizeof(bdf),
+					    NULL);
+
+		if (s->backend && !strcmp(s->backend, "fwctl")) {
+			if (!pci)
+				return pcb_error(&s->err, PCB_E_NOENT,
+						 "'%s': no PCI function for "
+						 "fwctl", s->devname);
+			ops = &fwctl_backend_ops;
+			spec = bdf;
+		} else if (!s->backend && pci &&
+			   !fwctl_find_node(bdf, node, sizeof(node))) {
+			ops = &fwctl_backend_ops;
+			spec = bdf;
+		} else {
+			ops = &mstreg_backend_ops;
+		}
+		rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
+		goto opened;
+	}
 	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
+opened:
 	if (rc)
 		return rc;
 	rc = load_ppcc_layout(s, &layout);

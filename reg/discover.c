@@ -1,0 +1,223 @@
+/* discover.c - libpci scan and sysfs names. */
+#include <dirent.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pci/pci.h>
+
+#include "discover.h"
+#include "fwctl.h"
+
+static const struct {
+	uint16_t id;
+	const char *model;
+	bool vf;
+} models[] = {
+	{ 0x101b, "ConnectX-6", false },
+	{ 0x101c, "ConnectX-6 VF", true },
+	{ 0x101d, "ConnectX-6 Dx", false },
+	{ 0x101e, "ConnectX VF", true },
+	{ 0x101f, "ConnectX-6 Lx", false },
+	{ 0x1021, "ConnectX-7", false },
+	{ 0x1023, "ConnectX-8", false },
+	{ 0x1025, "ConnectX-9", false },
+	{ 0xa2d2, "BlueField", false },
+	{ 0xa2d3, "BlueField VF", true },
+	{ 0xa2d6, "BlueField-2", false },
+	{ 0xa2dc, "BlueField-3", false },
+	{ 0xa2df, "BlueField-4", false },
+};
+
+const char *pcb_nic_model(uint16_t device, bool *vf)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+		if (models[i].id == device) {
+			*vf = models[i].vf;
+			return models[i].model;
+		}
+	*vf = false;
+	return NULL;
+}
+
+static const char *sysfs(void)
+{
+	const char *r = getenv("PCCBENCH_SYSFS");
+
+	return r && *r ? r : "/sys";
+}
+
+bool pcb_is_pci_name(const char *n)
+{
+	unsigned d, b, s, f;
+	char tail;
+
+	return sscanf(n, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4 ||
+	       sscanf(n, "%x:%x.%x%c", &b, &s, &f, &tail) == 3;
+}
+
+int pcb_resolve_pci(const char *name, char *bdf, size_t len,
+		    struct pcb_err *err)
+{
+	unsigned d = 0, b, s, f;
+	char tail, link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	if (sscanf(name, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4 ||
+	    (d = 0, sscanf(name, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)) {
+		if (d > 0xffff || b > 0xff || s > 0x1f || f > 7)
+			return pcb_error(err, PCB_E_INVAL,
+					 "bad PCI address '%s'", name);
+		snprintf(bdf, len, "%04x:%02x:%02x.%u", d, b, s, f);
+		return 0;
+	}
+	if (!strncmp(name, "mlx5_", 5)) {
+		snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
+			 sysfs(), name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			return pcb_error(err, PCB_E_NOENT,
+					 "RDMA device '%s' not found (%s)",
+					 name, link);
+		target[n] = '\0';
+		base = strrchr(target, '/');
+		snprintf(bdf, len, "%s", base ? base + 1 : target);
+		return 0;
+	}
+	return pcb_error(err, PCB_E_NOENT, "'%s' is not a PCI address or an "
+			 "mlx5 RDMA device", name);
+}
+
+/* Entries of $SYSFS/bus/pci/devices/BDF/SUB, comma separated. */
+static void names_in(const char *bdf, const char *sub, char *out,
+		     size_t len)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	out[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s/%s", sysfs(), bdf,
+		 sub);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < len) {
+		if (de->d_name[0] == '.')
+			continue;
+		n += (size_t)snprintf(out + n, len - n, "%s%s", n ? "," : "",
+				      de->d_name);
+	}
+	closedir(d);
+}
+
+static jmp_buf pci_jmp;
+static char pci_msg[256];
+
+/* libpci's error hook must not return: back to pcb_discover. */
+static void pci_fail(char *msg, ...) __attribute__((noreturn,
+						     format(printf, 1, 2)));
+static void pci_fail(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_msg, sizeof(pci_msg), msg, ap);
+	va_end(ap);
+	longjmp(pci_jmp, 1);
+}
+
+static void pci_quiet(char *msg, ...)
+{
+	(void)msg;
+}
+
+static int nic_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pcb_nic *)a)->bdf,
+		      ((const struct pcb_nic *)b)->bdf);
+}
+
+int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
+{
+	const char *dump = getenv("PCCBENCH_PCI_DUMP");
+	struct pci_access *volatile pa = NULL;
+	struct pcb_nic *volatile v = NULL;
+	volatile size_t n = 0, cap = 0;
+	struct pci_dev *dev;
+	char sysp[PATH_MAX];
+
+	pa = pci_alloc();
+	if (!pa)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	pa->error = pci_fail;
+	pa->warning = pci_quiet;
+	if (setjmp(pci_jmp)) {
+		free(v);
+		pci_cleanup(pa);
+		return pcb_error(err, PCB_E_DEVICE, "PCI scan failed: %s",
+				 pci_msg);
+	}
+	if (dump && *dump) {
+		pa->method = PCI_ACCESS_DUMP;
+		pci_set_param(pa, (char *)"dump.name", (char *)dump);
+	} else if (getenv("PCCBENCH_SYSFS")) {
+		snprintf(sysp, sizeof(sysp), "%s/bus/pci", sysfs());
+		pa->method = PCI_ACCESS_SYS_BUS_PCI;
+		pci_set_param(pa, (char *)"sysfs.path", sysp);
+	}
+	pci_init(pa);
+	pci_scan_bus(pa);
+	for (dev = pa->devices; dev; dev = dev->next) {
+		struct pcb_nic *nic;
+		const char *model;
+		bool vf;
+
+		pci_fill_info(dev, PCI_FILL_IDENT | PCI_FILL_CLASS);
+		if (dev->vendor_id != 0x15b3)
+			continue;
+		if (n == cap) {
+			struct pcb_nic *nv;
+
+			cap = cap ? cap * 2 : 8;
+			nv = realloc(v, cap * sizeof(*nv));
+			if (!nv) {
+				free(v);
+				pci_cleanup(pa);
+				return pcb_error(err, PCB_E_NOMEM,
+						 "out of memory");
+			}
+			v = nv;
+		}
+		nic = &v[n++];
+		memset(nic, 0, sizeof(*nic));
+		snprintf(nic->bdf, sizeof(nic->bdf), "%04x:%02x:%02x.%u",
+			 dev->domain, dev->bus, dev->dev, dev->func);
+		nic->device = dev->device_id;
+		model = pcb_nic_model(dev->device_id, &vf);
+		nic->vf = vf;
+		if (model)
+			snprintf(nic->model, sizeof(nic->model), "%s", model);
+		else
+			snprintf(nic->model, sizeof(nic->model),
+				 "NVIDIA device 0x%04x", dev->device_id);
+		names_in(nic->bdf, "net", nic->netdev, sizeof(nic->netdev));
+		names_in(nic->bdf, "infiniband", nic->rdma, sizeof(nic->rdma));
+		if (fwctl_find_node(nic->bdf, nic->fwctl, sizeof(nic->fwctl)))
+			nic->fwctl[0] = '\0';
+	}
+	pci_cleanup(pa);
+	if (n)
+		qsort(v, n, sizeof(*v), nic_cmp);
+	*out = v;
+	*count = n;
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* discover.h - NVIDIA/Mellanox PCI functions (vendor 0x15b3) through
+ * libpci, with their netdev, RDMA and fwctl names from sysfs.
+ *
+ * PCCBENCH_PCI_DUMP=FILE reads an `lspci -x` style dump instead of the
+ * bus; PCCBENCH_SYSFS (default /sys) roots every sysfs lookup, so tests
+ * run on fixture trees.  Ownership: pcb_discover returns an array freed
+ * with free().
+ */
+#ifndef PCCB_DISCOVER_H
+#define PCCB_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+struct pcb_nic {
+	char bdf[16];		/* 0000:08:00.0 */
+	uint16_t device;
+	char model[48];		/* ConnectX-7, BlueField-3, ... */
+	bool vf;
+	char netdev[96];	/* comma separated, "" when none */
+	char rdma[64];
+	char fwctl[32];		/* fwctl node, "" when none */
+};
+
+int pcb_discover(struct pcb_nic **out, size_t *n, struct pcb_err *err);
+
+/* "ConnectX-7" for 0x1021; VF ids set *vf. */
+const char *pcb_nic_model(uint16_t device, bool *vf);
+
+/* "08:00.0" -> "0000:08:00.0"; "mlx5_0" -> its PCI function via sysfs;
+ * anything else that is not a PCI address -> -PCB_E_NOENT.
+ */
+int pcb_resolve_pci(const char *name, char *bdf, size_t len,
+		    struct pcb_err *err);
+bool pcb_is_pci_name(const char *name);
+
+#endif

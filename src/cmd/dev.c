@@ -1,0 +1,213 @@
+/* dev.c - `dev`: NICs on this machine, simulated devices, the open one. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "discover.h"
+#include "mstreg.h"
+#include "paths.h"
+#include "sim/firmware.h"
+
+/* Is a program on PATH (or a path) executable? */
+static bool have_prog(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], *dir, *save = NULL, full[4200];
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(buf, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(full, sizeof(full), "%s/%s", dir, prog);
+		if (access(full, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int cmd_dev_list(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "device", "DEVICE", 0 }, { "model", "MODEL", 0 },
+		{ "function", "FUNCTION", 0 }, { "netdev", "NETDEV", 0 },
+		{ "rdma", "RDMA", 0 }, { "fwctl", "FWCTL", 0 },
+		{ "transports", "TRANSPORTS", 0 },
+	};
+	struct pcb_nic *nics = NULL;
+	char dir[4096], tr[64];
+	struct dirent *de;
+	struct tbl t;
+	size_t i, n = 0;
+	bool mst = have_prog(s->mstreg_prog ? s->mstreg_prog : "mstreg");
+	DIR *d;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = pcb_discover(&nics, &n, &s->err);
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < n; i++) {
+		const struct pcb_nic *c = &nics[i];
+
+		/* mstflint refuses VFs; fwctl needs the kernel's node */
+		snprintf(tr, sizeof(tr), "%s%s%s", c->fwctl[0] ? "fwctl" : "",
+			 c->fwctl[0] && mst && !c->vf ? "," : "",
+			 mst && !c->vf ? "mstreg" : "");
+		tbl_row(&t);
+		tbl_str(&t, c->bdf);
+		tbl_str(&t, c->model);
+		tbl_str(&t, c->vf ? "VF" : "PF");
+		tbl_str(&t, c->netdev[0] ? c->netdev : NULL);
+		tbl_str(&t, c->rdma[0] ? c->rdma : NULL);
+		tbl_str(&t, c->fwctl[0] ? c->fwctl : NULL);
+		tbl_str(&t, tr[0] ? tr : NULL);
+	}
+	free(nics);
+	if (!pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", false,
+			  NULL) && (d = opendir(dir))) {
+		char **names = NULL;
+		size_t nn = 0, k;
+
+		while ((de = readdir(d))) {
+			size_t l = strlen(de->d_name);
+			char **nv;
+
+			if (l < 5 || strcmp(de->d_name + l - 4, ".dev"))
+				continue;
+			nv = realloc(names, (nn + 1) * sizeof(*nv));
+			if (!nv)
+				break;
+			names = nv;
+			names[nn] = strndup(de->d_name, l - 4);
+			if (names[nn])
+				nn++;
+		}
+		closedir(d);
+		/* stable order */
+		for (i = 0; i + 1 < nn; i++)
+			for (k = i + 1; k < nn; k++)
+				if (strcmp(names[i], names[k]) > 0) {
+					char *x = names[i];
+
+					names[i] = names[k];
+					names[k] = x;
+				}
+		for (i = 0; i < nn; i++) {
+			tbl_row(&t);
+			if (!strcmp(names[i], "default"))
+				tbl_str(&t, "sim");
+			else
+				tbl_strf(&t, "sim:%s", names[i]);
+			tbl_str(&t, "simulated ConnectX-7");
+			tbl_str(&t, "PF");
+			tbl_null(&t);
+			tbl_null(&t);
+			tbl_null(&t);
+			tbl_str(&t, "sim");
+			free(names[i]);
+		}
+		free(names);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+static int cmd_dev_show(struct session *s, int argc, char **argv)
+{
+	struct simfw *fw = NULL;
+	const char *node = NULL;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	if (s->dev->ops == &sim_backend_ops)
+		s->dev->ops->ctl(s->dev, 0, &fw);
+	else if (!strcmp(s->dev->ops->name, "fwctl"))
+		s->dev->ops->ctl(s->dev, 1, &node);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "device", s->devname);
+		out_str(&s->out, "backend", s->dev->ops->name);
+		out_bool(&s->out, "real", s->dev->ops->caps & REG_CAP_REAL);
+		out_bool(&s->out, "read_only", s->read_only);
+		if (fw)
+			out_str(&s->out, "state_file", simfw_path(fw));
+		if (node)
+			out_str(&s->out, "fwctl_node", node);
+		if (!fw && !node)
+			out_str(&s->out, "program", s->mstreg_prog ?
+				s->mstreg_prog : "mstreg");
+		out_str(&s->out, "journal", journal_path(s->journal));
+		out_u64(&s->out, "register_gets", s->dev->n_get);
+		out_u64(&s->out, "register_sets", s->dev->n_set);
+		out_obj_end(&s->out);
+		return 0;
+	}
+	fprintf(s->out.fp, "device     %s\nbackend    %s%s%s\n", s->devname,
+		s->dev->ops->name, s->dev->ops->caps & REG_CAP_REAL ?
+		" (real hardware: writes ask first)" : " (simulated)",
+		s->read_only ? ", read-only" : "");
+	if (fw)
+		fprintf(s->out.fp, "state      %s\n", simfw_path(fw));
+	else if (node)
+		fprintf(s->out.fp, "fwctl      /dev/fwctl/%s\n", node);
+	else
+		fprintf(s->out.fp, "program    %s\n", s->mstreg_prog ?
+			s->mstreg_prog : "mstreg");
+	fprintf(s->out.fp, "journal    %s\naccesses   %lu get, %lu set\n",
+		journal_path(s->journal), s->dev->n_get, s->dev->n_set);
+	return 0;
+}
+
+static int cmd_dev_open(struct session *s, int argc, char **argv)
+{
+	char *old = strdup(s->devname);
+	int rc;
+
+	(void)argc;
+	if (!old)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = sess_set_device(s, argv[0]);
+	if (!rc)
+		rc = sess_device(s);
+	if (!rc) {	/* prove it answers: one algo info array */
+		uint32_t info[PPCC_SLOTS];
+
+		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	}
+	if (rc) {
+		/* keep working on the old device; report the new one's error */
+		struct pcb_err keep = s->err;
+
+		sess_set_device(s, old);
+		s->err = keep;
+	} else if (!s->out.json) {
+		fprintf(s->out.fp, "%s: %s backend\n", s->devname,
+			s->dev->ops->name);
+	}
+	free(old);
+	return rc;
+}
+
+const struct cmd_row cmd_dev_verbs[] = {
+	{ "list", cmd_dev_list, NULL, 0, 0, "",
+	  "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, transports) "
+	  "and simulated devices", "dev list", CMD_DEFAULT },
+	{ "show", cmd_dev_show, NULL, 0, 0, "",
+	  "the open device: backend, state file or node, journal",
+	  "dev show", CMD_DEVICE },
+	{ "open", cmd_dev_open, NULL, 1, 1, "DEVICE",
+	  "switch to another device (sim, sim:NAME, 0000:08:00.0, mlx5_0)",
+	  "dev open sim:lab", CMD_DEVICE },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
