@@ -843,8 +843,10 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 			sess_format_value(p->type, w[i].old, a, sizeof(a));
 			sess_format_value(p->type, w[i].value, b, sizeof(b));
 			wl += (size_t)snprintf(what + wl, sizeof(what) - wl,
-					       " %s %s -> %s", p->info.name, a,
-					       b);
+					       " %s %s -> %s (PPCC index %u "
+					       "value 0x%08x -> 0x%08x)",
+					       p->info.name, a, b, w[i].index,
+					       w[i].old, w[i].value);
 		}
 		rc = sess_confirm(s, what);
 		if (rc)
@@ -944,11 +946,14 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 	if (en == enable && (!enable || !counters || cen))
 		return 0;	/* already so */
 	{
-		char what[128];
+		char what[200];
 
-		snprintf(what, sizeof(what), "%s slot %u (%.60s)%s",
+		snprintf(what, sizeof(what), "%s slot %u (%.60s)%s (PPCC "
+			 "cmd_type %u, enabled %u -> %u, counter_en %u -> %u)",
 			 enable ? "enable" : "disable", slot, v->name,
-			 enable && counters ? " with counters" : "");
+			 enable && counters ? " with counters" : "",
+			 enable ? PPCC_ENABLE : PPCC_DISABLE, en, enable, cen,
+			 enable && (counters || cen));
 		rc = sess_confirm(s, what);
 		if (rc)
 			return rc;
