@@ -42,6 +42,9 @@ static void views_release(struct session *s)
 
 static void device_release(struct session *s)
 {
+	/* the histogram keeps running on the device; the context goes */
+	free(s->retx);
+	s->retx = NULL;
 	simdev_close(s->simdev);
 	s->simdev = NULL;
 	views_release(s);

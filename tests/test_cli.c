@@ -91,6 +91,21 @@ static const struct bad bad_cmds[] = {
 	{ 1, "source /nonexistent/script.pcb", "cannot open" },
 	{ 1, "help nothing", "unknown command 'nothing'" },
 	{ 1, "help param nothing", "unknown verb 'nothing'" },
+	/* telemetry */
+	{ 1, "pcc counters 0", "BAD_STATE (slot 0: counters are disabled)" },
+	{ 1, "pcc counters 16", "bad slot '16'" },
+	{ 2, "pcc counters 7", "DRIVER (slot 7 is empty)" },
+	{ 1, "pcc clear 0", "pcc clear: BAD_STATE" },
+	{ 1, "pcc show extra", "usage: pcc show" },
+	{ 1, "retx config bins 0", "bins must be 1..16, not '0'" },
+	{ 1, "retx config bins 4 unit parsec", "unit is nsec, usec" },
+	{ 1, "retx config mode triple", "mode is fixed or double" },
+	{ 1, "retx config vhca 70000", "vhca must be 0..65535" },
+	{ 1, "retx config clear maybe", "clear is on or off" },
+	{ 1, "retx config bins", "'bins' needs a value" },
+	{ 1, "retx config colour red", "unknown key 'colour'" },
+	{ 1, "retx stop", "retx stop: BAD_STATE (not running)" },
+	{ 1, "retx read now", "usage: retx read" },
 };
 
 static char errbuf[8192];

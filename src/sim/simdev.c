@@ -164,6 +164,8 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 	d->fw = fw;
 	d->slot = -1;
 	rc = load(d, err);
+	if (!rc)
+		rc = retx_dev_open(&d->retx, name, err);
 	if (rc) {
 		simdev_close(d);
 		return rc;
@@ -177,6 +179,7 @@ void simdev_close(struct simdev *d)
 	if (!d)
 		return;
 	sim_free(d->sim);
+	retx_dev_close(d->retx);
 	free(d->name);
 	free(d);
 }
@@ -185,6 +188,7 @@ void simdev_reset(struct simdev *d)
 {
 	sim_free(d->sim);
 	d->sim = NULL;
+	d->rto_seen = 0;
 }
 
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
@@ -261,8 +265,12 @@ static void simdev_sync(struct simdev *d)
 	bool touched[ALGO_MAX_COUNTERS];
 	const struct algo_desc *desc;
 	uint32_t g;
-	size_t i, n;
+	const int64_t *rto;
+	size_t i, n = sim_rto_values(d->sim, &rto);
 
+	if (n > d->rto_seen)
+		retx_dev_record(d->retx, rto + d->rto_seen, n - d->rto_seen);
+	d->rto_seen = n;
 	if (d->slot < 0 || !d->ops)
 		return;
 	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);

@@ -9,7 +9,8 @@
  *
  * While running, every 100 us of simulated time the simulator's counters
  * are folded into the firmware's (for the slot that holds counter_en) and
- * parameter changes made by any process are picked up.
+ * parameter changes made by any process are picked up; each
+ * retransmission timeout goes to the adp_retx histogram (tel/retx.h).
  *
  * Ownership: simdev_open/simdev_close; the simfw stays the caller's.
  */
@@ -21,6 +22,7 @@
 #include "err.h"
 #include "sim/firmware.h"
 #include "sim/sim.h"
+#include "tel/retx.h"
 
 struct simdev {
 	struct simfw *fw;
@@ -32,6 +34,8 @@ struct simdev {
 	const struct algo_ops *ops;
 	uint32_t gen;
 	char algo_label[96];
+	struct retx_dev *retx;	/* the adp_retx histogram the RTOs feed */
+	size_t rto_seen;	/* RTOs of d->sim already recorded */
 };
 
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,

@@ -1,0 +1,634 @@
+/* tel.c - `pcc` and `retx`: the DOCA telemetry contexts pcc and adp_retx.
+ *
+ * `pcc` reads through the PPCC register with DOCA's semantics (an empty
+ * slot, disabled counters) and prints what DOCA's telemetry_pcc sample
+ * prints.  `retx` drives the adaptive-retransmission histogram of the sim
+ * device, which the simulator fills with its retransmission timeouts; on
+ * a real NIC the histogram sits behind a fwctl command pccbench does not
+ * know yet, so `retx` says so.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "sim/simdev.h"
+#include "tel/pcc.h"
+#include "tel/retx.h"
+#include "tel/tel.h"
+
+/* A TEL_* code as the one-line error: "what: BAD_STATE (detail)". */
+static int tel_fail(struct session *s, int rc, const char *what,
+		    const char *hint)
+{
+	char detail[sizeof(s->err.msg)];
+	int code = rc == TEL_BAD_STATE ? PCB_E_STATE :
+		   rc == TEL_INVALID_VALUE ? PCB_E_INVAL : PCB_E_DEVICE;
+
+	detail[0] = 0;
+	if (s->err.code)	/* what the tel layer or transport said */
+		snprintf(detail, sizeof(detail), "%s", s->err.msg);
+	pcb_err_reset(&s->err);
+	return pcb_error(&s->err, code, "%s: %s%s%s%s%s", what,
+			 tel_errname(rc), *detail ? " (" : "", detail,
+			 *detail ? ")" : "", hint ? hint : "");
+}
+
+/* ---- pcc ---------------------------------------------------------------- */
+
+static int pcc_ctx(struct session *s, struct tel_pcc *t)
+{
+	int rc = sess_device(s);
+
+	if (rc)
+		return rc;
+	pcb_err_reset(&s->err);
+	tel_pcc_create(t, &s->ppcc, &s->err);
+	return 0;
+}
+
+static int pcc_counters_print(struct session *s, struct tel_pcc *t,
+			      unsigned slot, bool header)
+{
+	uint32_t vals[TEL_PCC_MAX_COUNTERS], n, i;
+	char info[TEL_PCC_INFO_LEN + 1];
+	int rc = tel_pcc_get_counters(t, slot, false, &n, vals);
+
+	if (rc)
+		return rc;
+	if (header && s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "slot", slot);
+	} else if (header) {
+		fprintf(s->out.fp, "Slot %u:\n", slot);
+	}
+	if (s->out.json)
+		out_arr_begin(&s->out, "counters");
+	else
+		fprintf(s->out.fp, "-------------------------------------\n"
+			"Number of counters found is %u\n", n);
+	for (i = 0; i < n; i++) {
+		rc = tel_pcc_get_counter_info(t, slot, i, info, sizeof(info));
+		if (rc)
+			return rc;
+		if (s->out.json) {
+			out_obj_begin(&s->out, NULL);
+			out_u64(&s->out, "id", i);
+			out_u64(&s->out, "value", vals[i]);
+			out_str(&s->out, "info", info);
+			out_obj_end(&s->out);
+		} else {
+			fprintf(s->out.fp, "Counter %u: %u  - %s\n", i,
+				vals[i], info);
+		}
+	}
+	if (s->out.json)
+		out_arr_end(&s->out);
+	else
+		fprintf(s->out.fp, "-------------------------------------\n");
+	if (header && s->out.json)
+		out_obj_end(&s->out);
+	return 0;
+}
+
+/* What DOCA's telemetry_pcc sample prints, or the same as JSON. */
+static int cmd_pcc_show(struct session *s, int argc, char **argv)
+{
+	uint32_t max_slots, info_len, max_counters, id, maj, min;
+	char info[TEL_PCC_INFO_LEN + 1];
+	bool populated[TEL_PCC_MAX_SLOTS] = { false };
+	struct tel_pcc t;
+	unsigned i;
+	uint8_t en, cen;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = pcc_ctx(s, &t);
+	if (rc)
+		return rc;
+	tel_pcc_caps(&max_slots, &info_len, &max_counters);
+	if (s->out.json)
+		out_arr_begin(&s->out, NULL);
+	else
+		fprintf(s->out.fp, "*************************************\n"
+			"%u slots detected on card:\n", max_slots);
+	for (i = 0; i < max_slots; i++) {
+		rc = tel_pcc_get_algo_id(&t, i, &id);
+		if (rc == TEL_BAD_STATE) {
+			if (!s->out.json)
+				fprintf(s->out.fp, "Slot %u: Empty\n", i);
+			continue;
+		}
+		if (!rc)
+			rc = tel_pcc_get_algo_version(&t, i, &maj, &min);
+		if (!rc)
+			rc = tel_pcc_get_algo_info(&t, i, info, sizeof(info));
+		if (rc)
+			goto fail;
+		populated[i] = true;
+		if (!s->out.json)
+			fprintf(s->out.fp, "Slot %u: ID %04x, version %u.%02u "
+				"- %s\n", i, id, maj, min, info);
+	}
+	rc = tel_pcc_start(&t);
+	if (!s->out.json)
+		fprintf(s->out.fp, "*************************************\n\n"
+			"Context is running. Parsing for counters...\n\n");
+	for (i = 0; !rc && i < max_slots; i++) {
+		if (!populated[i])
+			continue;
+		rc = tel_pcc_get_enable_status(&t, i, &en, &cen);
+		if (!rc)
+			rc = tel_pcc_get_algo_id(&t, i, &id);
+		if (!rc)
+			rc = tel_pcc_get_algo_version(&t, i, &maj, &min);
+		if (!rc)
+			rc = tel_pcc_get_algo_info(&t, i, info, sizeof(info));
+		if (rc)
+			break;
+		if (s->out.json) {
+			char v[16];
+
+			snprintf(v, sizeof(v), "%u.%02u", maj, min);
+			out_obj_begin(&s->out, NULL);
+			out_u64(&s->out, "slot", i);
+			out_u64(&s->out, "algo_id", id);
+			out_str(&s->out, "version", v);
+			out_str(&s->out, "info", info);
+			out_bool(&s->out, "algo_enabled", en);
+			out_bool(&s->out, "counters_enabled", cen);
+		} else {
+			fprintf(s->out.fp, "Slot %u: algo %s, counters %s\n",
+				i, en ? "ENABLED" : "DISABLED",
+				cen ? "ENABLED" : "DISABLED");
+		}
+		if (en && cen)
+			rc = pcc_counters_print(s, &t, i, false);
+		if (s->out.json)
+			out_obj_end(&s->out);
+	}
+	tel_pcc_stop(&t);
+	tel_pcc_destroy(&t);
+	if (rc)
+		goto fail;
+	if (s->out.json)
+		out_arr_end(&s->out);
+	else
+		fprintf(s->out.fp, "\n");
+	return 0;
+fail:
+	if (s->out.json)
+		out_arr_end(&s->out);
+	return tel_fail(s, rc, "pcc", NULL);
+}
+
+/* The slot named, or the lowest with algorithm and counters enabled. */
+static int pcc_slot(struct session *s, struct tel_pcc *t, int argc,
+		    char **argv, unsigned *slot)
+{
+	uint8_t en, cen;
+	unsigned i;
+	int rc;
+
+	if (argc == 1)
+		return cmd_parse_slot(s, argv[0], slot);
+	for (i = 0; i < TEL_PCC_MAX_SLOTS; i++) {
+		rc = tel_pcc_get_enable_status(t, i, &en, &cen);
+		if (!rc && en && cen) {
+			*slot = i;
+			return 0;
+		}
+		if (rc && rc != TEL_DRIVER)
+			return tel_fail(s, rc, "pcc", NULL);
+	}
+	pcb_err_reset(&s->err);	/* the empty slots' DRIVER details */
+	return pcb_error(&s->err, PCB_E_STATE, "pcc: no slot has the "
+			 "algorithm and its counters enabled; 'algo debug on' "
+			 "enables the ZTR-RTT debug counters");
+}
+
+static int cmd_pcc_counters(struct session *s, int argc, char **argv)
+{
+	struct tel_pcc t;
+	unsigned slot;
+	int rc = pcc_ctx(s, &t);
+
+	if (!rc)
+		rc = pcc_slot(s, &t, argc, argv, &slot);
+	if (rc)
+		return rc;
+	rc = pcc_counters_print(s, &t, slot, true);
+	if (rc)
+		return tel_fail(s, rc, "pcc counters", rc == TEL_BAD_STATE ?
+				"; 'algo enable SLOT' and 'algo debug on' "
+				"turn them on" : NULL);
+	return 0;
+}
+
+static int cmd_pcc_clear(struct session *s, int argc, char **argv)
+{
+	struct tel_pcc t;
+	unsigned slot;
+	uint32_t n;
+	char what[64];
+	int rc = pcc_ctx(s, &t);
+
+	if (!rc)
+		rc = pcc_slot(s, &t, argc, argv, &slot);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "clear the counters of slot %u", slot);
+	rc = sess_confirm(s, what);
+	if (rc)
+		return rc;
+	rc = tel_pcc_get_counters(&t, slot, true, &n, NULL);
+	if (rc)
+		return tel_fail(s, rc, "pcc clear", NULL);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "cleared_slot", slot);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "slot %u: counters cleared\n", slot);
+	}
+	return 0;
+}
+
+const struct cmd_row cmd_pcc_verbs[] = {
+	{ "show", cmd_pcc_show, NULL, 0, 0, "",
+	  "every slot: algorithm id, version, info, enable status, counters "
+	  "(as DOCA's telemetry_pcc sample)", "pcc show",
+	  CMD_DEFAULT | CMD_DEVICE },
+	{ "counters", cmd_pcc_counters, NULL, 0, 1, "[SLOT]",
+	  "one slot's counters as one block (BAD_STATE when disabled)",
+	  "pcc counters 0", CMD_DEVICE },
+	{ "clear", cmd_pcc_clear, NULL, 0, 1, "[SLOT]",
+	  "reset a slot's counters to 0 (get-and-clear without reading)",
+	  "pcc clear", CMD_DEVICE | CMD_WRITES },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
+
+/* ---- retx --------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	uint32_t unit;
+} units[] = {
+	{ "nsec", RETX_NSEC }, { "usec", RETX_USEC },
+	{ "usec_100", RETX_USEC_100 }, { "msec", RETX_MSEC },
+};
+
+static const char *unit_name(uint32_t u)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (units[i].unit == u)
+			return units[i].name;
+	return "?";
+}
+
+/* The session's histogram context, attached to a running histogram. */
+static int retx_ctx(struct session *s, struct tel_retx **out)
+{
+	struct simdev *d;
+	int rc;
+
+	if (s->retx) {
+		*out = s->retx;
+		return 0;
+	}
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	if (s->dev->ops->caps & REG_CAP_REAL)
+		return pcb_error(&s->err, PCB_E_STATE, "retx: NOT_SUPPORTED "
+				 "on %s (pccbench knows the adaptive-"
+				 "retransmission histogram of the sim device "
+				 "only)", s->devname);
+	rc = sess_simdev(s, &d);
+	if (rc)
+		return rc;
+	s->retx = calloc(1, sizeof(*s->retx));
+	if (!s->retx)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	tel_retx_create(s->retx, d->retx, true);
+	*out = s->retx;
+	return 0;
+}
+
+static int cmd_retx_caps(struct session *s, int argc, char **argv)
+{
+	struct tel_retx *t;
+	uint32_t max_bins, bm;
+	size_t i;
+	int rc = retx_ctx(s, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	retx_dev_caps(&max_bins, &bm);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "max_bins", max_bins);
+		out_arr_begin(&s->out, "time_units");
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (bm & units[i].unit)
+				out_str(&s->out, NULL, units[i].name);
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+		return 0;
+	}
+	fprintf(s->out.fp, "Device cap - Max bins: %u\nDevice cap - time "
+		"units:", max_bins);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (bm & units[i].unit)
+			fprintf(s->out.fp, " %s", units[i].name);
+	fprintf(s->out.fp, "\n");
+	return 0;
+}
+
+static void retx_print_cfg(struct session *s, const struct tel_retx *t)
+{
+	const struct retx_cfg *c = &t->cfg;
+	char vhca[16] = "any";
+
+	if (c->vhca_set)
+		snprintf(vhca, sizeof(vhca), "%u", c->vhca_id);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "state", t->state == RETX_RUNNING ?
+			"running" : "stopped");
+		out_u64(&s->out, "bins", c->num_bins);
+		out_u64(&s->out, "bin0", c->bin0);
+		out_u64(&s->out, "bin1", c->bin1);
+		out_str(&s->out, "mode", c->mode == RETX_DOUBLE ? "double" :
+			"fixed");
+		out_str(&s->out, "unit", unit_name(c->unit));
+		if (c->vhca_set)
+			out_u64(&s->out, "vhca", c->vhca_id);
+		else
+			out_null(&s->out, "vhca");
+		out_bool(&s->out, "clear_on_read", c->clear_on_read);
+		out_bool(&s->out, "count_enable", c->count_enable);
+		out_obj_end(&s->out);
+		return;
+	}
+	fprintf(s->out.fp, "histogram %s: %u bins, bin0 %u, bin1 %u %s, "
+		"mode %s, vhca %s, clear on read %s, count %s\n",
+		t->state == RETX_RUNNING ? "running" : "stopped", c->num_bins,
+		c->bin0, c->bin1, unit_name(c->unit),
+		c->mode == RETX_DOUBLE ? "double" : "fixed",
+		vhca,
+		c->clear_on_read ? "on" : "off",
+		c->count_enable ? "on" : "off");
+}
+
+static int parse_u16(struct session *s, const char *key, const char *v,
+		     unsigned long lo, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	*out = strtoul(v, &end, 0);
+	if (!*v || *end || *v == '-' || *out < lo || *out > max)
+		return pcb_error(&s->err, PCB_E_RANGE, "retx config: %s must "
+				 "be %lu..%lu, not '%s'", key, lo, max, v);
+	return 0;
+}
+
+static int parse_onoff(struct session *s, const char *key, const char *v,
+		       uint8_t *out)
+{
+	if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+		*out = 1;
+	else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+		*out = 0;
+	else
+		return pcb_error(&s->err, PCB_E_INVAL, "retx config: %s is "
+				 "on or off, not '%s'", key, v);
+	return 0;
+}
+
+/* Parse every pair into a copy first: a bad one changes nothing. */
+static int cmd_retx_config(struct session *s, int argc, char **argv)
+{
+	struct tel_retx *t, tmp;
+	unsigned long v;
+	uint8_t b = 0;
+	size_t k;
+	int i, rc = retx_ctx(s, &t);
+
+	if (rc)
+		return rc;
+	if (argc % 2)
+		return pcb_error(&s->err, PCB_E_USAGE, "retx config: '%s' "
+				 "needs a value", argv[argc - 1]);
+	if (argc && t->state == RETX_RUNNING)
+		return tel_fail(s, TEL_BAD_STATE, "retx config",
+				" (the histogram is running; 'retx stop' "
+				"first)");
+	tmp = *t;
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = argv[i + 1];
+
+		rc = 0;
+		if (!strcmp(key, "bins")) {
+			rc = parse_u16(s, key, val, 1, RETX_MAX_BINS, &v);
+			if (!rc)
+				rc = tel_retx_set_num_bins(&tmp, (uint32_t)v);
+		} else if (!strcmp(key, "bin0") || !strcmp(key, "bin1")) {
+			rc = parse_u16(s, key, val, 1, 0xffff, &v);
+			if (!rc)
+				rc = key[3] == '0' ?
+				     tel_retx_set_bin0_width(&tmp, (uint16_t)v) :
+				     tel_retx_set_bin1_width(&tmp, (uint16_t)v);
+		} else if (!strcmp(key, "mode")) {
+			if (strcmp(val, "fixed") && strcmp(val, "double"))
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "retx config: mode is fixed "
+						 "or double, not '%s'", val);
+			rc = tel_retx_set_mode(&tmp, !strcmp(val, "double") ?
+					       RETX_DOUBLE : RETX_FIXED);
+		} else if (!strcmp(key, "unit")) {
+			for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+				if (!strcmp(val, units[k].name))
+					break;
+			if (k == sizeof(units) / sizeof(units[0]))
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "retx config: unit is nsec, "
+						 "usec, usec_100 or msec, not "
+						 "'%s'", val);
+			rc = tel_retx_set_time_unit(&tmp, units[k].unit);
+		} else if (!strcmp(key, "vhca")) {
+			if (!strcmp(val, "any")) {
+				rc = tel_retx_unset_vhca_id(&tmp);
+			} else {
+				rc = parse_u16(s, key, val, 0, 0xffff, &v);
+				if (!rc)
+					rc = tel_retx_set_vhca_id(&tmp,
+								  (uint16_t)v);
+			}
+		} else if (!strcmp(key, "clear") || !strcmp(key, "count")) {
+			rc = parse_onoff(s, key, val, &b);
+			if (!rc)
+				rc = key[1] == 'l' ?
+				     tel_retx_set_clear_on_read(&tmp, b) :
+				     tel_retx_set_count_enable(&tmp, b);
+		} else {
+			return pcb_error(&s->err, PCB_E_INVAL, "retx config: "
+					 "unknown key '%s' (bins, bin0, bin1, "
+					 "mode, unit, vhca, clear, count)",
+					 key);
+		}
+		if (rc < 0)
+			return rc;
+		if (rc)
+			return tel_fail(s, rc, "retx config", NULL);
+	}
+	*t = tmp;
+	retx_print_cfg(s, t);
+	return 0;
+}
+
+static int cmd_retx_start(struct session *s, int argc, char **argv)
+{
+	struct tel_retx *t;
+	int rc = retx_ctx(s, &t);
+
+	(void)argc;
+	(void)argv;
+	if (!rc)
+		rc = sess_confirm(s, "start the retransmission histogram");
+	if (rc)
+		return rc;
+	rc = tel_retx_start(t);
+	if (rc)
+		return tel_fail(s, rc, "retx start", rc == TEL_BAD_STATE ?
+				" (already running)" : NULL);
+	if (!s->out.json)
+		fprintf(s->out.fp, "Histogram started\n");
+	retx_print_cfg(s, t);
+	return 0;
+}
+
+static int cmd_retx_stop(struct session *s, int argc, char **argv)
+{
+	struct tel_retx *t;
+	int rc = retx_ctx(s, &t);
+
+	(void)argc;
+	(void)argv;
+	if (!rc)
+		rc = sess_confirm(s, "stop the retransmission histogram");
+	if (rc)
+		return rc;
+	rc = tel_retx_stop(t);
+	if (rc)
+		return tel_fail(s, rc, "retx stop", rc == TEL_BAD_STATE ?
+				" (not running)" : NULL);
+	retx_print_cfg(s, t);
+	return 0;
+}
+
+static int cmd_retx_detect(struct session *s, int argc, char **argv)
+{
+	struct tel_retx *t;
+	uint8_t changed;
+	int rc = retx_ctx(s, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	tel_retx_detect(t, &changed);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_bool(&s->out, "changed", changed);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "%s\n", changed ?
+			"configuration changed by another process; now:" :
+			"configuration unchanged");
+	}
+	if (changed)
+		retx_print_cfg(s, t);
+	return 0;
+}
+
+static int cmd_retx_read(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "bin", "BIN", TBL_RIGHT }, { "from", "FROM", TBL_RIGHT },
+		{ "to", "TO", TBL_RIGHT }, { "unit", "UNIT", 0 },
+		{ "count", "COUNT", TBL_RIGHT },
+	};
+	uint64_t bins[RETX_MAX_BINS], lo, hi, total = 0;
+	struct retx_cfg dc;
+	struct tel_retx *t;
+	bool running;
+	struct tbl tb;
+	uint32_t n, i;
+	uint8_t changed;
+	int rc = retx_ctx(s, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	tel_retx_detect(t, &changed);
+	rc = tel_retx_read_bins(t, &n, bins);
+	if (rc)
+		return tel_fail(s, rc, "retx read", NULL);
+	/* the bins are laid out by the configuration the device holds */
+	retx_dev_state(t->dev, &dc, &running);
+	tbl_init(&tb, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < n; i++) {
+		tel_retx_bin_range(&dc, i, &lo, &hi);
+		tbl_row(&tb);
+		tbl_u64(&tb, i);
+		tbl_u64(&tb, lo);
+		if (hi == UINT64_MAX)
+			tbl_null(&tb);
+		else
+			tbl_u64(&tb, hi);
+		tbl_str(&tb, unit_name(dc.unit));
+		tbl_u64(&tb, bins[i]);
+		total += bins[i];
+	}
+	if (!s->out.json && changed)
+		fprintf(s->out.fp, "note: the histogram was reconfigured by "
+			"another process\n");
+	tbl_print(&tb, &s->out, NULL);
+	tbl_release(&tb);
+	if (!s->out.json)
+		fprintf(s->out.fp, "%llu retransmission timeout%s\n",
+			(unsigned long long)total, total == 1 ? "" : "s");
+	return 0;
+}
+
+const struct cmd_row cmd_retx_verbs[] = {
+	{ "read", cmd_retx_read, NULL, 0, 0, "",
+	  "the histogram bins: retransmission timeouts by duration",
+	  "retx read", CMD_DEFAULT | CMD_DEVICE },
+	{ "config", cmd_retx_config, NULL, 0, 14,
+	  "[bins N] [bin0 W] [bin1 W] [mode fixed|double] "
+	  "[unit nsec|usec|usec_100|msec] [vhca ID|any] [clear on|off] "
+	  "[count on|off]",
+	  "show or set the histogram layout (only while stopped)",
+	  "retx config bins 5 bin0 50 bin1 100 unit msec mode double",
+	  CMD_DEVICE },
+	{ "start", cmd_retx_start, NULL, 0, 0, "",
+	  "load the configuration, clear the bins and start counting",
+	  "retx start", CMD_DEVICE | CMD_WRITES },
+	{ "stop", cmd_retx_stop, NULL, 0, 0, "", "stop counting",
+	  "retx stop", CMD_DEVICE | CMD_WRITES },
+	{ "detect", cmd_retx_detect, NULL, 0, 0, "",
+	  "did another process reconfigure the histogram?", "retx detect",
+	  CMD_DEVICE },
+	{ "caps", cmd_retx_caps, NULL, 0, 0, "",
+	  "maximum bins and supported time units", "retx caps", CMD_DEVICE },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

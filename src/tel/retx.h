@@ -1,0 +1,88 @@
+/* retx.h - the adaptive-retransmission histogram (DOCA telemetry
+ * adp_retx): caps, configuration while stopped, start/stop, bins, and
+ * detection of a configuration another process changed.
+ *
+ * The device side (struct retx_dev) is the NIC's histogram: on the sim
+ * device a small validated file next to the .dev file, flock'd, which the
+ * simulator fills with its retransmission timeouts.  A context keeps its
+ * own copy of the configuration; setters work only while it is stopped.
+ * There is no ownership: anyone may reconfigure; tel_retx_detect tells.
+ *
+ * Ownership: tel_retx_create/tel_retx_destroy; retx_dev_open/close.
+ */
+#ifndef PCCB_TEL_RETX_H
+#define PCCB_TEL_RETX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define RETX_MAX_BINS 16
+
+enum retx_unit { RETX_NSEC = 0x1, RETX_USEC = 0x2, RETX_USEC_100 = 0x4,
+		 RETX_MSEC = 0x8 };
+enum retx_mode { RETX_FIXED = 0, RETX_DOUBLE = 1 };
+
+struct retx_cfg {
+	uint32_t num_bins;
+	uint16_t bin0, bin1;		/* widths in time units */
+	uint32_t mode;			/* enum retx_mode */
+	uint32_t unit;			/* enum retx_unit (one bit) */
+	uint32_t vhca_set;
+	uint16_t vhca_id;
+	uint8_t clear_on_read;
+	uint8_t count_enable;
+};
+
+struct retx_dev;
+
+int retx_dev_open(struct retx_dev **out, const char *sim_name,
+		  struct pcb_err *err);
+void retx_dev_close(struct retx_dev *d);
+/* Caps: max bins and the time-unit bitmap. */
+void retx_dev_caps(uint32_t *max_bins, uint32_t *units);
+/* The simulator: `n` retransmission timeouts, each `ps[i]` long. */
+void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n);
+/* The device's current configuration and whether it records. */
+void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running);
+
+enum retx_state { RETX_IDLE, RETX_RUNNING };
+
+struct tel_retx {
+	struct retx_dev *dev;
+	struct retx_cfg cfg;		/* this context's configuration */
+	enum retx_state state;
+};
+
+/* A new context starts Idle with the device's current configuration (or
+ * the defaults); `attach` adopts a histogram that is already running, so
+ * a one-shot `retx read` can follow a `retx start` of another process.
+ */
+int tel_retx_create(struct tel_retx *t, struct retx_dev *dev, bool attach);
+int tel_retx_destroy(struct tel_retx *t);
+int tel_retx_start(struct tel_retx *t);
+int tel_retx_stop(struct tel_retx *t);
+int tel_retx_set_num_bins(struct tel_retx *t, uint32_t n);
+int tel_retx_set_bin0_width(struct tel_retx *t, uint16_t w);
+int tel_retx_set_bin1_width(struct tel_retx *t, uint16_t w);
+int tel_retx_set_mode(struct tel_retx *t, uint32_t mode);
+int tel_retx_set_time_unit(struct tel_retx *t, uint32_t unit);
+int tel_retx_set_vhca_id(struct tel_retx *t, uint16_t id);
+int tel_retx_unset_vhca_id(struct tel_retx *t);
+int tel_retx_set_clear_on_read(struct tel_retx *t, uint8_t v);
+int tel_retx_set_count_enable(struct tel_retx *t, uint8_t v);
+/* 1 when this context started the histogram (or attached to it) and the
+ * device now runs another configuration; t->cfg then shows the device's.
+ * A stopped context has loaded nothing: 0.
+ */
+int tel_retx_detect(struct tel_retx *t, uint8_t *changed);
+int tel_retx_read_bins(struct tel_retx *t, uint32_t *populated,
+		       uint64_t bins[RETX_MAX_BINS]);
+/* Bin i covers [lo, hi] in time units; hi = UINT64_MAX: open-ended. */
+void tel_retx_bin_range(const struct retx_cfg *c, uint32_t i, uint64_t *lo,
+			uint64_t *hi);
+uint64_t tel_retx_unit_ps(uint32_t unit);
+
+#endif
