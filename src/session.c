@@ -15,6 +15,7 @@
 #include "session.h"
 #include "sim/firmware.h"
 #include "sim/simdev.h"
+#include "tel/diag.h"
 #include "mstreg.h"
 #include "fwctl.h"
 #include "discover.h"
@@ -45,6 +46,10 @@ static void device_release(struct session *s)
 	/* the histogram keeps running on the device; the context goes */
 	free(s->retx);
 	s->retx = NULL;
+	if (s->diag)	/* sampling goes on; ownership ends */
+		tel_diag_release(s->diag);
+	free(s->diag);
+	s->diag = NULL;
 	simdev_close(s->simdev);
 	s->simdev = NULL;
 	views_release(s);

@@ -71,6 +71,7 @@ struct session {
 	int depth;		/* source nesting */
 	struct simdev *simdev;	/* the sim device's workload, lazily */
 	struct tel_retx *retx;	/* the adp_retx context, lazily */
+	struct tel_diag *diag;	/* the diag context, lazily */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */

@@ -166,6 +166,8 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 	rc = load(d, err);
 	if (!rc)
 		rc = retx_dev_open(&d->retx, name, err);
+	if (!rc)
+		rc = diag_dev_open(&d->diag, name, err);
 	if (rc) {
 		simdev_close(d);
 		return rc;
@@ -180,6 +182,7 @@ void simdev_close(struct simdev *d)
 		return;
 	sim_free(d->sim);
 	retx_dev_close(d->retx);
+	diag_dev_close(d->diag);
 	free(d->name);
 	free(d);
 }
@@ -189,6 +192,60 @@ void simdev_reset(struct simdev *d)
 	sim_free(d->sim);
 	d->sim = NULL;
 	d->rto_seen = 0;
+	memset(d->diag_last, 0, sizeof(d->diag_last));
+	d->diag_t = 0;
+}
+
+/* The sim's port counters as the diag sampler's sources. */
+static void diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+{
+	struct sim_port_counters c;
+	int p;
+
+	sim_port_counters(s, &c);
+	v[DS_RX_BYTES] = c.rx_bytes;
+	v[DS_RX_PKTS] = c.rx_pkts;
+	v[DS_TX_BYTES] = c.tx_bytes;
+	v[DS_TX_PKTS] = c.tx_pkts;
+	for (p = 0; p < 8; p++) {
+		v[DS_RX_BYTES_P0 + p] = c.rx_bytes_prio[p];
+		v[DS_RX_PKTS_P0 + p] = c.rx_pkts_prio[p];
+		v[DS_TX_BYTES_P0 + p] = c.tx_bytes_prio[p];
+		v[DS_TX_PKTS_P0 + p] = c.tx_pkts_prio[p];
+		v[DS_PAUSE_RX_P0 + p] = c.pause_rx_prio[p];
+		v[DS_PAUSE_TX_P0 + p] = c.pause_tx_prio[p];
+	}
+	v[DS_ECN] = c.ecn_marked;
+	v[DS_CNP_HANDLED] = c.cnp_handled;
+	v[DS_CNP_SENT] = c.cnp_sent;
+	v[DS_DESCHED] = c.qp_desched;
+	v[DS_RX_CQE] = c.rx_cqe;
+	v[DS_TX_CQE] = c.tx_cqe;
+}
+
+static void diag_sync(struct simdev *d)
+{
+	uint64_t now[DS_COUNT], delta[DS_COUNT];
+	int64_t t = sim_now(d->sim);
+	size_t i;
+
+	diag_sources(d->sim, now);
+	for (i = 0; i < DS_COUNT; i++)
+		delta[i] = now[i] - d->diag_last[i];
+	memcpy(d->diag_last, now, sizeof(now));
+	diag_dev_feed(d->diag, (t - d->diag_t) / PS_PER_NS, delta);
+	d->diag_t = t - (t - d->diag_t) % PS_PER_NS;
+}
+
+/* The next step: 100 us, or less when a diag sample is due sooner. */
+static int64_t next_step(struct simdev *d, int64_t left)
+{
+	int64_t step = left < SYNC_PS ? left : SYNC_PS;
+	int64_t due = diag_dev_until_due(d->diag);
+
+	if (due > 0 && due * PS_PER_NS < step)
+		step = due * PS_PER_NS;
+	return step;
 }
 
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
@@ -271,6 +328,7 @@ static void simdev_sync(struct simdev *d)
 	if (n > d->rto_seen)
 		retx_dev_record(d->retx, rto + d->rto_seen, n - d->rto_seen);
 	d->rto_seen = n;
+	diag_sync(d);
 	if (d->slot < 0 || !d->ops)
 		return;
 	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
@@ -293,18 +351,18 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 	       volatile sig_atomic_t *stop, struct pcb_err *err)
 {
 	struct sim *s;
-	int64_t left = dur_ps;
+	int64_t left = dur_ps, step;
 	int rc = simdev_sim(d, &s, err);
 
 	if (rc)
 		return rc;
 	/* one statistics window for the whole run */
-	rc = sim_run(s, left < SYNC_PS ? left : SYNC_PS, stop);
-	left -= left < SYNC_PS ? left : SYNC_PS;
+	step = next_step(d, left);
+	rc = sim_run(s, step, stop);
+	left -= step;
 	simdev_sync(d);
 	while (!rc && left > 0) {
-		int64_t step = left < SYNC_PS ? left : SYNC_PS;
-
+		step = next_step(d, left);
 		rc = sim_run_more(s, step, stop);
 		left -= step;
 		simdev_sync(d);

@@ -10,7 +10,9 @@
  * While running, every 100 us of simulated time the simulator's counters
  * are folded into the firmware's (for the slot that holds counter_en) and
  * parameter changes made by any process are picked up; each
- * retransmission timeout goes to the adp_retx histogram (tel/retx.h).
+ * retransmission timeout goes to the adp_retx histogram (tel/retx.h) and
+ * the port counters to the diagnostic-counter sampler (tel/diag.h), in
+ * steps that end where a diag sample is due.
  *
  * Ownership: simdev_open/simdev_close; the simfw stays the caller's.
  */
@@ -22,6 +24,7 @@
 #include "err.h"
 #include "sim/firmware.h"
 #include "sim/sim.h"
+#include "tel/diag.h"
 #include "tel/retx.h"
 
 struct simdev {
@@ -36,6 +39,9 @@ struct simdev {
 	char algo_label[96];
 	struct retx_dev *retx;	/* the adp_retx histogram the RTOs feed */
 	size_t rto_seen;	/* RTOs of d->sim already recorded */
+	struct diag_dev *diag;	/* the diagnostic counters' sampler */
+	uint64_t diag_last[DS_COUNT];	/* d->sim's counters at the last feed */
+	int64_t diag_t;		/* d->sim's time at the last feed, ps */
 };
 
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,

@@ -1,0 +1,723 @@
+/* diag.c - `diag`: diagnostic counters (DOCA telemetry diag) on the sim
+ * device: capabilities, configuration, data IDs, start/stop, reading,
+ * the DOCA sample's CSV and data-ID JSON, and buffer sizing advice.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd.h"
+#include "paths.h"
+#include "sim/simdev.h"
+#include "tel/diag.h"
+#include "tel/diag_ids.h"
+#include "tel/diag_io.h"
+#include "tel/tel.h"
+#include "units.h"
+
+static int fail(struct session *s, int rc, const char *what,
+		const char *hint)
+{
+	int code = rc == TEL_BAD_STATE || rc == TEL_IN_USE ? PCB_E_STATE :
+		   rc == TEL_INVALID_VALUE || rc == TEL_FULL ||
+		   rc == TEL_BAD_CONFIG ? PCB_E_INVAL : PCB_E_DEVICE;
+
+	return pcb_error(&s->err, code, "%s: %s%s", what, tel_errname(rc),
+			 hint ? hint : "");
+}
+
+static const char *state_name(enum diag_state st)
+{
+	static const char *n[] = { "idle", "configured", "ready", "running" };
+
+	return n[st];
+}
+
+/* The session's context; `force` takes ownership from a live owner. */
+static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
+{
+	struct simdev *d;
+	int rc;
+
+	if (s->diag) {
+		*out = s->diag;
+		return 0;
+	}
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	if (s->dev->ops->caps & REG_CAP_REAL)
+		return pcb_error(&s->err, PCB_E_STATE, "diag: NOT_SUPPORTED on "
+				 "%s (pccbench drives the diagnostic counters "
+				 "of the sim device only)", s->devname);
+	rc = sess_simdev(s, &d);
+	if (rc)
+		return rc;
+	s->diag = calloc(1, sizeof(*s->diag));
+	if (!s->diag)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = tel_diag_create(s->diag, d->diag, force);
+	if (rc) {
+		free(s->diag);
+		s->diag = NULL;
+		return fail(s, rc, "diag", rc == TEL_IN_USE ?
+			    " (another pccbench owns the diagnostic counters; "
+			    "'diag config force' takes them over)" : NULL);
+	}
+	*out = s->diag;
+	return 0;
+}
+
+static int cmd_diag_caps(struct session *s, int argc, char **argv)
+{
+	struct diag_caps c;
+
+	(void)argc;
+	(void)argv;
+	diag_dev_caps(&c);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "max_num_data_ids", c.max_ids);
+		out_u64(&s->out, "log_max_num_samples", c.log_max_samples);
+		out_bool(&s->out, "data_clear", c.data_clear);
+		out_bool(&s->out, "sync_start", c.sync_start);
+		out_bool(&s->out, "single", c.modes[DIAG_SINGLE]);
+		out_bool(&s->out, "repetitive", c.modes[DIAG_REPETITIVE]);
+		out_bool(&s->out, "on_demand", c.modes[DIAG_ON_DEMAND]);
+		out_bool(&s->out, "frc", c.ts[DIAG_FRC]);
+		out_bool(&s->out, "rtc", c.ts[DIAG_RTC]);
+		out_obj_end(&s->out);
+		return 0;
+	}
+	fprintf(s->out.fp, "max data IDs       %u\nlog max samples    %u "
+		"(%u samples)\ndata clear         %s\nsync start         %s\n"
+		"sample modes       single repetitive on_demand\ntimestamp "
+		"sources  frc rtc\n", c.max_ids, c.log_max_samples,
+		1u << c.log_max_samples, c.data_clear ? "yes" : "no",
+		c.sync_start ? "yes" : "no");
+	return 0;
+}
+
+static const char *mode_names[] = { "single", "repetitive", "on_demand" };
+
+static void print_state(struct session *s, const struct tel_diag *t)
+{
+	const struct diag_cfg *c = &t->cfg;
+	char name[96];
+	uint32_t i;
+
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "state", state_name(t->state));
+		out_u64(&s->out, "period_ns", c->period_ns);
+		if (t->actual_ns)
+			out_u64(&s->out, "actual_period_ns", t->actual_ns);
+		else
+			out_null(&s->out, "actual_period_ns");
+		out_u64(&s->out, "log_num_samples", c->log_samples);
+		out_u64(&s->out, "max_num_data_ids", c->max_ids);
+		out_str(&s->out, "mode", mode_names[c->mode]);
+		out_u64(&s->out, "format", c->format);
+		out_bool(&s->out, "sync", c->sync);
+		out_bool(&s->out, "clear", c->clear);
+		out_str(&s->out, "timestamp", c->ts == DIAG_RTC ? "rtc" :
+			"frc");
+		out_arr_begin(&s->out, "data_ids");
+		for (i = 0; i < t->nids; i++) {
+			out_obj_begin(&s->out, NULL);
+			diag_id_name(t->ids[i], name, sizeof(name));
+			out_str(&s->out, "name", name);
+			snprintf(name, sizeof(name), "0x%016" PRIx64,
+				 t->ids[i]);
+			out_str(&s->out, "data_id", name);
+			out_obj_end(&s->out);
+		}
+		out_arr_end(&s->out);
+		out_obj_end(&s->out);
+		return;
+	}
+	fprintf(s->out.fp, "diag %s: period %" PRIu64 " ns", state_name(
+		t->state), c->period_ns);
+	if (t->actual_ns)
+		fprintf(s->out.fp, " (actual %" PRIu64 " ns)", t->actual_ns);
+	fprintf(s->out.fp, ", 2^%u samples, %s, format %u, sync %s, clear "
+		"%s, timestamp %s, max %u IDs\n", c->log_samples,
+		mode_names[c->mode], c->format, c->sync ? "on" : "off",
+		c->clear ? "on" : "off", c->ts == DIAG_RTC ? "rtc" : "frc",
+		c->max_ids);
+	for (i = 0; i < t->nids; i++) {
+		diag_id_name(t->ids[i], name, sizeof(name));
+		fprintf(s->out.fp, "  0x%016" PRIx64 "  %s\n", t->ids[i],
+			name);
+	}
+}
+
+static int cmd_diag_show(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	int rc = diag_ctx(s, false, &t);
+
+	(void)argc;
+	(void)argv;
+	if (!rc)
+		print_state(s, t);
+	return rc;
+}
+
+static int onoff(struct session *s, const char *key, const char *v,
+		 uint32_t *out)
+{
+	if (!strcasecmp(v, "on") || !strcmp(v, "1"))
+		*out = 1;
+	else if (!strcasecmp(v, "off") || !strcmp(v, "0"))
+		*out = 0;
+	else
+		return pcb_error(&s->err, PCB_E_INVAL, "diag config: %s is on "
+				 "or off, not '%s'", key, v);
+	return 0;
+}
+
+static int small(struct session *s, const char *key, const char *v,
+		 unsigned long max, uint32_t *out)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (!*v || *end || *v == '-' || errno || x > max)
+		return pcb_error(&s->err, PCB_E_RANGE, "diag config: %s must "
+				 "be 0..%lu, not '%s'", key, max, v);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+/* `diag config [KEY VALUE]... [force]`: unnamed keys take the DOCA
+ * sample's defaults; the configuration is applied (Idle -> Configured).
+ */
+static int cmd_diag_config(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t, tmp;
+	bool force = false;
+	uint32_t v;
+	int64_t ps;
+	int i, rc;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "force"))
+			force = true;
+	rc = diag_ctx(s, force, &t);
+	if (rc)
+		return rc;
+	if (t->state != DIAG_IDLE)
+		return fail(s, TEL_BAD_STATE, "diag config", " (the "
+			    "configuration is applied; 'diag stop' first)");
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.dev = t->dev;
+	tmp.cfg = (struct diag_cfg){ .period_ns = 100000, .log_samples = 10,
+				     .max_ids = DIAG_MAX_IDS,
+				     .mode = DIAG_REPETITIVE, .format = 1,
+				     .ts = DIAG_RTC };
+	for (i = 0; i < argc; i++) {
+		const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] :
+						NULL;
+
+		if (!strcmp(k, "force"))
+			continue;
+		if (!val)
+			return pcb_error(&s->err, PCB_E_USAGE, "diag config: "
+					 "'%s' needs a value", k);
+		i++;
+		rc = 0;
+		if (!strcmp(k, "period")) {
+			if (pcb_parse_duration_ps(val, 1000, &ps) ||
+			    ps < 1000 || ps > 60000000000000LL)
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag config: bad period '%s' "
+						 "(e.g. 100us, 1ms; 1ns to "
+						 "60s)", val);
+			rc = tel_diag_set_sample_period(&tmp,
+							(uint64_t)ps / 1000);
+		} else if (!strcmp(k, "samples")) {
+			rc = small(s, "samples (log2)", val, 255, &v);
+			if (!rc)
+				rc = tel_diag_set_log_max_num_samples(&tmp, v);
+			if (rc == TEL_NOT_SUPPORTED)
+				return pcb_error(&s->err, PCB_E_RANGE,
+						 "diag config: samples 2^%u: "
+						 "NOT_SUPPORTED (the device "
+						 "holds 2^%d)", v,
+						 DIAG_LOG_MAX_SAMPLES);
+		} else if (!strcmp(k, "ids")) {
+			rc = small(s, "ids", val, 255, &v);
+			if (!rc)
+				rc = tel_diag_set_max_num_data_ids(&tmp, v);
+		} else if (!strcmp(k, "mode")) {
+			for (v = 0; v < 3; v++)
+				if (!strcmp(val, mode_names[v]) ||
+				    (val[0] == '0' + (int)v && !val[1]))
+					break;
+			if (v == 3)
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag config: mode is single, "
+						 "repetitive or on_demand, not "
+						 "'%s'", val);
+			rc = tel_diag_set_sample_mode(&tmp, v);
+		} else if (!strcmp(k, "format")) {
+			rc = small(s, k, val, 2, &v);
+			if (!rc)
+				rc = tel_diag_set_output_format(&tmp, v);
+		} else if (!strcmp(k, "sync")) {
+			rc = onoff(s, k, val, &v);
+			if (!rc)
+				rc = tel_diag_set_sync_mode(&tmp, v);
+		} else if (!strcmp(k, "clear")) {
+			rc = onoff(s, k, val, &v);
+			if (!rc)
+				rc = tel_diag_set_data_clear(&tmp, v);
+		} else if (!strcmp(k, "timestamp")) {
+			if (strcmp(val, "frc") && strcmp(val, "rtc"))
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag config: timestamp is frc "
+						 "or rtc, not '%s'", val);
+			rc = tel_diag_set_timestamp_source(&tmp, val[0] == 'r' ?
+							   DIAG_RTC :
+							   DIAG_FRC);
+		} else {
+			return pcb_error(&s->err, PCB_E_INVAL, "diag config: "
+					 "unknown key '%s' (period, samples, "
+					 "ids, mode, format, sync, clear, "
+					 "timestamp, force)", k);
+		}
+		if (rc < 0)
+			return rc;
+		if (rc)
+			return fail(s, rc, "diag config", NULL);
+	}
+	rc = tel_diag_apply_config(&tmp);
+	if (rc)
+		return fail(s, rc, "diag config", rc == TEL_INVALID_VALUE ?
+			    " (clear needs sync on, in single or repetitive "
+			    "mode)" : NULL);
+	*t = tmp;
+	print_state(s, t);
+	return 0;
+}
+
+/* "a,b c" -> IDs; a name or number that is no data ID fails. */
+static int parse_ids(struct session *s, int argc, char **argv,
+		     uint64_t *ids, uint32_t *n)
+{
+	char buf[4096], *w, *save;
+	int i;
+
+	*n = 0;
+	for (i = 0; i < argc; i++) {
+		snprintf(buf, sizeof(buf), "%s", argv[i]);
+		for (w = strtok_r(buf, ",", &save); w;
+		     w = strtok_r(NULL, ",", &save)) {
+			if (*n == DIAG_MAX_IDS * 2)
+				return pcb_error(&s->err, PCB_E_RANGE,
+						 "diag ids: more than %d IDs",
+						 DIAG_MAX_IDS * 2);
+			if (diag_id_parse(w, &ids[*n]))
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag ids: '%s' is no data ID "
+						 "('diag ids' lists them)", w);
+			(*n)++;
+		}
+	}
+	if (!*n)
+		return pcb_error(&s->err, PCB_E_USAGE, "diag ids apply: name "
+				 "at least one data ID");
+	return 0;
+}
+
+static int apply_ids(struct session *s, struct tel_diag *t,
+		     const uint64_t *ids, uint32_t n)
+{
+	uint64_t bad;
+	char name[96], hint[200];
+	int rc = tel_diag_apply_data_ids(t, ids, n, &bad);
+
+	if (!rc) {
+		print_state(s, t);
+		return 0;
+	}
+	if (rc == TEL_BAD_STATE)
+		return fail(s, rc, "diag ids apply", t->state == DIAG_IDLE ?
+			    " (no configuration applied; 'diag config' "
+			    "first)" : " (IDs are applied; 'diag stop' "
+			    "and 'diag config' to change them)");
+	diag_id_name(bad, name, sizeof(name));
+	snprintf(hint, sizeof(hint), " for %s (0x%016" PRIx64 ")%s", name, bad,
+		 rc == TEL_FULL ? ": more IDs than 'diag config ids'" :
+		 rc == TEL_BAD_CONFIG ? ": no sync start for this ID" :
+		 rc == TEL_NOT_SUPPORTED ? ": the sim device does not "
+		 "measure it" : rc == TEL_INVALID_VALUE ? ": given twice" :
+		 "");
+	return fail(s, rc, "diag ids apply", hint);
+}
+
+static int ids_list(struct session *s)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "data_id", "DATA_ID", 0 },
+		{ "class", "CLASS", 0 }, { "sync", "SYNC", 0 },
+		{ "sim", "SIM", 0 }, { "meaning", "MEANING", 0 },
+	};
+	static const char *inst[] = { "", "XX", "YXX", "XX", "XXXX",
+				      "ZZYYXX", "ZZZZYYXX" };
+	struct tbl t;
+	size_t i;
+
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < diag_id_count(); i++) {
+		const struct diag_id_def *d = diag_id_def_at(i);
+		struct diag_id x = { .def = d };
+		char name[96];
+		const char *in = inst[d->inst];
+
+		diag_id_name(diag_id_encode(&x), name, sizeof(name));
+		tbl_row(&t);
+		tbl_str(&t, name);
+		tbl_strf(&t, "0x%08x%0*u%s", d->type, (int)(8 - strlen(in)),
+			 0, in);
+		tbl_str(&t, d->cls == DC_COUNTER ? "counter" : "statistic");
+		tbl_bool(&t, d->sync);
+		tbl_bool(&t, !diag_dev_supported(diag_id_encode(&x)));
+		tbl_str(&t, d->descr);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+static int cmd_diag_ids(struct session *s, int argc, char **argv)
+{
+	uint64_t ids[DIAG_MAX_IDS * 2];
+	struct tel_diag *t;
+	uint32_t n;
+	int rc;
+
+	if (!argc || !strcmp(argv[0], "list"))
+		return argc > 1 ? pcb_error(&s->err, PCB_E_USAGE, "usage: "
+					    "diag ids list") : ids_list(s);
+	if (!strcmp(argv[0], "apply")) {
+		rc = parse_ids(s, argc - 1, argv + 1, ids, &n);
+		if (!rc)
+			rc = diag_ctx(s, false, &t);
+		return rc ? rc : apply_ids(s, t, ids, n);
+	}
+	if (!strcmp(argv[0], "import") && argc == 2) {
+		rc = diag_ids_import(argv[1], ids, DIAG_MAX_IDS * 2, &n,
+				     &s->err);
+		if (!rc)
+			rc = diag_ctx(s, false, &t);
+		return rc ? rc : apply_ids(s, t, ids, n);
+	}
+	if (!strcmp(argv[0], "export") && argc == 2) {
+		rc = diag_ctx(s, false, &t);
+		if (rc)
+			return rc;
+		if (t->nids)
+			return diag_ids_export(argv[1], t->ids, t->nids,
+					       &s->err);
+		/* nothing applied: the sample's default list for the mode */
+		return diag_ids_export_default(argv[1], t->cfg.sync,
+					       &s->err);
+	}
+	return pcb_error(&s->err, PCB_E_USAGE, "usage: diag ids [list | "
+			 "apply NAME|ID,... | import FILE.json | export "
+			 "FILE.json]");
+}
+
+static int cmd_diag_check(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	uint64_t id;
+	char name[96];
+	int rc;
+
+	(void)argc;
+	if (diag_id_parse(argv[0], &id))
+		return pcb_error(&s->err, PCB_E_INVAL, "diag check: '%s' is "
+				 "no data ID", argv[0]);
+	rc = diag_ctx(s, false, &t);
+	if (rc)
+		return rc;
+	rc = tel_diag_check_data_id(t, id);
+	diag_id_name(id, name, sizeof(name));
+	if (rc)
+		return fail(s, rc, "diag check", rc == TEL_BAD_STATE ?
+			    " (only between 'diag config' and 'diag ids "
+			    "apply')" : NULL);
+	fprintf(s->out.fp, "%s (0x%016" PRIx64 "): supported\n", name, id);
+	return 0;
+}
+
+static int cmd_diag_start(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	int rc = diag_ctx(s, false, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	rc = tel_diag_start(t);
+	if (rc)
+		return fail(s, rc, "diag start", rc == TEL_BAD_STATE ?
+			    (t->state == DIAG_RUNNING ? " (already running)" :
+			     " (no configuration or no data IDs applied)") :
+			    NULL);
+	print_state(s, t);
+	return 0;
+}
+
+static int cmd_diag_stop(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	int rc = diag_ctx(s, false, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	rc = tel_diag_stop(t);
+	if (rc)
+		return fail(s, rc, "diag stop", " (nothing to stop)");
+	print_state(s, t);
+	return 0;
+}
+
+static int cmd_diag_restart(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	int rc = diag_ctx(s, false, &t);
+
+	(void)argc;
+	(void)argv;
+	if (rc)
+		return rc;
+	rc = tel_diag_restart(t);
+	if (rc)
+		return fail(s, rc, "diag restart", rc == TEL_AGAIN ?
+			    " (the cycle is not done)" : rc ==
+			    TEL_NOT_SUPPORTED ? " (single mode only)" : NULL);
+	fprintf(s->out.fp, "new cycle of 2^%u samples\n", t->cfg.log_samples);
+	return 0;
+}
+
+/* Query up to `max` samples into a growing buffer. */
+static int query(struct session *s, struct tel_diag *t, uint32_t max,
+		 uint8_t **buf, uint32_t *got, uint32_t *size)
+{
+	uint32_t n;
+	int rc;
+
+	*got = 0;
+	if (t->state != DIAG_RUNNING)
+		return fail(s, TEL_BAD_STATE, "diag read", " (not running; "
+			    "'diag start')");
+	tel_diag_sample_size(t, size);
+	*buf = malloc((size_t)*size * max);
+	if (!*buf)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = tel_diag_query(t, *buf, max, &n);
+	if (rc && rc != TEL_SKIPPED) {
+		free(*buf);
+		*buf = NULL;
+		return fail(s, rc, "diag read", NULL);
+	}
+	*got = n;
+	if (rc == TEL_SKIPPED)
+		fprintf(s->errfp, "warning: SKIPPED: %" PRIu64 " sample%s "
+			"overwritten before this read (a bigger 'samples' or "
+			"faster reads; see 'diag advise')\n", t->lost,
+			t->lost == 1 ? " was" : "s were");
+	return 0;
+}
+
+static int parse_count(struct session *s, int argc, char **argv,
+		       uint32_t def, uint32_t *n)
+{
+	char *end;
+	unsigned long v;
+
+	*n = def;
+	if (!argc)
+		return 0;
+	v = strtoul(argv[0], &end, 10);
+	if (!*argv[0] || *end || *argv[0] == '-' || !v || v > 65536)
+		return pcb_error(&s->err, PCB_E_RANGE, "bad sample count '%s' "
+				 "(1..65536)", argv[0]);
+	*n = (uint32_t)v;
+	return 0;
+}
+
+static int cmd_diag_read(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	struct diag_sample smp;
+	struct tbl_col cols[DIAG_MAX_IDS + 2];
+	char names[DIAG_MAX_IDS][96];
+	uint8_t *buf = NULL;
+	uint32_t n, got, size, i, k;
+	struct tbl tb;
+	int rc = parse_count(s, argc, argv, 128, &n);
+
+	if (!rc)
+		rc = diag_ctx(s, false, &t);
+	if (!rc)
+		rc = query(s, t, n, &buf, &got, &size);
+	if (rc)
+		return rc;
+	cols[0] = (struct tbl_col){ "sample_id", "SAMPLE", TBL_RIGHT };
+	cols[1] = (struct tbl_col){ "time_s", "TIME_S", TBL_RIGHT };
+	for (i = 0; i < t->nids; i++) {
+		diag_id_name(t->ids[i], names[i], sizeof(names[i]));
+		cols[i + 2] = (struct tbl_col){ names[i], names[i],
+						TBL_RIGHT };
+	}
+	tbl_init(&tb, cols, t->nids + 2);
+	for (k = 0; k < got; k++) {
+		tel_diag_decode(t, buf + (size_t)k * size, &smp);
+		tbl_row(&tb);
+		tbl_u64(&tb, smp.id);
+		tbl_strf(&tb, "%" PRIu64 ".%09" PRIu64,
+			 smp.start_ns / 1000000000, smp.start_ns % 1000000000);
+		for (i = 0; i < t->nids; i++)
+			tbl_u64(&tb, smp.values[i]);
+	}
+	if (got || s->out.json)
+		tbl_print(&tb, &s->out, NULL);
+	else
+		fprintf(s->out.fp, "no new samples\n");
+	tbl_release(&tb);
+	free(buf);
+	return 0;
+}
+
+static int cmd_diag_export(struct session *s, int argc, char **argv)
+{
+	struct tel_diag *t;
+	uint8_t *buf = NULL;
+	uint32_t n, got, size;
+	int rc = parse_count(s, argc - 1, argv + 1, 1u << 16, &n);
+
+	if (!rc)
+		rc = diag_ctx(s, false, &t);
+	if (!rc)
+		rc = query(s, t, n, &buf, &got, &size);
+	if (rc)
+		return rc;
+	rc = diag_csv_write(argv[0], t, buf, got, size, &s->err);
+	free(buf);
+	if (!rc && !s->out.json)
+		fprintf(s->out.fp, "%u sample%s written to %s\n", got,
+			got == 1 ? "" : "s", argv[0]);
+	return rc;
+}
+
+/* Seed 000: buffer >= 2 x samples per retrieval, x (K + 1) when the
+ * reader may take K times its average.
+ */
+static int cmd_diag_advise(struct session *s, int argc, char **argv)
+{
+	int64_t period = 0, poll = 0;
+	unsigned long spike = 0;
+	double per, need;
+	unsigned log;
+	int i;
+
+	for (i = 0; i + 1 < argc; i += 2) {
+		char *end;
+
+		if (!strcmp(argv[i], "period") || !strcmp(argv[i], "poll")) {
+			int64_t *p = argv[i][1] == 'e' ? &period : &poll;
+
+			if (pcb_parse_duration_ps(argv[i + 1], -1, p) || !*p)
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag advise: bad %s '%s' "
+						 "(e.g. 100us, 500ms)", argv[i],
+						 argv[i + 1]);
+		} else if (!strcmp(argv[i], "spike")) {
+			spike = strtoul(argv[i + 1], &end, 10);
+			if (!*argv[i + 1] || *end || spike > 1000000)
+				return pcb_error(&s->err, PCB_E_INVAL,
+						 "diag advise: spike is a "
+						 "whole factor, not '%s'",
+						 argv[i + 1]);
+		} else {
+			break;
+		}
+	}
+	if (i != argc || !period || !poll)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: diag advise "
+				 "period P poll Q [spike K]");
+	per = (double)poll / (double)period;
+	need = 2 * ceil(per) * (double)(spike + 1);
+	log = (unsigned)ceil(log2(need < 1 ? 1 : need));
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "samples_per_poll", (uint64_t)ceil(per));
+		out_u64(&s->out, "samples_needed", (uint64_t)need);
+		out_u64(&s->out, "log_num_samples", log);
+		out_bool(&s->out, "fits", log <= DIAG_LOG_MAX_SAMPLES);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "%.0f samples per poll; x2%s = %.0f: "
+			"samples %u (2^%u = %.0f)\n", ceil(per),
+			spike ? " x(spike+1)" : "", need, log, log,
+			pow(2, log));
+		if (log > DIAG_LOG_MAX_SAMPLES)
+			fprintf(s->out.fp, "the sim device holds 2^%d: poll "
+				"more often or sample less often\n",
+				DIAG_LOG_MAX_SAMPLES);
+	}
+	return 0;
+}
+
+const struct cmd_row cmd_diag_verbs[] = {
+	{ "show", cmd_diag_show, NULL, 0, 0, "",
+	  "state, configuration and applied data IDs", "diag show",
+	  CMD_DEFAULT | CMD_DEVICE },
+	{ "caps", cmd_diag_caps, NULL, 0, 0, "",
+	  "max data IDs and samples, data clear, sync start, modes, "
+	  "timestamp sources", "diag caps", 0 },
+	{ "config", cmd_diag_config, NULL, 0, 17,
+	  "[period D] [samples LOG2] [ids N] [mode single|repetitive|"
+	  "on_demand] [format 0|1|2] [sync on|off] [clear on|off] "
+	  "[timestamp frc|rtc] [force]",
+	  "configure and apply (from idle; unnamed keys: DOCA sample "
+	  "defaults)", "diag config period 100us samples 10",
+	  CMD_DEVICE },
+	{ "ids", cmd_diag_ids, NULL, 0, -1,
+	  "[list | apply NAME|ID,... | import FILE.json | export FILE.json]",
+	  "the data IDs: list all, apply a list, the sample's JSON file",
+	  "diag ids apply port_0_rx_bytes,port_0_tx_bytes", 0 },
+	{ "check", cmd_diag_check, NULL, 1, 1, "NAME|ID",
+	  "can this data ID be applied with the configuration?",
+	  "diag check port_0_rx_bytes", CMD_DEVICE },
+	{ "start", cmd_diag_start, NULL, 0, 0, "", "start sampling",
+	  "diag start", CMD_DEVICE },
+	{ "stop", cmd_diag_stop, NULL, 0, 0, "",
+	  "stop; back to idle", "diag stop", CMD_DEVICE },
+	{ "restart", cmd_diag_restart, NULL, 0, 0, "",
+	  "a new cycle in single mode, once the last one is done",
+	  "diag restart", CMD_DEVICE },
+	{ "read", cmd_diag_read, NULL, 0, 1, "[N]",
+	  "up to N new samples (default 128)", "diag read 16", CMD_DEVICE },
+	{ "export", cmd_diag_export, NULL, 1, 2, "FILE.csv [N]",
+	  "read new samples into the DOCA sample's CSV", 
+	  "diag export /tmp/out.csv", CMD_DEVICE },
+	{ "advise", cmd_diag_advise, NULL, 4, 6, "period P poll Q [spike K]",
+	  "buffer size for repetitive mode (seed 000's rule)",
+	  "diag advise period 100us poll 500ms spike 6", 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};

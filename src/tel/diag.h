@@ -1,0 +1,136 @@
+/* diag.h - diagnostic counters (DOCA telemetry diag) on the sim device.
+ *
+ * The device side (struct diag_dev) is the NIC's sampler: on the sim
+ * device a validated, flock'd file beside the device file
+ * ($XDG_STATE_HOME/pccbench/sim/NAME.diag) holding the owner, the loaded
+ * configuration and data IDs, the device's running counters and the
+ * sample ring.  The simulator feeds it (diag_dev_feed) as simulated time
+ * passes; a context configures it and reads it with DOCA's state machine
+ * Idle -> Configured -> Ready -> Running, and errors (TEL_*).
+ *
+ * The sim's rules where DOCA leaves them to the hardware: the actual
+ * period is the requested one rounded up to a whole microsecond, at least
+ * 1 us per 16 data IDs; timestamps are simulated time (FRC: ns; RTC:
+ * seconds.nanoseconds since the fabric's t = 0, continuing across runs);
+ * the IDs the sim measures are port 0's and the global ones it models
+ * (diag_dev_supported); sync start is supported, but only for IDs that
+ * support it, none of which the sim measures.
+ *
+ * Ownership: one context per device across processes (the file holds the
+ * owner's pid); a context of a process that died no longer owns.
+ */
+#ifndef PCCB_TEL_DIAG_H
+#define PCCB_TEL_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define DIAG_MAX_IDS 64
+#define DIAG_LOG_MAX_SAMPLES 12
+
+enum diag_mode { DIAG_SINGLE = 0, DIAG_REPETITIVE = 1, DIAG_ON_DEMAND = 2 };
+enum diag_ts { DIAG_FRC = 0, DIAG_RTC = 1 };
+
+struct diag_cfg {
+	uint64_t period_ns;	/* requested; actual after apply */
+	uint32_t log_samples;
+	uint32_t max_ids;
+	uint32_t mode;		/* enum diag_mode */
+	uint32_t format;	/* 0, 1, 2 */
+	uint32_t sync;		/* 0 no sync, 1 sync start */
+	uint32_t clear;		/* data_clear */
+	uint32_t ts;		/* enum diag_ts */
+	uint32_t reserved;
+};
+
+struct diag_caps {
+	uint32_t max_ids;
+	uint32_t log_max_samples;
+	bool data_clear, sync_start;
+	bool modes[3], ts[2];
+};
+
+/* What the simulator measures, cumulative (see sim_port_counters). */
+enum diag_src {
+	DS_RX_BYTES, DS_RX_PKTS, DS_TX_BYTES, DS_TX_PKTS,
+	DS_RX_BYTES_P0, DS_RX_PKTS_P0 = DS_RX_BYTES_P0 + 8,
+	DS_TX_BYTES_P0 = DS_RX_PKTS_P0 + 8, DS_TX_PKTS_P0 = DS_TX_BYTES_P0 + 8,
+	DS_PAUSE_RX_P0 = DS_TX_PKTS_P0 + 8, DS_PAUSE_TX_P0 = DS_PAUSE_RX_P0 + 8,
+	DS_ECN = DS_PAUSE_TX_P0 + 8, DS_CNP_HANDLED, DS_CNP_SENT, DS_DESCHED,
+	DS_RX_CQE, DS_TX_CQE, DS_COUNT
+};
+
+struct diag_dev;
+
+int diag_dev_open(struct diag_dev **out, const char *sim_name,
+		  struct pcb_err *err);
+void diag_dev_close(struct diag_dev *d);
+void diag_dev_caps(struct diag_caps *c);
+/* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */
+int diag_dev_supported(uint64_t id);
+/* The simulator: `dt_ns` of device time passed and the counters grew by
+ * `delta`; a sample due at the end of it is taken.
+ */
+void diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
+		   const uint64_t delta[DS_COUNT]);
+/* Device time until the next sample is due, or -1: none due. */
+int64_t diag_dev_until_due(struct diag_dev *d);
+
+enum diag_state { DIAG_IDLE, DIAG_CONFIGURED, DIAG_READY, DIAG_RUNNING };
+
+struct tel_diag {
+	struct diag_dev *dev;
+	struct diag_cfg cfg;
+	enum diag_state state;
+	uint32_t nids;
+	uint64_t ids[DIAG_MAX_IDS];
+	uint64_t actual_ns;	/* after apply */
+	uint64_t lost;		/* samples overwritten before the last read */
+};
+
+/* Take ownership (IN_USE when another live context has it, unless
+ * force); a running device whose owner is gone is adopted, Running.
+ */
+int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force);
+int tel_diag_destroy(struct tel_diag *t);
+/* Give up ownership without stopping, as a process that exits does. */
+void tel_diag_release(struct tel_diag *t);
+int tel_diag_set_sample_period(struct tel_diag *t, uint64_t ns);
+int tel_diag_set_log_max_num_samples(struct tel_diag *t, uint32_t log);
+int tel_diag_set_max_num_data_ids(struct tel_diag *t, uint32_t n);
+int tel_diag_set_sample_mode(struct tel_diag *t, uint32_t mode);
+int tel_diag_set_output_format(struct tel_diag *t, uint32_t format);
+int tel_diag_set_sync_mode(struct tel_diag *t, uint32_t sync);
+int tel_diag_set_data_clear(struct tel_diag *t, uint32_t clear);
+int tel_diag_set_timestamp_source(struct tel_diag *t, uint32_t ts);
+int tel_diag_apply_config(struct tel_diag *t);
+int tel_diag_check_data_id(struct tel_diag *t, uint64_t id);
+/* All or nothing; *failed = the first offending ID (0: not ID-specific). */
+int tel_diag_apply_data_ids(struct tel_diag *t, const uint64_t *ids,
+			    uint32_t n, uint64_t *failed);
+int tel_diag_start(struct tel_diag *t);
+int tel_diag_stop(struct tel_diag *t);
+int tel_diag_restart(struct tel_diag *t);
+/* The actual period once IDs are applied, else the requested one. */
+uint64_t tel_diag_sample_period(const struct tel_diag *t);
+int tel_diag_sample_size(const struct tel_diag *t, uint32_t *size);
+/* Up to max new samples in the output format, back to back with stride
+ * sample_size.  SKIPPED (data valid) when samples were overwritten since
+ * the last read; t->lost says how many.
+ */
+int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
+		   uint32_t *got);
+
+/* One sample of `buf` decoded: id, timestamps in ns, values. */
+struct diag_sample {
+	uint32_t id;
+	uint64_t start_ns, end_ns;
+	uint64_t values[DIAG_MAX_IDS];
+};
+void tel_diag_decode(const struct tel_diag *t, const void *sample,
+		     struct diag_sample *out);
+
+#endif
