@@ -108,8 +108,9 @@ test-run:
 	$(Q)O=$(O) BIN=$(BIN) tests/run-tests.sh $(TESTS)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb
+	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb $(O)/tests/bench_diag
 	$(Q)$(O)/tests/bench_adb
+	$(Q)$(O)/tests/bench_diag
 	$(Q)./$(BIN) bench sim all
 
 install: all

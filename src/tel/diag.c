@@ -697,7 +697,6 @@ int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 		   uint32_t *got)
 {
 	struct diag_hdr h;
-	struct diag_rec r;
 	uint32_t size, n = 0;
 	uint64_t oldest;
 	int rc, ret = TEL_OK;
@@ -724,15 +723,37 @@ int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 	} else {
 		t->lost = 0;
 	}
+	/* the unread records, in at most two reads (the ring wraps) */
 	while (n < max && h.read_next < h.next) {
-		if (pread(t->dev->fd, &r, sizeof(r), rec_off(&h, h.read_next))
-		    != (ssize_t)sizeof(r) || r.id != h.read_next) {
+		uint64_t first = h.read_next % h.cap;
+		uint64_t want = h.next - h.read_next, k;
+		struct diag_rec *recs;
+
+		if (want > max - n)
+			want = max - n;
+		if (want > h.cap - first)
+			want = h.cap - first;
+		if (want > 256)
+			want = 256;
+		recs = malloc((size_t)want * sizeof(*recs));
+		if (!recs || pread(t->dev->fd, recs, (size_t)want *
+				   sizeof(*recs), rec_off(&h, h.read_next)) !=
+			     (ssize_t)(want * sizeof(*recs))) {
+			free(recs);
 			flock(t->dev->fd, LOCK_UN);
 			return TEL_DRIVER;
 		}
-		encode(t, &r, (uint8_t *)buf + (size_t)n * size);
-		n++;
-		h.read_next++;
+		for (k = 0; k < want; k++) {
+			if (recs[k].id != h.read_next + k) {
+				free(recs);
+				flock(t->dev->fd, LOCK_UN);
+				return TEL_DRIVER;
+			}
+			encode(t, &recs[k], (uint8_t *)buf + (size_t)n * size);
+			n++;
+		}
+		h.read_next += want;
+		free(recs);
 	}
 	*got = n;
 	rc = unlock_store(t, &h, TEL_OK);
