@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include "paths.h"
 #include "sim/sim.h"
+#include "tel/diag_ids.h"
 
 #define HISTORY_MAX 2000
 
@@ -172,6 +173,81 @@ static void cand_devices(struct cands *c)
 }
 
 /* Candidates for word number `n` (0-based) after words[0..n-1]. */
+static int append_char = ' ';	/* after a unique match */
+
+/* Data-ID names: every entry with instance 0, and the 8 priorities. */
+static void cand_data_ids(struct cands *c)
+{
+	char name[128];
+	size_t i;
+	uint32_t p;
+
+	for (i = 0; i < diag_id_count(); i++) {
+		struct diag_id x = { .def = diag_id_def_at(i) };
+
+		for (p = 0; p < (x.def->inst == DI_PORT_PRIO ? 8u : 1u); p++) {
+			x.prio = p;
+			diag_id_name(diag_id_encode(&x), name, sizeof(name));
+			cand_add(c, name);
+		}
+	}
+}
+
+/* `KEY VALUE...` pairs: keys at even positions after the verb. */
+static void cand_pairs(struct cands *c, char **words, int n,
+		       const char *keys, const char *const *vals)
+{
+	size_t i;
+
+	if (n % 2 == 0) {
+		cand_list(c, keys);
+		return;
+	}
+	for (i = 0; vals[i]; i += 2)
+		if (!strcmp(words[n - 1], vals[i]))
+			cand_list(c, vals[i + 1]);
+}
+
+static bool complete_tel(struct session *s, const char *obj,
+			 const char *verb, char **words, int n,
+			 struct cands *c)
+{
+	static const char *const diag_vals[] = {
+		"mode", "single, repetitive, on_demand", "format", "0, 1, 2",
+		"sync", "on, off", "clear", "on, off", "timestamp", "frc, rtc",
+		NULL };
+	static const char *const retx_vals[] = {
+		"mode", "fixed, double", "unit", "nsec, usec, usec_100, msec",
+		"clear", "on, off", "count", "on, off", "vhca", "any", NULL };
+
+	if (!strcmp(obj, "diag")) {
+		if (!strcmp(verb, "config"))
+			cand_pairs(c, words, n, "period, samples, ids, mode, "
+				   "format, sync, clear, timestamp, force",
+				   diag_vals);
+		else if (!strcmp(verb, "ids") && n == 2)
+			cand_list(c, "list, apply, import, export");
+		else if (!strcmp(verb, "ids") && n >= 3 &&
+			 !strcmp(words[2], "apply")) {
+			cand_data_ids(c);
+			append_char = ',';	/* lists: a,b,c */
+		}
+		else if ((!strcmp(verb, "ids") && n == 3) ||
+			 (!strcmp(verb, "export") && n == 2))
+			return false;	/* a file */
+		else if (!strcmp(verb, "check") && n == 2)
+			cand_data_ids(c);
+		else if (!strcmp(verb, "advise") && n % 2 == 0)
+			cand_list(c, "period, poll, spike");
+	} else if (!strcmp(obj, "retx") && !strcmp(verb, "config")) {
+		cand_pairs(c, words, n, "bins, bin0, bin1, mode, unit, vhca, "
+			   "clear, count", retx_vals);
+	} else if (!strcmp(obj, "pcc") && n == 2 && strcmp(verb, "show")) {
+		cand_slots(c, s, true);
+	}
+	return true;
+}
+
 static bool complete_for(struct session *s, char **words, int n,
 			 struct cands *c)
 {
@@ -209,6 +285,9 @@ static bool complete_for(struct session *s, char **words, int n,
 	s->err = keep;
 	if (!verb)
 		return true;
+	if (!strcmp(obj->name, "diag") || !strcmp(obj->name, "retx") ||
+	    !strcmp(obj->name, "pcc"))
+		return complete_tel(s, obj->name, verb->name, words, n, c);
 	if (!strcmp(obj->name, "param")) {
 		cand_params(c, s);
 		cand_add(c, "slot");
@@ -261,6 +340,7 @@ static char **pcb_complete(const char *text, int start, int end)
 
 	(void)end;
 	rl_attempted_completion_over = 1;
+	append_char = ' ';
 	cands_clear(&current);
 	/* the words of the current command before the cursor's word */
 	line = strndup(rl_line_buffer, (size_t)start);
@@ -278,6 +358,7 @@ static char **pcb_complete(const char *text, int start, int end)
 		return NULL;
 	}
 	free(line);
+	rl_completion_append_character = append_char;
 	return rl_completion_matches(text, cand_gen);
 }
 
@@ -333,6 +414,8 @@ int cli_repl(struct session *s)
 	repl_s = s;
 	rl_readline_name = "pccbench";
 	rl_attempted_completion_function = pcb_complete;
+	/* readline's breaks plus the comma of data-ID lists */
+	rl_completer_word_break_characters = " \t\n\"\\'`@$><=;|&{(,";
 	history_path(hist, sizeof(hist));
 	stifle_history(HISTORY_MAX);
 	if (*hist)

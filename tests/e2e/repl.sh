@@ -45,6 +45,12 @@ keys "sim scenario inc" Tab
 wait_for "> sim scenario incast"
 keys "sen" Tab
 wait_for "> sim scenario incast senders"
+keys C-u "diag ids apply port_0_rx_b" Tab
+wait_for "> diag ids apply port_0_rx_bytes,"
+keys "port_0_priority_3_tx_pac" Tab
+wait_for "> diag ids apply port_0_rx_bytes,port_0_priority_3_tx_packets,"
+keys C-u "retx config unit usec_" Tab
+wait_for "> retx config unit usec_100"
 keys C-u "sim run 10s" Enter
 sleep 0.5
 keys C-c
