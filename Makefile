@@ -121,6 +121,11 @@ install: all
 		install -d $(DESTDIR)$(PREFIX)/share/pccbench/$$d && \
 		install -m 644 $$d/algo.xml $(DESTDIR)$(PREFIX)/share/pccbench/$$d; \
 	done
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 src/pccbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 scripts/pccbench.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pccbench
 
 clean:
 	rm -rf build build-san build-clang pccbench reg/libpccreg.a

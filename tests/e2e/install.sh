@@ -1,0 +1,53 @@
+#!/bin/sh
+# make install puts the binary, data, man page and bash completion under
+# PREFIX; the man page renders without warnings and names every object
+# of `pccbench help`; the bash completion completes options, objects and
+# verbs from the program itself.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME="$tmp/state"
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'install: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+
+make -C "$top" --no-print-directory -s -o all install PREFIX="$tmp/usr" \
+	BIN="$BIN" >/dev/null || { echo "install: make install failed"; exit 1; }
+for f in bin/pccbench share/man/man1/pccbench.1 \
+	share/bash-completion/completions/pccbench \
+	share/pccbench/reg/ppcc.adb share/pccbench/algos/ztr_rtt/algo.xml; do
+	[ -f "$tmp/usr/$f" ] || { echo "install: $f missing"; fail=1; }
+done
+# the installed binary finds its data files
+check "installed runs" 0 "$("$tmp/usr/bin/pccbench" -d sim:i -j algo list >/dev/null 2>&1; echo $?)"
+
+warn=$(groff -man -ww -z "$top/src/pccbench.1" 2>&1)
+check "man warnings" "" "$warn"
+for o in $("$BIN" help | awk 'NR > 1 { print $1 }'); do
+	grep -q "^\.BR\{0,1\} \(.* \)\{0,1\}$o\b" "$top/src/pccbench.1" ||
+		{ echo "install: man page lacks '$o'"; fail=1; }
+done
+
+comp() {	# comp WORDS...: what the completion offers for the last word
+	bash -c '
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_pccbench
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+	' comp "$top/scripts/pccbench.bash-completion" "$@"
+}
+PATH="$(dirname "$BIN"):$PATH"
+export PATH
+prog=$(basename "$BIN")
+check "objects" "dev diag " "$(comp "$prog" d)"
+check "verbs" "start stop " "$(comp "$prog" -j diag st)"
+check "verbs after -d DEV" "show " "$(comp "$prog" -d sim diag sh)"
+check "options" "--backend " "$(comp "$prog" --back)"
+check "backend" "mstreg " "$(comp "$prog" --backend m)"
+exit $fail
