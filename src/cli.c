@@ -517,6 +517,8 @@ const struct cmd_row cmd_top[] = {
 	{ "reg", NULL, cmd_reg_verbs, 0, 0, NULL,
 	  "register layouts from ADB files: list, show, encode, decode",
 	  NULL, 0 },
+	{ "set", NULL, cmd_set_verbs, 0, 0, NULL,
+	  "session settings: units raw|real", NULL, 0 },
 	{ "help", cmd_help, NULL, 0, 2, "[OBJECT [VERB]]",
 	  "show commands, an object's verbs or one verb", "help param set",
 	  0 },

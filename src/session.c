@@ -579,24 +579,24 @@ int sess_param_find(struct session *s, struct slot_view *v, const char *name,
 
 /* ---- values ------------------------------------------------------------- */
 
-void sess_format_value(enum algo_ptype type, uint32_t raw, char *buf,
-		       size_t len)
+void sess_format_value(const struct session *s, enum algo_ptype type,
+		       uint32_t raw, char *buf, size_t len)
 {
 	unsigned fb = algo_ptype_frac_bits(type);
 
-	if (fb)
+	if (fb && (!s->units_raw || s->out.json))
 		fxp_format(buf, len, raw, fb);
 	else
 		snprintf(buf, len, "%u", raw);
 }
 
-void sess_format_range(const struct param_view *p, uint32_t lo, uint32_t hi,
-		       char *buf, size_t len)
+void sess_format_range(const struct session *s, const struct param_view *p,
+		       uint32_t lo, uint32_t hi, char *buf, size_t len)
 {
 	char a[32], b[32];
 
-	sess_format_value(p->type, lo, a, sizeof(a));
-	sess_format_value(p->type, hi, b, sizeof(b));
+	sess_format_value(s, p->type, lo, a, sizeof(a));
+	sess_format_value(s, p->type, hi, b, sizeof(b));
 	snprintf(buf, len, "%s..%s%s%s", a, b, *p->units ? " " : "",
 		 p->units);
 }
@@ -848,8 +848,8 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 
 			if (!w[i].changed)
 				continue;
-			sess_format_value(p->type, w[i].old, a, sizeof(a));
-			sess_format_value(p->type, w[i].value, b, sizeof(b));
+			sess_format_value(s, p->type, w[i].old, a, sizeof(a));
+			sess_format_value(s, p->type, w[i].value, b, sizeof(b));
 			wl += (size_t)snprintf(what + wl, sizeof(what) - wl,
 					       " %s %s -> %s (PPCC index %u "
 					       "value 0x%08x -> 0x%08x)",
@@ -915,8 +915,8 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 		const struct param_view *p = &v->params[w[bad].index];
 		char a[32], b[32];
 
-		sess_format_value(p->type, w[bad].value, a, sizeof(a));
-		sess_format_value(p->type, w[bad].readback, b, sizeof(b));
+		sess_format_value(s, p->type, w[bad].value, a, sizeof(a));
+		sess_format_value(s, p->type, w[bad].readback, b, sizeof(b));
 		return pcb_error(&s->err, PCB_E_MISMATCH,
 				 "%s: sent %s (raw %u) but read back %s "
 				 "(raw %u); the device ignored the write",

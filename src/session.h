@@ -59,6 +59,7 @@ struct session {
 	struct out out;
 	FILE *errfp;
 	bool dry_run, yes, force;
+	bool units_raw;		/* `set units raw`: fxp values as integers */
 	struct pcb_err err;
 	struct slot_view slots[PPCC_SLOTS];
 	uint32_t info_arr[PPCC_SLOTS];	/* last algo info array (0x10) */
@@ -97,11 +98,12 @@ int sess_param_find(struct session *s, struct slot_view *v, const char *name,
  */
 int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 		     uint32_t *out, struct pcb_err *err);
-void sess_format_value(enum algo_ptype type, uint32_t raw, char *buf,
-		       size_t len);
+/* Real numbers, or the raw integers after `set units raw`. */
+void sess_format_value(const struct session *s, enum algo_ptype type,
+		       uint32_t raw, char *buf, size_t len);
 /* "0..1" or "100..800 Gb/s" in real units. */
-void sess_format_range(const struct param_view *p, uint32_t lo, uint32_t hi,
-		       char *buf, size_t len);
+void sess_format_range(const struct session *s, const struct param_view *p,
+		       uint32_t lo, uint32_t hi, char *buf, size_t len);
 
 struct pwrite {
 	unsigned index;

@@ -126,6 +126,8 @@ static const struct bad bad_cmds[] = {
 	{ 1, "diag advise period 100us", "usage: diag advise" },
 	{ 1, "diag advise period 1fortnight poll 1s", "bad period" },
 	{ 2, "diag ids import /nonexistent/ids.json", "cannot open" },
+	{ 1, "set units kelvin", "usage: set units raw|real" },
+	{ 1, "set units", "usage: set units raw|real" },
 };
 
 static char errbuf[8192];

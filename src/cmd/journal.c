@@ -130,9 +130,9 @@ static int cmd_journal_restore(struct session *s, int argc, char **argv)
 
 			if (!w[slot][k].changed)
 				continue;
-			sess_format_value(p->type, w[slot][k].old, a,
+			sess_format_value(s, p->type, w[slot][k].old, a,
 					  sizeof(a));
-			sess_format_value(p->type, w[slot][k].readback, b,
+			sess_format_value(s, p->type, w[slot][k].readback, b,
 					  sizeof(b));
 			if (!s->out.json)
 				fprintf(s->out.fp, "slot %u %s: %s -> %s\n",

@@ -12,9 +12,10 @@ static const char *perm_name(uint32_t prm)
 	       "ro,clear" : "ro";
 }
 
-static void fmt(const struct param_view *p, uint32_t raw, char *b, size_t n)
+static void fmt(const struct session *s, const struct param_view *p,
+		uint32_t raw, char *b, size_t n)
 {
-	sess_format_value(p->type, raw, b, n);
+	sess_format_value(s, p->type, raw, b, n);
 }
 
 static int cmd_param_list(struct session *s, int argc, char **argv)
@@ -72,22 +73,22 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		tbl_row(&t);
 		tbl_u64(&t, i);
 		tbl_str(&t, p->info.name);
-		fmt(p, vals[i], b, sizeof(b));
+		fmt(s, p, vals[i], b, sizeof(b));
 		tbl_num(&t, b);
 		tbl_str(&t, p->units);
 		tbl_u64(&t, vals[i]);
 		tbl_str(&t, algo_ptype_name(p->type));
-		fmt(p, p->info.def, b, sizeof(b));
+		fmt(s, p, p->info.def, b, sizeof(b));
 		tbl_num(&t, b);
-		fmt(p, p->info.min, b, sizeof(b));
+		fmt(s, p, p->info.min, b, sizeof(b));
 		tbl_num(&t, b);
-		fmt(p, p->info.max, b, sizeof(b));
+		fmt(s, p, p->info.max, b, sizeof(b));
 		tbl_num(&t, b);
 		if (p->desc && p->desc->has_rec) {
-			fmt(p, p->desc->rec_min, b, sizeof(b));
-			fmt(p, p->desc->rec_max, c, sizeof(c));
+			fmt(s, p, p->desc->rec_min, b, sizeof(b));
+			fmt(s, p, p->desc->rec_max, c, sizeof(c));
 			tbl_strf(&t, "%s..%s", b, c);
-			fmt(p, p->desc->rec_min, b, sizeof(b));
+			fmt(s, p, p->desc->rec_min, b, sizeof(b));
 			tbl_num(&t, b);
 			tbl_num(&t, c);
 		} else {
@@ -141,7 +142,7 @@ static int cmd_param_get(struct session *s, int argc, char **argv)
 			goto out_release;
 		tbl_row(&t);
 		tbl_str(&t, p->info.name);
-		fmt(p, raw, b, sizeof(b));
+		fmt(s, p, raw, b, sizeof(b));
 		tbl_num(&t, b);
 		tbl_str(&t, p->units);
 		tbl_u64(&t, raw);
@@ -175,9 +176,9 @@ static void print_writes(struct session *s, const struct slot_view *v,
 
 		tbl_row(&t);
 		tbl_str(&t, p->info.name);
-		fmt(p, w[i].old, b, sizeof(b));
+		fmt(s, p, w[i].old, b, sizeof(b));
 		tbl_num(&t, b);
-		fmt(p, w[i].readback, b, sizeof(b));
+		fmt(s, p, w[i].readback, b, sizeof(b));
 		tbl_num(&t, b);
 		tbl_str(&t, p->units);
 		tbl_u64(&t, w[i].old);
@@ -202,8 +203,8 @@ static int check_value(struct session *s, const struct param_view *p,
 				 "%s is read-only on this slot; nothing was "
 				 "written", p->info.name);
 	if (raw < p->info.min || raw > p->info.max) {
-		fmt(p, raw, val, sizeof(val));
-		sess_format_range(p, p->info.min, p->info.max, range,
+		fmt(s, p, raw, val, sizeof(val));
+		sess_format_range(s, p, p->info.min, p->info.max, range,
 				  sizeof(range));
 		return pcb_error(&s->err, PCB_E_RANGE,
 				 "%s: %s%s%s is out of range %s; nothing was "
@@ -212,8 +213,8 @@ static int check_value(struct session *s, const struct param_view *p,
 	}
 	if (p->desc && p->desc->has_rec &&
 	    (raw < p->desc->rec_min || raw > p->desc->rec_max)) {
-		fmt(p, raw, val, sizeof(val));
-		sess_format_range(p, p->desc->rec_min, p->desc->rec_max,
+		fmt(s, p, raw, val, sizeof(val));
+		sess_format_range(s, p, p->desc->rec_min, p->desc->rec_max,
 				  range, sizeof(range));
 		sess_warn(s, "%s: %s is outside the recommended range %s",
 			  p->info.name, val, range);
