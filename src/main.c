@@ -10,13 +10,14 @@
 
 #include "cli.h"
 
-/* The one global: set by SIGINT/SIGTERM, polled by long commands. */
+/* The one global: the number of SIGINT/SIGTERM when one came, polled by
+ * long commands (the REPL tells them apart at its prompt).
+ */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
 }
 
 /* No SA_RESTART: a blocking read or sleep returns so the command can stop. */

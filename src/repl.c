@@ -5,10 +5,13 @@
  * lifetime only); nothing else in pccbench keeps parse state in globals.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -406,6 +409,45 @@ static void history_path(char *buf, size_t len)
 		snprintf(buf, len, "%s/history", dir);
 }
 
+/* Ctrl-C at the prompt: a typed line is dropped; at an empty prompt the
+ * first one says how to leave and a second one leaves (as Ctrl-D does);
+ * SIGTERM leaves.  Readline's own signal handling is off so the read
+ * below sees EINTR (the handler is installed without SA_RESTART).
+ */
+static int empty_interrupts;
+
+static int prompt_getc(FILE *fp)
+{
+	unsigned char c;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fileno(fp), &c, 1);
+		if (n == 1)
+			return c;
+		if (n == 0 || errno != EINTR)
+			return EOF;
+		if (!repl_s || !repl_s->stop || !*repl_s->stop)
+			continue;
+		if (*repl_s->stop == SIGTERM ||
+		    (rl_end == 0 && ++empty_interrupts >= 2)) {
+			*repl_s->stop = 0;
+			repl_s->quit = true;
+			rl_replace_line("", 0);
+			return EOF;
+		}
+		*repl_s->stop = 0;
+		if (rl_end == 0)
+			fputs("\n(Ctrl-C again or Ctrl-D to leave)", stdout);
+		else
+			empty_interrupts = 0;
+		rl_replace_line("", 0);
+		rl_crlf();
+		rl_on_new_line();
+		rl_redisplay();
+	}
+}
+
 int cli_repl(struct session *s)
 {
 	char prompt[256], hist[4200];
@@ -414,6 +456,8 @@ int cli_repl(struct session *s)
 	repl_s = s;
 	rl_readline_name = "pccbench";
 	rl_attempted_completion_function = pcb_complete;
+	rl_getc_function = prompt_getc;
+	rl_catch_signals = 0;
 	/* readline's breaks plus the comma of data-ID lists */
 	rl_completer_word_break_characters = " \t\n\"\\'`@$><=;|&{(,";
 	history_path(hist, sizeof(hist));
@@ -422,9 +466,11 @@ int cli_repl(struct session *s)
 		read_history(hist);
 	while (!s->quit) {
 		make_prompt(s, prompt, sizeof(prompt));
+		empty_interrupts = 0;
 		line = readline(prompt);
-		if (!line) {		/* Ctrl-D */
+		if (!line || s->quit) {		/* Ctrl-D, Ctrl-C Ctrl-C */
 			fputc('\n', stdout);
+			free(line);
 			break;
 		}
 		if (*line) {

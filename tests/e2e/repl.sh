@@ -71,5 +71,29 @@ start
 wait_for "pccbench sim:repl ztr_rtt(debug)>"
 keys Up Up
 wait_for "> echo hello repl"
-keys C-u "quit" Enter
+# Ctrl-C drops the typed line; at an empty prompt it says how to leave,
+# and a second one leaves
+keys C-u
+sleep 0.3
+keys C-c
+wait_for "(Ctrl-C again or Ctrl-D to leave)"
+tmux -L "$sock" has-session -t r 2>/dev/null ||
+	{ echo "repl: one Ctrl-C at an empty prompt ended the REPL"; fail=1; }
+keys "echo never run"
+wait_for "> echo never run"
+keys C-c
+sleep 0.3
+keys C-c
+sleep 0.3
+tmux -L "$sock" has-session -t r 2>/dev/null ||
+	{ echo "repl: Ctrl-C on a typed line ended the REPL"; fail=1; }
+screen | grep -q "^never run" && { echo "repl: the dropped line ran"; fail=1; }
+keys C-c
+i=0
+while tmux -L "$sock" has-session -t r 2>/dev/null && [ $i -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+tmux -L "$sock" has-session -t r 2>/dev/null &&
+	{ echo "repl: two Ctrl-C at an empty prompt did not leave"; screen | head -8; fail=1; }
 exit $fail
