@@ -39,7 +39,10 @@ extern const struct cmd_row cmd_top[];
 extern const struct cmd_row cmd_reg_verbs[], cmd_algo_verbs[],
 	cmd_param_verbs[], cmd_counter_verbs[], cmd_journal_verbs[],
 	cmd_sim_verbs[], cmd_bench_verbs[], cmd_dev_verbs[],
-	cmd_pcc_verbs[], cmd_retx_verbs[], cmd_diag_verbs[], cmd_set_verbs[];
+	cmd_pcc_verbs[], cmd_retx_verbs[], cmd_diag_verbs[], cmd_set_verbs[],
+	cmd_series_verbs[];
+int cmd_record(struct session *s, int argc, char **argv);
+int cmd_corr(struct session *s, int argc, char **argv);
 
 /* Unique-prefix lookup in a table; NULL with s->err set when none. */
 const struct cmd_row *cli_lookup(struct session *s,

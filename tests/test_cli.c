@@ -128,6 +128,16 @@ static const struct bad bad_cmds[] = {
 	{ 2, "diag ids import /nonexistent/ids.json", "cannot open" },
 	{ 1, "set units kelvin", "usage: set units raw|real" },
 	{ 1, "set units", "usage: set units raw|real" },
+	{ 1, "record for 1ms", "usage: record for DURATION" },
+	{ 1, "record for 1ms every 2ms", "intervals (1 to 1000000)" },
+	{ 1, "record for 1ms every 1fortnight", "bad every '1fortnight'" },
+	{ 1, "record for 1ms every 100us into a/b", "bad series name 'a/b'" },
+	{ 1, "record for 1ms every 100us colour red", "usage: record for" },
+	{ 1, "corr", "usage: corr" },
+	{ 1, "corr x y", "usage: corr NAME [X Y" },
+	{ 1, "corr x y z lag -1", "usage: corr NAME X Y [lag MAX]" },
+	{ 1, "series show nothing_here", "no series 'nothing_here'" },
+	{ 1, "series drop nothing_here", "no series 'nothing_here'" },
 };
 
 static char errbuf[8192];

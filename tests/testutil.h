@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-/* Point XDG_STATE_HOME and XDG_CACHE_HOME at a fresh temp dir. */
+/* Point XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME at a fresh
+ * temp dir. */
 static inline void tu_private_state(void)
 {
 	static char dir[] = "/tmp/pccb-test-XXXXXX";
@@ -25,6 +26,8 @@ static inline void tu_private_state(void)
 	setenv("XDG_STATE_HOME", sub, 1);
 	snprintf(sub, sizeof(sub), "%s/cache", dir);
 	setenv("XDG_CACHE_HOME", sub, 1);
+	snprintf(sub, sizeof(sub), "%s/data", dir);
+	setenv("XDG_DATA_HOME", sub, 1);
 }
 
 /* Deterministic PRNG for the random round trips. */

@@ -184,6 +184,22 @@ void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n)
 	flock(d->fd, LOCK_UN);
 }
 
+void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
+		   uint64_t bins[RETX_MAX_BINS])
+{
+	struct retx_file f;
+
+	flock(d->fd, LOCK_SH);
+	if (load(d, &f)) {
+		memset(&f, 0, sizeof(f));
+		cfg_default(&f.cfg);
+	}
+	flock(d->fd, LOCK_UN);
+	*cfg = f.cfg;
+	*running = f.running;
+	memcpy(bins, f.bins, sizeof(f.bins));
+}
+
 void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running)
 {
 	struct retx_file f;

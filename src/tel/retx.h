@@ -45,6 +45,9 @@ void retx_dev_close(struct retx_dev *d);
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units);
 /* The simulator: `n` retransmission timeouts, each `ps[i]` long. */
 void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n);
+/* The bins as they are, without clearing (a recorder's view). */
+void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
+		   uint64_t bins[RETX_MAX_BINS]);
 /* The device's current configuration and whether it records. */
 void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running);
 

@@ -1,0 +1,762 @@
+/* rec.c - `record`, `series` and `corr`: one timeline from the PCC
+ * counters, the NIC's port counters and the retransmission histogram,
+ * saved under $XDG_DATA_HOME/pccbench/series/, and its correlations.
+ *
+ * Recording runs on the sim device: every interval advances simulated
+ * time, then reads the sources.  Rates are per second of device time;
+ * an interval without RTT samples has no average RTT (missing, never 0).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "paths.h"
+#include "rec/series.h"
+#include "sim/simdev.h"
+#include "units.h"
+
+enum { C_T, C_AVG_RTT, C_MIN_RTT, C_MAX_RTT, C_MIN_RATE, C_MAX_RATE, C_AI,
+       C_HAI, C_DEC, C_HYPER, C_TXDEC, C_CNP_H, C_CNP_S, C_ECN, C_RX, C_TX,
+       C_PAUSES, C_DROPS, C_FIXED };
+
+static const struct series_col fixed_cols[C_FIXED] = {
+	{ "t", "s" }, { "avg_rtt", "ns" }, { "min_rtt", "ns" },
+	{ "max_rtt", "ns" }, { "min_rate", "%" }, { "max_rate", "%" },
+	{ "ai", "1/s" }, { "hai", "1/s" }, { "dec", "1/s" },
+	{ "hyper_dec", "1/s" }, { "tx_dec", "1/s" }, { "cnp_handled", "1/s" },
+	{ "cnp_sent", "1/s" }, { "ecn_marked", "1/s" }, { "rx_gbps", "Gb/s" },
+	{ "tx_gbps", "Gb/s" }, { "pauses", "1/s" }, { "drops", "1/s" },
+};
+
+/* The ZTR-RTT counters a timeline uses, by name. */
+enum { K_SUM, K_NUM, K_MIN_RTT, K_MAX_RTT, K_MIN_RATE, K_MAX_RATE, K_AI,
+       K_HAI, K_DEC, K_HYPER, K_TXDEC, K_COUNT };
+static const char *const knames[K_COUNT] = {
+	"ZTR_CC_SUM_RTT", "ZTR_CC_NUM_RTT", "ZTR_CC_MIN_RTT", "ZTR_CC_MAX_RTT",
+	"ZTR_CC_MIN_RATE", "ZTR_CC_MAX_RATE", "ZTR_CC_AI_INC_COUNTER",
+	"ZTR_CC_HAI_INC_COUNTER", "ZTR_CC_DEC_COUNTER",
+	"ZTR_CC_HYPER_DEC_COUNTER", "ZTR_CC_TX_DEC_COUNTER",
+};
+
+struct snap {
+	uint32_t pcc[ALGO_MAX_COUNTERS];
+	struct sim_port_counters port;
+	uint64_t bins[RETX_MAX_BINS];
+};
+
+struct recorder {
+	struct session *s;
+	struct simdev *d;
+	int slot;			/* PCC counters' slot, -1 none */
+	int kidx[K_COUNT];		/* counter index, -1 absent */
+	bool clear;			/* get-and-clear the PCC counters */
+	bool retx;			/* histogram running: bins columns */
+	uint32_t nbins;
+	struct snap prev;
+};
+
+static int series_dir(struct session *s, char *dir, size_t len)
+{
+	return pcb_user_dir(dir, len, PCB_DIR_DATA, "series", true, &s->err);
+}
+
+static int series_path(struct session *s, const char *name, const char *ext,
+		       char *buf, size_t len)
+{
+	char dir[4096];
+	size_t i;
+	int rc;
+
+	for (i = 0; name[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-.", name[i]) || i >= 60 ||
+		    name[0] == '.')
+			return pcb_error(&s->err, PCB_E_INVAL, "bad series name "
+					 "'%s' (letters, digits, _ - .; up "
+					 "to 60)", name);
+	if (!*name)
+		return pcb_error(&s->err, PCB_E_INVAL, "empty series name");
+	rc = series_dir(s, dir, sizeof(dir));
+	if (!rc)
+		snprintf(buf, len, "%s/%s.%s", dir, name, ext);
+	return rc;
+}
+
+static int read_sources(struct recorder *r, struct snap *n)
+{
+	struct sim_port_counters zero;
+	struct retx_cfg cfg;
+	bool running;
+	size_t got;
+	int rc;
+
+	memset(n, 0, sizeof(*n));
+	if (r->slot >= 0) {
+		rc = ppcc_counters(&r->s->ppcc, (unsigned)r->slot, r->clear,
+				   n->pcc, ALGO_MAX_COUNTERS, &got, &r->s->err);
+		if (rc)
+			return rc;
+	}
+	memset(&zero, 0, sizeof(zero));
+	if (r->d->sim)
+		sim_port_counters(r->d->sim, &n->port);
+	else
+		n->port = zero;
+	retx_dev_peek(r->d->retx, &cfg, &running, n->bins);
+	return 0;
+}
+
+static double pick(const struct recorder *r, const struct snap *n, int k,
+		   double scale)
+{
+	uint32_t v;
+
+	if (r->kidx[k] < 0)
+		return NAN;
+	v = n->pcc[r->kidx[k]];
+	return v ? v * scale : NAN;	/* a gauge never set: missing */
+}
+
+static double rate(const struct recorder *r, const struct snap *n, int k,
+		   double dt)
+{
+	if (r->kidx[k] < 0)
+		return NAN;
+	return (double)series_delta(r->prev.pcc[r->kidx[k]],
+				    n->pcc[r->kidx[k]], UINT32_MAX,
+				    r->clear) / dt;
+}
+
+/* One row from the interval that ended at `t` (s) and lasted dt. */
+static void make_row(struct recorder *r, const struct snap *n, double t,
+		     double dt, double *row)
+{
+	const struct sim_port_counters *a = &r->prev.port, *b = &n->port;
+	uint32_t i;
+
+	for (i = 0; i < C_FIXED; i++)
+		row[i] = NAN;
+	row[C_T] = t;
+	if (r->slot >= 0) {
+		if (r->kidx[K_SUM] >= 0 && r->kidx[K_NUM] >= 0) {
+			uint64_t ds = series_delta(r->prev.pcc[r->kidx[K_SUM]],
+						   n->pcc[r->kidx[K_SUM]],
+						   UINT32_MAX, r->clear);
+			uint64_t dn = series_delta(r->prev.pcc[r->kidx[K_NUM]],
+						   n->pcc[r->kidx[K_NUM]],
+						   UINT32_MAX, r->clear);
+
+			row[C_AVG_RTT] = dn ? (double)ds / (double)dn : NAN;
+		}
+		row[C_MIN_RTT] = pick(r, n, K_MIN_RTT, 1);
+		row[C_MAX_RTT] = pick(r, n, K_MAX_RTT, 1);
+		row[C_MIN_RATE] = pick(r, n, K_MIN_RATE, 100.0 / (1 << 20));
+		row[C_MAX_RATE] = pick(r, n, K_MAX_RATE, 100.0 / (1 << 20));
+		row[C_AI] = rate(r, n, K_AI, dt);
+		row[C_HAI] = rate(r, n, K_HAI, dt);
+		row[C_DEC] = rate(r, n, K_DEC, dt);
+		row[C_HYPER] = rate(r, n, K_HYPER, dt);
+		row[C_TXDEC] = rate(r, n, K_TXDEC, dt);
+	}
+	row[C_CNP_H] = (double)(b->cnp_handled - a->cnp_handled) / dt;
+	row[C_CNP_S] = (double)(b->cnp_sent - a->cnp_sent) / dt;
+	row[C_ECN] = (double)(b->ecn_marked - a->ecn_marked) / dt;
+	row[C_RX] = (double)(b->rx_bytes - a->rx_bytes) * 8 / dt / 1e9;
+	row[C_TX] = (double)(b->tx_bytes - a->tx_bytes) * 8 / dt / 1e9;
+	row[C_PAUSES] = (double)(b->pause_tx + b->sw_pause_tx - a->pause_tx -
+				 a->sw_pause_tx) / dt;
+	row[C_DROPS] = (double)(b->drops_nobuf + b->drops_loss -
+				a->drops_nobuf - a->drops_loss) / dt;
+	for (i = 0; r->retx && i < r->nbins; i++)
+		/* a reader that cleared in between: the bin is the growth */
+		row[C_FIXED + i] = (double)(n->bins[i] >= r->prev.bins[i] ?
+					    n->bins[i] - r->prev.bins[i] :
+					    n->bins[i]);
+}
+
+static int find_slot(struct recorder *r)
+{
+	struct session *s = r->s;
+	struct slot_view *v;
+	uint32_t info[PPCC_SLOTS];
+	bool en, cen;
+	unsigned i;
+	int k, rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	r->slot = -1;
+	for (k = 0; k < K_COUNT; k++)
+		r->kidx[k] = -1;
+	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		if (!rc && en && cen) {
+			r->slot = (int)i;
+			break;
+		}
+	}
+	if (rc || r->slot < 0)
+		return rc;
+	rc = sess_slot_view(s, (unsigned)r->slot, &v);
+	for (k = 0; !rc && k < K_COUNT; k++) {
+		size_t j;
+
+		for (j = 0; j < v->ncounters; j++)
+			if (!strcmp(v->counters[j].info.name, knames[k]))
+				r->kidx[k] = (int)j;
+	}
+	return rc;
+}
+
+static int save_meta(struct session *s, struct recorder *r,
+		     const struct series *ser, const char *path,
+		     time_t start, double every)
+{
+	char cfg[1024], ts[40], val[40];
+	struct slot_view *v = NULL;
+	struct tm tm;
+	FILE *fp = fopen(path, "w");
+	size_t i;
+	int bad;
+
+	if (!fp)
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
+				 path, strerror(errno));
+	sim_cfg_format(&r->d->cfg, cfg, sizeof(cfg));
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
+	fputs("{\"series\":", fp);
+	out_json_string(fp, ser->name);
+	fputs(",\"device\":", fp);
+	out_json_string(fp, s->devname);
+	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\",\"interval_s\":%.9g,"
+		"\"points\":%zu,\"seed\":%" PRIu64 ",\"scenario\":", PCCB_VERSION,
+		ts, every, ser->nrows, r->d->cfg.seed);
+	out_json_string(fp, cfg);
+	fputs(",\"algorithm\":", fp);
+	out_json_string(fp, r->d->algo_label);
+	if (r->d->slot >= 0 &&
+	    !sess_slot_view(s, (unsigned)r->d->slot, &v)) {
+		uint32_t vals[ALGO_MAX_PARAMS];
+		size_t n = 0;
+
+		fprintf(fp, ",\"algo_id\":%u,\"algo_version\":\"%u.%u\","
+			"\"params\":{", v->algo_num >> 16,
+			(v->algo_num >> 8) & 0xff, v->algo_num & 0xff);
+		if (!ppcc_bulk_get(&s->ppcc, (unsigned)r->d->slot, vals,
+				   ALGO_MAX_PARAMS, &n, &s->err))
+			for (i = 0; i < n && i < v->nparams; i++) {
+				sess_format_value(s, v->params[i].type,
+						  vals[i], val, sizeof(val));
+				fprintf(fp, "%s", i ? "," : "");
+				out_json_string(fp, v->params[i].info.name);
+				fprintf(fp, ":%s", val);
+			}
+		fputc('}', fp);
+	}
+	fputs("}\n", fp);
+	bad = ferror(fp);
+	if (fclose(fp) || bad)
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
+	return 0;
+}
+
+/* record for DURATION every INTERVAL [into NAME] [clear on|off] */
+int cmd_record(struct session *s, int argc, char **argv)
+{
+	struct recorder r;
+	struct series *ser = NULL;
+	struct snap n;
+	struct retx_cfg rc_cfg;
+	int64_t dur = 0, every = 0, done_ps = 0;
+	char name[64] = "", path[4200], meta[4200];
+	double row[SERIES_MAX_COLS], t0;
+	struct timespec w0, w1;
+	bool progress = false, running;
+	time_t start = time(NULL);
+	uint64_t k, count;
+	int i, rc;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	for (i = 0; i + 1 < argc; i += 2) {
+		const char *key = argv[i], *val = argv[i + 1];
+
+		if (!strcmp(key, "for") || !strcmp(key, "every")) {
+			int64_t *p = key[0] == 'f' ? &dur : &every;
+
+			if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
+				return pcb_error(&s->err, PCB_E_INVAL, "record: "
+						 "bad %s '%s' (e.g. 20ms, 100us;"
+						 " at least 1us)", key, val);
+		} else if (!strcmp(key, "into")) {
+			snprintf(name, sizeof(name), "%s", val);
+			rc = series_path(s, name, "csv", path, sizeof(path));
+			if (rc)
+				return rc;
+		} else if (!strcmp(key, "clear")) {
+			if (strcmp(val, "on") && strcmp(val, "off"))
+				return pcb_error(&s->err, PCB_E_INVAL, "record: "
+						 "clear is on or off");
+			r.clear = !strcmp(val, "on");
+		} else {
+			break;
+		}
+	}
+	if (i != argc || !dur || !every)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
+				 "DURATION every INTERVAL [into NAME] [clear "
+				 "on|off]");
+	if (every > dur || dur / every > 1000000)
+		return pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
+				 " intervals (1 to 1000000)", dur / every);
+	rc = sess_device(s);
+	if (!rc && (s->dev->ops->caps & REG_CAP_REAL))
+		return pcb_error(&s->err, PCB_E_STATE, "record: on a real NIC "
+				 "not yet (the sim device only)");
+	if (!rc)
+		rc = sess_simdev(s, &r.d);
+	if (!rc) {
+		struct sim *sim;
+
+		rc = simdev_sim(r.d, &sim, &s->err);
+	}
+	if (!rc)
+		rc = find_slot(&r);
+	if (rc)
+		return rc;
+	if (!*name) {		/* rec1, rec2, ...: the first free */
+		for (k = 1;; k++) {
+			snprintf(name, sizeof(name), "rec%" PRIu64, k);
+			rc = series_path(s, name, "csv", path, sizeof(path));
+			if (rc)
+				return rc;
+			if (access(path, F_OK))
+				break;
+		}
+	}
+	retx_dev_peek(r.d->retx, &rc_cfg, &running, n.bins);
+	r.retx = running;
+	r.nbins = running ? rc_cfg.num_bins : 0;
+	ser = series_new(name);
+	if (!ser)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 0; i < C_FIXED; i++)
+		series_add_col(ser, fixed_cols[i].name, fixed_cols[i].unit);
+	for (k = 0; k < r.nbins; k++) {
+		char col[24];
+
+		snprintf(col, sizeof(col), "retx_bin_%" PRIu64, k);
+		series_add_col(ser, col, "count");
+	}
+	if (r.slot < 0)
+		sess_warn(s, "record: no slot has the algorithm and counters "
+			  "enabled: RTT and rate columns stay empty ('algo "
+			  "debug on' enables the ZTR-RTT debug counters)");
+	rc = read_sources(&r, &r.prev);
+	if (rc)
+		goto out;
+	t0 = sim_now(r.d->sim) / 1e12;
+	count = (uint64_t)(dur / every);
+	clock_gettime(CLOCK_MONOTONIC, &w0);
+	for (k = 0; k < count; k++) {
+		rc = simdev_run(r.d, every, s->stop, &s->err);
+		if (rc)
+			break;
+		rc = read_sources(&r, &n);
+		if (rc)
+			break;
+		done_ps += every;
+		make_row(&r, &n, t0 + done_ps / 1e12, every / 1e12, row);
+		if (series_add_row(ser, row)) {
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+			break;
+		}
+		r.prev = n;
+		clock_gettime(CLOCK_MONOTONIC, &w1);
+		if (isatty(STDERR_FILENO) && (w1.tv_sec - w0.tv_sec) +
+		    (w1.tv_nsec - w0.tv_nsec) / 1e9 > 1.0 &&
+		    (k % 64 == 0 || k + 1 == count)) {
+			fprintf(stderr, "\rrecord %s: %3.0f %% (%.3f of %.3f "
+				"ms)", name, 100.0 * (double)(k + 1) /
+				(double)count, done_ps / 1e9, dur / 1e9);
+			progress = true;
+		}
+	}
+	if (progress)
+		fputc('\n', stderr);
+	/* an interrupted record keeps what it has */
+	if (ser->nrows) {
+		int rc2 = series_write_csv(ser, path, &s->err);
+
+		snprintf(meta, sizeof(meta), "%.*s.json",
+			 (int)(strlen(path) - 4), path);
+		if (!rc2)
+			rc2 = save_meta(s, &r, ser, meta, start, every / 1e12);
+		if (!rc)
+			rc = rc2;
+	}
+	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
+		if (s->out.json) {
+			out_obj_begin(&s->out, NULL);
+			out_str(&s->out, "series", name);
+			out_u64(&s->out, "points", ser->nrows);
+			out_u64(&s->out, "columns", ser->ncols);
+			out_str(&s->out, "file", path);
+			out_obj_end(&s->out);
+		} else {
+			fprintf(s->out.fp, "series %s: %zu points x %zu "
+				"columns, %.3f ms every %.3f us -> %s\n", name,
+				ser->nrows, ser->ncols, done_ps / 1e9,
+				every / 1e6, path);
+		}
+	}
+out:
+	series_free(ser);
+	return rc;
+}
+
+static int load(struct session *s, const char *name, struct series **out)
+{
+	char path[4200];
+	int rc = series_path(s, name, "csv", path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (access(path, F_OK))
+		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s' ('series "
+				 "list')", name);
+	return series_read_csv(out, name, path, &s->err);
+}
+
+static int cmd_series_list(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "points", "POINTS", TBL_RIGHT },
+		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
+						       TBL_RIGHT },
+	};
+	char dir[4096];
+	struct dirent **ents = NULL;
+	struct tbl t;
+	int i, n, rc;
+
+	(void)argc;
+	(void)argv;
+	rc = series_dir(s, dir, sizeof(dir));
+	if (rc)
+		return rc;
+	n = scandir(dir, &ents, NULL, alphasort);
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < n; i++) {
+		char nm[256];
+		size_t l = strlen(ents[i]->d_name);
+		struct series *ser = NULL;
+		struct pcb_err keep = s->err;
+
+		if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".csv") &&
+		    l - 4 < sizeof(nm)) {
+			snprintf(nm, sizeof(nm), "%.*s", (int)(l - 4),
+				 ents[i]->d_name);
+			if (!load(s, nm, &ser)) {
+				tbl_row(&t);
+				tbl_str(&t, nm);
+				tbl_u64(&t, ser->nrows);
+				tbl_u64(&t, ser->ncols);
+				tbl_strf(&t, "%.6g", ser->nrows ?
+					 series_at(ser, ser->nrows - 1, 0) -
+					 series_at(ser, 0, 0) : 0.0);
+				series_free(ser);
+			}
+			s->err = keep;	/* a foreign file is skipped */
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+static void num(struct tbl *t, double v)
+{
+	if (isnan(v))
+		tbl_null(t);
+	else
+		tbl_strf(t, "%.6g", v);
+}
+
+static int cmd_series_show(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "column", "COLUMN", 0 }, { "unit", "UNIT", 0 },
+		{ "points", "POINTS", TBL_RIGHT },
+		{ "missing", "MISSING", TBL_RIGHT },
+		{ "min", "MIN", TBL_RIGHT }, { "mean", "MEAN", TBL_RIGHT },
+		{ "max", "MAX", TBL_RIGHT },
+	};
+	struct series *ser;
+	struct tbl t;
+	size_t c, r;
+	int rc = load(s, argv[0], &ser);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (c = 0; c < ser->ncols; c++) {
+		double lo = NAN, hi = NAN, sum = 0;
+		size_t n = 0;
+
+		for (r = 0; r < ser->nrows; r++) {
+			double v = series_at(ser, r, c);
+
+			if (isnan(v))
+				continue;
+			lo = n && lo < v ? lo : v;
+			hi = n && hi > v ? hi : v;
+			sum += v;
+			n++;
+		}
+		tbl_row(&t);
+		tbl_str(&t, ser->cols[c].name);
+		tbl_str(&t, ser->cols[c].unit);
+		tbl_u64(&t, n);
+		tbl_u64(&t, ser->nrows - n);
+		num(&t, lo);
+		num(&t, n ? sum / (double)n : NAN);
+		num(&t, hi);
+	}
+	if (!s->out.json)
+		fprintf(s->out.fp, "series %s: %zu points\n", ser->name,
+			ser->nrows);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	series_free(ser);
+	return 0;
+}
+
+static int cmd_series_export(struct session *s, int argc, char **argv)
+{
+	struct series *ser;
+	int rc = load(s, argv[0], &ser);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	rc = series_write_csv(ser, argv[1], &s->err);
+	if (!rc && !s->out.json)
+		fprintf(s->out.fp, "%zu points written to %s\n", ser->nrows,
+			argv[1]);
+	series_free(ser);
+	return rc;
+}
+
+static int cmd_series_drop(struct session *s, int argc, char **argv)
+{
+	char path[4200];
+	int rc = series_path(s, argv[0], "csv", path, sizeof(path));
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (unlink(path))
+		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s'",
+				 argv[0]);
+	series_path(s, argv[0], "json", path, sizeof(path));
+	unlink(path);
+	if (!s->out.json)
+		fprintf(s->out.fp, "series %s dropped\n", argv[0]);
+	return 0;
+}
+
+/* One column as a vector. */
+static double *column(const struct series *ser, size_t c)
+{
+	double *v = malloc(ser->nrows * sizeof(double) + 1);
+	size_t r;
+
+	for (r = 0; v && r < ser->nrows; r++)
+		v[r] = series_at(ser, r, c);
+	return v;
+}
+
+static int corr_pair(struct session *s, const struct series *ser, int a,
+		     int b, int maxlag)
+{
+	double *x = column(ser, (size_t)a), *y = column(ser, (size_t)b);
+	double pr, sr, lr = NAN;
+	size_t n, n2;
+	int lag = 0;
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	pr = series_pearson(x, y, ser->nrows, &n);
+	sr = series_spearman(x, y, ser->nrows, &n2);
+	if (maxlag)
+		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "x", ser->cols[a].name);
+		out_str(&s->out, "y", ser->cols[b].name);
+		out_u64(&s->out, "points", n);
+		if (isnan(pr))
+			out_null(&s->out, "pearson");
+		else {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%.6g", pr);
+			out_num(&s->out, "pearson", t);
+		}
+		if (isnan(sr))
+			out_null(&s->out, "spearman");
+		else {
+			char t[32];
+
+			snprintf(t, sizeof(t), "%.6g", sr);
+			out_num(&s->out, "spearman", t);
+		}
+		if (maxlag) {
+			out_i64(&s->out, "best_lag", lag);
+			if (isnan(lr))
+				out_null(&s->out, "r_at_lag");
+			else {
+				char t[32];
+
+				snprintf(t, sizeof(t), "%.6g", lr);
+				out_num(&s->out, "r_at_lag", t);
+			}
+		}
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "%s ~ %s over %zu points: pearson %.4f, "
+			"spearman %.4f", ser->cols[a].name, ser->cols[b].name, n,
+			pr, sr);
+		if (maxlag)
+			fprintf(s->out.fp, "; best lag %d intervals (r %.4f)",
+				lag, lr);
+		fputc('\n', s->out.fp);
+	}
+	free(x);
+	free(y);
+	return 0;
+}
+
+int cmd_corr(struct session *s, int argc, char **argv)
+{
+	static const char *const main_cols[] = {
+		"avg_rtt", "max_rtt", "cnp_handled", "cnp_sent", "ecn_marked",
+		"rx_gbps", "pauses", "drops", "hai", "dec", NULL };
+	struct series *ser;
+	int a, b, maxlag = 0, rc;
+	char *end;
+
+	if (argc == 2 || argc == 4 || argc > 5)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: corr NAME [X Y "
+				 "[lag MAX]]");
+	if (argc == 5) {
+		long l = strtol(argv[4], &end, 10);
+
+		if (strcmp(argv[3], "lag") || *end || l < 0 || l > 10000)
+			return pcb_error(&s->err, PCB_E_USAGE, "usage: corr "
+					 "NAME X Y [lag MAX] (MAX 0..10000)");
+		maxlag = (int)l;
+	}
+	rc = load(s, argv[0], &ser);
+	if (rc)
+		return rc;
+	if (argc >= 3) {
+		a = series_col(ser, argv[1]);
+		b = series_col(ser, argv[2]);
+		if (a < 0 || b < 0)
+			rc = pcb_error(&s->err, PCB_E_NOENT, "series %s has no "
+				       "column '%s'", argv[0],
+				       argv[a < 0 ? 1 : 2]);
+		else
+			rc = corr_pair(s, ser, a, b, maxlag);
+	} else {
+		/* the matrix of the main columns that hold data */
+		int idx[16], k = 0, i, j;
+
+		for (i = 0; main_cols[i]; i++) {
+			int c = series_col(ser, main_cols[i]);
+			size_t r, n = 0;
+
+			for (r = 0; c >= 0 && r < ser->nrows; r++)
+				n += !isnan(series_at(ser, r, (size_t)c));
+			if (c >= 0 && n >= 3)
+				idx[k++] = c;
+		}
+		if (s->out.json)
+			out_arr_begin(&s->out, NULL);
+		else {
+			fprintf(s->out.fp, "%-12s", "pearson");
+			for (j = 0; j < k; j++)
+				fprintf(s->out.fp, " %11.11s",
+					ser->cols[idx[j]].name);
+			fputc('\n', s->out.fp);
+		}
+		for (i = 0; i < k && !rc; i++) {
+			if (!s->out.json)
+				fprintf(s->out.fp, "%-12s",
+					ser->cols[idx[i]].name);
+			for (j = 0; j < k; j++) {
+				double *x = column(ser, (size_t)idx[i]);
+				double *y = column(ser, (size_t)idx[j]);
+				size_t n;
+				double r = x && y ? series_pearson(x, y,
+						ser->nrows, &n) : NAN;
+
+				if (s->out.json && j > i) {
+					char t[32];
+
+					out_obj_begin(&s->out, NULL);
+					out_str(&s->out, "x",
+						ser->cols[idx[i]].name);
+					out_str(&s->out, "y",
+						ser->cols[idx[j]].name);
+					snprintf(t, sizeof(t), "%.6g", r);
+					if (isnan(r))
+						out_null(&s->out, "pearson");
+					else
+						out_num(&s->out, "pearson", t);
+					out_obj_end(&s->out);
+				} else if (!s->out.json) {
+					fprintf(s->out.fp, " %11.3f", r);
+				}
+				free(x);
+				free(y);
+			}
+			if (!s->out.json)
+				fputc('\n', s->out.fp);
+		}
+		if (s->out.json)
+			out_arr_end(&s->out);
+	}
+	series_free(ser);
+	return rc;
+}
+
+const struct cmd_row cmd_series_verbs[] = {
+	{ "list", cmd_series_list, NULL, 0, 0, "", "recorded series",
+	  "series list", CMD_DEFAULT },
+	{ "show", cmd_series_show, NULL, 1, 1, "NAME",
+	  "each column: unit, points, missing, min, mean, max",
+	  "series show rec1", 0 },
+	{ "export", cmd_series_export, NULL, 2, 2, "NAME FILE.csv",
+	  "the series as CSV (RFC 4180, header with units)",
+	  "series export rec1 /tmp/rec1.csv", 0 },
+	{ "drop", cmd_series_drop, NULL, 1, 1, "NAME", "delete a series",
+	  "series drop rec1", 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
+

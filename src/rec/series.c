@@ -1,0 +1,367 @@
+/* series.c - timelines: columns, CSV, counter deltas, correlation. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec/series.h"
+
+struct series *series_new(const char *name)
+{
+	struct series *s = calloc(1, sizeof(*s));
+
+	if (s)
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	return s;
+}
+
+void series_free(struct series *s)
+{
+	if (!s)
+		return;
+	free(s->data);
+	free(s);
+}
+
+int series_add_col(struct series *s, const char *name, const char *unit)
+{
+	if (s->nrows || s->ncols == SERIES_MAX_COLS || series_col(s, name) >= 0)
+		return -1;
+	snprintf(s->cols[s->ncols].name, sizeof(s->cols[0].name), "%s", name);
+	snprintf(s->cols[s->ncols].unit, sizeof(s->cols[0].unit), "%s", unit);
+	s->ncols++;
+	return 0;
+}
+
+int series_col(const struct series *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int series_add_row(struct series *s, const double *vals)
+{
+	if (s->nrows == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		double *d;
+
+		if (!s->ncols || cap > SIZE_MAX / sizeof(double) / s->ncols)
+			return -1;
+		d = realloc(s->data, cap * s->ncols * sizeof(double));
+		if (!d)
+			return -1;
+		s->data = d;
+		s->cap = cap;
+	}
+	memcpy(s->data + s->nrows * s->ncols, vals, s->ncols * sizeof(double));
+	s->nrows++;
+	return 0;
+}
+
+/* RFC 4180: quote a field holding a comma, quote, CR or LF. */
+static void csv_field(FILE *fp, const char *f)
+{
+	if (!strpbrk(f, ",\"\r\n")) {
+		fputs(f, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *f; f++) {
+		if (*f == '"')
+			fputc('"', fp);
+		fputc(*f, fp);
+	}
+	fputc('"', fp);
+}
+
+int series_write_csv(const struct series *s, const char *path,
+		     struct pcb_err *err)
+{
+	FILE *fp = fopen(path, "w");
+	char h[80];
+	size_t r, c;
+	int bad;
+
+	if (!fp)
+		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
+				 strerror(errno));
+	for (c = 0; c < s->ncols; c++) {
+		if (*s->cols[c].unit)
+			snprintf(h, sizeof(h), "%s (%s)", s->cols[c].name,
+				 s->cols[c].unit);
+		else
+			snprintf(h, sizeof(h), "%s", s->cols[c].name);
+		if (c)
+			fputc(',', fp);
+		csv_field(fp, h);
+	}
+	fputs("\r\n", fp);
+	for (r = 0; r < s->nrows; r++) {
+		for (c = 0; c < s->ncols; c++) {
+			double v = series_at(s, r, c);
+
+			if (c)
+				fputc(',', fp);
+			if (!isnan(v))	/* missing: an empty field */
+				fprintf(fp, "%.9g", v);
+		}
+		fputs("\r\n", fp);
+	}
+	bad = ferror(fp);
+	if (fclose(fp) || bad)
+		return pcb_error(err, PCB_E_IO, "cannot write '%s'", path);
+	return 0;
+}
+
+/* One CSV record (fields split in place); 0, 1 at EOF, -1 malformed. */
+static int csv_record(FILE *fp, char *buf, size_t len, char **f, size_t max,
+		      size_t *n)
+{
+	size_t o = 0;
+	int c, q = 0;
+
+	*n = 0;
+	c = fgetc(fp);
+	if (c == EOF)
+		return 1;
+	f[(*n)++] = buf;
+	for (;; c = fgetc(fp)) {
+		if (o + 2 >= len)
+			return -1;
+		if (c == EOF) {
+			if (q)
+				return -1;
+			break;
+		}
+		if (q) {
+			if (c == '"') {
+				c = fgetc(fp);
+				if (c != '"') {
+					q = 0;
+					ungetc(c, fp);
+					continue;
+				}
+			}
+			buf[o++] = (char)c;
+		} else if (c == '"') {
+			q = 1;
+		} else if (c == ',') {
+			buf[o++] = 0;
+			if (*n == max)
+				return -1;
+			f[(*n)++] = buf + o;
+		} else if (c == '\r') {
+			continue;
+		} else if (c == '\n') {
+			break;
+		} else {
+			buf[o++] = (char)c;
+		}
+	}
+	buf[o] = 0;
+	return 0;
+}
+
+int series_read_csv(struct series **out, const char *name, const char *path,
+		    struct pcb_err *err)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[8192], *f[SERIES_MAX_COLS + 1], *end;
+	double vals[SERIES_MAX_COLS];
+	struct series *s;
+	size_t n, i, line = 1;
+	int rc;
+
+	if (!fp)
+		return pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
+				 strerror(errno));
+	s = series_new(name);
+	if (!s) {
+		fclose(fp);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS, &n);
+	for (i = 0; !rc && i < n; i++) {
+		char *u = strstr(f[i], " (");
+		size_t l = strlen(f[i]);
+
+		if (u && f[i][l - 1] == ')') {
+			*u = 0;
+			f[i][l - 1] = 0;
+			u += 2;
+		} else {
+			u = NULL;
+		}
+		if (!*f[i] || series_add_col(s, f[i], u ? u : ""))
+			rc = -1;
+	}
+	while (!rc) {
+		line++;
+		rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS, &n);
+		if (rc)
+			break;
+		if (n != s->ncols) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			vals[i] = *f[i] ? strtod(f[i], &end) : NAN;
+			if (*f[i] && *end) {
+				rc = -1;
+				break;
+			}
+		}
+		if (!rc && series_add_row(s, vals))
+			rc = -2;
+	}
+	fclose(fp);
+	if (rc < 0) {
+		series_free(s);
+		return pcb_error(err, rc == -2 ? PCB_E_NOMEM : PCB_E_PARSE,
+				 "%s:%zu: not a pccbench series", path, line);
+	}
+	*out = s;
+	return 0;
+}
+
+uint64_t series_delta(uint64_t prev, uint64_t cur, uint64_t max, bool clear)
+{
+	if (clear)
+		return cur;
+	if (cur >= prev)
+		return cur - prev;
+	return max - prev + cur + 1;	/* wrapped once */
+}
+
+static size_t pairs(const double *x, const double *y, size_t len,
+		    double *a, double *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (!isnan(x[i]) && !isnan(y[i])) {
+			a[n] = x[i];
+			b[n] = y[i];
+			n++;
+		}
+	return n;
+}
+
+static double pearson_full(const double *a, const double *b, size_t n)
+{
+	double ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
+	size_t i;
+
+	if (n < 3)
+		return NAN;
+	for (i = 0; i < n; i++) {
+		ma += a[i];
+		mb += b[i];
+	}
+	ma /= (double)n;
+	mb /= (double)n;
+	for (i = 0; i < n; i++) {
+		sab += (a[i] - ma) * (b[i] - mb);
+		saa += (a[i] - ma) * (a[i] - ma);
+		sbb += (b[i] - mb) * (b[i] - mb);
+	}
+	if (saa <= 0 || sbb <= 0)
+		return NAN;
+	return sab / sqrt(saa * sbb);
+}
+
+double series_pearson(const double *x, const double *y, size_t len,
+		      size_t *n)
+{
+	double *a = malloc(len * sizeof(double) + 1);
+	double *b = malloc(len * sizeof(double) + 1);
+	double r = NAN;
+
+	*n = 0;
+	if (a && b) {
+		*n = pairs(x, y, len, a, b);
+		r = pearson_full(a, b, *n);
+	}
+	free(a);
+	free(b);
+	return r;
+}
+
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *p, const void *q)
+{
+	const struct ranked *a = p, *b = q;
+
+	return a->v < b->v ? -1 : a->v > b->v;
+}
+
+/* Ranks 1..n, ties sharing their average rank. */
+static void ranks(double *v, size_t n, struct ranked *tmp)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		tmp[i].v = v[i];
+		tmp[i].i = i;
+	}
+	qsort(tmp, n, sizeof(*tmp), cmp_ranked);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && tmp[j].v == tmp[i].v; j++)
+			;
+		for (k = i; k < j; k++)
+			v[tmp[k].i] = (double)(i + j + 1) / 2.0;
+	}
+}
+
+double series_spearman(const double *x, const double *y, size_t len,
+		       size_t *n)
+{
+	double *a = malloc(len * sizeof(double) + 1);
+	double *b = malloc(len * sizeof(double) + 1);
+	struct ranked *t = malloc(len * sizeof(*t) + 1);
+	double r = NAN;
+
+	*n = 0;
+	if (a && b && t) {
+		*n = pairs(x, y, len, a, b);
+		ranks(a, *n, t);
+		ranks(b, *n, t);
+		r = pearson_full(a, b, *n);
+	}
+	free(a);
+	free(b);
+	free(t);
+	return r;
+}
+
+int series_best_lag(const double *x, const double *y, size_t len, int max,
+		    double *r)
+{
+	int lag, best = 0;
+	size_t n;
+
+	*r = NAN;
+	for (lag = -max; lag <= max; lag++) {
+		size_t off = (size_t)(lag < 0 ? -lag : lag);
+		double v;
+
+		if (off >= len)
+			continue;
+		v = lag >= 0 ? series_pearson(x, y + off, len - off, &n) :
+			       series_pearson(x + off, y, len - off, &n);
+		if (!isnan(v) && (isnan(*r) || fabs(v) > fabs(*r) + 1e-12)) {
+			*r = v;
+			best = lag;
+		}
+	}
+	return best;
+}

@@ -1,0 +1,65 @@
+/* series.h - a recorded timeline: named columns with units, rows of
+ * doubles (NAN = missing: an interval without data is never 0), saved as
+ * RFC 4180 CSV with one header row "name (unit)" and a JSON metadata
+ * file; correlation (Pearson, Spearman, best lag) over complete pairs.
+ *
+ * Ownership: series_new/series_free; a series owns its rows.
+ */
+#ifndef PCCB_SERIES_H
+#define PCCB_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+#define SERIES_MAX_COLS 96
+
+struct series_col {
+	char name[40];
+	char unit[16];
+};
+
+struct series {
+	char name[64];
+	size_t ncols, nrows, cap;
+	struct series_col cols[SERIES_MAX_COLS];
+	double *data;			/* nrows x ncols, row-major */
+};
+
+struct series *series_new(const char *name);
+void series_free(struct series *s);
+int series_add_col(struct series *s, const char *name, const char *unit);
+int series_col(const struct series *s, const char *name);	/* -1 */
+/* Append a row of ncols values; 0 or -1 (out of memory). */
+int series_add_row(struct series *s, const double *vals);
+static inline double series_at(const struct series *s, size_t row,
+			       size_t col)
+{
+	return s->data[row * s->ncols + col];
+}
+
+int series_write_csv(const struct series *s, const char *path,
+		     struct pcb_err *err);
+int series_read_csv(struct series **out, const char *name,
+		    const char *path, struct pcb_err *err);
+
+/* A counter's growth between two reads: `cur - prev` modulo the
+ * counter's width (`max` = its largest value, e.g. UINT32_MAX) so one
+ * wrap is understood; with clear-on-read every read is the growth.
+ */
+uint64_t series_delta(uint64_t prev, uint64_t cur, uint64_t max, bool clear);
+
+/* Over the pairs where both are present; NAN below 3 pairs or without
+ * variance.  *n = the pairs used.
+ */
+double series_pearson(const double *x, const double *y, size_t len,
+		      size_t *n);
+double series_spearman(const double *x, const double *y, size_t len,
+		       size_t *n);
+/* The lag in [-max, max] maximising |r| of x[t] against y[t + lag]. */
+int series_best_lag(const double *x, const double *y, size_t len, int max,
+		    double *r);
+
+#endif

@@ -1,0 +1,65 @@
+#!/bin/sh
+# record / series / corr on the sim device: a lossy incast in debug mode
+# gives a timeline whose columns carry units, whose retx bins add up to the
+# simulator's timeouts, saved with its metadata; bad input changes nothing.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data"
+dir="$tmp/data/pccbench/series"
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'rec: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+
+"$BIN" -d sim:r -c 'algo debug on; sim scenario incast senders 8 pfc off size 1MB buffer 512KB; retx start' >/dev/null
+"$BIN" -d sim:r -j -c 'record for 20ms every 200us into inc' >"$tmp/rec.json"
+check "record exit" 0 $?
+check "points" 100 "$(sed -n 's/.*"points":\([0-9]*\).*/\1/p' "$tmp/rec.json")"
+check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s),cnp_sent (1/s),ecn_marked (1/s),rx_gbps (Gb/s),tx_gbps (Gb/s),pauses (1/s),drops (1/s),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
+	"$(head -n 1 "$dir/inc.csv" | tr -d '\r')"
+check "rows" 101 "$(grep -c '' "$dir/inc.csv")"
+check "last t" "0.02" "$(tail -n 1 "$dir/inc.csv" | cut -d, -f1)"
+# the retx bins of the timeline add up to the histogram
+bins=$(tail -n +2 "$dir/inc.csv" | tr -d '\r' |
+	awk -F, '{ for (i = 19; i <= 26; i++) s += $i } END { print s + 0 }')
+hist=$("$BIN" -d sim:r -j retx read | tr '{' '\n' |
+	sed -n 's/.*"count":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+check "bins = histogram" "$hist" "$bins"
+[ "$bins" -gt 0 ] || { echo "rec: no timeouts recorded"; fail=1; }
+# metadata
+grep -q '"seed":1,' "$dir/inc.json" || { echo "rec: meta lacks the seed"; fail=1; }
+grep -q '"ALPHA":0.1' "$dir/inc.json" || { echo "rec: meta lacks params"; fail=1; }
+grep -q '"algorithm":"ZTR-RTT (reconstructed), slot 1"' "$dir/inc.json" ||
+	{ echo "rec: meta lacks the algorithm"; fail=1; }
+# an interval without RTT samples is empty, never 0
+zero=$(tail -n +2 "$dir/inc.csv" | cut -d, -f2 | grep -c '^0$')
+check "no zero avg_rtt" 0 "$zero"
+
+check "series list" "inc 100 26" "$("$BIN" -j series list | sed 's/.*"name":"\([^"]*\)","points":\([0-9]*\),"columns":\([0-9]*\).*/\1 \2 \3/')"
+out=$("$BIN" -j corr inc avg_rtt ecn_marked lag 5)
+case "$out" in *'"x":"avg_rtt","y":"ecn_marked","points":'*'"pearson":'*'"best_lag":'*) ;;
+	*) echo "rec: corr: $out"; fail=1 ;; esac
+"$BIN" corr inc >/dev/null || { echo "rec: corr matrix failed"; fail=1; }
+"$BIN" series export inc "$tmp/x.csv" >/dev/null
+cmp -s "$dir/inc.csv" "$tmp/x.csv" || { echo "rec: export differs"; fail=1; }
+
+# bad input: one line, exit 1, nothing written
+out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
+check "interval > duration" 1 $rc
+out=$("$BIN" -d sim:r record for 1ms every 100us into ../x 2>&1); rc=$?
+check "bad name" 1 $rc
+case "$out" in *"bad series name"*) ;; *) echo "rec: $out"; fail=1 ;; esac
+out=$("$BIN" corr inc avg_rtt nothing 2>&1); rc=$?
+check "no column" 1 $rc
+check "no column message" "error: series inc has no column 'nothing'" "$out"
+out=$("$BIN" corr nope 2>&1); rc=$?
+check "no series" 1 $rc
+check "files" "inc.csv inc.json" "$(ls "$dir" | tr '\n' ' ' | sed 's/ $//')"
+"$BIN" series drop inc >/dev/null
+check "dropped" "" "$(ls "$dir")"
+exit $fail

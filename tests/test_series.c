@@ -1,0 +1,152 @@
+/* Series maths: counter deltas (wrap, clear-on-read), correlation with
+ * missing values, the lag of a shifted copy, CSV round trip.
+ */
+#include <math.h>
+
+#include "testutil.h"
+#include "rec/series.h"
+
+static void test_delta(void **state)
+{
+	(void)state;
+	assert_int_equal(series_delta(10, 25, UINT32_MAX, false), 15);
+	/* one wrap of a 32-bit counter */
+	assert_int_equal(series_delta(UINT32_MAX - 4, 5, UINT32_MAX, false),
+			 10);
+	/* a 16-bit counter wraps at its own width */
+	assert_int_equal(series_delta(65530, 4, 65535, false), 10);
+	/* clear-on-read: each read is the growth */
+	assert_int_equal(series_delta(500, 7, UINT32_MAX, true), 7);
+	assert_int_equal(series_delta(3, 3, UINT32_MAX, false), 0);
+}
+
+static void test_corr(void **state)
+{
+	double x[40], y[40], z[40], w[40], r;
+	size_t n, i;
+	int lag;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		x[i] = sin((double)i * 0.7) + (double)i * 0.01;
+		y[i] = 3 * x[i] + 2;		/* linear: r = 1 */
+		z[i] = -x[i];			/* r = -1 */
+		w[i] = exp(x[i]);		/* monotonic: spearman 1 */
+	}
+	assert_true(fabs(series_pearson(x, y, 40, &n) - 1) < 1e-12);
+	assert_int_equal(n, 40);
+	assert_true(fabs(series_pearson(x, z, 40, &n) + 1) < 1e-12);
+	assert_true(fabs(series_spearman(x, w, 40, &n) - 1) < 1e-12);
+	assert_true(series_pearson(x, w, 40, &n) < 0.999);
+	/* missing values: pairs with a gap are left out */
+	y[5] = NAN;
+	x[9] = NAN;
+	assert_true(fabs(series_pearson(x, y, 40, &n) - 1) < 1e-12);
+	assert_int_equal(n, 38);
+	assert_true(fabs(series_spearman(x, y, 40, &n) - 1) < 1e-12);
+	assert_int_equal(n, 38);
+	/* no variance, or too few pairs: NAN */
+	for (i = 0; i < 40; i++)
+		z[i] = 4;
+	assert_true(isnan(series_pearson(x, z, 40, &n)));
+	assert_true(isnan(series_pearson(x, y, 2, &n)));
+	/* known value: x = 1..5, y = 2,4,5,4,5 -> r = 0.7745966692 */
+	{
+		double a[] = { 1, 2, 3, 4, 5 }, b[] = { 2, 4, 5, 4, 5 };
+
+		assert_true(fabs(series_pearson(a, b, 5, &n) - 0.7745966692) <
+			    1e-9);
+		/* ranks of b with ties: 1, 2.5, 4.5, 2.5, 4.5 */
+		assert_true(fabs(series_spearman(a, b, 5, &n) - 0.7378647873) <
+			    1e-9);
+	}
+	/* a copy shifted by 3 intervals: y[t] = x[t - 3] */
+	x[9] = 0.3;
+	for (i = 0; i < 40; i++)
+		y[i] = i >= 3 ? x[i - 3] : NAN;
+	lag = series_best_lag(x, y, 40, 6, &r);
+	assert_int_equal(lag, 3);
+	assert_true(fabs(r - 1) < 1e-12);
+	lag = series_best_lag(y, x, 40, 6, &r);
+	assert_int_equal(lag, -3);
+}
+
+static void test_csv(void **state)
+{
+	char path[] = "/tmp/pccb-series-XXXXXX";
+	struct pcb_err err = { 0 };
+	struct series *s = series_new("t1"), *b = NULL;
+	double row[3];
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(series_add_col(s, "t", "s"), 0);
+	assert_int_equal(series_add_col(s, "avg_rtt", "ns"), 0);
+	assert_int_equal(series_add_col(s, "odd,name", ""), 0);
+	assert_int_equal(series_add_col(s, "t", "s"), -1);	/* twice */
+	row[0] = 0.0001;
+	row[1] = 4005.25;
+	row[2] = 1;
+	assert_int_equal(series_add_row(s, row), 0);
+	row[0] = 0.0002;
+	row[1] = NAN;			/* an interval without samples */
+	row[2] = -2.5e9;
+	assert_int_equal(series_add_row(s, row), 0);
+	assert_int_equal(series_write_csv(s, path, &err), 0);
+	assert_int_equal(series_read_csv(&b, "t1", path, &err), 0);
+	assert_int_equal(b->ncols, 3);
+	assert_int_equal(b->nrows, 2);
+	assert_string_equal(b->cols[1].name, "avg_rtt");
+	assert_string_equal(b->cols[1].unit, "ns");
+	assert_string_equal(b->cols[2].name, "odd,name");
+	assert_true(series_at(b, 0, 1) == 4005.25);
+	assert_true(isnan(series_at(b, 1, 1)));
+	assert_true(series_at(b, 1, 2) == -2.5e9);
+	series_free(b);
+	/* the header as written: units in parentheses, RFC 4180 quoting */
+	fp = fopen(path, "r");
+	{
+		char line[256];
+
+		assert_non_null(fgets(line, sizeof(line), fp));
+		assert_string_equal(line, "t (s),avg_rtt (ns),\"odd,name\"\r\n");
+		assert_non_null(fgets(line, sizeof(line), fp));
+		assert_string_equal(line, "0.0001,4005.25,1\r\n");
+		assert_non_null(fgets(line, sizeof(line), fp));
+		assert_string_equal(line, "0.0002,,-2.5e+09\r\n");
+	}
+	fclose(fp);
+	/* malformed files are refused */
+	{
+		static const char *bad[] = { "t,x\n1,2,3\n", "t,x\n1,abc\n",
+					     "t,\"x\n1,2\n", ",x\n1,2\n" };
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			fp = fopen(path, "w");
+			fputs(bad[i], fp);
+			fclose(fp);
+			memset(&err, 0, sizeof(err));
+			b = NULL;
+			assert_true(series_read_csv(&b, "t1", path, &err) < 0);
+			assert_null(b);
+			assert_non_null(strstr(err.msg, "not a pccbench series"));
+		}
+	}
+	unlink(path);
+	series_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_corr),
+		cmocka_unit_test(test_csv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
