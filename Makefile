@@ -46,7 +46,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 REG_SRC := $(wildcard reg/*.c)
 ALGO_SRC := $(wildcard algos/*.c algos/*/*.c)
-APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c))
+APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c src/rec/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 
@@ -112,6 +112,7 @@ bench: deps
 	$(Q)$(O)/tests/bench_adb
 	$(Q)$(O)/tests/bench_diag
 	$(Q)./$(BIN) bench sim all
+	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

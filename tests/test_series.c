@@ -116,7 +116,7 @@ static void test_csv(void **state)
 		assert_non_null(fgets(line, sizeof(line), fp));
 		assert_string_equal(line, "0.0001,4005.25,1\r\n");
 		assert_non_null(fgets(line, sizeof(line), fp));
-		assert_string_equal(line, "0.0002,,-2.5e+09\r\n");
+		assert_string_equal(line, "0.0002,,-2500000000\r\n");
 	}
 	fclose(fp);
 	/* malformed files are refused */
@@ -135,6 +135,38 @@ static void test_csv(void **state)
 			assert_null(b);
 			assert_non_null(strstr(err.msg, "not a pccbench series"));
 		}
+	}
+	/* the fast formatter: exact for whole numbers and 9 decimals */
+	{
+		static const double v[] = { 0.00001, 13016.142857142857, 1e-12,
+					    123456789.5, -2.5, 400.0, 1e20,
+					    0.000000001, 999999.999999999 };
+		struct series *t = series_new("f");
+		size_t i;
+
+		series_add_col(t, "v", "");
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			series_add_row(t, &v[i]);
+		assert_int_equal(series_write_csv(t, path, &err), 0);
+		assert_int_equal(series_read_csv(&b, "f", path, &err), 0);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+			if (fabs(series_at(b, i, 0) - v[i]) >
+			    fabs(v[i]) * 1e-8 + 1e-9 * (fabs(v[i]) < 1e6))
+				fail_msg("%.17g came back as %.17g", v[i],
+					 series_at(b, i, 0));
+		fp = fopen(path, "r");
+		{
+			char line[64];
+
+			assert_non_null(fgets(line, sizeof(line), fp));
+			assert_non_null(fgets(line, sizeof(line), fp));
+			assert_string_equal(line, "0.00001\r\n");
+			assert_non_null(fgets(line, sizeof(line), fp));
+			assert_string_equal(line, "13016.142857143\r\n");
+		}
+		fclose(fp);
+		series_free(b);
+		series_free(t);
 	}
 	unlink(path);
 	series_free(s);

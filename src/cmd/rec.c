@@ -59,6 +59,7 @@ struct recorder {
 	bool clear;			/* get-and-clear the PCC counters */
 	bool retx;			/* histogram running: bins columns */
 	uint32_t nbins;
+	size_t rto_peeked;		/* the sim's RTO count at the last peek */
 	struct snap prev;
 };
 
@@ -109,7 +110,13 @@ static int read_sources(struct recorder *r, struct snap *n)
 		sim_port_counters(r->d->sim, &n->port);
 	else
 		n->port = zero;
-	retx_dev_peek(r->d->retx, &cfg, &running, n->bins);
+	/* the bins change only with new timeouts (or another reader) */
+	if (n != &r->prev)
+		memcpy(n->bins, r->prev.bins, sizeof(n->bins));
+	if (r->retx && r->d->rto_seen != r->rto_peeked) {
+		retx_dev_peek(r->d->retx, &cfg, &running, n->bins);
+		r->rto_peeked = r->d->rto_seen;
+	}
 	return 0;
 }
 
@@ -278,7 +285,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	char name[64] = "", path[4200], meta[4200];
 	double row[SERIES_MAX_COLS], t0;
 	struct timespec w0, w1;
-	bool progress = false, running;
+	bool progress = false, running, tty = isatty(STDERR_FILENO);
 	time_t start = time(NULL);
 	uint64_t k, count;
 	int i, rc;
@@ -359,6 +366,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 		sess_warn(s, "record: no slot has the algorithm and counters "
 			  "enabled: RTT and rate columns stay empty ('algo "
 			  "debug on' enables the ZTR-RTT debug counters)");
+	r.rto_peeked = (size_t)-1;
 	rc = read_sources(&r, &r.prev);
 	if (rc)
 		goto out;
@@ -366,7 +374,8 @@ int cmd_record(struct session *s, int argc, char **argv)
 	count = (uint64_t)(dur / every);
 	clock_gettime(CLOCK_MONOTONIC, &w0);
 	for (k = 0; k < count; k++) {
-		rc = simdev_run(r.d, every, s->stop, &s->err);
+		rc = k ? simdev_run_more(r.d, every, s->stop, &s->err) :
+			 simdev_run(r.d, every, s->stop, &s->err);
 		if (rc)
 			break;
 		rc = read_sources(&r, &n);
@@ -379,8 +388,10 @@ int cmd_record(struct session *s, int argc, char **argv)
 			break;
 		}
 		r.prev = n;
+		if (!tty)
+			continue;
 		clock_gettime(CLOCK_MONOTONIC, &w1);
-		if (isatty(STDERR_FILENO) && (w1.tv_sec - w0.tv_sec) +
+		if (tty && (w1.tv_sec - w0.tv_sec) +
 		    (w1.tv_nsec - w0.tv_nsec) / 1e9 > 1.0 &&
 		    (k % 64 == 0 || k + 1 == count)) {
 			fprintf(stderr, "\rrecord %s: %3.0f %% (%.3f of %.3f "

@@ -682,20 +682,41 @@ void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 	counter_update(fw, slot, idx, value, false);
 }
 
-void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
-			 uint32_t value, enum algo_ckind kind)
+/* Under the file lock already held. */
+static void apply_one(struct simfw *fw, unsigned slot, unsigned idx,
+		      uint32_t value, enum algo_ckind kind)
 {
-	uint32_t cur;
+	uint32_t cur = fw->st->slots[slot].counters[idx];
 
-	if (slot >= SIMFW_USED || idx >= fw->st->slots[slot].ncounters)
-		return;
-	flock(fw->fd, LOCK_EX);
-	cur = fw->st->slots[slot].counters[idx];
 	if (kind == ALGO_CK_SUM)
 		counter_update(fw, slot, idx, value, true);
 	else if ((kind == ALGO_CK_MAX && value > cur) ||
 		 (kind == ALGO_CK_MIN && (!cur || value < cur)))
 		counter_update(fw, slot, idx, value, false);
+}
+
+void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
+			 uint32_t value, enum algo_ckind kind)
+{
+	if (slot >= SIMFW_USED || idx >= fw->st->slots[slot].ncounters)
+		return;
+	flock(fw->fd, LOCK_EX);
+	apply_one(fw, slot, idx, value, kind);
+	flock(fw->fd, LOCK_UN);
+}
+
+void simfw_counters_apply(struct simfw *fw, unsigned slot,
+			  const uint32_t *values, const bool *touched,
+			  const enum algo_ckind *kinds, size_t n)
+{
+	size_t i;
+
+	if (slot >= SIMFW_USED)
+		return;
+	flock(fw->fd, LOCK_EX);
+	for (i = 0; i < n && i < fw->st->slots[slot].ncounters; i++)
+		if (touched[i])
+			apply_one(fw, slot, (unsigned)i, values[i], kinds[i]);
 	flock(fw->fd, LOCK_UN);
 }
 

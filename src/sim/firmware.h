@@ -59,6 +59,10 @@ void simfw_counter_add(struct simfw *fw, unsigned slot, unsigned idx,
 /* Fold a simulator delta in: sums add, gauges keep their min/max. */
 void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value, enum algo_ckind kind);
+/* The same for n counters at once (one file lock). */
+void simfw_counters_apply(struct simfw *fw, unsigned slot,
+			  const uint32_t *values, const bool *touched,
+			  const enum algo_ckind *kinds, size_t n);
 bool simfw_counters_enabled(struct simfw *fw, unsigned slot);
 void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value);

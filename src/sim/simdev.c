@@ -11,6 +11,8 @@
 
 #define SYNC_PS (100 * PS_PER_US)
 
+static void diag_sync(struct simdev *d, bool force);
+
 static int cfg_path(const struct simdev *d, char *buf, size_t len,
 		    struct pcb_err *err)
 {
@@ -163,6 +165,7 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 	}
 	d->fw = fw;
 	d->slot = -1;
+	d->diag_due = DIAG_DUE_UNKNOWN;
 	rc = load(d, err);
 	if (!rc)
 		rc = retx_dev_open(&d->retx, name, err);
@@ -180,6 +183,7 @@ void simdev_close(struct simdev *d)
 {
 	if (!d)
 		return;
+	diag_sync(d, true);
 	sim_free(d->sim);
 	retx_dev_close(d->retx);
 	diag_dev_close(d->diag);
@@ -189,11 +193,13 @@ void simdev_close(struct simdev *d)
 
 void simdev_reset(struct simdev *d)
 {
+	diag_sync(d, true);
 	sim_free(d->sim);
 	d->sim = NULL;
 	d->rto_seen = 0;
 	memset(d->diag_last, 0, sizeof(d->diag_last));
 	d->diag_t = 0;
+	d->diag_due = DIAG_DUE_UNKNOWN;
 }
 
 /* The sim's port counters as the diag sampler's sources. */
@@ -223,28 +229,47 @@ static void diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
 	v[DS_TX_CQE] = c.tx_cqe;
 }
 
-static void diag_sync(struct simdev *d)
+/* Feed the diag sampler when a sample is due, every 100 us of simulated
+ * time (a sampler another process started shows within that), and when
+ * the fabric goes (force); in between the growth waits here.
+ */
+static void diag_sync(struct simdev *d, bool force)
 {
 	uint64_t now[DS_COUNT], delta[DS_COUNT];
-	int64_t t = sim_now(d->sim);
+	int64_t t, pending, due;
 	size_t i;
 
+	if (!d->sim)
+		return;
+	t = sim_now(d->sim);
+	pending = t - d->diag_t;
+	if (d->diag_due == DIAG_DUE_UNKNOWN) {
+		due = diag_dev_until_due(d->diag);
+		d->diag_due = due < 0 ? -1 : due * PS_PER_NS + pending;
+	}
+	if (!force && pending < SYNC_PS &&
+	    (d->diag_due < 0 || pending < d->diag_due))
+		return;
 	diag_sources(d->sim, now);
 	for (i = 0; i < DS_COUNT; i++)
 		delta[i] = now[i] - d->diag_last[i];
 	memcpy(d->diag_last, now, sizeof(now));
-	diag_dev_feed(d->diag, (t - d->diag_t) / PS_PER_NS, delta);
-	d->diag_t = t - (t - d->diag_t) % PS_PER_NS;
+	due = diag_dev_feed(d->diag, pending / PS_PER_NS, delta);
+	d->diag_t = t - pending % PS_PER_NS;
+	d->diag_due = due < 0 ? -1 : due * PS_PER_NS + (t - d->diag_t);
 }
 
 /* The next step: 100 us, or less when a diag sample is due sooner. */
 static int64_t next_step(struct simdev *d, int64_t left)
 {
 	int64_t step = left < SYNC_PS ? left : SYNC_PS;
-	int64_t due = diag_dev_until_due(d->diag);
+	int64_t due = d->diag_due;
 
-	if (due > 0 && due * PS_PER_NS < step)
-		step = due * PS_PER_NS;
+	if (d->sim && due > 0) {
+		due -= sim_now(d->sim) - d->diag_t;
+		if (due > 0 && due < step)
+			step = due;
+	}
 	return step;
 }
 
@@ -319,7 +344,8 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 static void simdev_sync(struct simdev *d)
 {
 	uint32_t delta[ALGO_MAX_COUNTERS], params[ALGO_MAX_PARAMS];
-	bool touched[ALGO_MAX_COUNTERS];
+	bool touched[ALGO_MAX_COUNTERS], any = false;
+	enum algo_ckind kinds[ALGO_MAX_COUNTERS];
 	const struct algo_desc *desc;
 	uint32_t g;
 	const int64_t *rto;
@@ -328,16 +354,18 @@ static void simdev_sync(struct simdev *d)
 	if (n > d->rto_seen)
 		retx_dev_record(d->retx, rto + d->rto_seen, n - d->rto_seen);
 	d->rto_seen = n;
-	diag_sync(d);
+	diag_sync(d, false);
 	if (d->slot < 0 || !d->ops)
 		return;
 	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
 	sim_take_counters(d->sim, delta, touched, desc->ncounters);
-	for (i = 0; i < desc->ncounters; i++)
-		if (touched[i])
-			simfw_counter_apply(d->fw, (unsigned)d->slot,
-					    (unsigned)i, delta[i],
-					    desc->counters[i].kind);
+	for (i = 0; i < desc->ncounters && i < ALGO_MAX_COUNTERS; i++) {
+		kinds[i] = desc->counters[i].kind;
+		any |= touched[i];
+	}
+	if (any)
+		simfw_counters_apply(d->fw, (unsigned)d->slot, delta, touched,
+				     kinds, i);
 	g = simfw_generation(d->fw);
 	if (g != d->gen) {
 		d->gen = g;
@@ -347,7 +375,7 @@ static void simdev_sync(struct simdev *d)
 	}
 }
 
-int simdev_run(struct simdev *d, int64_t dur_ps,
+static int run(struct simdev *d, int64_t dur_ps, bool fresh,
 	       volatile sig_atomic_t *stop, struct pcb_err *err)
 {
 	struct sim *s;
@@ -356,9 +384,9 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 
 	if (rc)
 		return rc;
-	/* one statistics window for the whole run */
+	/* one statistics window for the whole run (or record) */
 	step = next_step(d, left);
-	rc = sim_run(s, step, stop);
+	rc = fresh ? sim_run(s, step, stop) : sim_run_more(s, step, stop);
 	left -= step;
 	simdev_sync(d);
 	while (!rc && left > 0) {
@@ -371,4 +399,16 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 		return pcb_error(err, PCB_E_INTR, "sim: interrupted at "
 				 "t = %.3f ms", sim_now(s) / 1e9);
 	return rc;
+}
+
+int simdev_run(struct simdev *d, int64_t dur_ps,
+	       volatile sig_atomic_t *stop, struct pcb_err *err)
+{
+	return run(d, dur_ps, true, stop, err);
+}
+
+int simdev_run_more(struct simdev *d, int64_t dur_ps,
+		    volatile sig_atomic_t *stop, struct pcb_err *err)
+{
+	return run(d, dur_ps, false, stop, err);
 }

@@ -27,6 +27,8 @@
 #include "tel/diag.h"
 #include "tel/retx.h"
 
+#define DIAG_DUE_UNKNOWN (-2)
+
 struct simdev {
 	struct simfw *fw;
 	char *name;		/* device name after "sim:" */
@@ -42,6 +44,7 @@ struct simdev {
 	struct diag_dev *diag;	/* the diagnostic counters' sampler */
 	uint64_t diag_last[DS_COUNT];	/* d->sim's counters at the last feed */
 	int64_t diag_t;		/* d->sim's time at the last feed, ps */
+	int64_t diag_due;	/* next sample after diag_t, ps; -1 none */
 };
 
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
@@ -56,6 +59,9 @@ int simdev_model(struct simdev *d, const char *key, const char *value,
 		 struct pcb_err *err);
 int simdev_run(struct simdev *d, int64_t dur_ps,
 	       volatile sig_atomic_t *stop, struct pcb_err *err);
+/* The same, extending the statistics window of the last run. */
+int simdev_run_more(struct simdev *d, int64_t dur_ps,
+		    volatile sig_atomic_t *stop, struct pcb_err *err);
 void simdev_reset(struct simdev *d);
 /* The fabric, built on first use. */
 int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err);

@@ -217,10 +217,18 @@ static bool cycle_done(const struct diag_hdr *h)
 	return h->cfg.mode == DIAG_SINGLE && h->next - h->cycle_first >= h->cap;
 }
 
-void diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
-		   const uint64_t delta[DS_COUNT])
+static int64_t until_due(const struct diag_hdr *h)
+{
+	if (!h->running || h->cfg.mode == DIAG_ON_DEMAND || cycle_done(h))
+		return -1;
+	return h->due_ns > h->now_ns ? h->due_ns - h->now_ns : 0;
+}
+
+int64_t diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
+		      const uint64_t delta[DS_COUNT])
 {
 	struct diag_hdr h;
+	int64_t r = -1;
 	size_t i;
 
 	flock(d->fd, LOCK_EX);
@@ -228,16 +236,17 @@ void diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
 		h.now_ns += dt_ns;
 		for (i = 0; i < DS_COUNT; i++)
 			h.counters[i] += delta[i];
-		if (h.running && h.cfg.mode != DIAG_ON_DEMAND &&
-		    !cycle_done(&h) && h.now_ns >= h.due_ns) {
+		if (until_due(&h) == 0) {
 			take_sample(d, &h);
 			h.due_ns += (int64_t)h.actual_ns;
 			if (h.due_ns <= h.now_ns)
 				h.due_ns = h.now_ns + (int64_t)h.actual_ns;
 		}
 		store(d, &h);
+		r = until_due(&h);
 	}
 	flock(d->fd, LOCK_UN);
+	return r;
 }
 
 int64_t diag_dev_until_due(struct diag_dev *d)
@@ -246,9 +255,8 @@ int64_t diag_dev_until_due(struct diag_dev *d)
 	int64_t r = -1;
 
 	flock(d->fd, LOCK_SH);
-	if (!load(d, &h) && h.running && h.cfg.mode != DIAG_ON_DEMAND &&
-	    !cycle_done(&h))
-		r = h.due_ns > h.now_ns ? h.due_ns - h.now_ns : 0;
+	if (!load(d, &h))
+		r = until_due(&h);
 	flock(d->fd, LOCK_UN);
 	return r;
 }

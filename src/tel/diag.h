@@ -72,10 +72,11 @@ void diag_dev_caps(struct diag_caps *c);
 /* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */
 int diag_dev_supported(uint64_t id);
 /* The simulator: `dt_ns` of device time passed and the counters grew by
- * `delta`; a sample due at the end of it is taken.
+ * `delta`; a sample due at the end of it is taken.  Returns the time
+ * until the next sample (ns), or -1: none due.
  */
-void diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
-		   const uint64_t delta[DS_COUNT]);
+int64_t diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
+		      const uint64_t delta[DS_COUNT]);
 /* Device time until the next sample is due, or -1: none due. */
 int64_t diag_dev_until_due(struct diag_dev *d);
 
