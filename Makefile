@@ -122,6 +122,8 @@ install: all
 		install -d $(DESTDIR)$(PREFIX)/share/pccbench/$$d && \
 		install -m 644 $$d/algo.xml $(DESTDIR)$(PREFIX)/share/pccbench/$$d; \
 	done
+	install -d $(DESTDIR)$(PREFIX)/share/pccbench/plots
+	install -m 644 plots/*.gp $(DESTDIR)$(PREFIX)/share/pccbench/plots/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 src/pccbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/

@@ -43,6 +43,7 @@ extern const struct cmd_row cmd_reg_verbs[], cmd_algo_verbs[],
 	cmd_series_verbs[];
 int cmd_record(struct session *s, int argc, char **argv);
 int cmd_corr(struct session *s, int argc, char **argv);
+int cmd_plot(struct session *s, int argc, char **argv);
 
 /* Unique-prefix lookup in a table; NULL with s->err set when none. */
 const struct cmd_row *cli_lookup(struct session *s,

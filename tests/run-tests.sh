@@ -23,8 +23,11 @@ smoke=$(mktemp -d)
 for t in "$top"/scripts/*.pcb; do
 	[ -e "$t" ] || continue
 	echo "== $t"
-	if XDG_STATE_HOME="$smoke/$(basename "$t")" "$BIN" -d sim:smoke \
-		-x "$t" >/dev/null; then
+	d="$smoke/$(basename "$t")"
+	mkdir -p "$d"
+	if (cd "$d" && XDG_STATE_HOME="$d/state" XDG_DATA_HOME="$d/data" \
+		XDG_CACHE_HOME="$d/cache" "$BIN" -d sim:smoke -x "$t" \
+		>/dev/null); then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1)); echo "FAILED: $t"

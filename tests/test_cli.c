@@ -138,6 +138,8 @@ static const struct bad bad_cmds[] = {
 	{ 1, "corr x y z lag -1", "usage: corr NAME X Y [lag MAX]" },
 	{ 1, "series show nothing_here", "no series 'nothing_here'" },
 	{ 1, "series drop nothing_here", "no series 'nothing_here'" },
+	{ 1, "plot", "usage: plot NAME" },
+	{ 1, "plot nothing_here", "no series 'nothing_here'" },
 };
 
 static char errbuf[8192];

@@ -6,6 +6,7 @@
  * time, then reads the sources.  Rates are per second of device time;
  * an interval without RTT samples has no average RTT (missing, never 0).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -14,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
 #include "paths.h"
 #include "rec/series.h"
+#include "run.h"
 #include "sim/simdev.h"
 #include "units.h"
 
@@ -771,3 +774,269 @@ const struct cmd_row cmd_series_verbs[] = {
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
+
+/* ---- plot --------------------------------------------------------------- */
+
+/* A gnuplot single-quoted string: '' stands for a quote. */
+static void gp_str(char *b, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return;
+	b[o++] = '\'';
+	for (; *s && o + 3 < len; s++) {
+		if (*s == '\'')
+			b[o++] = '\'';
+		b[o++] = *s == '\n' ? ' ' : *s;
+	}
+	b[o++] = '\'';
+	b[o] = 0;
+}
+
+static void term_size(int *w, int *h)
+{
+	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+	struct winsize ws;
+
+	*w = 100;
+	*h = 40;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 20 &&
+	    ws.ws_row > 10) {
+		*w = ws.ws_col;
+		*h = ws.ws_row - 2;
+	} else if (c && l && atoi(c) > 20 && atoi(l) > 10) {
+		*w = atoi(c);
+		*h = atoi(l) - 2;
+	}
+}
+
+/* The data file: time then every column, NaN where missing; for the
+ * heatmap "t bin count" rows with a blank line between times.
+ */
+static int write_plot_data(struct session *s, const struct series *ser,
+			   const char *path, bool hist, int bin0, int nbins)
+{
+	FILE *fp = fopen(path, "w");
+	size_t r, c;
+	int b, bad;
+
+	if (!fp)
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
+				 path, strerror(errno));
+	for (r = 0; r < ser->nrows; r++) {
+		if (hist) {
+			for (b = 0; b < nbins; b++)
+				fprintf(fp, "%.9g %d %.9g\n",
+					series_at(ser, r, 0), b,
+					series_at(ser, r, (size_t)(bin0 + b)));
+			fputc('\n', fp);
+			continue;
+		}
+		for (c = 0; c < ser->ncols; c++) {
+			double v = series_at(ser, r, c);
+
+			if (isnan(v))
+				fprintf(fp, "%sNaN", c ? " " : "");
+			else
+				fprintf(fp, "%s%.9g", c ? " " : "", v);
+		}
+		fputc('\n', fp);
+	}
+	bad = ferror(fp);
+	if (fclose(fp) || bad)
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
+	return 0;
+}
+
+/* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
+int cmd_plot(struct session *s, int argc, char **argv)
+{
+	static const char *const defaults[] = {
+		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
+		"drops", NULL };
+	char dat[4200], gp[4200], tmpl[4096], q[4300], title[300] = "";
+	char cols[256] = "", names[1024] = "", units[256] = "", *script;
+	const char *to = NULL, *prog = getenv("PCCBENCH_GNUPLOT");
+	struct series *ser;
+	struct run_result res;
+	char *gargv[2];
+	bool hist = false, svg = false;
+	int i, k, n = 0, bin0 = -1, nbins = 0, w, h, rc;
+	size_t len, r;
+	FILE *fp;
+
+	rc = load(s, argv[0], &ser);
+	if (rc)
+		return rc;
+	for (i = 1; i < argc && !rc; i++) {
+		int c;
+
+		if (!strcmp(argv[i], "to") && i + 1 < argc) {
+			to = argv[++i];
+			len = strlen(to);
+			svg = len > 4 && !strcmp(to + len - 4, ".svg");
+			if (!svg && !(len > 4 && !strcmp(to + len - 4, ".png")))
+				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
+					       "'%s' is neither .png nor .svg",
+					       to);
+		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
+			snprintf(title, sizeof(title), "%s", argv[++i]);
+		} else if (!strcmp(argv[i], "hist")) {
+			hist = true;
+		} else if ((c = series_col(ser, argv[i])) > 0 && n < 12) {
+			size_t o = strlen(cols);
+
+			snprintf(cols + o, sizeof(cols) - o, "%s%d", n ? " " : "",
+				 c + 1);
+			o = strlen(names);
+			snprintf(names + o, sizeof(names) - o, "%s%s",
+				 n ? " " : "", ser->cols[c].name);
+			o = strlen(units);
+			snprintf(units + o, sizeof(units) - o, "%s%s",
+				 n ? " " : "", *ser->cols[c].unit ?
+				 ser->cols[c].unit : "-");
+			n++;
+		} else {
+			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: series %s "
+				       "has no column '%s'%s", argv[0], argv[i],
+				       c == 0 ? " (t is the x axis)" : "");
+		}
+	}
+	bin0 = series_col(ser, "retx_bin_0");
+	for (k = bin0; k >= 0 && (size_t)k < ser->ncols &&
+	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
+		nbins++;
+	if (!rc && hist && bin0 < 0)
+		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+			       "retx bins (start the histogram before "
+			       "'record')", argv[0]);
+	if (!rc && !ser->nrows)
+		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
+			       "empty", argv[0]);
+	/* no columns named: the main ones that hold data */
+	k = !rc && !hist && !n;
+	for (i = 0; k && defaults[i]; i++) {
+		int c = series_col(ser, defaults[i]);
+		bool any = false;
+
+		for (r = 0; c > 0 && r < ser->nrows; r++)
+			any |= !isnan(series_at(ser, r, (size_t)c));
+		if (!any)
+			continue;
+		snprintf(cols + strlen(cols), sizeof(cols) - strlen(cols),
+			 "%s%d", n ? " " : "", c + 1);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names),
+			 "%s%s", n ? " " : "", defaults[i]);
+		snprintf(units + strlen(units), sizeof(units) - strlen(units),
+			 "%s%s", n ? " " : "", *ser->cols[c].unit ?
+			 ser->cols[c].unit : "-");
+		n++;
+	}
+	if (!rc && !hist && !n)
+		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+			       "data to plot", argv[0]);
+	if (!rc)
+		rc = series_path(s, argv[0], hist ? "hist.dat" : "plot.dat",
+				 dat, sizeof(dat));
+	if (!rc)
+		rc = series_path(s, argv[0], hist ? "hist.gp" : "plot.gp", gp,
+				 sizeof(gp));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :
+				   "plots/timeline.gp", &s->err);
+	if (!rc)
+		rc = write_plot_data(s, ser, dat, hist, bin0, nbins);
+	if (rc) {
+		series_free(ser);
+		return rc;
+	}
+	if (!*title)
+		snprintf(title, sizeof(title), "%s%s", ser->name,
+			 hist ? ": retransmission timeouts" : "");
+	/* the script, kept beside the data so it renders anywhere */
+	fp = fopen(gp, "w");
+	if (!fp) {
+		series_free(ser);
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
+	}
+	term_size(&w, &h);
+	if (!to)
+		fprintf(fp, "set terminal dumb size %d,%d\n", w,
+			hist ? h : (h > 12 * n ? 12 * n : h));
+	else if (svg)
+		fprintf(fp, "set terminal svg size 1200,%d dynamic\n",
+			hist ? 500 : 150 + 220 * n);
+	else
+		fprintf(fp, "set terminal pngcairo size 1200,%d\n",
+			hist ? 500 : 150 + 220 * n);
+	fputs("set termoption noenhanced\n", fp);	/* avg_rtt, not avg subscript rtt */
+	if (to) {
+		gp_str(q, sizeof(q), to);
+		fprintf(fp, "set output %s\n", q);
+	}
+	gp_str(q, sizeof(q), dat);
+	fprintf(fp, "datafile = %s\n", q);
+	gp_str(q, sizeof(q), title);
+	fprintf(fp, "plottitle = %s\n", q);
+	if (!hist)
+		fprintf(fp, "cols = '%s'\nnames = '%s'\nunits = '%s'\n", cols,
+			names, units);
+	gp_str(q, sizeof(q), tmpl);
+	fprintf(fp, "load %s\n", q);
+	if (to)
+		fputs("set output\n", fp);
+	rc = ferror(fp);
+	if (fclose(fp) || rc) {
+		series_free(ser);
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
+	}
+	series_free(ser);
+	/* gnuplot reads the script on stdin */
+	fp = fopen(gp, "r");
+	script = fp ? malloc(65536) : NULL;
+	len = script ? fread(script, 1, 65535, fp) : 0;
+	if (fp)
+		fclose(fp);
+	if (!script)
+		return pcb_error(&s->err, PCB_E_IO, "cannot read '%s'", gp);
+	script[len] = 0;
+	gargv[0] = (char *)(prog && *prog ? prog : "gnuplot");
+	gargv[1] = NULL;
+	rc = run_prog(gargv, script, 30000, s->stop, &res, &s->err);
+	free(script);
+	if (rc) {
+		char msg[sizeof(s->err.msg)];
+
+		snprintf(msg, sizeof(msg), "%s", s->err.msg);
+		pcb_err_reset(&s->err);
+		return pcb_error(&s->err, -rc, "plot: %s; data in %s, script in "
+				 "%s ('gnuplot %s' renders it)", msg, dat, gp,
+				 gp);
+	}
+	if (res.status) {
+		char *c;
+
+		for (c = res.err; *c; c++)	/* one line */
+			if (isspace((unsigned char)*c))
+				*c = ' ';
+		rc = pcb_error(&s->err, PCB_E_DEVICE, "plot: gnuplot failed "
+			       "(exit %d): %.200s; script in %s", res.status,
+			       res.err, gp);
+		run_result_free(&res);
+		return rc;
+	}
+	if (!to)
+		fputs(res.out, s->out.fp);
+	else if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "file", to);
+		out_str(&s->out, "script", gp);
+		out_str(&s->out, "data", dat);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "plot written to %s (script %s)\n", to, gp);
+	}
+	run_result_free(&res);
+	return 0;
+}

@@ -21,7 +21,8 @@ make -C "$top" --no-print-directory -s -o all install PREFIX="$tmp/usr" \
 	BIN="$BIN" >/dev/null || { echo "install: make install failed"; exit 1; }
 for f in bin/pccbench share/man/man1/pccbench.1 \
 	share/bash-completion/completions/pccbench \
-	share/pccbench/reg/ppcc.adb share/pccbench/algos/ztr_rtt/algo.xml; do
+	share/pccbench/reg/ppcc.adb share/pccbench/algos/ztr_rtt/algo.xml \
+	share/pccbench/plots/timeline.gp share/pccbench/plots/hist.gp; do
 	[ -f "$tmp/usr/$f" ] || { echo "install: $f missing"; fail=1; }
 done
 # the installed binary finds its data files

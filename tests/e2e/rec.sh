@@ -48,6 +48,34 @@ case "$out" in *'"x":"avg_rtt","y":"ecn_marked","points":'*'"pearson":'*'"best_l
 "$BIN" series export inc "$tmp/x.csv" >/dev/null
 cmp -s "$dir/inc.csv" "$tmp/x.csv" || { echo "rec: export differs"; fail=1; }
 
+# plot through gnuplot: PNG, SVG with its axis labels, a dumb plot with
+# the title; without gnuplot the data and script stay for later
+"$BIN" plot inc avg_rtt cnp_handled to "$tmp/p.png" >/dev/null
+check "png exit" 0 $?
+check "png signature" "89504e470d0a1a0a" "$(head -c 8 "$tmp/p.png" | od -An -tx1 | tr -d ' \n')"
+check "png width" "000004b0" "$(dd if="$tmp/p.png" bs=1 skip=16 count=4 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+[ "$(wc -c <"$tmp/p.png")" -gt 10000 ] || { echo "rec: png too small"; fail=1; }
+"$BIN" plot inc hist to "$tmp/h.svg" >/dev/null
+"$BIN" plot inc avg_rtt ecn_marked to "$tmp/p.svg" title 'lossy incast' >/dev/null
+for label in 't (s)' 'avg_rtt (ns)' 'ecn_marked (1/s)' 'lossy incast'; do
+	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
+done
+grep -qF 'retx bin' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
+COLUMNS=90 LINES=30 "$BIN" plot inc avg_rtt title 'TRIAGE-TITLE' >"$tmp/dumb.txt"
+grep -q 'TRIAGE-TITLE' "$tmp/dumb.txt" || { echo "rec: dumb plot lacks the title"; fail=1; }
+check "dumb width" 90 "$(tr -d '\f' <"$tmp/dumb.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m }')"
+out=$(PCCBENCH_GNUPLOT=/nonexistent/gnuplot "$BIN" plot inc to "$tmp/q.png" 2>&1); rc=$?
+check "no gnuplot exit" 2 $rc
+case "$out" in *"data in $dir/inc.plot.dat, script in $dir/inc.plot.gp"*) ;;
+	*) echo "rec: no gnuplot: $out"; fail=1 ;; esac
+[ -s "$dir/inc.plot.gp" ] && [ -s "$dir/inc.plot.dat" ] ||
+	{ echo "rec: script or data missing"; fail=1; }
+out=$("$BIN" plot inc nothing 2>&1); rc=$?
+check "plot bad column" 1 $rc
+out=$("$BIN" plot inc to "$tmp/x.gif" 2>&1); rc=$?
+check "plot bad format" 1 $rc
+rm -f "$dir"/inc.plot.* "$dir"/inc.hist.*
+
 # bad input: one line, exit 1, nothing written
 out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
 check "interval > duration" 1 $rc
