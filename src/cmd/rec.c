@@ -811,37 +811,71 @@ static void term_size(int *w, int *h)
 	}
 }
 
-/* The data file: time then every column, NaN where missing; for the
- * heatmap "t bin count" rows with a blank line between times.
+static void put_row(FILE *fp, double t, const double *v, size_t n)
+{
+	size_t c;
+
+	fprintf(fp, "%.9g", t);
+	for (c = 1; c < n; c++)
+		if (isnan(v[c]))
+			fputs(" NaN", fp);
+		else
+			fprintf(fp, " %.9g", v[c]);
+	fputc('\n', fp);
+}
+
+/* The data file: time then every column, NaN where missing.  Longer
+ * than `buckets` x 2 rows, each bucket of rows becomes two, the minima
+ * at its first time and the maxima at its last: a line through them
+ * draws what every point would (an envelope per pixel column) at a
+ * fraction of the cost.  For the heatmap "t bin count" rows with a
+ * blank line between times.
  */
 static int write_plot_data(struct session *s, const struct series *ser,
-			   const char *path, bool hist, int bin0, int nbins)
+			   const char *path, bool hist, int bin0, int nbins,
+			   size_t buckets)
 {
 	FILE *fp = fopen(path, "w");
-	size_t r, c;
-	int b, bad;
+	double lo[SERIES_MAX_COLS], hi[SERIES_MAX_COLS];
+	size_t r, c, b;
+	int k, bad;
 
 	if (!fp)
 		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
 				 path, strerror(errno));
-	for (r = 0; r < ser->nrows; r++) {
-		if (hist) {
-			for (b = 0; b < nbins; b++)
+	if (hist) {
+		for (r = 0; r < ser->nrows; r++) {
+			for (k = 0; k < nbins; k++)
 				fprintf(fp, "%.9g %d %.9g\n",
-					series_at(ser, r, 0), b,
-					series_at(ser, r, (size_t)(bin0 + b)));
+					series_at(ser, r, 0), k,
+					series_at(ser, r, (size_t)(bin0 + k)));
 			fputc('\n', fp);
-			continue;
 		}
-		for (c = 0; c < ser->ncols; c++) {
-			double v = series_at(ser, r, c);
+	} else if (ser->nrows <= 2 * buckets) {
+		for (r = 0; r < ser->nrows; r++)
+			put_row(fp, series_at(ser, r, 0),
+				ser->data + r * ser->ncols, ser->ncols);
+	} else {
+		for (b = 0; b < buckets; b++) {
+			size_t r0 = ser->nrows * b / buckets;
+			size_t r1 = ser->nrows * (b + 1) / buckets;
 
-			if (isnan(v))
-				fprintf(fp, "%sNaN", c ? " " : "");
-			else
-				fprintf(fp, "%s%.9g", c ? " " : "", v);
+			for (c = 0; c < ser->ncols; c++)
+				lo[c] = hi[c] = NAN;
+			for (r = r0; r < r1; r++)
+				for (c = 1; c < ser->ncols; c++) {
+					double v = series_at(ser, r, c);
+
+					if (isnan(v))
+						continue;
+					if (isnan(lo[c]) || v < lo[c])
+						lo[c] = v;
+					if (isnan(hi[c]) || v > hi[c])
+						hi[c] = v;
+				}
+			put_row(fp, series_at(ser, r0, 0), lo, ser->ncols);
+			put_row(fp, series_at(ser, r1 - 1, 0), hi, ser->ncols);
 		}
-		fputc('\n', fp);
 	}
 	bad = ferror(fp);
 	if (fclose(fp) || bad)
@@ -945,8 +979,10 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :
 				   "plots/timeline.gp", &s->err);
-	if (!rc)
-		rc = write_plot_data(s, ser, dat, hist, bin0, nbins);
+	term_size(&w, &h);
+	if (!rc)	/* a bucket per pixel (text) column */
+		rc = write_plot_data(s, ser, dat, hist, bin0, nbins,
+				     to ? 1200 : (size_t)w);
 	if (rc) {
 		series_free(ser);
 		return rc;
@@ -960,7 +996,6 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		series_free(ser);
 		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
 	}
-	term_size(&w, &h);
 	if (!to)
 		fprintf(fp, "set terminal dumb size %d,%d\n", w,
 			hist ? h : (h > 12 * n ? 12 * n : h));

@@ -75,6 +75,14 @@ check "plot bad column" 1 $rc
 out=$("$BIN" plot inc to "$tmp/x.gif" 2>&1); rc=$?
 check "plot bad format" 1 $rc
 rm -f "$dir"/inc.plot.* "$dir"/inc.hist.*
+# a long series is drawn through its per-pixel minima and maxima
+awk 'BEGIN { print "t (s),avg_rtt (ns)"; for (i = 1; i <= 10000; i++)
+	printf "%d,%d\n", i, (i == 4321 ? 99999 : (i == 777 ? -5 : i % 50)) }' >"$dir/long.csv"
+"$BIN" plot long to "$tmp/l.png" >/dev/null
+check "envelope rows" 2400 "$(grep -c '' "$dir/long.plot.dat")"
+check "envelope keeps the extremes" "-5 99999" "$(awk '{ if (NR == 1 || $2 < lo) lo = $2; if (NR == 1 || $2 > hi) hi = $2 } END { print lo, hi }' "$dir/long.plot.dat")"
+"$BIN" series drop long >/dev/null
+rm -f "$dir"/long.plot.*
 
 # bad input: one line, exit 1, nothing written
 out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
