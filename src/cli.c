@@ -517,9 +517,11 @@ const struct cmd_row cmd_top[] = {
 	  "Pearson and Spearman of two columns, the best lag; or the "
 	  "matrix", "corr incast avg_rtt cnp_handled lag 20", 0 },
 	{ "plot", cmd_plot, NULL, 1, 20,
-	  "NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT]",
-	  "a series through gnuplot: the timeline (or the retx heatmap); "
-	  "on the terminal without 'to'",
+	  "NAME [COL...|hist|scatter X Y] [to FILE.png|FILE.svg] "
+	  "[title TEXT]",
+	  "a series through gnuplot: the timeline, the retx heatmap, or Y "
+	  "against X with the fitted line and r; on the terminal without "
+	  "'to'",
 	  "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png", 0 },
 	{ "journal", NULL, cmd_journal_verbs, 0, 0, NULL,
 	  "the write journal: show, restore, clear", NULL, 0 },

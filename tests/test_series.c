@@ -60,6 +60,16 @@ static void test_corr(void **state)
 		assert_true(fabs(series_spearman(a, b, 5, &n) - 0.7378647873) <
 			    1e-9);
 	}
+	/* least squares: y = 3x + 2 exactly, gaps ignored */
+	{
+		double a, b;
+
+		assert_int_equal(series_linfit(x, y, 40, &a, &b), 0);
+		assert_true(fabs(a - 3) < 1e-9 && fabs(b - 2) < 1e-9);
+		assert_int_equal(series_linfit(x, z, 40, &a, &b), 0);
+		assert_true(fabs(a) < 1e-12 && fabs(b - 4) < 1e-12);
+		assert_int_equal(series_linfit(z, x, 40, &a, &b), -1);
+	}
 	/* a copy shifted by 3 intervals: y[t] = x[t - 3] */
 	x[9] = 0.3;
 	for (i = 0; i < 40; i++)

@@ -574,7 +574,11 @@ static int cmd_series_export(struct session *s, int argc, char **argv)
 
 static int cmd_series_drop(struct session *s, int argc, char **argv)
 {
+	static const char *const exts[] = { "json", "plot.dat", "plot.gp",
+					    "hist.dat", "hist.gp",
+					    "scatter.dat", "scatter.gp" };
 	char path[4200];
+	size_t i;
 	int rc = series_path(s, argv[0], "csv", path, sizeof(path));
 
 	(void)argc;
@@ -583,8 +587,11 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	if (unlink(path))
 		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s'",
 				 argv[0]);
-	series_path(s, argv[0], "json", path, sizeof(path));
-	unlink(path);
+	/* its metadata and plot files go with it */
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		series_path(s, argv[0], exts[i], path, sizeof(path));
+		unlink(path);
+	}
 	if (!s->out.json)
 		fprintf(s->out.fp, "series %s dropped\n", argv[0]);
 	return 0;
@@ -896,6 +903,8 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	struct run_result res;
 	char *gargv[2];
 	bool hist = false, svg = false;
+	int sx = -1, sy = -1;
+	double rval = NAN, fa = 0, fb = 0;
 	int i, k, n = 0, bin0 = -1, nbins = 0, w, h, rc;
 	size_t len, r;
 	FILE *fp;
@@ -918,6 +927,15 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			snprintf(title, sizeof(title), "%s", argv[++i]);
 		} else if (!strcmp(argv[i], "hist")) {
 			hist = true;
+		} else if (!strcmp(argv[i], "scatter") && i + 2 < argc) {
+			sx = series_col(ser, argv[i + 1]);
+			sy = series_col(ser, argv[i + 2]);
+			if (sx < 0 || sy < 0)
+				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
+					       "series %s has no column '%s'",
+					       argv[0], argv[sx < 0 ? i + 1 :
+							     i + 2]);
+			i += 2;
 		} else if ((c = series_col(ser, argv[i])) > 0 && n < 12) {
 			size_t o = strlen(cols);
 
@@ -948,6 +966,23 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	if (!rc && !ser->nrows)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
 			       "empty", argv[0]);
+	if (!rc && sx >= 0) {
+		double *x = column(ser, (size_t)sx), *y = column(ser,
+								 (size_t)sy);
+		size_t np;
+
+		rval = x && y ? series_pearson(x, y, ser->nrows, &np) : NAN;
+		if (!isnan(rval) && series_linfit(x, y, ser->nrows, &fa, &fb))
+			rval = NAN;
+		free(x);
+		free(y);
+		if (isnan(rval))
+			rc = pcb_error(&s->err, PCB_E_STATE, "plot: %s against "
+				       "%s has no line to fit (fewer than 3 "
+				       "points or no variance)",
+				       ser->cols[sy].name, ser->cols[sx].name);
+		n = 1;
+	}
 	/* no columns named: the main ones that hold data */
 	k = !rc && !hist && !n;
 	for (i = 0; k && defaults[i]; i++) {
@@ -971,17 +1006,19 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
 			       "data to plot", argv[0]);
 	if (!rc)
-		rc = series_path(s, argv[0], hist ? "hist.dat" : "plot.dat",
-				 dat, sizeof(dat));
+		rc = series_path(s, argv[0], hist ? "hist.dat" : sx >= 0 ?
+				 "scatter.dat" : "plot.dat", dat, sizeof(dat));
 	if (!rc)
-		rc = series_path(s, argv[0], hist ? "hist.gp" : "plot.gp", gp,
-				 sizeof(gp));
+		rc = series_path(s, argv[0], hist ? "hist.gp" : sx >= 0 ?
+				 "scatter.gp" : "plot.gp", gp, sizeof(gp));
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :
+				   sx >= 0 ? "plots/scatter.gp" :
 				   "plots/timeline.gp", &s->err);
 	term_size(&w, &h);
 	if (!rc)	/* a bucket per pixel (text) column */
 		rc = write_plot_data(s, ser, dat, hist, bin0, nbins,
+				     sx >= 0 ? SIZE_MAX / 4 :
 				     to ? 1200 : (size_t)w);
 	if (rc) {
 		series_free(ser);
@@ -990,21 +1027,24 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	if (!*title)
 		snprintf(title, sizeof(title), "%s%s", ser->name,
 			 hist ? ": retransmission timeouts" : "");
+	if (sx >= 0 && !title[0])
+		snprintf(title, sizeof(title), "%s", ser->name);
 	/* the script, kept beside the data so it renders anywhere */
 	fp = fopen(gp, "w");
 	if (!fp) {
 		series_free(ser);
 		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
 	}
+	k = hist || sx >= 0;	/* one panel of 500 px */
 	if (!to)
 		fprintf(fp, "set terminal dumb size %d,%d\n", w,
-			hist ? h : (h > 12 * n ? 12 * n : h));
+			k ? h : (h > 12 * n ? 12 * n : h));
 	else if (svg)
 		fprintf(fp, "set terminal svg size 1200,%d dynamic\n",
-			hist ? 500 : 150 + 220 * n);
+			k ? 600 : 150 + 220 * n);
 	else
 		fprintf(fp, "set terminal pngcairo size 1200,%d\n",
-			hist ? 500 : 150 + 220 * n);
+			k ? 600 : 150 + 220 * n);
 	fputs("set termoption noenhanced\n", fp);	/* avg_rtt, not avg subscript rtt */
 	if (to) {
 		gp_str(q, sizeof(q), to);
@@ -1014,9 +1054,26 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	fprintf(fp, "datafile = %s\n", q);
 	gp_str(q, sizeof(q), title);
 	fprintf(fp, "plottitle = %s\n", q);
-	if (!hist)
+	if (sx >= 0) {
+		char lab[100];
+
+		fprintf(fp, "xcol = %d\nycol = %d\nrtext = '%.4f'\n"
+			"a = %.17g\nb = %.17g\n", sx + 1, sy + 1, rval, fa,
+			fb);
+		snprintf(lab, sizeof(lab), "%s%s%s%s", ser->cols[sx].name,
+			 *ser->cols[sx].unit ? " (" : "", ser->cols[sx].unit,
+			 *ser->cols[sx].unit ? ")" : "");
+		gp_str(q, sizeof(q), lab);
+		fprintf(fp, "xname = %s\n", q);
+		snprintf(lab, sizeof(lab), "%s%s%s%s", ser->cols[sy].name,
+			 *ser->cols[sy].unit ? " (" : "", ser->cols[sy].unit,
+			 *ser->cols[sy].unit ? ")" : "");
+		gp_str(q, sizeof(q), lab);
+		fprintf(fp, "yname = %s\n", q);
+	} else if (!hist) {
 		fprintf(fp, "cols = '%s'\nnames = '%s'\nunits = '%s'\n", cols,
 			names, units);
+	}
 	gp_str(q, sizeof(q), tmpl);
 	fprintf(fp, "load %s\n", q);
 	if (to)

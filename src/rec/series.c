@@ -398,6 +398,34 @@ double series_spearman(const double *x, const double *y, size_t len,
 	return r;
 }
 
+int series_linfit(const double *x, const double *y, size_t len, double *a,
+		  double *b)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (!isnan(x[i]) && !isnan(y[i])) {
+			mx += x[i];
+			my += y[i];
+			n++;
+		}
+	if (n < 2)
+		return -1;
+	mx /= (double)n;
+	my /= (double)n;
+	for (i = 0; i < len; i++)
+		if (!isnan(x[i]) && !isnan(y[i])) {
+			sxy += (x[i] - mx) * (y[i] - my);
+			sxx += (x[i] - mx) * (x[i] - mx);
+		}
+	if (sxx <= 0)
+		return -1;
+	*a = sxy / sxx;
+	*b = my - *a * mx;
+	return 0;
+}
+
 int series_best_lag(const double *x, const double *y, size_t len, int max,
 		    double *r)
 {

@@ -58,6 +58,11 @@ double series_pearson(const double *x, const double *y, size_t len,
 		      size_t *n);
 double series_spearman(const double *x, const double *y, size_t len,
 		       size_t *n);
+/* Least squares y = a x + b over complete pairs; -1 below 2 pairs or
+ * without variance in x.
+ */
+int series_linfit(const double *x, const double *y, size_t len, double *a,
+		  double *b);
 /* The lag in [-max, max] maximising |r| of x[t] against y[t + lag]. */
 int series_best_lag(const double *x, const double *y, size_t len, int max,
 		    double *r);

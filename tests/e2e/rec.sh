@@ -61,6 +61,14 @@ for label in 't (s)' 'avg_rtt (ns)' 'ecn_marked (1/s)' 'lossy incast'; do
 	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
 done
 grep -qF 'retx bin' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
+r=$("$BIN" -j corr inc ecn_marked avg_rtt | sed 's/.*"pearson":\([-0-9.e]*\).*/\1/')
+"$BIN" plot inc scatter ecn_marked avg_rtt to "$tmp/s.svg" >/dev/null
+check "scatter exit" 0 $?
+for label in 'ecn_marked (1/s)' 'avg_rtt (ns)' "r = $(printf '%.4f' "$r")"; do
+	grep -qF "$label" "$tmp/s.svg" || { echo "rec: scatter lacks '$label'"; fail=1; }
+done
+out=$("$BIN" plot inc scatter pauses avg_rtt 2>&1); rc=$?
+check "scatter without variance" 1 $rc
 COLUMNS=90 LINES=30 "$BIN" plot inc avg_rtt title 'TRIAGE-TITLE' >"$tmp/dumb.txt"
 grep -q 'TRIAGE-TITLE' "$tmp/dumb.txt" || { echo "rec: dumb plot lacks the title"; fail=1; }
 check "dumb width" 90 "$(tr -d '\f' <"$tmp/dumb.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m }')"
@@ -95,7 +103,7 @@ check "no column" 1 $rc
 check "no column message" "error: series inc has no column 'nothing'" "$out"
 out=$("$BIN" corr nope 2>&1); rc=$?
 check "no series" 1 $rc
-check "files" "inc.csv inc.json" "$(ls "$dir" | tr '\n' ' ' | sed 's/ $//')"
+check "files" "inc.csv inc.json inc.scatter.dat inc.scatter.gp" "$(ls "$dir" | tr '\n' ' ' | sed 's/ $//')"
 "$BIN" series drop inc >/dev/null
 check "dropped" "" "$(ls "$dir")"
 exit $fail
