@@ -507,8 +507,9 @@ const struct cmd_row cmd_top[] = {
 	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
 	  "adaptive-retransmission histogram: config, start, read, stop",
 	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 6,
-	  "for DURATION every INTERVAL [into NAME] [clear on|off]",
+	{ "record", cmd_record, NULL, 4, 8,
+	  "for DURATION every INTERVAL [into NAME] [clear on|off] "
+	  "[ids ID,...]",
 	  "record one timeline: PCC counters, port counters, retx bins",
 	  "record for 20ms every 100us into incast", 0 },
 	{ "series", NULL, cmd_series_verbs, 0, 0, NULL,

@@ -21,6 +21,7 @@
 #include "cmd.h"
 #include "paths.h"
 #include "rec/series.h"
+#include "tel/diag_ids.h"
 #include "run.h"
 #include "sim/simdev.h"
 #include "units.h"
@@ -50,6 +51,7 @@ static const char *const knames[K_COUNT] = {
 
 struct snap {
 	uint32_t pcc[ALGO_MAX_COUNTERS];
+	uint64_t ds[DS_COUNT];		/* the diag data IDs' sources */
 	struct sim_port_counters port;
 	uint64_t bins[RETX_MAX_BINS];
 };
@@ -62,6 +64,8 @@ struct recorder {
 	bool clear;			/* get-and-clear the PCC counters */
 	bool retx;			/* histogram running: bins columns */
 	uint32_t nbins;
+	uint32_t nids;			/* diag data IDs asked for */
+	int ids[DIAG_MAX_IDS];		/* their DS_* sources */
 	size_t rto_peeked;		/* the sim's RTO count at the last peek */
 	struct snap prev;
 };
@@ -109,10 +113,13 @@ static int read_sources(struct recorder *r, struct snap *n)
 			return rc;
 	}
 	memset(&zero, 0, sizeof(zero));
-	if (r->d->sim)
+	if (r->d->sim) {
 		sim_port_counters(r->d->sim, &n->port);
-	else
+		if (r->nids)
+			simdev_diag_sources(r->d->sim, n->ds);
+	} else {
 		n->port = zero;
+	}
 	/* the bins change only with new timeouts (or another reader) */
 	if (n != &r->prev)
 		memcpy(n->bins, r->prev.bins, sizeof(n->bins));
@@ -189,6 +196,9 @@ static void make_row(struct recorder *r, const struct snap *n, double t,
 		row[C_FIXED + i] = (double)(n->bins[i] >= r->prev.bins[i] ?
 					    n->bins[i] - r->prev.bins[i] :
 					    n->bins[i]);
+	for (i = 0; i < r->nids; i++)	/* data IDs: growth per second */
+		row[C_FIXED + r->nbins + i] =
+			(double)(n->ds[r->ids[i]] - r->prev.ds[r->ids[i]]) / dt;
 }
 
 static int find_slot(struct recorder *r)
@@ -287,6 +297,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	int64_t dur = 0, every = 0, done_ps = 0;
 	char name[64] = "", path[4200], meta[4200];
 	double row[SERIES_MAX_COLS], t0;
+	uint64_t idv[DIAG_MAX_IDS];
 	struct timespec w0, w1;
 	bool progress = false, running, tty = isatty(STDERR_FILENO);
 	time_t start = time(NULL);
@@ -310,6 +321,26 @@ int cmd_record(struct session *s, int argc, char **argv)
 			rc = series_path(s, name, "csv", path, sizeof(path));
 			if (rc)
 				return rc;
+		} else if (!strcmp(key, "ids")) {
+			char buf[2048], *w, *save;
+
+			snprintf(buf, sizeof(buf), "%s", val);
+			for (w = strtok_r(buf, ",", &save); w;
+			     w = strtok_r(NULL, ",", &save)) {
+				if (r.nids == DIAG_MAX_IDS ||
+				    diag_id_parse(w, &idv[r.nids]))
+					return pcb_error(&s->err, PCB_E_INVAL,
+							 "record: '%s' is no "
+							 "data ID ('diag ids' "
+							 "lists them)", w);
+				r.ids[r.nids] = diag_dev_source(idv[r.nids]);
+				if (r.ids[r.nids] < 0)
+					return pcb_error(&s->err, PCB_E_INVAL,
+							 "record: the sim "
+							 "device does not "
+							 "measure %s", w);
+				r.nids++;
+			}
 		} else if (!strcmp(key, "clear")) {
 			if (strcmp(val, "on") && strcmp(val, "off"))
 				return pcb_error(&s->err, PCB_E_INVAL, "record: "
@@ -322,7 +353,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	if (i != argc || !dur || !every)
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
 				 "DURATION every INTERVAL [into NAME] [clear "
-				 "on|off]");
+				 "on|off] [ids ID,...]");
 	if (every > dur || dur / every > 1000000)
 		return pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
 				 " intervals (1 to 1000000)", dur / every);
@@ -364,6 +395,17 @@ int cmd_record(struct session *s, int argc, char **argv)
 
 		snprintf(col, sizeof(col), "retx_bin_%" PRIu64, k);
 		series_add_col(ser, col, "count");
+	}
+	for (k = 0; k < r.nids; k++) {
+		char col[96];
+
+		diag_id_name(idv[k], col, sizeof(col));
+		if (series_add_col(ser, col, strstr(col, "bytes") ? "B/s" :
+				   "1/s")) {
+			series_free(ser);
+			return pcb_error(&s->err, PCB_E_INVAL, "record: %s "
+					 "given twice", col);
+		}
 	}
 	if (r.slot < 0)
 		sess_warn(s, "record: no slot has the algorithm and counters "

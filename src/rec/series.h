@@ -14,7 +14,7 @@
 
 #include "err.h"
 
-#define SERIES_MAX_COLS 96
+#define SERIES_MAX_COLS 128
 
 struct series_col {
 	char name[40];

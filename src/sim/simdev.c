@@ -203,7 +203,7 @@ void simdev_reset(struct simdev *d)
 }
 
 /* The sim's port counters as the diag sampler's sources. */
-static void diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
 {
 	struct sim_port_counters c;
 	int p;
@@ -250,7 +250,7 @@ static void diag_sync(struct simdev *d, bool force)
 	if (!force && pending < SYNC_PS &&
 	    (d->diag_due < 0 || pending < d->diag_due))
 		return;
-	diag_sources(d->sim, now);
+	simdev_diag_sources(d->sim, now);
 	for (i = 0; i < DS_COUNT; i++)
 		delta[i] = now[i] - d->diag_last[i];
 	memcpy(d->diag_last, now, sizeof(now));

@@ -63,6 +63,8 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 int simdev_run_more(struct simdev *d, int64_t dur_ps,
 		    volatile sig_atomic_t *stop, struct pcb_err *err);
 void simdev_reset(struct simdev *d);
+/* The fabric's counters as the diag data IDs' sources (cumulative). */
+void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT]);
 /* The fabric, built on first use. */
 int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err);
 

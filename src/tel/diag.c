@@ -157,7 +157,7 @@ void diag_dev_close(struct diag_dev *d)
 }
 
 /* The source of an ID on the sim device, or -1: not measured. */
-static int id_source(uint64_t id)
+int diag_dev_source(uint64_t id)
 {
 	struct diag_id x;
 
@@ -186,7 +186,7 @@ static int id_source(uint64_t id)
 
 int diag_dev_supported(uint64_t id)
 {
-	return id_source(id) < 0 ? TEL_NOT_SUPPORTED : TEL_OK;
+	return diag_dev_source(id) < 0 ? TEL_NOT_SUPPORTED : TEL_OK;
 }
 
 /* Take one sample at the device's now (file locked, header loaded). */
@@ -199,7 +199,7 @@ static int take_sample(struct diag_dev *d, struct diag_hdr *h)
 	r.id = h->next;
 	r.ts_ns = h->now_ns;
 	for (i = 0; i < h->nids; i++) {
-		int src = id_source(h->ids[i]);
+		int src = diag_dev_source(h->ids[i]);
 
 		r.values[i] = h->counters[src] -
 			      (h->cfg.clear ? h->base[src] : 0);

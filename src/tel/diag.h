@@ -69,6 +69,8 @@ int diag_dev_open(struct diag_dev **out, const char *sim_name,
 		  struct pcb_err *err);
 void diag_dev_close(struct diag_dev *d);
 void diag_dev_caps(struct diag_caps *c);
+/* The DS_* source the sim measures `id` with, or -1. */
+int diag_dev_source(uint64_t id);
 /* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */
 int diag_dev_supported(uint64_t id);
 /* The simulator: `dt_ns` of device time passed and the counters grew by

@@ -92,6 +92,18 @@ check "envelope keeps the extremes" "-5 99999" "$(awk '{ if (NR == 1 || $2 < lo)
 "$BIN" series drop long >/dev/null
 rm -f "$dir"/long.plot.*
 
+# diag data IDs as columns: rates from the same counters as rx_gbps
+"$BIN" -d sim:r -c 'record for 2ms every 100us into ids ids port_0_rx_bytes,port_0_tx_transport_cnp_sent_packets' >/dev/null
+check "ids exit" 0 $?
+check "ids header" "port_0_rx_bytes (B/s),port_0_tx_transport_cnp_sent_packets (1/s)" \
+	"$(head -n 1 "$dir/ids.csv" | tr -d '\r' | cut -d, -f27-)"
+bad=$(tail -n +2 "$dir/ids.csv" | tr -d '\r' | awk -F, '{ d = $27 * 8 / 1e9 - $15; if (d > 1e-6 || d < -1e-6) n++; if ($28 != $13) n++ } END { print n + 0 }')
+check "ids agree with rx_gbps and cnp_sent" 0 "$bad"
+"$BIN" series drop ids >/dev/null
+out=$("$BIN" -d sim:r record for 1ms every 100us ids pcie_n0_i0_d0_link_inbound_bytes 2>&1); rc=$?
+check "unmeasured id" 1 $rc
+check "unmeasured id message" "error: record: the sim device does not measure pcie_n0_i0_d0_link_inbound_bytes" "$out"
+
 # bad input: one line, exit 1, nothing written
 out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
 check "interval > duration" 1 $rc
