@@ -95,9 +95,12 @@ static int pcc_counters_print(struct session *s, struct tel_pcc *t,
 /* What DOCA's telemetry_pcc sample prints, or the same as JSON. */
 static int cmd_pcc_show(struct session *s, int argc, char **argv)
 {
-	uint32_t max_slots, info_len, max_counters, id, maj, min;
-	char info[TEL_PCC_INFO_LEN + 1];
-	bool populated[TEL_PCC_MAX_SLOTS] = { false };
+	struct {		/* what the scan found, for the status pass */
+		bool populated;
+		uint32_t id, maj, min;
+		char info[TEL_PCC_INFO_LEN + 1];
+	} sl[TEL_PCC_MAX_SLOTS];
+	uint32_t max_slots, info_len, max_counters;
 	struct tel_pcc t;
 	unsigned i;
 	uint8_t en, cen;
@@ -114,49 +117,47 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 	else
 		fprintf(s->out.fp, "*************************************\n"
 			"%u slots detected on card:\n", max_slots);
+	memset(sl, 0, sizeof(sl));
 	for (i = 0; i < max_slots; i++) {
-		rc = tel_pcc_get_algo_id(&t, i, &id);
+		rc = tel_pcc_get_algo_id(&t, i, &sl[i].id);
 		if (rc == TEL_BAD_STATE) {
 			if (!s->out.json)
 				fprintf(s->out.fp, "Slot %u: Empty\n", i);
 			continue;
 		}
 		if (!rc)
-			rc = tel_pcc_get_algo_version(&t, i, &maj, &min);
+			rc = tel_pcc_get_algo_version(&t, i, &sl[i].maj,
+						      &sl[i].min);
 		if (!rc)
-			rc = tel_pcc_get_algo_info(&t, i, info, sizeof(info));
+			rc = tel_pcc_get_algo_info(&t, i, sl[i].info,
+						   sizeof(sl[i].info));
 		if (rc)
 			goto fail;
-		populated[i] = true;
+		sl[i].populated = true;
 		if (!s->out.json)
 			fprintf(s->out.fp, "Slot %u: ID %04x, version %u.%02u "
-				"- %s\n", i, id, maj, min, info);
+				"- %s\n", i, sl[i].id, sl[i].maj, sl[i].min,
+				sl[i].info);
 	}
 	rc = tel_pcc_start(&t);
 	if (!s->out.json)
 		fprintf(s->out.fp, "*************************************\n\n"
 			"Context is running. Parsing for counters...\n\n");
 	for (i = 0; !rc && i < max_slots; i++) {
-		if (!populated[i])
+		if (!sl[i].populated)
 			continue;
 		rc = tel_pcc_get_enable_status(&t, i, &en, &cen);
-		if (!rc)
-			rc = tel_pcc_get_algo_id(&t, i, &id);
-		if (!rc)
-			rc = tel_pcc_get_algo_version(&t, i, &maj, &min);
-		if (!rc)
-			rc = tel_pcc_get_algo_info(&t, i, info, sizeof(info));
 		if (rc)
 			break;
 		if (s->out.json) {
 			char v[16];
 
-			snprintf(v, sizeof(v), "%u.%02u", maj, min);
+			snprintf(v, sizeof(v), "%u.%02u", sl[i].maj, sl[i].min);
 			out_obj_begin(&s->out, NULL);
 			out_u64(&s->out, "slot", i);
-			out_u64(&s->out, "algo_id", id);
+			out_u64(&s->out, "algo_id", sl[i].id);
 			out_str(&s->out, "version", v);
-			out_str(&s->out, "info", info);
+			out_str(&s->out, "info", sl[i].info);
 			out_bool(&s->out, "algo_enabled", en);
 			out_bool(&s->out, "counters_enabled", cen);
 		} else {
