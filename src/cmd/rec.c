@@ -639,6 +639,19 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* A JSON number with 6 significant digits, or null when missing. */
+static void out_real(struct out *o, const char *key, double v)
+{
+	char t[32];
+
+	if (isnan(v)) {
+		out_null(o, key);
+		return;
+	}
+	snprintf(t, sizeof(t), "%.6g", v);
+	out_num(o, key, t);
+}
+
 /* One column as a vector. */
 static double *column(const struct series *ser, size_t c)
 {
@@ -672,32 +685,11 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 		out_str(&s->out, "x", ser->cols[a].name);
 		out_str(&s->out, "y", ser->cols[b].name);
 		out_u64(&s->out, "points", n);
-		if (isnan(pr))
-			out_null(&s->out, "pearson");
-		else {
-			char t[32];
-
-			snprintf(t, sizeof(t), "%.6g", pr);
-			out_num(&s->out, "pearson", t);
-		}
-		if (isnan(sr))
-			out_null(&s->out, "spearman");
-		else {
-			char t[32];
-
-			snprintf(t, sizeof(t), "%.6g", sr);
-			out_num(&s->out, "spearman", t);
-		}
+		out_real(&s->out, "pearson", pr);
+		out_real(&s->out, "spearman", sr);
 		if (maxlag) {
 			out_i64(&s->out, "best_lag", lag);
-			if (isnan(lr))
-				out_null(&s->out, "r_at_lag");
-			else {
-				char t[32];
-
-				snprintf(t, sizeof(t), "%.6g", lr);
-				out_num(&s->out, "r_at_lag", t);
-			}
+			out_real(&s->out, "r_at_lag", lr);
 		}
 		out_obj_end(&s->out);
 	} else {
@@ -748,6 +740,7 @@ int cmd_corr(struct session *s, int argc, char **argv)
 			rc = corr_pair(s, ser, a, b, maxlag);
 	} else {
 		/* the matrix of the main columns that hold data */
+		double *vec[16] = { NULL };
 		int idx[16], k = 0, i, j;
 
 		for (i = 0; main_cols[i]; i++) {
@@ -756,8 +749,13 @@ int cmd_corr(struct session *s, int argc, char **argv)
 
 			for (r = 0; c >= 0 && r < ser->nrows; r++)
 				n += !isnan(series_at(ser, r, (size_t)c));
-			if (c >= 0 && n >= 3)
-				idx[k++] = c;
+			if (c >= 0 && n >= 3) {
+				idx[k] = c;
+				vec[k] = column(ser, (size_t)c);
+				if (!vec[k++])
+					rc = pcb_error(&s->err, PCB_E_NOMEM,
+						       "out of memory");
+			}
 		}
 		if (s->out.json)
 			out_arr_begin(&s->out, NULL);
@@ -773,37 +771,29 @@ int cmd_corr(struct session *s, int argc, char **argv)
 				fprintf(s->out.fp, "%-12s",
 					ser->cols[idx[i]].name);
 			for (j = 0; j < k; j++) {
-				double *x = column(ser, (size_t)idx[i]);
-				double *y = column(ser, (size_t)idx[j]);
 				size_t n;
-				double r = x && y ? series_pearson(x, y,
-						ser->nrows, &n) : NAN;
+				double r = series_pearson(vec[i], vec[j],
+							  ser->nrows, &n);
 
 				if (s->out.json && j > i) {
-					char t[32];
-
 					out_obj_begin(&s->out, NULL);
 					out_str(&s->out, "x",
 						ser->cols[idx[i]].name);
 					out_str(&s->out, "y",
 						ser->cols[idx[j]].name);
-					snprintf(t, sizeof(t), "%.6g", r);
-					if (isnan(r))
-						out_null(&s->out, "pearson");
-					else
-						out_num(&s->out, "pearson", t);
+					out_real(&s->out, "pearson", r);
 					out_obj_end(&s->out);
 				} else if (!s->out.json) {
 					fprintf(s->out.fp, " %11.3f", r);
 				}
-				free(x);
-				free(y);
 			}
 			if (!s->out.json)
 				fputc('\n', s->out.fp);
 		}
 		if (s->out.json)
 			out_arr_end(&s->out);
+		for (i = 0; i < k; i++)
+			free(vec[i]);
 	}
 	series_free(ser);
 	return rc;
@@ -939,7 +929,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
 		"drops", NULL };
 	char dat[4200], gp[4200], tmpl[4096], q[4300], title[300] = "";
-	char cols[256] = "", names[1024] = "", units[256] = "", *script;
+	char cols[256] = "", names[1024] = "", units[256] = "", *script = NULL;
 	const char *to = NULL, *prog = getenv("PCCBENCH_GNUPLOT");
 	struct series *ser;
 	struct run_result res;
@@ -1071,13 +1061,14 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			 hist ? ": retransmission timeouts" : "");
 	if (sx >= 0 && !title[0])
 		snprintf(title, sizeof(title), "%s", ser->name);
-	/* the script, kept beside the data so it renders anywhere */
-	fp = fopen(gp, "w");
+	/* the script: built in memory, saved beside the data so it renders
+	 * anywhere, and fed to gnuplot on stdin */
+	fp = open_memstream(&script, &len);
 	if (!fp) {
 		series_free(ser);
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
-	k = hist || sx >= 0;	/* one panel of 500 px */
+	k = hist || sx >= 0;	/* one panel of 600 px */
 	if (!to)
 		fprintf(fp, "set terminal dumb size %d,%d\n", w,
 			k ? h : (h > 12 * n ? 12 * n : h));
@@ -1097,21 +1088,20 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	gp_str(q, sizeof(q), title);
 	fprintf(fp, "plottitle = %s\n", q);
 	if (sx >= 0) {
+		const struct series_col *axis[2] = { &ser->cols[sx],
+						     &ser->cols[sy] };
 		char lab[100];
 
 		fprintf(fp, "xcol = %d\nycol = %d\nrtext = '%.4f'\n"
 			"a = %.17g\nb = %.17g\n", sx + 1, sy + 1, rval, fa,
 			fb);
-		snprintf(lab, sizeof(lab), "%s%s%s%s", ser->cols[sx].name,
-			 *ser->cols[sx].unit ? " (" : "", ser->cols[sx].unit,
-			 *ser->cols[sx].unit ? ")" : "");
-		gp_str(q, sizeof(q), lab);
-		fprintf(fp, "xname = %s\n", q);
-		snprintf(lab, sizeof(lab), "%s%s%s%s", ser->cols[sy].name,
-			 *ser->cols[sy].unit ? " (" : "", ser->cols[sy].unit,
-			 *ser->cols[sy].unit ? ")" : "");
-		gp_str(q, sizeof(q), lab);
-		fprintf(fp, "yname = %s\n", q);
+		for (k = 0; k < 2; k++) {	/* "name (unit)" */
+			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
+				 *axis[k]->unit ? " (" : "", axis[k]->unit,
+				 *axis[k]->unit ? ")" : "");
+			gp_str(q, sizeof(q), lab);
+			fprintf(fp, "%cname = %s\n", k ? 'y' : 'x', q);
+		}
 	} else if (!hist) {
 		fprintf(fp, "cols = '%s'\nnames = '%s'\nunits = '%s'\n", cols,
 			names, units);
@@ -1120,21 +1110,18 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	fprintf(fp, "load %s\n", q);
 	if (to)
 		fputs("set output\n", fp);
+	series_free(ser);
 	rc = ferror(fp);
 	if (fclose(fp) || rc) {
-		series_free(ser);
+		free(script);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	fp = fopen(gp, "w");
+	rc = !fp || fwrite(script, 1, len, fp) != len;
+	if ((fp && fclose(fp)) || rc) {
+		free(script);
 		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
 	}
-	series_free(ser);
-	/* gnuplot reads the script on stdin */
-	fp = fopen(gp, "r");
-	script = fp ? malloc(65536) : NULL;
-	len = script ? fread(script, 1, 65535, fp) : 0;
-	if (fp)
-		fclose(fp);
-	if (!script)
-		return pcb_error(&s->err, PCB_E_IO, "cannot read '%s'", gp);
-	script[len] = 0;
 	gargv[0] = (char *)(prog && *prog ? prog : "gnuplot");
 	gargv[1] = NULL;
 	rc = run_prog(gargv, script, 30000, s->stop, &res, &s->err);
