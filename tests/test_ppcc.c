@@ -13,21 +13,6 @@ struct fx {
 	struct pcb_err err;
 };
 
-static struct adb_reg *layout(void)
-{
-	char path[4096];
-	struct adb_db *db = NULL;
-	struct adb_reg *r = NULL;
-	struct pcb_err err = { 0 };
-
-	assert_int_equal(pcb_data_file(path, sizeof(path), "reg/ppcc.adb",
-				       &err), 0);
-	assert_int_equal(adb_db_load_file(&db, path, &err), 0);
-	assert_int_equal(adb_reg_load(db, "PPCC", &r, &err), 0);
-	adb_db_free(db);
-	return r;
-}
-
 static int setup(void **state)
 {
 	static int n;
@@ -37,7 +22,7 @@ static int setup(void **state)
 	snprintf(name, sizeof(name), "t%d", n++);
 	assert_int_equal(reg_dev_open(&f->dev, &sim_backend_ops, name, name,
 				      &f->err), 0);
-	assert_int_equal(ppcc_init(&f->p, f->dev, layout(), &f->err), 0);
+	assert_int_equal(ppcc_init(&f->p, f->dev, tu_ppcc_layout(), &f->err), 0);
 	*state = f;
 	return 0;
 }
@@ -241,7 +226,7 @@ static void test_shared_state(void **state)
 
 	assert_int_equal(reg_dev_open(&d2, &sim_backend_ops, f->dev->name,
 				      f->dev->name, &f->err), 0);
-	assert_int_equal(ppcc_init(&p2, d2, layout(), &f->err), 0);
+	assert_int_equal(ppcc_init(&p2, d2, tu_ppcc_layout(), &f->err), 0);
 	assert_int_equal(ppcc_param_set(&f->p, 0, 1, 100, &f->err), 0);
 	assert_int_equal(ppcc_param_get(&p2, 0, 1, &v, &f->err), 0);
 	assert_int_equal(v, 100);

@@ -261,21 +261,6 @@ struct pfx {
 	struct pcb_err err;
 };
 
-static struct adb_reg *layout(void)
-{
-	char path[4096];
-	struct adb_db *db = NULL;
-	struct adb_reg *r = NULL;
-	struct pcb_err err = { 0 };
-
-	assert_int_equal(pcb_data_file(path, sizeof(path), "reg/ppcc.adb",
-				       &err), 0);
-	assert_int_equal(adb_db_load_file(&db, path, &err), 0);
-	assert_int_equal(adb_reg_load(db, "PPCC", &r, &err), 0);
-	adb_db_free(db);
-	return r;
-}
-
 static int psetup(void **state)
 {
 	static int n;
@@ -287,8 +272,8 @@ static int psetup(void **state)
 				      &f->err), 0);
 	assert_int_equal(reg_dev_open(&f->dev2, &sim_backend_ops, name, name,
 				      &f->err), 0);
-	assert_int_equal(ppcc_init(&f->p, f->dev, layout(), &f->err), 0);
-	assert_int_equal(ppcc_init(&f->p2, f->dev2, layout(), &f->err), 0);
+	assert_int_equal(ppcc_init(&f->p, f->dev, tu_ppcc_layout(), &f->err), 0);
+	assert_int_equal(ppcc_init(&f->p2, f->dev2, tu_ppcc_layout(), &f->err), 0);
 	*state = f;
 	return 0;
 }

@@ -13,6 +13,9 @@
 
 #include <cmocka.h>
 
+#include "adb.h"
+#include "paths.h"
+
 /* Point XDG_STATE_HOME, XDG_CACHE_HOME and XDG_DATA_HOME at a fresh
  * temp dir. */
 static inline void tu_private_state(void)
@@ -28,6 +31,22 @@ static inline void tu_private_state(void)
 	setenv("XDG_CACHE_HOME", sub, 1);
 	snprintf(sub, sizeof(sub), "%s/data", dir);
 	setenv("XDG_DATA_HOME", sub, 1);
+}
+
+/* The PPCC layout from the shipped reg/ppcc.adb (for ppcc_init). */
+static inline struct adb_reg *tu_ppcc_layout(void)
+{
+	char path[4096];
+	struct adb_db *db = NULL;
+	struct adb_reg *r = NULL;
+	struct pcb_err err = { 0 };
+
+	assert_int_equal(pcb_data_file(path, sizeof(path), "reg/ppcc.adb",
+				       &err), 0);
+	assert_int_equal(adb_db_load_file(&db, path, &err), 0);
+	assert_int_equal(adb_reg_load(db, "PPCC", &r, &err), 0);
+	adb_db_free(db);
+	return r;
 }
 
 /* Deterministic PRNG for the random round trips. */

@@ -6,7 +6,7 @@
  *   target   flow:  max(CDT, off + ALPHA * base * line / rate)  (default)
  *            base:  max(CDT, off + ALPHA * base)
  *            floor: CDT
- *            base = the port's empty-system (minimum) RTT; off = the flow's
+ *            base = the port's minimum RTT of an empty fabric; off = the flow's
  *            minimum RTT with TOPOLOGY_AWARE (+ADVANCED_FEATURES_EN), else 0
  *   decrease proportional: cwnd *= max(MAX_DEC, 1 - beta (rtt - T) / rtt)
  *            ratio:        cwnd *= max(MAX_DEC, T / rtt)

@@ -619,22 +619,6 @@ static void put64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* One record in the output format, host byte order as DOCA's structs. */
 static void encode(const struct tel_diag *t, const struct diag_rec *r,
 		   uint8_t *p)
@@ -674,31 +658,32 @@ void tel_diag_decode(const struct tel_diag *t, const void *sample,
 	uint32_t i, hi, lo, lat;
 
 	memset(s, 0, sizeof(*s));
-	s->id = get32(p);
+	s->id = diag_get32(p);
 	if (t->cfg.format == 0) {
 		for (i = 0; i < t->nids; i++) {
 			const uint8_t *v = p + 8 + 24 * i;
-			uint64_t ns = ts_ns(t->cfg.ts, get32(v + 8),
-					    get32(v + 12));
+			uint64_t ns = ts_ns(t->cfg.ts, diag_get32(v + 8),
+					    diag_get32(v + 12));
 
 			if (!i || ns < s->start_ns)
 				s->start_ns = ns;
 			if (ns > s->end_ns)
 				s->end_ns = ns;
-			s->values[i] = get64(v + 16);
+			s->values[i] = diag_get64(v + 16);
 		}
 		return;
 	}
-	hi = get32(p + 4);
-	lo = get32(p + 8);
-	lat = get32(p + 12);
+	hi = diag_get32(p + 4);
+	lo = diag_get32(p + 8);
+	lat = diag_get32(p + 12);
 	s->start_ns = ts_ns(t->cfg.ts, hi, lo);
 	/* latest has only the low word: its high word is earliest's, plus
 	 * one when the low word wrapped */
 	s->end_ns = ts_ns(t->cfg.ts, hi + (lat < lo), lat);
 	for (i = 0; i < t->nids; i++)
-		s->values[i] = t->cfg.format == 1 ? get64(p + 16 + 8 * i) :
-						    get32(p + 16 + 4 * i);
+		s->values[i] = t->cfg.format == 1 ?
+			       diag_get64(p + 16 + 8 * i) :
+			       diag_get32(p + 16 + 4 * i);
 }
 
 int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,

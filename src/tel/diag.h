@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "err.h"
 
@@ -126,6 +127,23 @@ int tel_diag_sample_size(const struct tel_diag *t, uint32_t *size);
  */
 int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 		   uint32_t *got);
+
+/* Fields of an output-format sample: host byte order, unaligned. */
+static inline uint32_t diag_get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t diag_get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
 
 /* One sample of `buf` decoded: id, timestamps in ns, values. */
 struct diag_sample {

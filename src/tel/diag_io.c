@@ -315,22 +315,6 @@ int diag_ids_import(const char *path, uint64_t *ids, uint32_t max,
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* Append to a line that always has room (sized for the worst row). */
 __attribute__((format(printf, 3, 4)))
 static char *putf(char *o, const char *lim, const char *fmt, ...)
@@ -394,26 +378,26 @@ int diag_csv_fwrite(FILE *fp, const struct tel_diag *t, const void *buf,
 	}
 	for (k = 0; k < n; k++) {
 		p = (const uint8_t *)buf + (size_t)k * size;
-		o = putf(line, lim, "\n%u", rd32(p));
+		o = putf(line, lim, "\n%u", diag_get32(p));
 		if (t->cfg.format == 0) {
 			for (i = 0; i < t->nids; i++) {
 				const uint8_t *v = p + 8 + 24 * i;
 
-				o = putf(o, lim, ", 0x%016" PRIx64, rd64(v));
-				o = put_ts(o, lim, t->cfg.ts, rd32(v + 8),
-					   rd32(v + 12));
-				o = put_u64(o, rd64(v + 16));
+				o = putf(o, lim, ", 0x%016" PRIx64, diag_get64(v));
+				o = put_ts(o, lim, t->cfg.ts, diag_get32(v + 8),
+					   diag_get32(v + 12));
+				o = put_u64(o, diag_get64(v + 16));
 			}
 		} else {
-			uint32_t h = rd32(p + 4), l = rd32(p + 8),
-				 lat = rd32(p + 12);
+			uint32_t h = diag_get32(p + 4), l = diag_get32(p + 8),
+				 lat = diag_get32(p + 12);
 
 			o = put_ts(o, lim, t->cfg.ts, h, l);
 			o = put_ts(o, lim, t->cfg.ts, h + (lat < l), lat);
 			for (i = 0; i < t->nids; i++)
 				o = put_u64(o, t->cfg.format == 1 ?
-					    rd64(p + 16 + 8 * i) :
-					    rd32(p + 16 + 4 * i));
+					    diag_get64(p + 16 + 8 * i) :
+					    diag_get32(p + 16 + 4 * i));
 		}
 		fwrite(line, 1, (size_t)(o - line), fp);
 	}
