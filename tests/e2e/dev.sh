@@ -3,13 +3,9 @@
 # the backend a real device gets (fwctl where the kernel has a node, else
 # mstreg); failures are one line with exit 2; `dev open` keeps the old
 # device when the new one does not answer.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.inc"
 O=${O:-build}
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache
 export PCCBENCH_PCI_DUMP=$top/tests/fixtures/pci/lspci-x.txt
 export PCCBENCH_SYSFS=$top/tests/fixtures/sysfs
@@ -17,13 +13,6 @@ export PCCBENCH_DEVROOT=$tmp/dev
 export PATH="$O/tests:$PATH"	# fake-mstreg found as "mstreg" below
 ln -s "$O/tests/fake-mstreg" "$tmp/mstreg"
 export PATH="$tmp:$PATH"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'dev: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 "$BIN" -d sim:lab -c 'algo list' >/dev/null
 check "dev list" '[{"device":"0000:03:00.0","model":"BlueField-3","function":"PF","netdev":"p0","rdma":null,"fwctl":null,"transports":"mstreg"},{"device":"0000:08:00.0","model":"ConnectX-7","function":"PF","netdev":"ens1f0np0","rdma":"mlx5_0","fwctl":"fwctl0","transports":"fwctl,mstreg"},{"device":"0000:08:00.1","model":"ConnectX-7","function":"PF","netdev":"ens1f1np1","rdma":"mlx5_1","fwctl":null,"transports":"mstreg"},{"device":"0000:08:00.2","model":"ConnectX VF","function":"VF","netdev":null,"rdma":null,"fwctl":null,"transports":null},{"device":"sim:lab","model":"simulated ConnectX-7","function":"PF","netdev":null,"rdma":null,"fwctl":null,"transports":"sim"}]' \
 	"$("$BIN" -j dev list)"

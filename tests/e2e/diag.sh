@@ -3,18 +3,8 @@
 # processes: configure and start in one pccbench, run traffic in another,
 # read in a third; the ring overflows with an exact lost count; one owner
 # per device (a live REPL), `force` takes over; the sample's CSV and JSON.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'diag: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 
 check "ids listed" 40 "$("$BIN" -d sim:g diag ids | tail -n +2 | wc -l)"
 check "sim measures" 16 "$("$BIN" -d sim:g -j diag ids | grep -o '"sim":true' | wc -l)"

@@ -3,19 +3,8 @@
 # PREFIX; the man page renders without warnings and names every object
 # of `pccbench help`; the bash completion completes options, objects and
 # verbs from the program itself.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'install: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 
 make -C "$top" --no-print-directory -s -o all install PREFIX="$tmp/usr" \
 	BIN="$BIN" >/dev/null || { echo "install: make install failed"; exit 1; }

@@ -4,22 +4,11 @@
 # and output on the sim firmware) as through the in-process sim transport;
 # the real Debian mstreg's own error comes through; every backend failure
 # is one line and exit 2; confirmations, --read-only and the cache.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.inc"
 O=${O:-build}
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
 FAKE="$O/tests/fake-mstreg"
 [ -x "$FAKE" ] || { echo "mstreg: $FAKE not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'mstreg: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 DEV=0000:08:00.0
 M="-d $DEV --backend mstreg --mstreg $FAKE"
 

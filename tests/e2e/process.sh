@@ -2,19 +2,10 @@
 # Process-level behaviour: two processes share a sim device, batch modes
 # (-c, -x with FILE:LINE, --force, stdin, a command on the command line),
 # exit codes, and journal restore after SIGKILL.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.inc"
 trap 'kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 pid=0
 export XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
-fail=0
-check() {	# check NAME EXPECTED ACTUAL
-	if [ "$2" != "$3" ]; then
-		printf 'process: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 val() {		# the raw value of a param on a device
 	"$BIN" -d "$1" -j -c "param get slot 0 $2" | sed 's/.*"raw":\([0-9]*\).*/\1/'
 }

@@ -2,19 +2,9 @@
 # record / series / corr on the sim device: a lossy incast in debug mode
 # gives a timeline whose columns carry units, whose retx bins add up to the
 # simulator's timeouts, saved with its metadata; bad input changes nothing.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data"
 dir="$tmp/data/pccbench/series"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'rec: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
 
 "$BIN" -d sim:r -c 'algo debug on; sim scenario incast senders 8 pfc off size 1MB buffer 512KB; retx start' >/dev/null
 "$BIN" -d sim:r -j -c 'record for 20ms every 200us into inc' >"$tmp/rec.json"

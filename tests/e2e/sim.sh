@@ -2,21 +2,8 @@
 # The simulator behind the sim device: the scenario persists across
 # processes, traffic fills the device's PCC counters (debug slot), bad keys
 # are refused with the valid ones listed, and runs are deterministic.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'sim: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-jget() {	# jget KEY: first numeric value of "KEY": in stdin
-	sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" | head -n 1
-}
 
 "$BIN" -d sim:a -c 'sim scenario incast senders 8 rate 200g seed 3' >/dev/null
 check "scenario persists" "incast senders 8 start sync size 0 rate 200g" \

@@ -5,21 +5,8 @@
 # reconfiguration while running and detects another process's change;
 # `pcc` prints DOCA's telemetry_pcc report and BAD_STATE on disabled
 # counters.
-set -u
-BIN=${BIN:?BIN must name the pccbench binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'tel: %s: expected [%s] got [%s]\n' "$1" "$2" "$3"
-		fail=1
-	fi
-}
-jget() {	# jget KEY: first numeric value of "KEY": in stdin
-	sed -n "s/.*\"$1\":\([0-9.e+-]*\).*/\1/p" | head -n 1
-}
 sumcounts() {	# total of the "count" fields of a retx read
 	tr '{' '\n' | sed -n 's/.*"count":\([0-9]*\).*/\1/p' |
 		awk '{ s += $1 } END { print s + 0 }'
