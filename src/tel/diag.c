@@ -1,15 +1,12 @@
 /* diag.c - diagnostic counters: the sim device's sampler and a context. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "paths.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
 #include "tel/tel.h"
@@ -104,28 +101,22 @@ static off_t rec_off(const struct diag_hdr *h, uint64_t id)
 int diag_dev_open(struct diag_dev **out, const char *sim_name,
 		  struct pcb_err *err)
 {
-	char dir[4096], path[4200];
+	char path[4200];
 	struct diag_dev *d;
 	struct diag_hdr h;
-	struct stat st;
-	int rc;
+	bool fresh;
+	int fd, rc = tel_sim_file_open(sim_name, "diag", path, sizeof(path),
+				       &fd, &fresh, err);
 
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true, err);
 	if (rc)
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s.diag", dir, sim_name);
 	d = calloc(1, sizeof(*d));
-	if (!d)
+	if (!d) {
+		close(fd);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	d->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (d->fd < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-			       strerror(errno));
-		free(d);
-		return rc;
 	}
-	flock(d->fd, LOCK_EX);
-	if (!fstat(d->fd, &st) && st.st_size == 0) {
+	d->fd = fd;
+	if (fresh) {
 		memset(&h, 0, sizeof(h));
 		memcpy(h.magic, DIAG_MAGIC, sizeof(DIAG_MAGIC));
 		h.version = 1;

@@ -1,14 +1,10 @@
 /* retx.c - adaptive-retransmission histogram: device file and context. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "paths.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
@@ -26,7 +22,6 @@ struct retx_file {
 
 struct retx_dev {
 	int fd;
-	char *path;
 };
 
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units)
@@ -73,29 +68,22 @@ static int store(struct retx_dev *d, const struct retx_file *f)
 int retx_dev_open(struct retx_dev **out, const char *sim_name,
 		  struct pcb_err *err)
 {
-	char dir[4096], path[4200];
+	char path[4200];
 	struct retx_dev *d;
 	struct retx_file f;
-	struct stat st;
-	int rc;
+	bool fresh;
+	int fd, rc = tel_sim_file_open(sim_name, "retx", path, sizeof(path),
+				       &fd, &fresh, err);
 
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true, err);
 	if (rc)
 		return rc;
-	snprintf(path, sizeof(path), "%s/%s.retx", dir, sim_name);
 	d = calloc(1, sizeof(*d));
-	if (!d || !(d->path = strdup(path))) {
-		free(d);
+	if (!d) {
+		close(fd);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
-	d->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (d->fd < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-			       strerror(errno));
-		goto err_free;
-	}
-	flock(d->fd, LOCK_EX);
-	if (!fstat(d->fd, &st) && st.st_size == 0) {
+	d->fd = fd;
+	if (fresh) {
 		memset(&f, 0, sizeof(f));
 		memcpy(f.magic, RETX_MAGIC, sizeof(RETX_MAGIC));
 		f.version = 1;
@@ -109,22 +97,19 @@ int retx_dev_open(struct retx_dev **out, const char *sim_name,
 			       "file; remove it to start afresh", path);
 	}
 	flock(d->fd, LOCK_UN);
-	if (rc)
-		goto err_free;
+	if (rc) {
+		retx_dev_close(d);
+		return rc;
+	}
 	*out = d;
 	return 0;
-err_free:
-	retx_dev_close(d);
-	return rc;
 }
 
 void retx_dev_close(struct retx_dev *d)
 {
 	if (!d)
 		return;
-	if (d->fd >= 0)
-		close(d->fd);
-	free(d->path);
+	close(d->fd);
 	free(d);
 }
 

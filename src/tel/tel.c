@@ -1,3 +1,12 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
 #include "tel/tel.h"
 
 const char *tel_errname(int e)
@@ -24,4 +33,24 @@ int tel_exit_class(int e)
 	default:
 		return 2;
 	}
+}
+
+int tel_sim_file_open(const char *sim_name, const char *ext, char *path,
+		      size_t len, int *fd, bool *fresh, struct pcb_err *err)
+{
+	char dir[4096];
+	struct stat st;
+	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true,
+			      err);
+
+	if (rc)
+		return rc;
+	snprintf(path, len, "%s/%s.%s", dir, sim_name, ext);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
+				 strerror(errno));
+	flock(*fd, LOCK_EX);
+	*fresh = !fstat(*fd, &st) && st.st_size == 0;
+	return 0;
 }
