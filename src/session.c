@@ -562,6 +562,28 @@ int sess_active_slot(struct session *s, unsigned *slot)
 			 "'algo enable SLOT'", s->devname);
 }
 
+int sess_counters_slot(struct session *s, int *slot)
+{
+	uint32_t info[PPCC_SLOTS];
+	bool en, cen;
+	unsigned i;
+	int rc = sess_device(s);
+
+	*slot = -1;
+	if (!rc)
+		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		if (!rc && en && cen) {
+			*slot = (int)i;
+			break;
+		}
+	}
+	return rc;
+}
+
 int sess_param_find(struct session *s, struct slot_view *v, const char *name,
 		    struct param_view **out)
 {

@@ -90,6 +90,8 @@ int sess_simdev(struct session *s, struct simdev **out);
 int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out);
 /* Lowest enabled slot. */
 int sess_active_slot(struct session *s, unsigned *slot);
+/* The lowest slot with the algorithm and its counters enabled, or -1. */
+int sess_counters_slot(struct session *s, int *slot);
 int sess_param_find(struct session *s, struct slot_view *v, const char *name,
 		    struct param_view **out);
 

@@ -9,10 +9,7 @@
 static int counter_slot(struct session *s, int argc, char **argv,
 			unsigned *slot, struct slot_view **v)
 {
-	uint32_t info[PPCC_SLOTS];
-	bool en, cen;
-	unsigned i;
-	int rc;
+	int rc, found;
 
 	if (argc == 1) {
 		rc = cmd_parse_slot(s, argv[0], slot);
@@ -20,20 +17,13 @@ static int counter_slot(struct session *s, int argc, char **argv,
 			rc = sess_slot_view(s, *slot, v);
 		return rc;
 	}
-	rc = sess_device(s);
-	if (!rc)
-		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
-	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
-		if (!info[i])
-			continue;
-		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
-		if (!rc && en && cen) {
-			*slot = i;
-			return sess_slot_view(s, i, v);
-		}
-	}
+	rc = sess_counters_slot(s, &found);
 	if (rc)
 		return rc;
+	if (found >= 0) {
+		*slot = (unsigned)found;
+		return sess_slot_view(s, *slot, v);
+	}
 	return pcb_error(&s->err, PCB_E_STATE,
 			 "counters are not enabled on any slot; 'algo debug "
 			 "on' enables the ZTR-RTT debug counters");

@@ -205,23 +205,10 @@ static int find_slot(struct recorder *r)
 {
 	struct session *s = r->s;
 	struct slot_view *v;
-	uint32_t info[PPCC_SLOTS];
-	bool en, cen;
-	unsigned i;
-	int k, rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	int k, rc = sess_counters_slot(s, &r->slot);
 
-	r->slot = -1;
 	for (k = 0; k < K_COUNT; k++)
 		r->kidx[k] = -1;
-	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
-		if (!info[i])
-			continue;
-		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
-		if (!rc && en && cen) {
-			r->slot = (int)i;
-			break;
-		}
-	}
 	if (rc || r->slot < 0)
 		return rc;
 	rc = sess_slot_view(s, (unsigned)r->slot, &v);
