@@ -96,8 +96,16 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 	close(pi[0]);
 	po[1] = pe[1] = pi[0] = -1;
 	if (input) {
-		ssize_t w = write(pi[1], input, strlen(input));
+		/* a child that exits unread (exec failed) must not kill us
+		 * with SIGPIPE: ignore it for the write */
+		struct sigaction ign, old;
+		ssize_t w;
 
+		memset(&ign, 0, sizeof(ign));
+		ign.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &ign, &old);
+		w = write(pi[1], input, strlen(input));
+		sigaction(SIGPIPE, &old, NULL);
 		(void)w;	/* a child that does not read is fine */
 	}
 	close(pi[1]);
@@ -183,4 +191,88 @@ out_close:
 	if (pi[1] >= 0)
 		close(pi[1]);
 	return rc;
+}
+
+int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
+		 struct pcb_err *err)
+{
+	int in, out;
+	pid_t pid;
+
+	memset(bg, 0, sizeof(*bg));
+	snprintf(bg->name, sizeof(bg->name), "%s", argv[0]);
+	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	out = open(log ? log : "/dev/null",
+		   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0) {
+		if (in >= 0)
+			close(in);
+		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s: %s",
+				 argv[0], log ? log : "/dev/null",
+				 strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(in);
+		close(out);
+		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
+				 strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(in, STDIN_FILENO);
+		dup2(out, STDOUT_FILENO);
+		dup2(out, STDERR_FILENO);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "pccbench: cannot execute %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(in);
+	close(out);
+	bg->pid = pid;
+	return 0;
+}
+
+static void bg_status(struct run_bg *bg, int st)
+{
+	bg->status = WIFEXITED(st) ? WEXITSTATUS(st) :
+		     WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+	bg->pid = 0;
+}
+
+bool run_bg_done(struct run_bg *bg)
+{
+	int st;
+
+	if (!bg->pid)
+		return true;
+	if (waitpid(bg->pid, &st, WNOHANG) != bg->pid)
+		return false;
+	bg_status(bg, st);
+	return true;
+}
+
+int run_bg_stop(struct run_bg *bg, int grace_ms)
+{
+	long long kill_at;
+	int st;
+
+	if (run_bg_done(bg))
+		return bg->status;
+	kill(-bg->pid, SIGTERM);
+	kill_at = ms_now() + grace_ms;
+	while (waitpid(bg->pid, &st, WNOHANG) == 0) {
+		if (ms_now() >= kill_at) {
+			kill(-bg->pid, SIGKILL);
+			waitpid(bg->pid, &st, 0);
+			break;
+		}
+		usleep(5000);
+	}
+	bg_status(bg, st);
+	return bg->status;
 }

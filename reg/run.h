@@ -9,6 +9,8 @@
 #define PCCB_RUN_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 #include "err.h"
@@ -29,5 +31,23 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 	     volatile sig_atomic_t *stop, struct run_result *res,
 	     struct pcb_err *err);
 void run_result_free(struct run_result *res);
+
+/* A program running beside pccbench (a traffic command while recording):
+ * started in its own process group with stdin /dev/null and stdout and
+ * stderr appended to `log` (or /dev/null), stopped with SIGTERM, then
+ * SIGKILL after grace_ms, and always reaped.  An exec failure shows as
+ * exit status 127 with a line in the log.
+ */
+struct run_bg {
+	pid_t pid;		/* 0: not running */
+	int status;		/* exit code or 128 + signal, once reaped */
+	char name[64];		/* argv[0], for messages */
+};
+int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
+		 struct pcb_err *err);
+/* Reaped already (or now, without waiting)?  Fills bg->status. */
+bool run_bg_done(struct run_bg *bg);
+/* Stop (if running) and reap; returns the exit status. */
+int run_bg_stop(struct run_bg *bg, int grace_ms);
 
 #endif

@@ -240,7 +240,7 @@ static void help_verb(FILE *fp, const struct cmd_row *obj,
 int cli_run_argv(struct session *s, int argc, char **argv)
 {
 	const struct cmd_row *obj, *verb;
-	int rc, nargs;
+	int rc, nargs, skip = 2;
 	char **args;
 
 	pcb_err_reset(&s->err);
@@ -271,6 +271,18 @@ int cli_run_argv(struct session *s, int argc, char **argv)
 		nargs = 0;
 	} else {
 		verb = cli_lookup(s, obj->sub, "verb", argv[1]);
+		if (!verb && s->err.code == PCB_E_NOENT) {
+			const struct cmd_row *f;
+
+			for (f = obj->sub; f->name; f++)
+				if (f->flags & CMD_FALLBACK)
+					break;
+			if (f->name) {
+				pcb_err_reset(&s->err);
+				verb = f;
+				skip = 1;	/* args start at the word */
+			}
+		}
 		if (!verb) {
 			/* name the object so the user sees where */
 			char m[sizeof(s->err.msg)];
@@ -285,8 +297,8 @@ int cli_run_argv(struct session *s, int argc, char **argv)
 			}
 			return -s->err.code;
 		}
-		args = argv + 2;
-		nargs = argc - 2;
+		args = argv + skip;
+		nargs = argc - skip;
 	}
 	if (nargs == 1 && !strcmp(args[0], "--help")) {
 		if (obj)
@@ -507,9 +519,9 @@ const struct cmd_row cmd_top[] = {
 	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
 	  "adaptive-retransmission histogram: config, start, read, stop",
 	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 8,
+	{ "record", cmd_record, NULL, 4, 12,
 	  "for DURATION every INTERVAL [into NAME] [clear on|off] "
-	  "[ids ID,...]",
+	  "[ids ID,...] [while 'CMD ARGS']",
 	  "record one timeline: PCC counters, port counters, retx bins",
 	  "record for 20ms every 100us into incast", 0 },
 	{ "series", NULL, cmd_series_verbs, 0, 0, NULL,
@@ -524,6 +536,8 @@ const struct cmd_row cmd_top[] = {
 	  "against X with the fitted line and r; on the terminal without "
 	  "'to'",
 	  "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png", 0 },
+	{ "sweep", NULL, cmd_sweep_verbs, 0, 0, NULL,
+	  "parameter sweeps: run, show, resume, plot, list, drop", NULL, 0 },
 	{ "journal", NULL, cmd_journal_verbs, 0, 0, NULL,
 	  "the write journal: show, restore, clear", NULL, 0 },
 	{ "sim", NULL, cmd_sim_verbs, 0, 0, NULL,

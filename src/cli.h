@@ -23,6 +23,8 @@
 #define CMD_DEFAULT	0x1	/* verb run when the object is given alone */
 #define CMD_WRITES	0x2	/* may write the device */
 #define CMD_DEVICE	0x4	/* needs a device */
+#define CMD_FALLBACK	0x8	/* runs when the word after the object is no
+				 * verb: `sweep ALPHA ...` = `sweep run ...` */
 
 struct cmd_row {
 	const char *name;
@@ -40,7 +42,7 @@ extern const struct cmd_row cmd_reg_verbs[], cmd_algo_verbs[],
 	cmd_param_verbs[], cmd_counter_verbs[], cmd_journal_verbs[],
 	cmd_sim_verbs[], cmd_bench_verbs[], cmd_dev_verbs[],
 	cmd_pcc_verbs[], cmd_retx_verbs[], cmd_diag_verbs[], cmd_set_verbs[],
-	cmd_series_verbs[];
+	cmd_series_verbs[], cmd_sweep_verbs[];
 int cmd_record(struct session *s, int argc, char **argv);
 int cmd_corr(struct session *s, int argc, char **argv);
 int cmd_plot(struct session *s, int argc, char **argv);

@@ -1,5 +1,6 @@
 /* out.c - text tables and a small streaming JSON writer. */
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,18 @@ void out_init(struct out *o, FILE *fp, bool json, bool pretty)
 	o->fp = fp;
 	o->json = json || pretty;
 	o->pretty = pretty;
+}
+
+void out_real(struct out *o, const char *key, double v)
+{
+	char b[32];
+
+	if (!isfinite(v)) {
+		out_null(o, key);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.6g", v);
+	out_num(o, key, b);
 }
 
 void out_json_string(FILE *fp, const char *s)
@@ -256,6 +269,18 @@ void tbl_hex(struct tbl *t, uint64_t v, int width)
 void tbl_num(struct tbl *t, const char *numtext)
 {
 	put(t, CELL_NUM, strdup(numtext));
+}
+
+void tbl_real(struct tbl *t, double v)
+{
+	char b[32];
+
+	if (!isfinite(v)) {
+		tbl_null(t);
+		return;
+	}
+	snprintf(b, sizeof(b), "%.6g", v);
+	tbl_num(t, b);
 }
 
 void tbl_bool(struct tbl *t, bool v)

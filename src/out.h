@@ -36,6 +36,8 @@ void out_i64(struct out *o, const char *key, int64_t v);
 void out_num(struct out *o, const char *key, const char *numtext);
 void out_bool(struct out *o, const char *key, bool v);
 void out_null(struct out *o, const char *key);
+/* %.6g as a number; NAN or infinite -> null. */
+void out_real(struct out *o, const char *key, double v);
 void out_end_doc(struct out *o);	/* newline after a top-level value */
 void out_json_string(FILE *fp, const char *s);
 
@@ -73,6 +75,7 @@ void tbl_strf(struct tbl *t, const char *fmt, ...)
 void tbl_u64(struct tbl *t, uint64_t v);
 void tbl_hex(struct tbl *t, uint64_t v, int width);	/* JSON: number */
 void tbl_num(struct tbl *t, const char *numtext);	/* "0.1" */
+void tbl_real(struct tbl *t, double v);	/* %.6g; NAN -> null */
 void tbl_bool(struct tbl *t, bool v);
 void tbl_null(struct tbl *t);
 /* Print; in JSON mode as an array (or under key inside an object). */

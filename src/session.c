@@ -739,6 +739,37 @@ int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 	return 0;
 }
 
+/* Check one value against the device's range and permission. */
+int sess_check_value(struct session *s, const struct param_view *p,
+		     uint32_t raw)
+{
+	char val[32], range[96];
+
+	if (p->info.prm != ALGO_PERM_RW)
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "%s is read-only on this slot; nothing was "
+				 "written", p->info.name);
+	if (raw < p->info.min || raw > p->info.max) {
+		sess_format_value(s, p->type, raw, val, sizeof(val));
+		sess_format_range(s, p, p->info.min, p->info.max, range,
+				  sizeof(range));
+		return pcb_error(&s->err, PCB_E_RANGE,
+				 "%s: %s%s%s is out of range %s; nothing was "
+				 "written", p->info.name, val,
+				 *p->units ? " " : "", p->units, range);
+	}
+	if (p->desc && p->desc->has_rec &&
+	    (raw < p->desc->rec_min || raw > p->desc->rec_max)) {
+		sess_format_value(s, p->type, raw, val, sizeof(val));
+		sess_format_range(s, p, p->desc->rec_min, p->desc->rec_max,
+				  range, sizeof(range));
+		sess_warn(s, "%s: %s is outside the recommended range %s",
+			  p->info.name, val, range);
+	}
+	return 0;
+}
+
+
 /* ---- confirmation ------------------------------------------------------- */
 
 int sess_confirm(struct session *s, const char *what)

@@ -100,6 +100,12 @@ int sess_param_find(struct session *s, struct slot_view *v, const char *name,
  */
 int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 		     uint32_t *out, struct pcb_err *err);
+/* The device's range and permission (read-only, min..max) for a value
+ * about to be written; a value outside the recommended range is a
+ * warning.
+ */
+int sess_check_value(struct session *s, const struct param_view *p,
+		     uint32_t raw);
 /* Real numbers, or the raw integers after `set units raw`. */
 void sess_format_value(const struct session *s, enum algo_ptype type,
 		       uint32_t raw, char *buf, size_t len);

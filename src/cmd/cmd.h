@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "adb.h"
 #include "cli.h"
@@ -23,5 +24,37 @@ int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot);
 
 /* Open the ADB that describes `reg` (--adb, ours, mstflint's). */
 int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db);
+
+/* Split a `while 'CMD ARGS'` value into an argv (quotes as the command
+ * line has them; no shell: ';', pipes and redirections are refused).
+ * Free with cmd_argv_free.
+ */
+int cmd_split_argv(struct session *s, const char *who, const char *text,
+		   char ***out);
+void cmd_argv_free(char **argv);
+/* ,"slot":..,"algo_id":..,"algo_version":..,"params":{..} of the active
+ * slot for a JSON metadata file (nothing when no slot is enabled).
+ */
+void cmd_meta_algo(struct session *s, FILE *fp);
+
+/* Series files: NAME checked ([A-Za-z0-9_.-], up to 60), then
+ * $XDG_DATA_HOME/pccbench/series/NAME.EXT.
+ */
+int cmd_series_path(struct session *s, const char *name, const char *ext,
+		    char *buf, size_t len);
+struct series;
+int cmd_series_load(struct session *s, const char *name,
+		    struct series **out);
+/* One column as a malloc'd vector (NULL: out of memory). */
+double *cmd_series_column(const struct series *ser, size_t c);
+
+/* Render through gnuplot: the terminal (dumb sized to the terminal
+ * without `to`, else pngcairo/svg by extension, `panels` x 220 px high or
+ * 600 for 0), then `vars` (the template's variables), then `load TMPL`.
+ * The script is saved to `gp` and fed on stdin; without gnuplot the
+ * error names the data and script files.
+ */
+int plot_render(struct session *s, const char *to, const char *vars,
+		int panels, const char *tmpl, const char *dat, const char *gp);
 
 #endif

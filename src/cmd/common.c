@@ -86,3 +86,73 @@ int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db)
 				 MSTFLINT_ADB);
 	return adb_db_load_file(db, MSTFLINT_ADB, &s->err);
 }
+
+int cmd_split_argv(struct session *s, const char *who, const char *text,
+		   char ***out)
+{
+	char ***cmds;
+	int *argcs, ncmd, i, rc;
+
+	*out = NULL;
+	rc = cli_split(text, &cmds, &argcs, &ncmd, &s->err);
+	if (rc)
+		return rc;
+	if (ncmd != 1) {
+		cli_free_split(cmds, argcs, ncmd);
+		return pcb_error(&s->err, PCB_E_INVAL, "%s: 'while' takes one "
+				 "command with its arguments, e.g. "
+				 "'ib_write_bw -d mlx5_0 -D 10 host2' (no shell: "
+				 "no ';', pipes or redirections)", who);
+	}
+	for (i = 0; i < argcs[0]; i++)
+		if (strchr("|&<>", cmds[0][i][0]) && !cmds[0][i][1]) {
+			rc = pcb_error(&s->err, PCB_E_INVAL, "%s: '%s' in a "
+				       "'while' command: no shell runs it, so "
+				       "pipes and redirections do not work",
+				       who, cmds[0][i]);
+			cli_free_split(cmds, argcs, ncmd);
+			return rc;
+		}
+	*out = cmds[0];
+	free(argcs);
+	free(cmds);
+	return 0;
+}
+
+void cmd_argv_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+void cmd_meta_algo(struct session *s, FILE *fp)
+{
+	struct slot_view *v;
+	uint32_t vals[ALGO_MAX_PARAMS];
+	char val[40];
+	unsigned slot;
+	size_t i, n = 0;
+
+	if (sess_active_slot(s, &slot) || sess_slot_view(s, slot, &v)) {
+		pcb_err_reset(&s->err);
+		return;
+	}
+	fprintf(fp, ",\"slot\":%u,\"algo_id\":%u,\"algo_version\":\"%u.%u\","
+		"\"algo_name\":", slot, v->algo_num >> 16,
+		(v->algo_num >> 8) & 0xff, v->algo_num & 0xff);
+	out_json_string(fp, v->name);
+	fputs(",\"params\":{", fp);
+	if (!ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n, &s->err))
+		for (i = 0; i < n && i < v->nparams; i++) {
+			sess_format_value(s, v->params[i].type, vals[i], val,
+					  sizeof(val));
+			fprintf(fp, "%s", i ? "," : "");
+			out_json_string(fp, v->params[i].info.name);
+			fprintf(fp, ":%s", val);
+		}
+	pcb_err_reset(&s->err);
+	fputc('}', fp);
+}

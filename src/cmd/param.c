@@ -190,38 +190,6 @@ static void print_writes(struct session *s, const struct slot_view *v,
 	tbl_release(&t);
 }
 
-/* Check one value against the device's range and permission. */
-static int check_value(struct session *s, const struct param_view *p,
-		       uint32_t raw, bool unchecked)
-{
-	char val[32], range[96];
-
-	if (unchecked)
-		return 0;
-	if (p->info.prm != ALGO_PERM_RW)
-		return pcb_error(&s->err, PCB_E_RANGE,
-				 "%s is read-only on this slot; nothing was "
-				 "written", p->info.name);
-	if (raw < p->info.min || raw > p->info.max) {
-		fmt(s, p, raw, val, sizeof(val));
-		sess_format_range(s, p, p->info.min, p->info.max, range,
-				  sizeof(range));
-		return pcb_error(&s->err, PCB_E_RANGE,
-				 "%s: %s%s%s is out of range %s; nothing was "
-				 "written", p->info.name, val,
-				 *p->units ? " " : "", p->units, range);
-	}
-	if (p->desc && p->desc->has_rec &&
-	    (raw < p->desc->rec_min || raw > p->desc->rec_max)) {
-		fmt(s, p, raw, val, sizeof(val));
-		sess_format_range(s, p, p->desc->rec_min, p->desc->rec_max,
-				  range, sizeof(range));
-		sess_warn(s, "%s: %s is outside the recommended range %s",
-			  p->info.name, val, range);
-	}
-	return 0;
-}
-
 static int cmd_param_set(struct session *s, int argc, char **argv)
 {
 	struct pwrite w[ALGO_MAX_PARAMS];
@@ -268,7 +236,7 @@ static int cmd_param_set(struct session *s, int argc, char **argv)
 		rc = sess_parse_value(p, argv[i + 1], raw, &w[n].value,
 				      &s->err);
 		if (!rc)
-			rc = check_value(s, p, w[n].value, unchecked);
+			rc = unchecked ? 0 : sess_check_value(s, p, w[n].value);
 		if (rc)
 			return rc;
 		n++;

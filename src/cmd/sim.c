@@ -31,14 +31,6 @@ static void fmt_bytes(char *b, size_t n, double v)
 		snprintf(b, n, "%.0f B", v);
 }
 
-static void num(struct out *o, const char *key, double v)
-{
-	char b[48];
-
-	snprintf(b, sizeof(b), "%.6g", v);
-	out_num(o, key, b);
-}
-
 static void print_summary(struct session *s, struct simdev *d,
 			  const struct sim_summary *m)
 {
@@ -50,19 +42,19 @@ static void print_summary(struct session *s, struct simdev *d,
 		out_obj_begin(&s->out, NULL);
 		out_str(&s->out, "scenario", cfg);
 		out_str(&s->out, "algorithm", d->algo_label);
-		num(&s->out, "t0_ms", m->t0 / 1e9);
-		num(&s->out, "t1_ms", m->t1 / 1e9);
-		num(&s->out, "utilisation", m->util);
-		num(&s->out, "payload_ceiling", m->payload_ceiling);
-		num(&s->out, "jain", m->jain);
+		out_real(&s->out, "t0_ms", m->t0 / 1e9);
+		out_real(&s->out, "t1_ms", m->t1 / 1e9);
+		out_real(&s->out, "utilisation", m->util);
+		out_real(&s->out, "payload_ceiling", m->payload_ceiling);
+		out_real(&s->out, "jain", m->jain);
 		out_u64(&s->out, "flows", m->flows);
-		num(&s->out, "queue_mean_bytes", m->q_mean);
-		num(&s->out, "queue_p99_bytes", m->q_p99);
-		num(&s->out, "queue_max_bytes", m->q_max);
-		num(&s->out, "rtt_mean_ns", m->rtt_mean);
-		num(&s->out, "rtt_p99_ns", m->rtt_p99);
+		out_real(&s->out, "queue_mean_bytes", m->q_mean);
+		out_real(&s->out, "queue_p99_bytes", m->q_p99);
+		out_real(&s->out, "queue_max_bytes", m->q_max);
+		out_real(&s->out, "rtt_mean_ns", m->rtt_mean);
+		out_real(&s->out, "rtt_p99_ns", m->rtt_p99);
 		out_u64(&s->out, "rtt_samples", m->rtt_samples);
-		num(&s->out, "base_rtt_ns", m->base_rtt);
+		out_real(&s->out, "base_rtt_ns", m->base_rtt);
 		out_u64(&s->out, "pauses", m->pauses);
 		out_u64(&s->out, "drops", m->drops);
 		out_u64(&s->out, "rto", m->rtos);
@@ -76,9 +68,9 @@ static void print_summary(struct session *s, struct simdev *d,
 			else
 				out_u64(&s->out, "size_hi", m->fct[i].hi);
 			out_u64(&s->out, "flows", m->fct[i].n);
-			num(&s->out, "p50", m->fct[i].p50);
-			num(&s->out, "p95", m->fct[i].p95);
-			num(&s->out, "p99", m->fct[i].p99);
+			out_real(&s->out, "p50", m->fct[i].p50);
+			out_real(&s->out, "p95", m->fct[i].p95);
+			out_real(&s->out, "p99", m->fct[i].p99);
 			out_obj_end(&s->out);
 		}
 		out_arr_end(&s->out);
@@ -524,13 +516,13 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			out_obj_begin(&s->out, NULL);
 			out_str(&s->out, "case", cases[i].name);
-			num(&s->out, "simulated_ms", 10);
-			num(&s->out, "wall_s", r[i].wall);
-			num(&s->out, "events", r[i].events);
-			num(&s->out, "events_per_s", r[i].events / r[i].wall);
-			num(&s->out, "bottleneck_pkts_per_s",
+			out_real(&s->out, "simulated_ms", 10);
+			out_real(&s->out, "wall_s", r[i].wall);
+			out_real(&s->out, "events", r[i].events);
+			out_real(&s->out, "events_per_s", r[i].events / r[i].wall);
+			out_real(&s->out, "bottleneck_pkts_per_s",
 			    r[i].bpkts / r[i].wall);
-			num(&s->out, "ns_per_event",
+			out_real(&s->out, "ns_per_event",
 			    r[i].wall * 1e9 / r[i].events);
 			out_u64(&s->out, "sim_bytes", r[i].mem);
 			out_u64(&s->out, "peak_rss_kb",

@@ -70,8 +70,8 @@ static int save(struct simdev *d, struct pcb_err *err)
 }
 
 /* Parse "kind k v k v ..." onto defaults; all or nothing. */
-static int parse_cfg(struct sim_cfg *out, const char *kind, int argc,
-		     char **argv, struct pcb_err *err)
+int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
+			  char **argv, struct pcb_err *err)
 {
 	struct sim_cfg c;
 	enum sim_kind k;
@@ -124,8 +124,8 @@ static int load(struct simdev *d, struct pcb_err *err)
 		if (!n)
 			continue;
 		if (lineno == 1) {
-			rc = parse_cfg(&d->cfg, words[0], n - 1, words + 1,
-				       err);
+			rc = simdev_parse_scenario(&d->cfg, words[0], n - 1,
+						   words + 1, err);
 		} else if (!strcmp(words[0], "model") && z) {
 			for (i = 1; i + 1 < n && !rc; i += 2) {
 				struct algo_port p;
@@ -277,7 +277,7 @@ int simdev_scenario(struct simdev *d, const char *kind, int argc,
 		    char **argv, struct pcb_err *err)
 {
 	struct sim_cfg c;
-	int rc = parse_cfg(&c, kind, argc, argv, err);
+	int rc = simdev_parse_scenario(&c, kind, argc, argv, err);
 
 	if (rc)
 		return rc;

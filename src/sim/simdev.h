@@ -51,6 +51,9 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 		struct pcb_err *err);
 void simdev_close(struct simdev *d);
 
+/* "KIND key value ..." onto the defaults, all or nothing (no device). */
+int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
+			  char **argv, struct pcb_err *err);
 /* Replace the scenario: kind and `key value` pairs; drops the fabric. */
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
 		    char **argv, struct pcb_err *err);
