@@ -113,6 +113,7 @@ bench: deps
 	$(Q)$(O)/tests/bench_diag
 	$(Q)./$(BIN) bench sim all
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

@@ -102,6 +102,7 @@ struct plan {
 	struct measure m[SW_MAX_MEAS];
 	char **scen;		/* kind and pairs, or NULL */
 	int nscen;
+	struct sim_cfg cfg;	/* the scenario they give (sim) */
 	char **targv;		/* the `while` command, or NULL */
 	char plot[4096];
 	bool shuffle;
@@ -111,10 +112,12 @@ struct plan {
 	double *rows;		/* nruns x ncols */
 	bool *done;
 	size_t ndone;
+	double sim_s;		/* the runs' wall time in the workload */
 };
 
 struct wmsg {			/* worker -> parent, one write < PIPE_BUF */
 	int32_t run, rc;
+	double sim_s;		/* wall time inside the simulator */
 	char msg[200];
 	double v[SW_MAX_MEAS * SW_NSTATS];
 };
@@ -584,6 +587,10 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}
+		rc = simdev_parse_scenario(&pl->cfg, pl->scen[0], pl->nscen - 1,
+					   pl->scen + 1, &s->err);
+		if (rc)
+			return rc;
 		pl->jobs = jobs ? (unsigned)jobs :
 			   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 		if (pl->jobs < 1)
@@ -883,11 +890,12 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 	fputs(",\"device\":", fp);
 	out_json_string(fp, s->devname);
 	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\",\"status\":\"%s\","
-		"\"wall_s\":%.3f,\"points\":%zu,\"repeat\":%zu,\"runs\":%zu,"
-		"\"done\":%zu,\"for_s\":%.9g,\"warmup_s\":%.9g,"
-		"\"interval_s\":%.9g,\"jobs\":%u,\"axes\":[", PCCB_VERSION, ts,
-		status, wall, pl->npoints, pl->repeat, pl->nruns, pl->ndone,
-		pl->dur / 1e12, pl->warmup / 1e12, pl->every / 1e12, pl->jobs);
+		"\"wall_s\":%.3f,\"workload_s\":%.3f,\"points\":%zu,"
+		"\"repeat\":%zu,\"runs\":%zu,\"done\":%zu,\"for_s\":%.9g,"
+		"\"warmup_s\":%.9g,\"interval_s\":%.9g,\"jobs\":%u,"
+		"\"axes\":[", PCCB_VERSION, ts, status, wall, pl->sim_s,
+		pl->npoints, pl->repeat, pl->nruns, pl->ndone, pl->dur / 1e12,
+		pl->warmup / 1e12, pl->every / 1e12, pl->jobs);
 	for (k = 0; k < pl->naxes; k++) {
 		fputs(k ? ",{\"param\":" : "{\"param\":", fp);
 		out_json_string(fp, pl->ax[k].p->info.name);
@@ -976,50 +984,98 @@ static void rm_tree(const char *path)
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* One run in a worker process.  Never returns. */
-static void worker(struct session *s, struct plan *pl, size_t run,
-		   const char *root, int fd)
+static double now_s(void)
 {
-	struct session cs;
-	struct wmsg msg;
-	struct simdev *d;
-	struct recorder r;
-	struct series *ser = NULL;
-	struct pwrite w[SW_MAX_AXES];
-	char dir[4300], sim[4400], from[4200], to[4500], *dot;
-	FILE *null = fopen("/dev/null", "w");
-	int64_t done;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A worker's device: a private state directory holding a copy of the
+ * sim device's firmware state and scenario files.
+ */
+static int worker_device(struct session *s, const char *dir)
+{
+	char sim[4400], from[4200], to[4500], *dot;
+	struct simfw *fw;
 	int rc;
 
-	memset(&msg, 0, sizeof(msg));
-	msg.run = (int32_t)run;
-	/* a private state directory with a copy of the device */
-	snprintf(dir, sizeof(dir), "%s/run%zu", root, run);
 	snprintf(sim, sizeof(sim), "%s/pccbench/sim", dir);
 	rc = pcb_mkdirs(sim, 0700, &s->err);
-	if (!rc) {
-		struct simfw *fw;
-
-		s->dev->ops->ctl(s->dev, 0, &fw);
-		snprintf(from, sizeof(from), "%s", simfw_path(fw));
+	if (rc)
+		return rc;
+	s->dev->ops->ctl(s->dev, 0, &fw);
+	snprintf(from, sizeof(from), "%s", simfw_path(fw));
+	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
+	if (copy_file(from, to))
+		return pcb_error(&s->err, PCB_E_IO, "cannot copy '%s'", from);
+	dot = strrchr(from, '.');
+	if (dot && strlen(dot) >= strlen(".scenario")) {
+		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
 		snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
 		if (copy_file(from, to))
-			rc = pcb_error(&s->err, PCB_E_IO, "cannot copy '%s'",
-				       from);
-		dot = strrchr(from, '.');
-		if (!rc && dot && strlen(dot) >= strlen(".scenario")) {
-			snprintf(dot, sizeof(from) - (size_t)(dot - from),
-				 ".scenario");
-			snprintf(to, sizeof(to), "%s/%s", sim,
-				 strrchr(from, '/') + 1);
-			if (copy_file(from, to))
-				rc = pcb_error(&s->err, PCB_E_IO, "cannot copy "
-					       "'%s'", from);
-		}
+			return pcb_error(&s->err, PCB_E_IO, "cannot copy '%s'",
+					 from);
 	}
-	if (rc)
-		goto out;
 	setenv("XDG_STATE_HOME", dir, 1);
+	return 0;
+}
+
+/* One run on the worker's device.  Every run starts from an empty fabric
+ * at t = 0 with the run's seed, writes every swept param and reads the
+ * counters with clear, so what ran before in this worker leaves no trace.
+ */
+static int worker_run(struct session *cs, struct plan *pl, size_t run,
+		      struct wmsg *msg)
+{
+	struct pwrite w[SW_MAX_AXES];
+	struct series *ser;
+	struct recorder r;
+	struct simdev *d;
+	int64_t done;
+	double t0;
+	int rc = sess_simdev(cs, &d);
+
+	if (rc)
+		return rc;
+	d->cfg = pl->cfg;	/* the sweep's scenario (checked by the parent) */
+	d->cfg.seed = pl->seeds[run % pl->repeat];
+	simdev_reset(d);
+	fill_writes(pl, run / pl->repeat, w);
+	rc = sess_write_params(cs, pl->slot, w, pl->naxes, true);
+	if (rc)
+		return rc;
+	ser = series_new("run");
+	if (!ser)
+		return pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
+	t0 = now_s();	/* building the fabric is part of simulating */
+	rc = rec_open(&r, cs, NULL, 0, true);
+	if (!rc)
+		rc = rec_columns(&r, ser);
+	if (!rc && pl->warmup)
+		rc = simdev_run(d, pl->warmup, cs->stop, &cs->err);
+	if (!rc)
+		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
+	msg->sim_s = now_s() - t0;
+	if (!rc && summarise(pl, ser, d->sim, msg->v))
+		rc = pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
+	series_free(ser);
+	return rc;
+}
+
+/* A worker process: set up its device once, then run what the parent
+ * sends (run numbers on `in`) and answer each with a wmsg on `out`, until
+ * `in` closes.  Never returns.
+ */
+static void worker(struct session *s, struct plan *pl, const char *dir,
+		   int in, int out)
+{
+	FILE *null = fopen("/dev/null", "w");
+	struct session cs;
+	uint32_t run;
+	int rc = worker_device(s, dir);
+
 	sess_init(&cs, s->devname);
 	cs.stop = s->stop;
 	cs.yes = true;
@@ -1027,44 +1083,28 @@ static void worker(struct session *s, struct plan *pl, size_t run,
 		cs.errfp = null;
 		cs.out.fp = null;
 	}
-	rc = sess_simdev(&cs, &d);
-	if (!rc)
-		rc = simdev_scenario(d, pl->scen[0], pl->nscen - 1,
-				     pl->scen + 1, &cs.err);
-	if (!rc) {
-		d->cfg.seed = pl->seeds[run % pl->repeat];
-		simdev_reset(d);
-		fill_writes(pl, run / pl->repeat, w);
-		rc = sess_write_params(&cs, pl->slot, w, pl->naxes, true);
-	}
-	if (!rc)
-		rc = rec_open(&r, &cs, NULL, 0, true);
-	if (!rc && pl->warmup)
-		rc = simdev_run(d, pl->warmup, cs.stop, &cs.err);
-	if (!rc) {
-		ser = series_new("run");
-		rc = ser ? rec_columns(&r, ser) :
-			   pcb_error(&cs.err, PCB_E_NOMEM, "out of memory");
-	}
-	if (!rc)
-		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
-	if (!rc && summarise(pl, ser, d->sim, msg.v))
-		rc = pcb_error(&cs.err, PCB_E_NOMEM, "out of memory");
 	if (rc)
-		s->err = cs.err;
-out:
-	msg.rc = rc;
-	if (rc)
-		snprintf(msg.msg, sizeof(msg.msg), "%.199s", s->err.msg);
-	if (write(fd, &msg, sizeof(msg)) != (ssize_t)sizeof(msg))
-		_exit(3);
+		cs.err = s->err;
+	while (read(in, &run, sizeof(run)) == (ssize_t)sizeof(run)) {
+		struct wmsg msg;
+
+		memset(&msg, 0, sizeof(msg));
+		msg.run = (int32_t)run;
+		msg.rc = rc ? rc : worker_run(&cs, pl, run, &msg);
+		if (msg.rc)
+			snprintf(msg.msg, sizeof(msg.msg), "%.199s",
+				 cs.err.msg);
+		if (write(out, &msg, sizeof(msg)) != (ssize_t)sizeof(msg))
+			_exit(3);
+		pcb_err_reset(&cs.err);
+	}
 	_exit(0);	/* no atexit, no stdio flush: the parent's buffers */
 }
 
 struct job {
 	pid_t pid;
-	int fd;
-	size_t run;
+	int in, out;		/* to it, from it */
+	long run;		/* -1: idle */
 };
 
 static void progress(struct session *s, const struct plan *pl, double t0,
@@ -1078,14 +1118,6 @@ static void progress(struct session *s, const struct plan *pl, double t0,
 	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s%s", pl->name,
 		pl->ndone, pl->nruns, (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0,
 		final ? "\n" : "");
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The order runs start in: plan order, or a fixed shuffle. */
@@ -1110,13 +1142,31 @@ static size_t *run_order(const struct plan *pl)
 	return o;
 }
 
+/* Stop the workers: no more runs (they exit at EOF), SIGTERM when the
+ * sweep failed, and reap them all.
+ */
+static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
+{
+	unsigned i;
+
+	for (i = 0; i < nj; i++) {
+		close(jobs[i].in);
+		if (kill_them)
+			kill(jobs[i].pid, SIGTERM);
+	}
+	for (i = 0; i < nj; i++) {
+		close(jobs[i].out);
+		waitpid(jobs[i].pid, NULL, 0);
+	}
+}
+
 static int run_sim(struct session *s, struct plan *pl, double t0)
 {
 	struct job jobs[256];
-	char root[4200];
+	char root[4200], dir[4300];
 	size_t *order = run_order(pl), next = 0;
-	unsigned nj = 0, i;
-	int rc = 0;
+	unsigned nj = 0, nbusy = 0, i;
+	int rc;
 
 	if (!order)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -1129,97 +1179,123 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 		rm_tree(root);
 		rc = pcb_mkdirs(root, 0700, &s->err);
 	}
-	while (!rc || nj) {
-		struct pollfd pfd[256];
+	/* the workers, each with its own device */
+	while (!rc && nj < pl->jobs) {
+		int to[2], from[2];
+		pid_t pid;
 
-		/* start runs while there is room */
-		while (!rc && nj < pl->jobs && next < pl->nruns &&
-		       !(s->stop && *s->stop)) {
-			size_t run = order[next++];
-			int p[2];
-			pid_t pid;
-
-			if (pl->done[run])
-				continue;
-			if (pipe2(p, O_CLOEXEC)) {
-				rc = pcb_error(&s->err, PCB_E_IO, "sweep: pipe: "
-					       "%s", strerror(errno));
-				break;
-			}
-			fflush(NULL);
-			pid = fork();
-			if (pid < 0) {
-				close(p[0]);
-				close(p[1]);
-				rc = pcb_error(&s->err, PCB_E_IO, "sweep: fork: "
-					       "%s", strerror(errno));
-				break;
-			}
-			if (pid == 0) {
-				close(p[0]);
-				worker(s, pl, run, root, p[1]);
-			}
-			close(p[1]);
-			jobs[nj].pid = pid;
-			jobs[nj].fd = p[0];
-			jobs[nj].run = run;
-			nj++;
-		}
-		if (!nj)
+		if (pipe2(to, O_CLOEXEC)) {
+			rc = pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
+				       strerror(errno));
 			break;
-		if (s->stop && *s->stop && !rc) {
+		}
+		if (pipe2(from, O_CLOEXEC)) {
+			close(to[0]);
+			close(to[1]);
+			rc = pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
+				       strerror(errno));
+			break;
+		}
+		snprintf(dir, sizeof(dir), "%s/w%u", root, nj);
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			for (i = 0; i < nj; i++) {	/* the others' pipes */
+				close(jobs[i].in);
+				close(jobs[i].out);
+			}
+			close(to[1]);
+			close(from[0]);
+			worker(s, pl, dir, to[0], from[1]);
+		}
+		close(to[0]);
+		close(from[1]);
+		if (pid < 0) {
+			close(to[1]);
+			close(from[0]);
+			rc = pcb_error(&s->err, PCB_E_IO, "sweep: fork: %s",
+				       strerror(errno));
+			break;
+		}
+		jobs[nj++] = (struct job){ pid, to[1], from[0], -1 };
+	}
+	while (!rc) {
+		struct pollfd pfd[256];
+		unsigned idx[256], np = 0;
+
+		/* the next runs to the idle workers */
+		for (i = 0; i < nj && next < pl->nruns; i++) {
+			uint32_t run;
+
+			if (jobs[i].run >= 0)
+				continue;
+			while (next < pl->nruns && pl->done[order[next]])
+				next++;
+			if (next == pl->nruns)
+				break;
+			run = (uint32_t)order[next++];
+			if (write(jobs[i].in, &run, sizeof(run)) !=
+			    (ssize_t)sizeof(run)) {
+				rc = pcb_error(&s->err, PCB_E_IO, "sweep: a "
+					       "worker stopped listening");
+				break;
+			}
+			jobs[i].run = run;
+			nbusy++;
+		}
+		if (rc || !nbusy)
+			break;
+		if (s->stop && *s->stop) {
 			rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
-			for (i = 0; i < nj; i++)
-				kill(jobs[i].pid, SIGTERM);
+			break;
 		}
 		for (i = 0; i < nj; i++)
-			pfd[i] = (struct pollfd){ jobs[i].fd, POLLIN, 0 };
-		if (poll(pfd, nj, 100) <= 0)
+			if (jobs[i].run >= 0) {
+				pfd[np] = (struct pollfd){ jobs[i].out, POLLIN,
+							   0 };
+				idx[np++] = i;
+			}
+		if (poll(pfd, np, 100) <= 0)
 			continue;
-		for (i = 0; i < nj; i++) {
+		for (i = 0; i < np && !rc; i++) {
+			struct job *j = &jobs[idx[i]];
 			struct wmsg msg;
 			ssize_t n = 0, got;
-			int st;
+			char pt[256];
 
 			if (!pfd[i].revents)
 				continue;
 			while ((size_t)n < sizeof(msg) &&
-			       (got = read(jobs[i].fd, (char *)&msg + n,
+			       (got = read(j->out, (char *)&msg + n,
 					   sizeof(msg) - (size_t)n)) > 0)
 				n += got;
-			close(jobs[i].fd);
-			waitpid(jobs[i].pid, &st, 0);
-			if ((size_t)n == sizeof(msg) && !msg.rc) {
-				store_run(pl, jobs[i].run, msg.v);
-				if (save_results(s, pl) && !rc)
-					rc = -s->err.code;
+			point_text(s, pl, (size_t)j->run / pl->repeat, pt,
+				   sizeof(pt));
+			if ((size_t)n != sizeof(msg) || msg.run != j->run) {
+				rc = pcb_error(&s->err, PCB_E_IO, "sweep: the "
+					       "worker for point %ld (%s) "
+					       "died", j->run /
+					       (long)pl->repeat, pt);
+			} else if (msg.rc) {
+				rc = pcb_error(&s->err, -msg.rc, "sweep: point "
+					       "%ld (%s): %s", j->run /
+					       (long)pl->repeat, pt, msg.msg);
+			} else {
+				store_run(pl, (size_t)j->run, msg.v);
+				pl->sim_s += msg.sim_s;
+				rc = save_results(s, pl);
 				progress(s, pl, t0, false);
-			} else if (!rc) {
-				char pt[256];
-
-				point_text(s, pl, jobs[i].run / pl->repeat, pt,
-					   sizeof(pt));
-				if ((size_t)n == sizeof(msg))
-					rc = pcb_error(&s->err, -msg.rc,
-						       "sweep: point %zu (%s): "
-						       "%s", jobs[i].run /
-						       pl->repeat, pt, msg.msg);
-				else
-					rc = pcb_error(&s->err, PCB_E_IO,
-						       "sweep: the worker for "
-						       "point %zu (%s) died "
-						       "(status %d)",
-						       jobs[i].run / pl->repeat,
-						       pt, st);
-				for (unsigned j = 0; j < nj; j++)
-					if (j != i)
-						kill(jobs[j].pid, SIGTERM);
 			}
-			jobs[i] = jobs[--nj];
-			pfd[i] = pfd[nj];
-			i--;
+			j->run = -1;
+			nbusy--;
 		}
 	}
+	/* an interrupt that reached the workers first shows as their error */
+	if (rc && s->stop && *s->stop) {
+		pcb_err_reset(&s->err);
+		rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
+	}
+	workers_end(jobs, nj, rc != 0);
 	progress(s, pl, t0, true);
 	rm_tree(root);
 	free(order);
@@ -1265,7 +1341,7 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 		size_t run = order[i];
 		struct series *ser;
 		struct run_bg bg;
-		double v[SW_MAX_MEAS * SW_NSTATS];
+		double v[SW_MAX_MEAS * SW_NSTATS], t1;
 		int64_t done;
 
 		if (pl->done[run])
@@ -1289,11 +1365,13 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 				r.traffic_log = log;
 			}
 		}
+		t1 = now_s();
 		if (!rc && pl->warmup)
 			rc = wait_wall(s, pl->warmup / 1e12, r.traffic);
 		if (!rc)
 			rc = rec_capture(&r, ser, pl->dur, pl->every, NULL,
 					 &done);
+		pl->sim_s += now_s() - t1;
 		if (r.traffic && run_bg_stop(&bg, 2000) == 127 && !rc)
 			rc = pcb_error(&s->err, PCB_E_DEVICE, "sweep: cannot run "
 				       "'%s' (see %s)", bg.name, log);
@@ -1696,6 +1774,9 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		out_str(&s->out, "sweep", pl->name);
 		out_u64(&s->out, "runs", pl->nruns);
 		out_u64(&s->out, "ran", pl->ndone - before);
+		out_u64(&s->out, "jobs", pl->jobs);
+		out_real(&s->out, "wall_s", now_s() - t0);
+		out_real(&s->out, "workload_s", pl->sim_s);
 		out_str(&s->out, "dir", pl->dir);
 		out_obj_end(&s->out);
 	} else {
