@@ -5,6 +5,7 @@
  * lifetime only); nothing else in pccbench keeps parse state in globals.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,7 +21,6 @@
 #include "cli.h"
 #include "cmd/cmd.h"
 #include "discover.h"
-#include <dirent.h>
 #include "paths.h"
 #include "sim/sim.h"
 #include "tel/diag_ids.h"
@@ -211,6 +211,130 @@ static void cand_pairs(struct cands *c, char **words, int n,
 			cand_list(c, vals[i + 1]);
 }
 
+/* Saved series (NAME.csv) or sweeps (directories) by name. */
+static void cand_saved(struct cands *c, const char *sub, bool dirs)
+{
+	char dir[4096];
+	struct dirent *de;
+	DIR *d;
+
+	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, sub, false, NULL) ||
+	    !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char name[256];
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (dirs && de->d_type == DT_DIR)
+			cand_add(c, de->d_name);
+		if (!dirs && l > 4 && l < sizeof(name) &&
+		    !strcmp(de->d_name + l - 4, ".csv")) {
+			snprintf(name, sizeof(name), "%.*s", (int)(l - 4),
+				 de->d_name);
+			cand_add(c, name);
+		}
+	}
+	closedir(d);
+}
+
+/* The column names of a saved series: its header, "name (unit),...". */
+static void cand_columns(struct cands *c, struct session *s,
+			 const char *series)
+{
+	struct pcb_err keep = s->err;
+	char path[4200], *line = NULL, *w, *save = NULL;
+	size_t cap = 0;
+	FILE *fp;
+
+	if (cmd_series_path(s, series, "csv", path, sizeof(path)) ||
+	    !(fp = fopen(path, "r"))) {
+		s->err = keep;
+		return;
+	}
+	if (getline(&line, &cap, fp) > 0)
+		for (w = strtok_r(line, ",\r\n", &save); w;
+		     w = strtok_r(NULL, ",\r\n", &save)) {
+			w[strcspn(w, " ")] = '\0';
+			if (*w && strcmp(w, "t"))
+				cand_add(c, w);
+		}
+	free(line);
+	fclose(fp);
+}
+
+/* record's keys and values. */
+static void complete_record(char **words, int n, struct cands *c)
+{
+	if (n > 1 && words[n - 1][strlen(words[n - 1]) - 1] == ',')
+		n--;	/* "ids a,b": the list is the word being completed */
+	if (n % 2 == 1) {
+		cand_list(c, "for, every, into, clear, ids, while");
+	} else if (!strcmp(words[n - 1], "clear")) {
+		cand_list(c, "on, off");
+	} else if (!strcmp(words[n - 1], "ids")) {
+		cand_data_ids(c);
+		append_char = ',';
+	}
+}
+
+/* sweep [run] PARAM SPEC ... KEYWORD VALUE ...; words[first] is the
+ * first word after `sweep` or `sweep run`.
+ */
+static void complete_sweep(struct session *s, char **words, int n, int first,
+			   struct cands *c)
+{
+	static const char *const keys = "for, warmup, every, repeat, seeds, "
+		"jobs, measure, scenario, while, into, plot, shuffle";
+	static const char *const kinds = "incast, staircase, permutation, mix";
+	enum sim_kind kind;
+	int i, scen = -1;
+	bool in_axes = true;
+
+	/* "util,queue_p": the list is the word being completed */
+	if (n > first && words[n - 1][strlen(words[n - 1]) - 1] == ',')
+		n--;
+
+	for (i = first; i < n; i++) {
+		if (strstr(keys, words[i]) && strchr(words[i], ' ') == NULL &&
+		    islower((unsigned char)words[i][0]))
+			in_axes = false;
+		if (!strcmp(words[i], "scenario"))
+			scen = i;
+	}
+	if (in_axes && (n - first) % 2 == 0) {
+		cand_params(c, s);
+		if (n > first)
+			cand_list(c, keys);
+		return;
+	}
+	if (in_axes)
+		return;		/* a range or list of values */
+	if (!strcmp(words[n - 1], "measure")) {
+		cand_list(c, "avg_rtt, min_rtt, max_rtt, min_rate, max_rate, "
+			  "ai, hai, dec, hyper_dec, tx_dec, cnp_handled, "
+			  "cnp_sent, ecn_marked, rx_gbps, tx_gbps, pauses, "
+			  "drops, util, jain, queue_mean, queue_p99, "
+			  "queue_max, rtt_mean, rtt_p99, rtos");
+		append_char = ',';
+		return;
+	}
+	if (scen == n - 1) {
+		cand_list(c, kinds);
+		return;
+	}
+	if (scen >= 0 && !sim_kind_parse(words[scen + 1], &kind) &&
+	    (n - scen) % 2 == 0) {
+		cand_list(c, sim_cfg_keys(kind));
+		cand_list(c, keys);
+		return;
+	}
+	if (!strcmp(words[n - 1], "plot"))
+		return;		/* a file */
+	cand_list(c, keys);
+}
+
 static bool complete_tel(struct session *s, const char *obj,
 			 const char *verb, char **words, int n,
 			 struct cands *c)
@@ -278,16 +402,64 @@ static bool complete_for(struct session *s, char **words, int n,
 	}
 	if (!strcmp(obj->name, "source"))
 		return false;		/* file names */
+	if (!strcmp(obj->name, "record")) {
+		complete_record(words, n, c);
+		return strcmp(words[n - 1], "while");
+	}
+	if (!strcmp(obj->name, "corr") || !strcmp(obj->name, "plot")) {
+		if (n == 1)
+			cand_saved(c, "series", false);
+		else if (!strcmp(obj->name, "plot") &&
+			 !strcmp(words[n - 1], "to"))
+			return false;	/* a file */
+		else if (strcmp(words[n - 1], "title"))
+			cand_columns(c, s, words[1]);
+		if (n > 1 && !strcmp(obj->name, "plot"))
+			cand_list(c, "to, title, hist, scatter");
+		if (n > 1 && !strcmp(obj->name, "corr"))
+			cand_add(c, "lag");
+		return true;
+	}
 	if (!obj->sub)
 		return true;
 	if (n == 1) {
 		cand_rows(c, obj->sub);
+		if (!strcmp(obj->name, "sweep"))
+			cand_params(c, s);	/* sweep PARAM = sweep run */
 		return true;
 	}
 	verb = cli_lookup(s, obj->sub, "verb", words[1]);
 	s->err = keep;
+	if (!verb && !strcmp(obj->name, "sweep")) {
+		complete_sweep(s, words, n, 1, c);
+		return strcmp(words[n - 1], "plot");
+	}
 	if (!verb)
 		return true;
+	if (!strcmp(obj->name, "sweep")) {
+		if (!strcmp(verb->name, "run")) {
+			complete_sweep(s, words, n, 2, c);
+			return strcmp(words[n - 1], "plot");
+		}
+		if (n == 2 && strcmp(verb->name, "list"))
+			cand_saved(c, "sweeps", true);
+		else if (!strcmp(verb->name, "plot") && n == 3)
+			cand_add(c, "to");
+		else if (!strcmp(verb->name, "plot") && n == 4)
+			return false;	/* a file */
+		else if (!strcmp(verb->name, "show") && n == 3)
+			cand_add(c, "best");
+		else if (!strcmp(verb->name, "show") && n == 4)
+			cand_list(c, "min, max");
+		return true;
+	}
+	if (!strcmp(obj->name, "series")) {
+		if (n == 2 && strcmp(verb->name, "list"))
+			cand_saved(c, "series", false);
+		else if (n == 3 && !strcmp(verb->name, "export"))
+			return false;	/* a file */
+		return true;
+	}
 	if (!strcmp(obj->name, "diag") || !strcmp(obj->name, "retx") ||
 	    !strcmp(obj->name, "pcc"))
 		return complete_tel(s, obj->name, verb->name, words, n, c);

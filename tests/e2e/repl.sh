@@ -12,7 +12,7 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 fail=0
 start() {
 	tmux -L "$sock" new-session -d -s r -x 160 -y 40 \
-		"env XDG_STATE_HOME=$tmp/state TERM=xterm $BIN -d sim:repl"
+		"env XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache TERM=xterm $BIN -d sim:repl"
 }
 # (capture-pane drops trailing blanks: expectations end without them)
 screen() { tmux -L "$sock" capture-pane -p -t r; }
@@ -51,6 +51,31 @@ keys "port_0_priority_3_tx_pac" Tab
 wait_for "> diag ids apply port_0_rx_bytes,port_0_priority_3_tx_packets,"
 keys C-u "retx config unit usec_" Tab
 wait_for "> retx config unit usec_100"
+# series, columns and sweep words come from what is saved and the device
+keys C-u "record for 1ms every 100us into tabrec" Enter
+wait_for "series tabrec: 10 points"
+keys "plot tab" Tab
+wait_for "> plot tabrec"
+keys C-u "corr tabrec avg_r" Tab
+wait_for "> corr tabrec avg_rtt"
+keys C-u "sweep AL" Tab
+wait_for "> sweep ALPHA"
+keys "0.1,0.2 meas" Tab
+wait_for "> sweep ALPHA 0.1,0.2 measure"
+keys "util,queue_p" Tab
+wait_for "> sweep ALPHA 0.1,0.2 measure util,queue_p99,"
+# Ctrl-C in a sweep: back at the prompt within a second, device unchanged
+keys C-u "sweep ALPHA 0.05:0.8:0.05 for 50ms jobs 2 into ctl" Enter
+sleep 0.5
+keys C-c
+t0=$(date +%s%N)
+wait_for "error: interrupted"
+t1=$(date +%s%N)
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] ||
+	{ echo "repl: Ctrl-C in a sweep took $(( (t1 - t0) / 1000000 )) ms"; fail=1; }
+keys "clear" Enter
+keys "param get ALPHA" Enter
+wait_for "ALPHA    0.1"
 keys C-u "sim run 10s" Enter
 sleep 0.5
 keys C-c
