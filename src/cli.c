@@ -9,6 +9,7 @@
 
 
 #include "cli.h"
+#include "sim/simdev.h"
 #include "units.h"
 
 #define CLI_MAX_DEPTH 8		/* `source` nesting */
@@ -477,15 +478,38 @@ static int parse_duration(struct session *s, const char *t, long long *ns)
 	return 0;
 }
 
+/* sleep DURATION [wall]: on the device's clock.  The sim device's clock
+ * is simulated time, so sleeping there lets the fabric run (statistics
+ * continue the last window); a real NIC, or `wall`, waits wall time.
+ */
 static int cmd_sleep(struct session *s, int argc, char **argv)
 {
 	struct timespec ts;
+	struct simdev *d;
 	long long ns = 0;
 	int rc = parse_duration(s, argv[0], &ns);
 
-	(void)argc;
+	if (!rc && argc == 2 && strcmp(argv[1], "wall"))
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: sleep DURATION "
+			       "[wall]");
 	if (rc)
 		return rc;
+	if (argc == 1) {
+		rc = sess_device(s);
+		if (rc)
+			return rc;
+	}
+	if (argc == 1 && !(s->dev->ops->caps & REG_CAP_REAL)) {
+		struct sim *sim;
+
+		rc = sess_simdev(s, &d);
+		if (!rc)
+			rc = simdev_sim(d, &sim, &s->err);
+		if (!rc)
+			rc = simdev_run_more(d, ns * PS_PER_NS, s->stop,
+					     &s->err);
+		return rc;
+	}
 	ts.tv_sec = (time_t)(ns / 1000000000);
 	ts.tv_nsec = (long)(ns % 1000000000);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -554,8 +578,10 @@ const struct cmd_row cmd_top[] = {
 	  "show commands, an object's verbs or one verb", "help param set",
 	  0 },
 	{ "echo", cmd_echo, NULL, 0, -1, "[TEXT...]", "print text", NULL, 0 },
-	{ "sleep", cmd_sleep, NULL, 1, 1, "DURATION",
-	  "wait (500ms, 2s, 100us)", "sleep 100ms", 0 },
+	{ "sleep", cmd_sleep, NULL, 1, 2, "DURATION [wall]",
+	  "wait on the device's clock: the sim runs its fabric for DURATION "
+	  "of simulated time; a real NIC (or 'wall') waits wall time",
+	  "sleep 100ms", 0 },
 	{ "source", cmd_source, NULL, 1, 1, "FILE",
 	  "run the commands of a script file", "source scripts/demo.pcb", 0 },
 	{ "quit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },

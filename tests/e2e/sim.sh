@@ -57,4 +57,8 @@ check "unwritable trace exit" 2 $?
 a=$("$BIN" -d sim:b -j -c 'sim scenario incast senders 4 start jitter seed 9; sim run 1ms' | tail -n 1)
 b=$("$BIN" -d sim:b -j -c 'sim run 1ms' | tail -n 1)
 check "same seed, same run" "$a" "$b"
+# sleep on the sim device is simulated time: the window grows by it
+out=$("$BIN" -d sim:c -j -c 'sim run 1ms; sleep 2ms; sim show' | tail -n 1)
+check "sleep: window start" 0 "$(printf '%s' "$out" | jget t0_ms)"
+check "sleep: window end" 3 "$(printf '%s' "$out" | jget t1_ms)"
 exit $fail
