@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,4 +39,19 @@ int pcb_parse_duration_ps(const char *t, double bare_unit, int64_t *ps)
 		return -1;
 	*ps = (int64_t)llround(x);
 	return 0;
+}
+
+const char *pcb_format_duration(int64_t ps, char *buf, size_t len)
+{
+	static const struct { const char *u; double ps; } units[] = {
+		{ "s", 1e12 }, { "ms", 1e9 }, { "us", 1e6 }, { "ns", 1e3 },
+		{ "ps", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]) &&
+	     (double)ps < units[i].ps; i++)
+		;
+	snprintf(buf, len, "%.6g%s", (double)ps / units[i].ps, units[i].u);
+	return buf;
 }

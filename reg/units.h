@@ -2,6 +2,7 @@
 #ifndef PCCB_UNITS_H
 #define PCCB_UNITS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* "10ms", "1.5us", "250ns", "2s", "100ps" -> picoseconds; a bare number is
@@ -10,5 +11,10 @@
  * Returns 0 or -1.
  */
 int pcb_parse_duration_ps(const char *text, double bare_unit, int64_t *ps);
+
+/* Picoseconds as "10ms", "100us", "1.5s": the largest unit that keeps
+ * the number >= 1, 6 significant digits.  Returns buf.
+ */
+const char *pcb_format_duration(int64_t ps, char *buf, size_t len);
 
 #endif

@@ -217,10 +217,13 @@ int cmd_record(struct session *s, int argc, char **argv)
 			out_str(&s->out, "file", path);
 			out_obj_end(&s->out);
 		} else {
+			char a[32], b[32];
+
 			fprintf(s->out.fp, "series %s: %zu points x %zu "
-				"columns, %.3f ms every %.3f us -> %s\n", name,
-				ser->nrows, ser->ncols, done_ps / 1e9,
-				every / 1e6, path);
+				"columns, %s every %s -> %s\n", name,
+				ser->nrows, ser->ncols,
+				pcb_format_duration(done_ps, a, sizeof(a)),
+				pcb_format_duration(every, b, sizeof(b)), path);
 		}
 	}
 out:

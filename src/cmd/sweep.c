@@ -1439,21 +1439,6 @@ static double estimate_s(const struct plan *pl)
 	return runs * per_run / pl->jobs;
 }
 
-/* 10ms, 100us, 1.5s: the largest unit that keeps a number >= 1. */
-static const char *fmt_dur(int64_t ps, char *b, size_t len)
-{
-	static const struct { const char *u; double ps; } units[] = {
-		{ "s", 1e12 }, { "ms", 1e9 }, { "us", 1e6 }, { "ns", 1e3 },
-	};
-	size_t i;
-
-	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]) &&
-	     (double)ps < units[i].ps; i++)
-		;
-	snprintf(b, len, "%.6g%s", (double)ps / units[i].ps, units[i].u);
-	return b;
-}
-
 static void print_plan(struct session *s, const struct plan *pl)
 {
 	char v[40], scen[2048] = "";
@@ -1517,9 +1502,9 @@ static void print_plan(struct session *s, const struct plan *pl)
 	fprintf(s->out.fp, "  %-14s ", "each run");
 	if (pl->warmup)
 		fprintf(s->out.fp, "warmup %s, then ",
-			fmt_dur(pl->warmup, v, sizeof(v)));
-	fprintf(s->out.fp, "%s recorded", fmt_dur(pl->dur, v, sizeof(v)));
-	fprintf(s->out.fp, " every %s\n", fmt_dur(pl->every, v, sizeof(v)));
+			pcb_format_duration(pl->warmup, v, sizeof(v)));
+	fprintf(s->out.fp, "%s recorded", pcb_format_duration(pl->dur, v, sizeof(v)));
+	fprintf(s->out.fp, " every %s\n", pcb_format_duration(pl->every, v, sizeof(v)));
 	if (!pl->real) {
 		fprintf(s->out.fp, "  %-14s %s; seeds", "scenario", scen);
 		for (k = 0; k < pl->repeat; k++)

@@ -108,4 +108,42 @@ check "no series" 1 $rc
 check "files" "inc.csv inc.json inc.scatter.dat inc.scatter.gp" "$(ls "$dir" | tr '\n' ' ' | sed 's/ $//')"
 "$BIN" series drop inc >/dev/null
 check "dropped" "" "$(ls "$dir")"
+
+# a real NIC (tests/fake-mstreg over the sim firmware of sim:nic): wall
+# time, PCC counters read through mstreg, and a traffic command beside the
+# recording -- here a pccbench running traffic on that same simulated NIC
+O=${O:-build}
+case "$O" in /*) ;; *) O="$top/$O" ;; esac
+FAKE="$O/tests/fake-mstreg"
+M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
+export FAKE_MSTREG_SIM=nic
+"$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
+"$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 30ms'" >"$tmp/nic.out"
+check "real record exit" 0 $?
+check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
+grep -q "series nic: 6 points x 18 columns, 600ms every 100ms" "$tmp/nic.out" ||
+	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }
+# the traffic moved the counters: RTT samples in some interval, and wall
+# time in t (about 0.1 s apart); port columns stay empty on a real NIC
+check "real record: intervals with RTT" yes "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' |
+	awk -F, '$2 != "" { n++ } END { print (n > 0 ? "yes" : "no") }')"
+check "real record: wall time" yes "$(tail -n 1 "$dir/nic.csv" | cut -d, -f1 |
+	awk '{ print ($1 > 0.5 && $1 < 2 ? "yes" : "no") }')"
+check "real record: no port columns" "" "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' | cut -d, -f12-18 | tr -d ',\n')"
+grep -q "^algorithm    ZTR-RTT (reconstructed), slot 1" "$dir/nic.while.log" ||
+	{ echo "rec: the traffic command's output is not in nic.while.log"; fail=1; }
+out=$("$BIN" $M -c "record for 300ms every 100ms into nic2 while false" 2>&1); rc=$?
+check "failing traffic exit" 2 $rc
+case "$out" in *"traffic command 'false' failed (exit 1)"*) ;;
+	*) echo "rec: failing traffic: $out"; fail=1 ;; esac
+out=$("$BIN" $M -c "record for 300ms every 100ms into nic3 while 'no-such-traffic-tool -x'" 2>&1); rc=$?
+check "missing traffic tool exit" 2 $rc
+case "$out" in *"cannot run traffic command 'no-such-traffic-tool'"*) ;;
+	*) echo "rec: missing tool: $out"; fail=1 ;; esac
+out=$("$BIN" $M -c "record for 300ms every 100ms while 'sleep 1 | cat'" 2>&1); rc=$?
+check "pipe in while" 1 $rc
+out=$("$BIN" $M -c "record for 300ms every 100ms ids port_0_rx_bytes" 2>&1); rc=$?
+check "ids on a real NIC" 1 $rc
+out=$("$BIN" -d sim:r -c "record for 1ms every 100us while 'sleep 1'" 2>&1); rc=$?
+check "while on the sim" 1 $rc
 exit $fail
