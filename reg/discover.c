@@ -46,7 +46,7 @@ const char *pcb_nic_model(uint16_t device, bool *vf)
 	return NULL;
 }
 
-static const char *sysfs(void)
+const char *pcb_sysfs(void)
 {
 	const char *r = getenv("PCCBENCH_SYSFS");
 
@@ -80,7 +80,7 @@ int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 	}
 	if (!strncmp(name, "mlx5_", 5)) {
 		snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
-			 sysfs(), name);
+			 pcb_sysfs(), name);
 		n = readlink(link, target, sizeof(target) - 1);
 		if (n <= 0)
 			return pcb_error(err, PCB_E_NOENT,
@@ -105,7 +105,7 @@ static void names_in(const char *bdf, const char *sub, char *out,
 	DIR *d;
 
 	out[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s/%s", sysfs(), bdf,
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s/%s", pcb_sysfs(), bdf,
 		 sub);
 	d = opendir(dir);
 	if (!d)
@@ -117,6 +117,12 @@ static void names_in(const char *bdf, const char *sub, char *out,
 				      de->d_name);
 	}
 	closedir(d);
+}
+
+void pcb_rdma_name(const char *bdf, char *buf, size_t len)
+{
+	names_in(bdf, "infiniband", buf, len);
+	buf[strcspn(buf, ",")] = '\0';	/* the first */
 }
 
 static jmp_buf pci_jmp;
@@ -170,7 +176,7 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 		pa->method = PCI_ACCESS_DUMP;
 		pci_set_param(pa, (char *)"dump.name", (char *)dump);
 	} else if (getenv("PCCBENCH_SYSFS")) {
-		snprintf(sysp, sizeof(sysp), "%s/bus/pci", sysfs());
+		snprintf(sysp, sizeof(sysp), "%s/bus/pci", pcb_sysfs());
 		pa->method = PCI_ACCESS_SYS_BUS_PCI;
 		pci_set_param(pa, (char *)"sysfs.path", sysp);
 	}

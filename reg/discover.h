@@ -36,5 +36,9 @@ const char *pcb_nic_model(uint16_t device, bool *vf);
 int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 		    struct pcb_err *err);
 bool pcb_is_pci_name(const char *name);
+/* The RDMA device of a PCI function ("mlx5_0"), "" when none. */
+void pcb_rdma_name(const char *bdf, char *buf, size_t len);
+/* $PCCBENCH_SYSFS or /sys. */
+const char *pcb_sysfs(void);
 
 #endif

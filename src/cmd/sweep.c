@@ -674,10 +674,12 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 						 "enabled ('algo debug on')",
 						 measure_name(&pl->m[n]));
 		}
-		if (pl->real && !needs_counters(&pl->m[n]))
+		if (pl->real && (pl->m[n].col == REC_C_PAUSES ||
+				 pl->m[n].col == REC_C_DROPS))
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: on a real "
 					 "NIC pccbench reads the PCC counters "
-					 "only; %s is not one of them",
+					 "and the RDMA port's counters; %s is "
+					 "in neither",
 					 measure_name(&pl->m[n]));
 	}
 	rc = save_word(s, pl, "measure");

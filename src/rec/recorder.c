@@ -1,11 +1,15 @@
 /* recorder.c - polling every source of a device into a series. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "discover.h"
 #include "rec/recorder.h"
 #include "sim/simdev.h"
 #include "tel/diag_ids.h"
@@ -27,6 +31,46 @@ static const char *const knames[REC_K_COUNT] = {
 	"ZTR_CC_HYPER_DEC_COUNTER", "ZTR_CC_TX_DEC_COUNTER",
 };
 
+/* One sysfs counter: a decimal number, or false. */
+static bool sysfs_u64(const char *dir, const char *name, uint64_t *v)
+{
+	char path[4200], buf[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return sscanf(buf, "%" SCNu64, v) == 1;
+}
+
+/* The RDMA port's counters of a real NIC (IB port counters count data in
+ * units of 4 bytes).
+ */
+static void read_port(const struct recorder *r, struct sim_port_counters *p)
+{
+	char hw[4200], cnt[4200];
+
+	snprintf(hw, sizeof(hw), "%s/hw_counters", r->port_dir);
+	snprintf(cnt, sizeof(cnt), "%s/counters", r->port_dir);
+	if (sysfs_u64(cnt, "port_rcv_data", &p->rx_bytes))
+		p->rx_bytes *= 4;
+	if (sysfs_u64(cnt, "port_xmit_data", &p->tx_bytes))
+		p->tx_bytes *= 4;
+	sysfs_u64(cnt, "port_rcv_packets", &p->rx_pkts);
+	sysfs_u64(cnt, "port_xmit_packets", &p->tx_pkts);
+	sysfs_u64(hw, "np_cnp_sent", &p->cnp_sent);
+	sysfs_u64(hw, "rp_cnp_handled", &p->cnp_handled);
+	sysfs_u64(hw, "np_ecn_marked_roce_packets", &p->ecn_marked);
+	sysfs_u64(hw, "local_ack_timeout_err", &p->rto);
+}
+
 static int read_sources(struct recorder *r, struct rec_snap *n)
 {
 	struct retx_cfg cfg;
@@ -45,6 +89,8 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		sim_port_counters(r->d->sim, &n->port);
 		if (r->nids)
 			simdev_diag_sources(r->d->sim, n->ds);
+	} else if (*r->port_dir) {
+		read_port(r, &n->port);
 	}
 	/* the bins change only with new timeouts (or another reader) */
 	if (n != &r->prev)
@@ -80,6 +126,14 @@ static double rate(const struct recorder *r, const struct rec_snap *n, int k,
 	return r->kidx[k] < 0 ? NAN : (double)growth(r, n, k) / dt;
 }
 
+/* A 64-bit counter's growth; a counter that went back (reset by the
+ * driver) gives no number.
+ */
+static double grow(uint64_t a, uint64_t b)
+{
+	return b >= a ? (double)(b - a) : NAN;
+}
+
 /* One row from the interval that ended at `t` (s) and lasted dt. */
 static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		     double dt, double *row)
@@ -109,13 +163,15 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, dt);
 		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, dt);
 	}
-	if (!r->d)		/* a real NIC: no port counters (yet) */
+	if (!r->d && !*r->port_dir)	/* a real NIC without sysfs counters */
 		return;
-	row[REC_C_CNP_H] = (double)(b->cnp_handled - a->cnp_handled) / dt;
-	row[REC_C_CNP_S] = (double)(b->cnp_sent - a->cnp_sent) / dt;
-	row[REC_C_ECN] = (double)(b->ecn_marked - a->ecn_marked) / dt;
-	row[REC_C_RX] = (double)(b->rx_bytes - a->rx_bytes) * 8 / dt / 1e9;
-	row[REC_C_TX] = (double)(b->tx_bytes - a->tx_bytes) * 8 / dt / 1e9;
+	row[REC_C_CNP_H] = grow(a->cnp_handled, b->cnp_handled) / dt;
+	row[REC_C_CNP_S] = grow(a->cnp_sent, b->cnp_sent) / dt;
+	row[REC_C_ECN] = grow(a->ecn_marked, b->ecn_marked) / dt;
+	row[REC_C_RX] = grow(a->rx_bytes, b->rx_bytes) * 8 / dt / 1e9;
+	row[REC_C_TX] = grow(a->tx_bytes, b->tx_bytes) * 8 / dt / 1e9;
+	if (!r->d)		/* pauses (ethtool), drops: not in sysfs */
+		return;
 	row[REC_C_PAUSES] = (double)(b->pause_tx + b->sw_pause_tx -
 				     a->pause_tx - a->sw_pause_tx) / dt;
 	row[REC_C_DROPS] = (double)(b->drops_nobuf + b->drops_loss -
@@ -151,6 +207,26 @@ static int find_slot(struct recorder *r)
 	return rc;
 }
 
+/* A real NIC's RDMA port in sysfs, for the port columns. */
+static void find_port(struct recorder *r)
+{
+	char bdf[32], rdma[64], dir[4096];
+	struct pcb_err e = { 0 };
+	struct stat st;
+
+	if (pcb_resolve_pci(r->s->devname, bdf, sizeof(bdf), &e))
+		return;
+	pcb_rdma_name(bdf, rdma, sizeof(rdma));
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/1",
+		 pcb_sysfs(), rdma);
+	if (*rdma && !stat(dir, &st))
+		snprintf(r->port_dir, sizeof(r->port_dir), "%s", dir);
+	else
+		sess_warn(r->s, "record: %s has no RDMA port counters in sysfs "
+			  "(%s): CNP, ECN and Gb/s columns stay empty",
+			  r->s->devname, *rdma ? dir : "no infiniband device");
+}
+
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 	     uint32_t nids, bool clear)
 {
@@ -177,6 +253,8 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 		return pcb_error(&s->err, PCB_E_STATE, "record: diag data IDs "
 				 "come from DOCA telemetry, which pccbench "
 				 "reads on the sim device only");
+	} else {
+		find_port(r);
 	}
 	for (i = 0; i < nids; i++) {
 		r->idv[i] = ids[i];

@@ -4,8 +4,11 @@
  * the PCC counters (the slot holding counter_en), the fabric's port
  * counters, the retransmission histogram and any diag data IDs asked
  * for.  On a real NIC each interval waits wall time (optionally while a
- * traffic command runs) and reads the PCC counters through the register
- * transport; port columns stay missing there.  Rates are per second of
+ * traffic command runs), reads the PCC counters through the register
+ * transport and the RDMA port's counters from sysfs
+ * (/sys/class/infiniband/DEV/ports/1/{counters,hw_counters}: bytes,
+ * packets, np_cnp_sent, rp_cnp_handled, np_ecn_marked_roce_packets);
+ * pauses, drops and retx bins stay missing there.  Rates are per second of
  * device time; an interval without RTT samples has no average RTT
  * (missing, never 0).  `record` and `sweep` both record through here.
  *
@@ -57,6 +60,7 @@ struct recorder {
 	uint64_t idv[DIAG_MAX_IDS];
 	int ids[DIAG_MAX_IDS];		/* their DS_* sources */
 	size_t rto_peeked;		/* the sim's RTO count at the last peek */
+	char port_dir[4096];		/* real NIC: .../ports/1, "" none */
 	struct run_bg *traffic;		/* `while` command, or NULL */
 	const char *traffic_log;	/* where its output goes */
 	struct rec_snap prev;

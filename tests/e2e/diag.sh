@@ -63,7 +63,7 @@ check "format 0 id field" " 0x1020000100000000" "$(sed -n 2p "$tmp/f0.csv" | cut
 "$BIN" -d sim:g diag stop >/dev/null
 
 # one owner: a live REPL holds the device; force takes it over
-printf 'diag show\nsleep 1500ms\ndiag read\n' | "$BIN" -d sim:g >"$tmp/repl.out" 2>&1 &
+printf 'diag show\nsleep 1500ms wall\ndiag read\n' | "$BIN" -d sim:g >"$tmp/repl.out" 2>&1 &
 pid=$!
 sleep 0.5
 out=$("$BIN" -d sim:g diag show 2>&1); rc=$?

@@ -75,7 +75,7 @@ check "runs after interrupt" 0 $?
 
 # crash: write, SIGKILL, restart (unclean journal reported), restore
 "$BIN" -d sim:crash -c 'param set MAX_DELAY 100us' >/dev/null
-"$BIN" -d sim:crash -c 'param set ALPHA 0.3 MAX_DELAY 50us AI 40; algo debug on; sleep 30' \
+"$BIN" -d sim:crash -c 'param set ALPHA 0.3 MAX_DELAY 50us AI 40; algo debug on; sleep 30 wall' \
 	>/dev/null 2>&1 &
 pid=$!
 i=0

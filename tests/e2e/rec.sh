@@ -118,8 +118,9 @@ FAKE="$O/tests/fake-mstreg"
 M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
 export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
-"$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 30ms'" >"$tmp/nic.out"
+"$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 30ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
+check "no sysfs: one warning" "warning: record: 0000:08:00.0 has no RDMA port counters in sysfs (no infiniband device): CNP, ECN and Gb/s columns stay empty" "$(cat "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
 grep -q "series nic: 6 points x 18 columns, 600ms every 100ms" "$tmp/nic.out" ||
 	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }
@@ -132,6 +133,30 @@ check "real record: wall time" yes "$(tail -n 1 "$dir/nic.csv" | cut -d, -f1 |
 check "real record: no port columns" "" "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' | cut -d, -f12-18 | tr -d ',\n')"
 grep -q "^algorithm    ZTR-RTT (reconstructed), slot 1" "$dir/nic.while.log" ||
 	{ echo "rec: the traffic command's output is not in nic.while.log"; fail=1; }
+# the RDMA port's counters from sysfs (a fixture tree the traffic command
+# writes into 0.25 s after the start): CNP, ECN and Gb/s as rates
+sys="$tmp/sys"
+mkdir -p "$sys/bus/pci/devices/0000:08:00.0/infiniband/mlx5_0" \
+	"$sys/class/infiniband/mlx5_0/ports/1/counters" \
+	"$sys/class/infiniband/mlx5_0/ports/1/hw_counters"
+for f in counters/port_rcv_data counters/port_xmit_data counters/port_rcv_packets \
+	 counters/port_xmit_packets hw_counters/np_cnp_sent hw_counters/rp_cnp_handled \
+	 hw_counters/np_ecn_marked_roce_packets; do
+	echo 1000 >"$sys/class/infiniband/mlx5_0/ports/1/$f"
+done
+p="$sys/class/infiniband/mlx5_0/ports/1"
+PCCBENCH_SYSFS="$sys" "$BIN" $M -c "record for 500ms every 100ms into sys while 'sh -c \"sleep 0.25; echo 2001000 >$p/hw_counters/rp_cnp_handled; echo 25001000 >$p/counters/port_rcv_data; sleep 5\"'" >/dev/null
+check "sysfs record exit" 0 $?
+# one interval saw 2000000 CNPs and 100 MB: the rest saw nothing
+check "sysfs: cnp_handled intervals" "1 4" "$(tail -n +2 "$dir/sys.csv" | tr -d '\r' |
+	awk -F, '{ if ($12 > 0) n++; else if ($12 == "0") z++ } END { print n + 0, z + 0 }')"
+check "sysfs: cnp_handled count" 2000000 "$(tail -n +2 "$dir/sys.csv" | tr -d '\r' |
+	awk -F, 'NR == 1 { t0 = 0 } { if ($12 > 0) printf "%.0f", $12 * ($1 - p); p = $1 }' |
+	awk '{ printf "%d", ($1 > 1900000 && $1 < 2100000) ? 2000000 : $1 }')"
+check "sysfs: rx bytes" 800 "$(tail -n +2 "$dir/sys.csv" | tr -d '\r' |
+	awk -F, '{ s += $15 * ($1 - p); p = $1 } END { printf "%.0f", s * 1000 }')"
+check "sysfs: ecn stays 0" 0 "$(tail -n +2 "$dir/sys.csv" | tr -d '\r' | cut -d, -f14 | sort -u)"
+check "sysfs: pauses empty" "" "$(tail -n +2 "$dir/sys.csv" | tr -d '\r' | cut -d, -f17 | sort -u)"
 out=$("$BIN" $M -c "record for 300ms every 100ms into nic2 while false" 2>&1); rc=$?
 check "failing traffic exit" 2 $rc
 case "$out" in *"traffic command 'false' failed (exit 1)"*) ;;

@@ -36,7 +36,7 @@ out=$("$BIN" -d sim:r -c 'retx start' 2>&1); rc=$?
 check "double start exit" 1 $rc
 
 # another process reconfigures under a REPL's feet: detect says so
-printf 'retx detect\nsleep 1500ms\nretx detect\nretx detect\n' |
+printf 'retx detect\nsleep 1500ms wall\nretx detect\nretx detect\n' |
 	"$BIN" -d sim:r >"$tmp/detect.txt" 2>&1 &
 pid=$!
 sleep 0.5
