@@ -118,7 +118,7 @@ FAKE="$O/tests/fake-mstreg"
 M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
 export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
-"$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 30ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
+"$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 10ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
 check "no sysfs: one warning" "warning: record: 0000:08:00.0 has no RDMA port counters in sysfs (no infiniband device): CNP, ECN and Gb/s columns stay empty" "$(cat "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
@@ -131,8 +131,8 @@ check "real record: intervals with RTT" yes "$(tail -n +2 "$dir/nic.csv" | tr -d
 check "real record: wall time" yes "$(tail -n 1 "$dir/nic.csv" | cut -d, -f1 |
 	awk '{ print ($1 > 0.5 && $1 < 2 ? "yes" : "no") }')"
 check "real record: no port columns" "" "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' | cut -d, -f12-18 | tr -d ',\n')"
-grep -q "^algorithm    ZTR-RTT (reconstructed), slot 1" "$dir/nic.while.log" ||
-	{ echo "rec: the traffic command's output is not in nic.while.log"; fail=1; }
+"$BIN" $M -c "record for 300ms every 100ms into niclog while 'echo traffic says hello'" >/dev/null 2>&1
+check "traffic output in NAME.while.log" "traffic says hello" "$(cat "$dir/niclog.while.log")"
 # the RDMA port's counters from sysfs (a fixture tree the traffic command
 # writes into 0.25 s after the start): CNP, ECN and Gb/s as rates
 sys="$tmp/sys"
