@@ -37,6 +37,13 @@ void cmd_argv_free(char **argv);
  */
 void cmd_meta_algo(struct session *s, FILE *fp);
 
+/* $XDG_DATA_HOME/pccbench/DIR/NAME SUFFIX, NAME checked first
+ * ([A-Za-z0-9_.-], up to 60, not starting with '.'); `what` names the
+ * thing in the error ("series", "sweep").
+ */
+int cmd_saved_path(struct session *s, const char *what, const char *dir,
+		   const char *name, const char *suffix, bool create,
+		   char *buf, size_t len);
 /* Series files: NAME checked ([A-Za-z0-9_.-], up to 60), then
  * $XDG_DATA_HOME/pccbench/series/NAME.EXT.
  */
@@ -56,5 +63,7 @@ double *cmd_series_column(const struct series *ser, size_t c);
  */
 int plot_render(struct session *s, const char *to, const char *vars,
 		int panels, const char *tmpl, const char *dat, const char *gp);
+/* A gnuplot single-quoted string ('' stands for a quote). */
+void plot_quote(char *buf, size_t len, const char *text);
 
 #endif

@@ -156,3 +156,27 @@ void cmd_meta_algo(struct session *s, FILE *fp)
 	pcb_err_reset(&s->err);
 	fputc('}', fp);
 }
+
+int cmd_saved_path(struct session *s, const char *what, const char *dir_name,
+		   const char *name, const char *suffix, bool create,
+		   char *buf, size_t len)
+{
+	char dir[4000];
+	size_t i;
+	int rc;
+
+	for (i = 0; name[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-.", name[i]) || i >= 60 ||
+		    name[0] == '.')
+			return pcb_error(&s->err, PCB_E_INVAL, "bad %s name "
+					 "'%s' (letters, digits, _ - .; up "
+					 "to 60)", what, name);
+	if (!*name)
+		return pcb_error(&s->err, PCB_E_INVAL, "empty %s name", what);
+	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, dir_name, create,
+			  &s->err);
+	if (!rc)
+		snprintf(buf, len, "%s/%.60s%s", dir, name, suffix);
+	return rc;
+}

@@ -19,7 +19,7 @@
 /* ---- plot --------------------------------------------------------------- */
 
 /* A gnuplot single-quoted string: '' stands for a quote. */
-static void gp_str(char *b, size_t len, const char *s)
+void plot_quote(char *b, size_t len, const char *s)
 {
 	size_t o = 0;
 
@@ -267,9 +267,9 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		series_free(ser);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
-	gp_str(q, sizeof(q), dat);
+	plot_quote(q, sizeof(q), dat);
 	fprintf(fp, "datafile = %s\n", q);
-	gp_str(q, sizeof(q), title);
+	plot_quote(q, sizeof(q), title);
 	fprintf(fp, "plottitle = %s\n", q);
 	if (sx >= 0) {
 		const struct series_col *axis[2] = { &ser->cols[sx],
@@ -283,7 +283,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
 				 *axis[k]->unit ? " (" : "", axis[k]->unit,
 				 *axis[k]->unit ? ")" : "");
-			gp_str(q, sizeof(q), lab);
+			plot_quote(q, sizeof(q), lab);
 			fprintf(fp, "%cname = %s\n", k ? 'y' : 'x', q);
 		}
 	} else if (!hist) {
@@ -330,11 +330,11 @@ int plot_render(struct session *s, const char *to, const char *vars,
 			!panels ? 600 : 150 + 220 * panels);
 	fputs("set termoption noenhanced\n", fp);	/* avg_rtt, not avg subscript rtt */
 	if (to) {
-		gp_str(q, sizeof(q), to);
+		plot_quote(q, sizeof(q), to);
 		fprintf(fp, "set output %s\n", q);
 	}
 	fputs(vars, fp);
-	gp_str(q, sizeof(q), tmpl);
+	plot_quote(q, sizeof(q), tmpl);
 	fprintf(fp, "load %s\n", q);
 	if (to)
 		fputs("set output\n", fp);

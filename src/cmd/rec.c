@@ -27,31 +27,14 @@
 #include "sim/simdev.h"
 #include "units.h"
 
-static int series_dir(struct session *s, char *dir, size_t len)
-{
-	return pcb_user_dir(dir, len, PCB_DIR_DATA, "series", true, &s->err);
-}
-
 int cmd_series_path(struct session *s, const char *name, const char *ext,
 		    char *buf, size_t len)
 {
-	char dir[4096];
-	size_t i;
-	int rc;
+	char sfx[32];
 
-	for (i = 0; name[i]; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-.", name[i]) || i >= 60 ||
-		    name[0] == '.')
-			return pcb_error(&s->err, PCB_E_INVAL, "bad series name "
-					 "'%s' (letters, digits, _ - .; up "
-					 "to 60)", name);
-	if (!*name)
-		return pcb_error(&s->err, PCB_E_INVAL, "empty series name");
-	rc = series_dir(s, dir, sizeof(dir));
-	if (!rc)
-		snprintf(buf, len, "%s/%s.%s", dir, name, ext);
-	return rc;
+	snprintf(sfx, sizeof(sfx), ".%s", ext);
+	return cmd_saved_path(s, "series", "series", name, sfx, true, buf,
+			      len);
 }
 
 static int save_meta(struct session *s, struct recorder *r,
@@ -260,7 +243,8 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = series_dir(s, dir, sizeof(dir));
+	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, "series", true,
+			  &s->err);
 	if (rc)
 		return rc;
 	n = scandir(dir, &ents, NULL, alphasort);

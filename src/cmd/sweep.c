@@ -151,24 +151,8 @@ static void plan_free(struct plan *pl)
 static int sweeps_dir(struct session *s, const char *name, char *buf,
 		      size_t len, bool create)
 {
-	char dir[4096];
-	size_t i;
-	int rc;
-
-	for (i = 0; name[i]; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-.", name[i]) || i >= 60 ||
-		    name[0] == '.')
-			return pcb_error(&s->err, PCB_E_INVAL, "bad sweep name "
-					 "'%s' (letters, digits, _ - .; up "
-					 "to 60)", name);
-	if (!*name)
-		return pcb_error(&s->err, PCB_E_INVAL, "empty sweep name");
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, "sweeps", create,
-			  &s->err);
-	if (!rc)
-		snprintf(buf, len, "%.3900s/%.60s", dir, name);
-	return rc;
+	return cmd_saved_path(s, "sweep", "sweeps", name, "", create, buf,
+			      len);
 }
 
 /* ---- the plan ------------------------------------------------------------ */
@@ -2144,20 +2128,6 @@ static int cmd_sweep_show(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-static void gp_quote(char *b, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	b[o++] = '\'';
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '\'')
-			b[o++] = '\'';
-		b[o++] = *s == '\n' ? ' ' : *s;
-	}
-	b[o++] = '\'';
-	b[o] = 0;
-}
-
 static int cmp_x(const void *a, const void *b)
 {
 	const double *x = a, *y = b;
@@ -2259,14 +2229,14 @@ static int sweep_plot(struct session *s, const char *name, const char *to,
 		table_free(&t);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
-	gp_quote(q, sizeof(q), dat);
+	plot_quote(q, sizeof(q), dat);
 	fprintf(vp, "datafile = %s\n", q);
 	snprintf(gp + strlen(gp), 1, "%s", "");
 	{
 		char title[200];
 
 		snprintf(title, sizeof(title), "sweep %s", name);
-		gp_quote(q, sizeof(q), title);
+		plot_quote(q, sizeof(q), title);
 		fprintf(vp, "plottitle = %s\n", q);
 	}
 	fprintf(vp, "naxes = %zu\nnames = '", t.naxes);
@@ -2284,7 +2254,7 @@ static int sweep_plot(struct session *s, const char *name, const char *to,
 
 		snprintf(lab, sizeof(lab), "%s%s%s%s", c->name,
 			 *c->unit ? " (" : "", c->unit, *c->unit ? ")" : "");
-		gp_quote(q, sizeof(q), lab);
+		plot_quote(q, sizeof(q), lab);
 		fprintf(vp, "%cname = %s\n", a ? 'y' : 'x', q);
 		if (t.naxes == 2) {	/* tics at the grid indexes */
 			fprintf(vp, "%ctics = \"(", a ? 'y' : 'x');

@@ -30,6 +30,16 @@ wait_for() {
 	fail=1
 	return 1
 }
+# Ctrl-C half a second into the running command: the error within 1 s
+interrupt() {
+	sleep 0.5
+	keys C-c
+	t0=$(date +%s%N)
+	wait_for "$2"
+	t1=$(date +%s%N)
+	[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] ||
+		{ echo "repl: Ctrl-C in $1 took $(( (t1 - t0) / 1000000 )) ms"; fail=1; }
+}
 
 start
 wait_for "pccbench sim:repl ztr_rtt>"
@@ -66,24 +76,12 @@ keys "util,queue_p" Tab
 wait_for "> sweep ALPHA 0.1,0.2 measure util,queue_p99,"
 # Ctrl-C in a sweep: back at the prompt within a second, device unchanged
 keys C-u "sweep ALPHA 0.05:0.8:0.05 for 50ms jobs 2 into ctl" Enter
-sleep 0.5
-keys C-c
-t0=$(date +%s%N)
-wait_for "error: interrupted"
-t1=$(date +%s%N)
-[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] ||
-	{ echo "repl: Ctrl-C in a sweep took $(( (t1 - t0) / 1000000 )) ms"; fail=1; }
+interrupt "a sweep" "error: interrupted"
 keys "clear" Enter
 keys "param get ALPHA" Enter
 wait_for "ALPHA    0.1"
 keys C-u "sim run 10s" Enter
-sleep 0.5
-keys C-c
-t0=$(date +%s%N)
-wait_for "error: sim: interrupted at t ="
-t1=$(date +%s%N)
-[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] ||
-	{ echo "repl: Ctrl-C took $(( (t1 - t0) / 1000000 )) ms"; fail=1; }
+interrupt "sim run" "error: sim: interrupted at t ="
 keys "echo hello repl" Enter
 wait_for "hello repl"
 keys "quit" Enter
