@@ -48,6 +48,26 @@ static int slurp(int fd, char **buf, size_t *len, size_t *cap)
 	return 0;
 }
 
+/* In the child: its own process group (a timeout or stop kills it and
+ * what it started), the given stdin/stdout/stderr, default signals, exec;
+ * 127 with a line on stderr when exec fails.
+ */
+static void child_exec(char *const argv[], int in, int out, int err)
+	__attribute__((noreturn));
+static void child_exec(char *const argv[], int in, int out, int err)
+{
+	setpgid(0, 0);
+	dup2(in, STDIN_FILENO);
+	dup2(out, STDOUT_FILENO);
+	dup2(err, STDERR_FILENO);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	execvp(argv[0], argv);
+	fprintf(stderr, "pccbench: cannot execute %s: %s\n", argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
 void run_result_free(struct run_result *res)
 {
 	free(res->out);
@@ -78,18 +98,8 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 			       strerror(errno));
 		goto out_close;
 	}
-	if (pid == 0) {
-		setpgid(0, 0);	/* its own group: a timeout kills it all */
-		dup2(pi[0], STDIN_FILENO);
-		dup2(po[1], STDOUT_FILENO);
-		dup2(pe[1], STDERR_FILENO);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "pccbench: cannot execute %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(argv, pi[0], po[1], pe[1]);
 	setpgid(pid, pid);	/* either side may win the race */
 	close(po[1]);
 	close(pe[1]);
@@ -218,18 +228,8 @@ int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
 				 strerror(errno));
 	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		dup2(in, STDIN_FILENO);
-		dup2(out, STDOUT_FILENO);
-		dup2(out, STDERR_FILENO);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "pccbench: cannot execute %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(argv, in, out, out);
 	setpgid(pid, pid);
 	close(in);
 	close(out);

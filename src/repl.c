@@ -214,29 +214,12 @@ static void cand_pairs(struct cands *c, char **words, int n,
 /* Saved series (NAME.csv) or sweeps (directories) by name. */
 static void cand_saved(struct cands *c, const char *sub, bool dirs)
 {
-	char dir[4096];
-	struct dirent *de;
-	DIR *d;
+	char **names = cmd_saved_names(sub, dirs);
+	size_t i;
 
-	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, sub, false, NULL) ||
-	    !(d = opendir(dir)))
-		return;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char name[256];
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (dirs && de->d_type == DT_DIR)
-			cand_add(c, de->d_name);
-		if (!dirs && l > 4 && l < sizeof(name) &&
-		    !strcmp(de->d_name + l - 4, ".csv")) {
-			snprintf(name, sizeof(name), "%.*s", (int)(l - 4),
-				 de->d_name);
-			cand_add(c, name);
-		}
-	}
-	closedir(d);
+	for (i = 0; names && names[i]; i++)
+		cand_add(c, names[i]);
+	cmd_argv_free(names);
 }
 
 /* The column names of a saved series: its header, "name (unit),...". */

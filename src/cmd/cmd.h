@@ -44,6 +44,11 @@ void cmd_meta_algo(struct session *s, FILE *fp);
 int cmd_saved_path(struct session *s, const char *what, const char *dir,
 		   const char *name, const char *suffix, bool create,
 		   char *buf, size_t len);
+/* The saved things under $XDG_DATA_HOME/pccbench/DIR, sorted: NAME.csv
+ * files as NAME, or directories (dirs).  A NULL-terminated list freed
+ * with cmd_argv_free; NULL only when out of memory.
+ */
+char **cmd_saved_names(const char *dir, bool dirs);
 /* Series files: NAME checked ([A-Za-z0-9_.-], up to 60), then
  * $XDG_DATA_HOME/pccbench/series/NAME.EXT.
  */

@@ -1,4 +1,5 @@
 /* common.c - argument helpers shared by the commands. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,4 +180,47 @@ int cmd_saved_path(struct session *s, const char *what, const char *dir_name,
 	if (!rc)
 		snprintf(buf, len, "%s/%.60s%s", dir, name, suffix);
 	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **cmd_saved_names(const char *dir_name, bool dirs)
+{
+	char dir[4096], **v = NULL, **nv;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, dir_name, false,
+			 NULL) || !(d = opendir(dir)))
+		return calloc(1, sizeof(*v));
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char *name = NULL;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (dirs && de->d_type == DT_DIR)
+			name = strdup(de->d_name);
+		else if (!dirs && l > 4 && !strcmp(de->d_name + l - 4, ".csv"))
+			name = strndup(de->d_name, l - 4);
+		if (!name)
+			continue;
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv) {
+			free(name);
+			break;
+		}
+		v = nv;
+		v[n++] = name;
+	}
+	closedir(d);
+	if (!v)
+		return calloc(1, sizeof(*v));
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), cmp_str);
+	return v;
 }

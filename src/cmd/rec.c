@@ -236,44 +236,32 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
 						       TBL_RIGHT },
 	};
-	char dir[4096];
-	struct dirent **ents = NULL;
+	char **names = cmd_saved_names("series", false);
 	struct tbl t;
-	int i, n, rc;
+	size_t i;
 
 	(void)argc;
 	(void)argv;
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, "series", true,
-			  &s->err);
-	if (rc)
-		return rc;
-	n = scandir(dir, &ents, NULL, alphasort);
+	if (!names)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < n; i++) {
-		char nm[256];
-		size_t l = strlen(ents[i]->d_name);
+	for (i = 0; names[i]; i++) {
 		struct series *ser = NULL;
 		struct pcb_err keep = s->err;
 
-		if (l > 4 && !strcmp(ents[i]->d_name + l - 4, ".csv") &&
-		    l - 4 < sizeof(nm)) {
-			snprintf(nm, sizeof(nm), "%.*s", (int)(l - 4),
-				 ents[i]->d_name);
-			if (!cmd_series_load(s, nm, &ser)) {
-				tbl_row(&t);
-				tbl_str(&t, nm);
-				tbl_u64(&t, ser->nrows);
-				tbl_u64(&t, ser->ncols);
-				tbl_real(&t, ser->nrows ?
-					 series_at(ser, ser->nrows - 1, 0) -
-					 series_at(ser, 0, 0) : 0.0);
-				series_free(ser);
-			}
-			s->err = keep;	/* a foreign file is skipped */
+		if (!cmd_series_load(s, names[i], &ser)) {
+			tbl_row(&t);
+			tbl_str(&t, names[i]);
+			tbl_u64(&t, ser->nrows);
+			tbl_u64(&t, ser->ncols);
+			tbl_real(&t, ser->nrows ? series_at(ser, ser->nrows - 1,
+							    0) -
+				 series_at(ser, 0, 0) : 0.0);
+			series_free(ser);
 		}
-		free(ents[i]);
+		s->err = keep;	/* a foreign file is skipped */
 	}
-	free(ents);
+	cmd_argv_free(names);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;

@@ -2299,43 +2299,35 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 		{ "name", "NAME", 0 }, { "runs", "RUNS", TBL_RIGHT },
 		{ "params", "PARAMS", 0 },
 	};
-	char dir[4096];
-	struct dirent **ents = NULL;
+	char **names = cmd_saved_names("sweeps", true);
 	struct tbl t;
-	int i, n, rc;
+	size_t i, k;
 
 	(void)argc;
 	(void)argv;
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, "sweeps", true,
-			  &s->err);
-	if (rc)
-		return rc;
-	n = scandir(dir, &ents, NULL, alphasort);
+	if (!names)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < n; i++) {
+	for (i = 0; names[i]; i++) {
 		struct table tt;
-		char d2[4096], params[256] = "";
+		char dir[4096], params[256] = "";
 		struct pcb_err keep = s->err;
-		size_t k;
 
-		if (ents[i]->d_name[0] != '.' &&
-		    !table_load(s, ents[i]->d_name, &tt, d2, sizeof(d2))) {
+		if (!table_load(s, names[i], &tt, dir, sizeof(dir))) {
 			for (k = 0; k < tt.naxes; k++)
 				snprintf(params + strlen(params),
 					 sizeof(params) - strlen(params),
 					 "%s%s", k ? " " : "",
 					 tt.r->cols[SW_FIXED_COLS + k].name);
 			tbl_row(&t);
-			tbl_str(&t, ents[i]->d_name);
+			tbl_str(&t, names[i]);
 			tbl_u64(&t, tt.r->nrows);
 			tbl_str(&t, params);
 		}
-		if (ents[i]->d_name[0] != '.')
-			table_free(&tt);
+		table_free(&tt);
 		s->err = keep;	/* a sweep without results is skipped */
-		free(ents[i]);
 	}
-	free(ents);
+	cmd_argv_free(names);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;
