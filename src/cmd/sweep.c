@@ -393,6 +393,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 	size_t n;
 
 	pl->jobs = 1;
+	sim_cfg_default(&cfg);
 	rc = sess_device(s);
 	if (rc)
 		return rc;
@@ -746,6 +747,7 @@ static int summarise(const struct plan *pl, const struct series *ser,
 	struct sim_summary sum;
 	size_t i, o = 0;
 
+	memset(&sum, 0, sizeof(sum));
 	if (sim)
 		sim_summary(sim, &sum);
 	for (i = 0; i < pl->nmeas; i++) {
@@ -1149,6 +1151,7 @@ static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 static int run_sim(struct session *s, struct plan *pl, double t0)
 {
 	struct job jobs[256];
+	struct sigaction ign, old_pipe;
 	char root[4200], dir[4300];
 	size_t *order = run_order(pl), next = 0;
 	unsigned nj = 0, nbusy = 0, i;
@@ -1165,6 +1168,11 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 		rm_tree(root);
 		rc = pcb_mkdirs(root, 0700, &s->err);
 	}
+	/* a worker that died must not take the sweep with it through a
+	 * write to its pipe: SIGPIPE is ignored while they run */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	/* the workers, each with its own device */
 	while (!rc && nj < pl->jobs) {
 		int to[2], from[2];
@@ -1282,6 +1290,7 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 		rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
 	}
 	workers_end(jobs, nj, rc != 0);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	progress(s, pl, t0, true);
 	rm_tree(root);
 	free(order);
@@ -1675,6 +1684,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 				 "resume %s' continues it, 'sweep drop %s' "
 				 "deletes it)", pl->name, pl->name, pl->name);
 	}
+	memset(vals, 0, sizeof(vals));
 	rc = fixed_check(s, pl, vals, &n, resume);
 	if (rc)
 		return rc;
