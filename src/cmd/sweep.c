@@ -740,9 +740,14 @@ static void fill_writes(const struct plan *pl, size_t point,
 
 /* ---- one run's numbers --------------------------------------------------- */
 
-/* The measured values of a recorded window (and the sim's own summary). */
+/* The measured values of a recorded window (and the sim's own summary).
+ * avg_rtt's mean is the window's: the growth of SUM_RTT over that of
+ * NUM_RTT, each sample weighing alike (a mean of the intervals' averages
+ * would let a few slow samples in a quiet interval outweigh thousands);
+ * its p50/p99/min/max are over the intervals' averages.
+ */
 static int summarise(const struct plan *pl, const struct series *ser,
-		     struct sim *sim, double *v)
+		     const struct recorder *rec, struct sim *sim, double *v)
 {
 	struct sim_summary sum;
 	size_t i, o = 0;
@@ -776,6 +781,9 @@ static int summarise(const struct plan *pl, const struct series *ser,
 			return -1;
 		}
 		free(col);
+		if (m->col == REC_C_AVG_RTT)
+			st.mean = rec->rtt_num ? (double)rec->rtt_sum /
+						 (double)rec->rtt_num : NAN;
 		v[o++] = st.mean;
 		v[o++] = st.p50;
 		v[o++] = st.p99;
@@ -1046,7 +1054,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	if (!rc)
 		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
 	msg->sim_s = now_s() - t0;
-	if (!rc && summarise(pl, ser, d->sim, msg->v))
+	if (!rc && summarise(pl, ser, &r, d->sim, msg->v))
 		rc = pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
 	series_free(ser);
 	return rc;
@@ -1370,7 +1378,7 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 		if (r.traffic && run_bg_stop(&bg, 2000) == 127 && !rc)
 			rc = pcb_error(&s->err, PCB_E_DEVICE, "sweep: cannot run "
 				       "'%s' (see %s)", bg.name, log);
-		if (!rc && summarise(pl, ser, NULL, v))
+		if (!rc && summarise(pl, ser, &r, NULL, v))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 		series_free(ser);
 		if (rc)

@@ -149,6 +149,9 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 			uint64_t ds = growth(r, n, REC_K_SUM);
 			uint64_t dn = growth(r, n, REC_K_NUM);
 
+			r->rtt_sum += ds;
+			r->rtt_num += dn;
+
 			row[REC_C_AVG_RTT] = dn ? (double)ds / (double)dn : NAN;
 		}
 		row[REC_C_MIN_RTT] = pick(r, n, REC_K_MIN_RTT, 1);
@@ -362,6 +365,7 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	int rc;
 
 	*done = 0;
+	r->rtt_sum = r->rtt_num = 0;
 	r->rto_peeked = (size_t)-1;
 	rc = read_sources(r, &r->prev);
 	if (rc)

@@ -64,6 +64,8 @@ struct recorder {
 	struct run_bg *traffic;		/* `while` command, or NULL */
 	const char *traffic_log;	/* where its output goes */
 	struct rec_snap prev;
+	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
+					 * the last rec_capture */
 };
 
 /* Find the sources (device, counters' slot, histogram).  ids: diag data
