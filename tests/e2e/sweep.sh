@@ -153,6 +153,23 @@ check "device untouched at the end" "$before" "$("$BIN" $S -j param list)"
 "$BIN" $S -c 'sweep drop r3' >/dev/null
 check "list" "a1 j1 j2 r1 r2" "$("$BIN" $S -j sweep list | grep -o '"name":"[a-z0-9]*"' | cut -d'"' -f4 | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- damaged files: one line, exit 1, nothing run
+for bad in csv args point empty; do
+	cp -r "$dir/a1" "$dir/bad$bad"
+	case $bad in
+	csv) printf 'garbage\000\377\n1,2,3\n' >"$dir/bad$bad/results.csv" ;;
+	args) head -c 70000 /dev/urandom >"$dir/bad$bad/sweep.args" ;;
+	point) sed -i 's/^1,0,/1e300,0,/' "$dir/bad$bad/results.csv" ;;
+	empty) : >"$dir/bad$bad/results.csv" ;;
+	esac
+	for verb in show resume plot; do
+		out=$("$BIN" $S -c "sweep $verb bad$bad" 2>&1); rc=$?
+		check "damaged $bad: $verb exit" 1 $rc
+		check "damaged $bad: $verb one line" 1 "$(printf '%s\n' "$out" | grep -c '')"
+	done
+	rm -rf "$dir/bad$bad"
+done
+
 # ---- a real NIC through mstreg: restore whatever happens
 FAKE="$O/tests/fake-mstreg"
 [ -x "$FAKE" ] || { echo "sweep: $FAKE not built"; exit 1; }
