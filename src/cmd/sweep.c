@@ -1613,17 +1613,18 @@ static int read_definition(struct session *s, const char *name, char *dir,
 			continue;
 		nv = nw < SW_MAX_ARGS ? realloc(w, (size_t)(nw + 2) *
 						sizeof(*w)) : NULL;
-		if (!nv || !(nv[nw] = strdup(line))) {
-			free(nv ? nv : w);
+		if (nv) {
+			w = nv;
+			w[nw] = strdup(line);
+			w[nw + 1] = NULL;
+		}
+		if (!nv || !w[nw]) {	/* w stays a NULL-terminated list */
 			rc = pcb_error(&s->err, PCB_E_PARSE, "sweep %s: '%s' "
 				       "is too long or out of memory", name,
 				       path);
-			w = NULL;
-			nw = 0;
 			break;
 		}
-		w = nv;
-		w[++nw] = NULL;
+		nw++;
 	}
 	free(line);
 	fclose(fp);
