@@ -206,4 +206,17 @@ for sig in INT TERM; do
 	check "restored after SIG$sig" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
 	check "SIG$sig: traffic stopped" "" "$(pgrep -f 'sleep 4.321')"
 done
+# a crash (SIGKILL) cannot restore; the journal can (cleared first: it
+# holds every write since, 'algo debug on' included)
+"$BIN" $M -y -c 'journal clear' >/dev/null
+"$BIN" $M -y -c "sweep ALPHA 0.2,0.3,0.4 for 1s every 100ms into mKILL" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ "$("$BIN" $M -j param get ALPHA AI)" != "$orig" ] ||
+	{ echo "sweep: SIGKILL came after the sweep wrote nothing"; fail=1; }
+"$BIN" $M -y -c 'journal restore' >"$tmp/restore.out" 2>&1
+check "journal restore exit" 0 $?
+check "restored by the journal after SIGKILL" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
 exit $fail
