@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "units.h"
 
@@ -54,4 +55,12 @@ const char *pcb_format_duration(int64_t ps, char *buf, size_t len)
 		;
 	snprintf(buf, len, "%.6g%s", (double)ps / units[i].ps, units[i].u);
 	return buf;
+}
+
+double pcb_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -17,4 +17,7 @@ int pcb_parse_duration_ps(const char *text, double bare_unit, int64_t *ps);
  */
 const char *pcb_format_duration(int64_t ps, char *buf, size_t len);
 
+/* CLOCK_MONOTONIC in seconds: wall time for intervals and progress. */
+double pcb_mono_s(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "adb.h"
 #include "cli.h"
@@ -32,6 +33,14 @@ int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db);
 int cmd_split_argv(struct session *s, const char *who, const char *text,
 		   char ***out);
 void cmd_argv_free(char **argv);
+/* A JSON metadata file: {"KIND":NAME,"device":..,"pccbench":..,"start":..
+ * written; the caller adds ,"key":value members, then cmd_meta_close
+ * ends the object and reports a failed write.  NULL with s->err set when
+ * the file cannot be created.
+ */
+FILE *cmd_meta_open(struct session *s, const char *path, const char *kind,
+		    const char *name, time_t start);
+int cmd_meta_close(struct session *s, FILE *fp, const char *path);
 /* ,"slot":..,"algo_id":..,"algo_version":..,"params":{..} of the active
  * slot for a JSON metadata file (nothing when no slot is enabled).
  */

@@ -1,8 +1,10 @@
 /* common.c - argument helpers shared by the commands. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -223,4 +225,36 @@ char **cmd_saved_names(const char *dir_name, bool dirs)
 	v[n] = NULL;
 	qsort(v, n, sizeof(*v), cmp_str);
 	return v;
+}
+
+FILE *cmd_meta_open(struct session *s, const char *path, const char *kind,
+		    const char *name, time_t start)
+{
+	FILE *fp = fopen(path, "w");
+	char ts[40];
+	struct tm tm;
+
+	if (!fp) {
+		pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s", path,
+			  strerror(errno));
+		return NULL;
+	}
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
+	fprintf(fp, "{\"%s\":", kind);
+	out_json_string(fp, name);
+	fputs(",\"device\":", fp);
+	out_json_string(fp, s->devname);
+	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\"", PCCB_VERSION, ts);
+	return fp;
+}
+
+int cmd_meta_close(struct session *s, FILE *fp, const char *path)
+{
+	int bad;
+
+	fputs("}\n", fp);
+	bad = ferror(fp);
+	if (fclose(fp) || bad)
+		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
+	return 0;
 }

@@ -41,24 +41,14 @@ static int save_meta(struct session *s, struct recorder *r,
 		     const struct series *ser, const char *path,
 		     time_t start, double every)
 {
-	char cfg[1024], ts[40];
-	struct tm tm;
-	FILE *fp = fopen(path, "w");
-	int bad;
+	char cfg[1024];
+	FILE *fp = cmd_meta_open(s, path, "series", ser->name, start);
 
 	if (!fp)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 path, strerror(errno));
-	if (r->d)
-		sim_cfg_format(&r->d->cfg, cfg, sizeof(cfg));
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
-	fputs("{\"series\":", fp);
-	out_json_string(fp, ser->name);
-	fputs(",\"device\":", fp);
-	out_json_string(fp, s->devname);
-	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\",\"interval_s\":%.9g,"
-		"\"points\":%zu", PCCB_VERSION, ts, every, ser->nrows);
+		return -s->err.code;
+	fprintf(fp, ",\"interval_s\":%.9g,\"points\":%zu", every, ser->nrows);
 	if (r->d) {
+		sim_cfg_format(&r->d->cfg, cfg, sizeof(cfg));
 		fprintf(fp, ",\"seed\":%" PRIu64 ",\"scenario\":",
 			r->d->cfg.seed);
 		out_json_string(fp, cfg);
@@ -66,11 +56,7 @@ static int save_meta(struct session *s, struct recorder *r,
 		out_json_string(fp, r->d->algo_label);
 	}
 	cmd_meta_algo(s, fp);
-	fputs("}\n", fp);
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	return cmd_meta_close(s, fp, path);
 }
 
 /* record for DURATION every INTERVAL [into NAME] [clear on|off]

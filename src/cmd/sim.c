@@ -409,14 +409,6 @@ const struct cmd_row cmd_sim_verbs[] = {
 
 /* ---- bench ---------------------------------------------------------------- */
 
-static double wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 struct bench_res {
 	double wall, events, bpkts;
 	size_t mem;
@@ -439,12 +431,12 @@ static int bench_one(struct session *s, const struct sim_cfg *cfg,
 	a.ops = algo_find("ztr_rtt");
 	a.desc = desc;
 	algo_port_init(&a.port, a.ops, desc);
-	t0 = wall_s();
+	t0 = pcb_mono_s();
 	rc = sim_create(&sim, cfg, &a, &s->err);
 	if (!rc)
 		rc = sim_run(sim, dur, s->stop);
 	if (!rc) {
-		r->wall = wall_s() - t0;
+		r->wall = pcb_mono_s() - t0;
 		sim_summary(sim, &m);
 		r->events = (double)sim_events(sim);
 		/* packets through the bottleneck in the run */

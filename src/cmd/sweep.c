@@ -572,10 +572,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}
-		rc = simdev_parse_scenario(&pl->cfg, pl->scen[0], pl->nscen - 1,
-					   pl->scen + 1, &s->err);
-		if (rc)
-			return rc;
+		pl->cfg = cfg;	/* given, or the device's */
 		pl->jobs = jobs ? (unsigned)jobs :
 			   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 		if (pl->jobs < 1)
@@ -759,7 +756,6 @@ static int summarise(const struct plan *pl, const struct series *ser,
 		const struct measure *m = &pl->m[i];
 		double *col;
 		struct stats st;
-		size_t r;
 
 		if (m->scalar >= 0) {
 			double x[S_COUNT] = {
@@ -771,11 +767,9 @@ static int summarise(const struct plan *pl, const struct series *ser,
 			v[o++] = x[m->scalar];
 			continue;
 		}
-		col = malloc((ser->nrows ? ser->nrows : 1) * sizeof(*col));
+		col = cmd_series_column(ser, (size_t)m->col);
 		if (!col)
 			return -1;
-		for (r = 0; r < ser->nrows; r++)
-			col[r] = series_at(ser, r, (size_t)m->col);
 		if (stats_summary(col, ser->nrows, &st)) {
 			free(col);
 			return -1;
@@ -869,28 +863,19 @@ static int save_definition(struct session *s, struct plan *pl,
 static int save_meta(struct session *s, struct plan *pl, time_t start,
 		     double wall, const char *status)
 {
-	char path[4200], ts[40], v[40];
-	struct tm tm;
+	char path[4200], v[40];
 	size_t k, i;
 	FILE *fp;
-	int bad;
 
 	snprintf(path, sizeof(path), "%s/meta.json", pl->dir);
-	fp = fopen(path, "w");
+	fp = cmd_meta_open(s, path, "sweep", pl->name, start);
 	if (!fp)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 path, strerror(errno));
-	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
-	fputs("{\"sweep\":", fp);
-	out_json_string(fp, pl->name);
-	fputs(",\"device\":", fp);
-	out_json_string(fp, s->devname);
-	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\",\"status\":\"%s\","
-		"\"wall_s\":%.3f,\"workload_s\":%.3f,\"points\":%zu,"
-		"\"repeat\":%zu,\"runs\":%zu,\"done\":%zu,\"for_s\":%.9g,"
-		"\"warmup_s\":%.9g,\"interval_s\":%.9g,\"jobs\":%u,"
-		"\"axes\":[", PCCB_VERSION, ts, status, wall, pl->sim_s,
-		pl->npoints, pl->repeat, pl->nruns, pl->ndone, pl->dur / 1e12,
+		return -s->err.code;
+	fprintf(fp, ",\"status\":\"%s\",\"wall_s\":%.3f,\"workload_s\":%.3f,"
+		"\"points\":%zu,\"repeat\":%zu,\"runs\":%zu,\"done\":%zu,"
+		"\"for_s\":%.9g,\"warmup_s\":%.9g,\"interval_s\":%.9g,"
+		"\"jobs\":%u,\"axes\":[", status, wall, pl->sim_s, pl->npoints,
+		pl->repeat, pl->nruns, pl->ndone, pl->dur / 1e12,
 		pl->warmup / 1e12, pl->every / 1e12, pl->jobs);
 	for (k = 0; k < pl->naxes; k++) {
 		fputs(k ? ",{\"param\":" : "{\"param\":", fp);
@@ -929,11 +914,8 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 		fputs(i ? "," : "", fp);
 		out_json_string(fp, pl->args[i]);
 	}
-	fputs("]}\n", fp);
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	fputs("]", fp);
+	return cmd_meta_close(s, fp, path);
 }
 
 /* ---- running on the sim: workers on copies of the device ---------------- */
@@ -978,14 +960,6 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 static void rm_tree(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* A worker's device: a private state directory holding a copy of the
@@ -1045,7 +1019,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	ser = series_new("run");
 	if (!ser)
 		return pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
-	t0 = now_s();	/* building the fabric is part of simulating */
+	t0 = pcb_mono_s();	/* building the fabric is part of simulating */
 	rc = rec_open(&r, cs, NULL, 0, true);
 	if (!rc)
 		rc = rec_columns(&r, ser);
@@ -1053,7 +1027,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 		rc = simdev_run(d, pl->warmup, cs->stop, &cs->err);
 	if (!rc)
 		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
-	msg->sim_s = now_s() - t0;
+	msg->sim_s = pcb_mono_s() - t0;
 	if (!rc && summarise(pl, ser, &r, d->sim, msg->v))
 		rc = pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
 	series_free(ser);
@@ -1106,14 +1080,10 @@ struct job {
 static void progress(struct session *s, const struct plan *pl, double t0,
 		     bool final)
 {
-	struct timespec ts;
-
 	if (!isatty(STDERR_FILENO) || s->out.json)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s%s", pl->name,
-		pl->ndone, pl->nruns, (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0,
-		final ? "\n" : "");
+		pl->ndone, pl->nruns, pcb_mono_s() - t0, final ? "\n" : "");
 }
 
 /* The order runs start in: plan order, or a fixed shuffle. */
@@ -1271,22 +1241,27 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 			       (got = read(j->out, (char *)&msg + n,
 					   sizeof(msg) - (size_t)n)) > 0)
 				n += got;
-			point_text(s, pl, (size_t)j->run / pl->repeat, pt,
-				   sizeof(pt));
-			if ((size_t)n != sizeof(msg) || msg.run != j->run) {
-				rc = pcb_error(&s->err, PCB_E_IO, "sweep: the "
-					       "worker for point %ld (%s) "
-					       "died", j->run /
-					       (long)pl->repeat, pt);
-			} else if (msg.rc) {
-				rc = pcb_error(&s->err, -msg.rc, "sweep: point "
-					       "%ld (%s): %s", j->run /
-					       (long)pl->repeat, pt, msg.msg);
-			} else {
+			if ((size_t)n == sizeof(msg) && msg.run == j->run &&
+			    !msg.rc) {
 				store_run(pl, (size_t)j->run, msg.v);
 				pl->sim_s += msg.sim_s;
 				rc = save_results(s, pl);
 				progress(s, pl, t0, false);
+			} else {	/* name the point */
+				point_text(s, pl, (size_t)j->run / pl->repeat,
+					   pt, sizeof(pt));
+				if ((size_t)n != sizeof(msg) ||
+				    msg.run != j->run)
+					rc = pcb_error(&s->err, PCB_E_IO, "sweep: "
+						       "the worker for point "
+						       "%ld (%s) died", j->run /
+						       (long)pl->repeat, pt);
+				else
+					rc = pcb_error(&s->err, -msg.rc, "sweep: "
+						       "point %ld (%s): %s",
+						       j->run /
+						       (long)pl->repeat, pt,
+						       msg.msg);
 			}
 			j->run = -1;
 			nbusy--;
@@ -1306,24 +1281,6 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 }
 
 /* ---- running on a real NIC ---------------------------------------------- */
-
-static int wait_wall(struct session *s, double seconds, struct run_bg *bg)
-{
-	double end = now_s() + seconds;
-
-	while (now_s() < end) {
-		struct timespec ts = { 0, 20000000 };
-
-		if (s->stop && *s->stop)
-			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
-		if (bg && run_bg_done(bg) && bg->status)
-			return pcb_error(&s->err, PCB_E_DEVICE, "sweep: traffic "
-					 "command '%s' failed (exit %d)",
-					 bg->name, bg->status);
-		nanosleep(&ts, NULL);
-	}
-	return 0;
-}
 
 static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 		    double t0)
@@ -1368,13 +1325,13 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 				r.traffic_log = log;
 			}
 		}
-		t1 = now_s();
+		t1 = pcb_mono_s();
 		if (!rc && pl->warmup)
-			rc = wait_wall(s, pl->warmup / 1e12, r.traffic);
+			rc = rec_wait(&r, pl->warmup / 1e12);
 		if (!rc)
 			rc = rec_capture(&r, ser, pl->dur, pl->every, NULL,
 					 &done);
-		pl->sim_s += now_s() - t1;
+		pl->sim_s += pcb_mono_s() - t1;
 		if (r.traffic && run_bg_stop(&bg, 2000) == 127 && !rc)
 			rc = pcb_error(&s->err, PCB_E_DEVICE, "sweep: cannot run "
 				       "'%s' (see %s)", bg.name, log);
@@ -1423,22 +1380,18 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 
 static double estimate_s(const struct plan *pl)
 {
-	struct sim_cfg c;
+	const struct sim_cfg *c = &pl->cfg;
 	double flows, per_run, runs = (double)(pl->nruns - pl->ndone);
-	struct pcb_err e = { 0 };
 
 	if (pl->real)
 		return runs * ((pl->warmup + pl->dur) / 1e12 + 0.5);
-	if (simdev_parse_scenario(&c, pl->scen[0], pl->nscen - 1, pl->scen + 1,
-				  &e))
-		return NAN;
 	/* the standard case (64 flows, 400 Gb/s, 4 KB) runs about 10 ms of
 	 * device time in 0.1 s; cost grows with packets */
-	flows = c.kind == SIM_INCAST || c.kind == SIM_STAIRCASE ? c.senders :
-		(double)c.leaves * c.hosts_per_leaf;
+	flows = c->kind == SIM_INCAST || c->kind == SIM_STAIRCASE ?
+		c->senders : (double)c->leaves * c->hosts_per_leaf;
 	per_run = (pl->warmup + pl->dur) / 1e12 * 10.0 *
-		  (flows < 64 ? 1.0 : flows / 64.0) * c.rate_gbps / 400.0 *
-		  4096.0 / c.mtu + 0.01;
+		  (flows < 64 ? 1.0 : flows / 64.0) * c->rate_gbps / 400.0 *
+		  4096.0 / c->mtu + 0.01;
 	return runs * per_run / pl->jobs;
 }
 
@@ -1573,8 +1526,7 @@ static int load_results(struct session *s, struct plan *pl)
 	return 0;
 }
 
-static int sweep_plot(struct session *s, const char *name, const char *to,
-		      struct plan *pl);
+static int sweep_plot(struct session *s, const char *name, const char *to);
 
 /* Run (or resume) a parsed plan. */
 /* sweep.args: the words, and "#axes N" for readers without a device. */
@@ -1680,7 +1632,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 {
 	uint32_t orig[SW_MAX_AXES], vals[ALGO_MAX_PARAMS];
 	time_t start = time(NULL);
-	double t0 = now_s();
+	double t0 = pcb_mono_s();
 	size_t k, n = 0, before;
 	int rc;
 
@@ -1743,7 +1695,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	rc = pl->real ? run_real(s, pl, orig, t0) : run_sim(s, pl, t0);
 	{
 		struct pcb_err keep = s->err;
-		int rc2 = save_meta(s, pl, start, now_s() - t0, !rc ?
+		int rc2 = save_meta(s, pl, start, pcb_mono_s() - t0, !rc ?
 				    "complete" : rc == -PCB_E_INTR ?
 				    "interrupted" : "failed");
 
@@ -1765,20 +1717,20 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		out_u64(&s->out, "runs", pl->nruns);
 		out_u64(&s->out, "ran", pl->ndone - before);
 		out_u64(&s->out, "jobs", pl->jobs);
-		out_real(&s->out, "wall_s", now_s() - t0);
+		out_real(&s->out, "wall_s", pcb_mono_s() - t0);
 		out_real(&s->out, "workload_s", pl->sim_s);
 		out_str(&s->out, "dir", pl->dir);
 		out_obj_end(&s->out);
 	} else {
 		fprintf(s->out.fp, "sweep %s: %zu runs in %.2f s", pl->name,
-			pl->ndone - before, now_s() - t0);
+			pl->ndone - before, pcb_mono_s() - t0);
 		if (before)
 			fprintf(s->out.fp, " (%zu were done)", before);
 		fprintf(s->out.fp, " -> %s/results.csv ('sweep show %s')\n",
 			pl->dir, pl->name);
 	}
 	if (*pl->plot)
-		rc = sweep_plot(s, pl->name, pl->plot, pl);
+		rc = sweep_plot(s, pl->name, pl->plot);
 	return rc;
 }
 
@@ -2158,8 +2110,7 @@ static int cmp_x(const void *a, const void *b)
  * ci ..." sorted by x.  Two: rows "i j mean ci ..." on the grid of value
  * indexes (a blank line between i), tics labelled with the values.
  */
-static int sweep_plot(struct session *s, const char *name, const char *to,
-		      struct plan *unused)
+static int sweep_plot(struct session *s, const char *name, const char *to)
 {
 	char dir[4096], dat[4300], gp[4300], tmpl[4096], q[4400];
 	char *vars = NULL;
@@ -2169,7 +2120,6 @@ static int sweep_plot(struct session *s, const char *name, const char *to,
 	FILE *fp = NULL, *vp = NULL;
 	int rc;
 
-	(void)unused;
 	rc = table_load(s, name, &t, dir, sizeof(dir));
 	if (!rc && t.naxes > 2)
 		rc = pcb_error(&s->err, PCB_E_STATE, "sweep %s has %zu params; "
@@ -2250,7 +2200,6 @@ static int sweep_plot(struct session *s, const char *name, const char *to,
 	}
 	plot_quote(q, sizeof(q), dat);
 	fprintf(vp, "datafile = %s\n", q);
-	snprintf(gp + strlen(gp), 1, "%s", "");
 	{
 		char title[200];
 
@@ -2309,7 +2258,7 @@ static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 					 "'%s' is neither .png nor .svg",
 					 argv[2]);
 	}
-	return sweep_plot(s, argv[0], argc == 3 ? argv[2] : NULL, NULL);
+	return sweep_plot(s, argv[0], argc == 3 ? argv[2] : NULL);
 }
 
 static int cmd_sweep_list(struct session *s, int argc, char **argv)

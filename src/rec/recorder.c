@@ -13,6 +13,7 @@
 #include "rec/recorder.h"
 #include "sim/simdev.h"
 #include "tel/diag_ids.h"
+#include "units.h"
 
 const struct series_col rec_fixed_cols[REC_C_FIXED] = {
 	{ "t", "s" }, { "avg_rtt", "ns" }, { "min_rtt", "ns" },
@@ -311,34 +312,6 @@ int rec_columns(struct recorder *r, struct series *ser)
 	return 0;
 }
 
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Wait until wall time `until`, in slices that notice an interrupt. */
-static int wait_until(struct recorder *r, double until)
-{
-	for (;;) {
-		double left = until - wall_now();
-		struct timespec ts;
-
-		if (r->s->stop && *r->s->stop)
-			return pcb_error(&r->s->err, PCB_E_INTR,
-					 "interrupted");
-		if (left <= 0)
-			return 0;
-		if (left > 0.05)
-			left = 0.05;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-}
-
 static int traffic_check(struct recorder *r)
 {
 	const char *log = r->traffic_log ? r->traffic_log : "/dev/null";
@@ -354,11 +327,41 @@ static int traffic_check(struct recorder *r)
 			 r->traffic->name, r->traffic->status, log);
 }
 
+/* Wait until wall time `until`, in slices that notice an interrupt and a
+ * traffic command that failed.
+ */
+static int wait_until(struct recorder *r, double until)
+{
+	for (;;) {
+		double left = until - pcb_mono_s();
+		struct timespec ts;
+		int rc = traffic_check(r);
+
+		if (rc)
+			return rc;
+		if (r->s->stop && *r->s->stop)
+			return pcb_error(&r->s->err, PCB_E_INTR,
+					 "interrupted");
+		if (left <= 0)
+			return 0;
+		if (left > 0.05)
+			left = 0.05;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
+
+int rec_wait(struct recorder *r, double seconds)
+{
+	return wait_until(r, pcb_mono_s() + seconds);
+}
+
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done)
 {
 	struct session *s = r->s;
-	double row[SERIES_MAX_COLS], t0, w0 = wall_now(), wprev = w0;
+	double row[SERIES_MAX_COLS], t0, w0 = pcb_mono_s(), wprev = w0;
 	bool shown = false, tty = progress && isatty(STDERR_FILENO);
 	uint64_t k, count = (uint64_t)(dur / every);
 	struct rec_snap n;
@@ -379,15 +382,13 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 				 simdev_run(r->d, every, s->stop, &s->err);
 		} else {
 			rc = wait_until(r, w0 + (double)(k + 1) * dt);
-			if (!rc)
-				rc = traffic_check(r);
 		}
 		if (rc)
 			break;
 		rc = read_sources(r, &n);
 		if (rc)
 			break;
-		w = wall_now();
+		w = pcb_mono_s();
 		if (!r->d)	/* the real interval: reads take time */
 			dt = w - wprev;
 		wprev = w;

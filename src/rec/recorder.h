@@ -85,4 +85,9 @@ int rec_columns(struct recorder *r, struct series *ser);
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done);
 
+/* Wait wall time (a real NIC's warmup): an interrupt or a failed traffic
+ * command ends it with an error.
+ */
+int rec_wait(struct recorder *r, double seconds);
+
 #endif
