@@ -664,20 +664,16 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 					 "in neither",
 					 measure_name(&pl->m[n]));
 	}
-	rc = save_word(s, pl, "measure");
-	for (n = 0; n < pl->nmeas && !rc; n++) {	/* canonical list */
-		char *w = pl->args[pl->nargs - 1];
+	{	/* the canonical list: a,b,c (16 names of < 16 chars) */
+		char list[SW_MAX_MEAS * 16] = "";
 
-		if (n == 0) {
-			rc = save_word(s, pl, measure_name(&pl->m[0]));
-			continue;
-		}
-		if (asprintf(&pl->args[pl->nargs - 1], "%s,%s", w,
-			     measure_name(&pl->m[n])) < 0) {
-			pl->args[pl->nargs - 1] = w;
-			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-		}
-		free(w);
+		for (n = 0; n < pl->nmeas; n++)
+			snprintf(list + strlen(list), sizeof(list) -
+				 strlen(list), "%s%s", n ? "," : "",
+				 measure_name(&pl->m[n]));
+		rc = save_word(s, pl, "measure");
+		if (!rc)
+			rc = save_word(s, pl, list);
 	}
 	if (rc)
 		return rc;
