@@ -112,10 +112,37 @@ int algo_check_desc(const struct algo_ops *ops, const struct algo_desc *d,
 int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
 		 const char *name, const char *value, struct pcb_err *err);
 
-/* Counter updates, wrapping at the counter's max. */
-void algo_count(struct algo_port *p, unsigned idx, uint32_t delta);
-void algo_count_max(struct algo_port *p, unsigned idx, uint32_t v);
+/* Counter updates, wrapping at the counter's max (0: 32 bits).  Inline:
+ * they run on every simulated event that touches a counter.
+ */
+static inline void algo_count(struct algo_port *p, unsigned idx,
+			      uint32_t delta)
+{
+	uint64_t max, v;
+
+	if (!p->counters_on || idx >= ALGO_MAX_COUNTERS)
+		return;
+	max = p->counter_max[idx] ? p->counter_max[idx] : UINT32_MAX;
+	v = (uint64_t)p->counters[idx] + delta;
+	if (v > max)	/* rare: the division only when it wraps */
+		v %= max + 1;
+	p->counters[idx] = (uint32_t)v;
+}
+
+static inline void algo_count_max(struct algo_port *p, unsigned idx,
+				  uint32_t v)
+{
+	if (p->counters_on && idx < ALGO_MAX_COUNTERS && v > p->counters[idx])
+		p->counters[idx] = v;
+}
+
 /* Minimum gauges read 0 until their first sample. */
-void algo_count_min(struct algo_port *p, unsigned idx, uint32_t v);
+static inline void algo_count_min(struct algo_port *p, unsigned idx,
+				  uint32_t v)
+{
+	if (p->counters_on && idx < ALGO_MAX_COUNTERS &&
+	    (p->counters[idx] == 0 || v < p->counters[idx]))
+		p->counters[idx] = v;
+}
 
 #endif

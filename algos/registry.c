@@ -117,27 +117,3 @@ int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
 	}
 	return 0;
 }
-
-void algo_count(struct algo_port *p, unsigned idx, uint32_t delta)
-{
-	uint64_t max, v;
-
-	if (!p->counters_on || idx >= ALGO_MAX_COUNTERS)
-		return;
-	max = p->counter_max[idx] ? p->counter_max[idx] : UINT32_MAX;
-	v = (uint64_t)p->counters[idx] + delta;
-	p->counters[idx] = (uint32_t)(v % (max + 1));
-}
-
-void algo_count_max(struct algo_port *p, unsigned idx, uint32_t v)
-{
-	if (p->counters_on && idx < ALGO_MAX_COUNTERS && v > p->counters[idx])
-		p->counters[idx] = v;
-}
-
-void algo_count_min(struct algo_port *p, unsigned idx, uint32_t v)
-{
-	if (p->counters_on && idx < ALGO_MAX_COUNTERS &&
-	    (p->counters[idx] == 0 || v < p->counters[idx]))
-		p->counters[idx] = v;
-}

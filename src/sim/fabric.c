@@ -151,10 +151,66 @@ static void heap_reserve(struct sim *s, size_t need)
 	s->hcap = cap;
 }
 
-void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
+static void heap_push(struct sim *s, struct ev e)
+{
+	size_t i;
+
+	heap_reserve(s, s->hn + 1);
+	i = s->hn++;
+	while (i) {
+		size_t p = (i - 1) / 4;
+
+		if (!ev_less(&e, &s->heap[p]))
+			break;
+		s->heap[i] = s->heap[p];
+		i = p;
+	}
+	s->heap[i] = e;
+}
+
+/* Into bucket b's list, sorted by key; a new event is nearly always the
+ * last (later, or as late and inserted after), so the tail is tried first.
+ */
+static void wheel_push(struct sim *s, uint32_t b, struct ev e)
+{
+	uint32_t ni = s->wfree, *at;
+
+	if (ni != NONE) {
+		s->wfree = s->wn[ni].next;
+	} else {
+		if (sim_grow((void **)&s->wn, sizeof(*s->wn), &s->capwn,
+			     s->nwn + 1))
+			abort();	/* out of memory in the event loop */
+		ni = s->nwn++;
+	}
+	s->wcount++;
+	if (s->whead[b] == NONE) {
+		e.next = NONE;
+		s->wn[ni] = e;
+		s->whead[b] = s->wtail[b] = ni;
+		s->wbits[b / 64] |= 1ULL << (b % 64);
+		return;
+	}
+	if (s->wn[s->wtail[b]].k < e.k) {
+		e.next = NONE;
+		s->wn[ni] = e;
+		s->wn[s->wtail[b]].next = ni;
+		s->wtail[b] = ni;
+		return;
+	}
+	at = &s->whead[b];
+	while (s->wn[*at].k < e.k)
+		at = &s->wn[*at].next;
+	e.next = *at;
+	s->wn[ni] = e;
+	*at = ni;
+}
+
+/* Inline: every event costs one. */
+static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
+			   uint32_t id)
 {
 	struct ev e;
-	size_t i;
 
 	if (t - s->tbase >= EV_HORIZON) {
 		/* far future (a staircase's last steps): wait outside */
@@ -168,25 +224,79 @@ void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
 	e.k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
 	      (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 	e.tid = (uint32_t)type << 24 | id;
-	e.pad = 0;
-	if (s->top_spent) {
-		/* the event being dispatched still holds the root: the
-		 * first successor takes its place (no later than it) */
-		s->top_spent = false;
-		heap_sift_root(s, e);
-		return;
-	}
-	heap_reserve(s, s->hn + 1);
-	i = s->hn++;
-	while (i) {
-		size_t p = (i - 1) / 4;
+	e.next = NONE;
+	/* t >= now, and the current bucket is now's or an earlier one */
+	if ((t >> WHEEL_SHIFT) - s->wcur < (int64_t)WHEEL_N)
+		wheel_push(s, (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1), e);
+	else
+		heap_push(s, e);
+}
 
-		if (!ev_less(&e, &s->heap[p]))
-			break;
-		s->heap[i] = s->heap[p];
-		i = p;
+void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
+{
+	ev_push(s, t, type, id);
+}
+
+/* The first nonempty bucket from the current one; every wheel event lies
+ * within WHEEL_N buckets of it, so that bucket's head is the wheel's
+ * smallest.  NONE when the wheel is empty.
+ */
+static uint32_t wheel_first(const struct sim *s)
+{
+	uint32_t b = (uint32_t)s->wcur & (WHEEL_N - 1), w = b / 64, i;
+	uint64_t m;
+
+	if (!s->wcount)
+		return NONE;
+	m = s->wbits[w] & (~0ULL << (b % 64));
+	/* the last word tried is the first again, whole: its low bits are
+	 * the buckets furthest ahead */
+	for (i = 0; !m && i < WHEEL_N / 64; i++) {
+		w = (w + 1) % (WHEEL_N / 64);
+		m = s->wbits[w];
 	}
-	s->heap[i] = e;
+	return m ? w * 64 + (uint32_t)__builtin_ctzll(m) : NONE;
+}
+
+/* The next event into *e: from bucket *from, or the heap (*from NONE).
+ * False when nothing is pending.
+ */
+static bool ev_next(const struct sim *s, struct ev *e, uint32_t *from)
+{
+	uint32_t b = wheel_first(s);
+
+	if (b != NONE && (!s->hn || s->wn[s->whead[b]].k < s->heap[0].k)) {
+		*e = s->wn[s->whead[b]];
+		*from = b;
+		return true;
+	}
+	if (!s->hn)
+		return false;
+	*e = s->heap[0];
+	*from = NONE;
+	return true;
+}
+
+static void heap_pop(struct sim *s);
+
+/* Remove the event ev_next found; its bucket becomes the current one. */
+static void ev_remove(struct sim *s, int64_t t, uint32_t from)
+{
+	if (from == NONE) {
+		heap_pop(s);
+	} else {
+		uint32_t ni = s->whead[from];
+
+		s->whead[from] = s->wn[ni].next;
+		if (s->whead[from] == NONE) {
+			s->wtail[from] = NONE;
+			s->wbits[from / 64] &= ~(1ULL << (from % 64));
+		}
+		s->wn[ni].next = s->wfree;
+		s->wfree = ni;
+		s->wcount--;
+	}
+	s->wcur = t >> WHEEL_SHIFT;
 }
 
 /* Put e at the root (replacing what is there) and sift it down. */
@@ -332,7 +442,7 @@ static void port_free_at(struct sim *s, uint32_t pi)
 
 	if (p->free_ev_at != p->free_at) {
 		p->free_ev_at = p->free_at;
-		sim_schedule(s, p->free_at, EV_PORT_FREE, pi);
+		ev_push(s, p->free_at, EV_PORT_FREE, pi);
 	}
 }
 
@@ -383,7 +493,7 @@ static void port_start(struct sim *s, uint32_t pi)
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
-	sim_schedule(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
 	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE)) {
 		port_free_at(s, pi);
 	} else if (!p->is_switch) {
@@ -431,7 +541,7 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 		p->xoff_at = s->now;
 	s->c.sw_pause_tx++;
 	/* the frame leaves ahead of data and crosses the link */
-	sim_schedule(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
 		     pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
 }
 
@@ -541,7 +651,7 @@ static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 	if (h->wake_at >= 0 && h->wake_at <= t)
 		return;
 	h->wake_at = t;
-	sim_schedule(s, t, EV_NIC_WAKE, hi);
+	ev_push(s, t, EV_NIC_WAKE, hi);
 }
 
 /* What an algorithm said: rate, probe, timers. */
@@ -568,7 +678,7 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 		q->timer_at = o->timer_at * PS_PER_NS;
 		if (q->timer_ev_at < 0 || q->timer_ev_at > q->timer_at) {
 			q->timer_ev_at = q->timer_at;
-			sim_schedule(s, q->timer_at > s->now ? q->timer_at :
+			ev_push(s, q->timer_at > s->now ? q->timer_at :
 				     s->now, EV_ALGO_TIMER, qi);
 		}
 	} else {
@@ -590,7 +700,7 @@ static void timer_arm(struct sim *s, uint32_t qi)
 	}
 	if (!s->scan_pending) {
 		s->scan_pending = true;
-		sim_schedule(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+		ev_push(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
 	}
 }
 
@@ -949,7 +1059,7 @@ static void timer_scan(struct sim *s)
 	}
 	if (s->narmed && !s->scan_pending) {
 		s->scan_pending = true;
-		sim_schedule(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+		ev_push(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
 	}
 }
 
@@ -964,7 +1074,7 @@ static void on_algo_timer(struct sim *s, uint32_t qi)
 	    !q->started) {
 		if (q->timer_at > s->now && q->timer_ev_at < 0) {
 			q->timer_ev_at = q->timer_at;
-			sim_schedule(s, q->timer_at, EV_ALGO_TIMER, qi);
+			ev_push(s, q->timer_at, EV_ALGO_TIMER, qi);
 		}
 		return;
 	}
@@ -1135,9 +1245,9 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	q->last_cnp = INT64_MIN / 2;
 	q->start = start;
 	q->stop = stop;
-	sim_schedule(s, start, EV_FLOW_START, qi);
+	ev_push(s, start, EV_FLOW_START, qi);
 	if (stop > 0)
-		sim_schedule(s, stop, EV_FLOW_STOP, qi);
+		ev_push(s, stop, EV_FLOW_STOP, qi);
 	return qi;
 }
 
@@ -1154,6 +1264,7 @@ void sim_free(struct sim *s)
 	for (i = 0; i < s->nhosts; i++)
 		free(s->hosts[i].active);
 	free(s->heap);
+	free(s->wn);
 	free(s->pk);
 	free(s->ports);
 	free(s->nodes);
@@ -1181,6 +1292,9 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
+	s->wfree = NONE;
+	for (i = 0; i < WHEEL_N; i++)
+		s->whead[i] = s->wtail[i] = NONE;
 	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
 				16;
 	s->line_ppb = 8000 / cfg->rate_gbps;
@@ -1234,7 +1348,7 @@ static void window_reset(struct sim *s)
 
 static void mem_note(struct sim *s)
 {
-	size_t m = s->hcap * sizeof(struct ev) + s->pkcap * sizeof(struct pkt) +
+	size_t m = (s->hcap + s->capwn) * sizeof(struct ev) + s->pkcap * sizeof(struct pkt) +
 		   s->nports * (sizeof(struct port) + sizeof(struct lhist)) +
 		   s->qpcap * (sizeof(struct qp) + s->stride);
 
@@ -1326,12 +1440,23 @@ static void rebase(struct sim *s)
 	uint32_t i, keep = 0;
 	size_t j;
 
+	/* keys stay within 44 bits while now - tbase < 2 EV_STEP, and a far
+	 * event (beyond tbase + 4 EV_STEP) joins long before it is due */
+	if (s->now - s->tbase < EV_STEP)
+		return;
+
 	for (j = 0; j < s->hn; j++)
 		s->heap[j].k -= d;
+	for (i = 0; i < WHEEL_N; i++) {
+		uint32_t ni;
+
+		for (ni = s->whead[i]; ni != NONE; ni = s->wn[ni].next)
+			s->wn[ni].k -= d;
+	}
 	s->tbase = s->now;
 	for (i = 0; i < s->nfar; i++) {
 		if (s->far[i].t - s->tbase < EV_HORIZON)
-			sim_schedule(s, s->far[i].t, s->far[i].tid >> 24,
+			ev_push(s, s->far[i].t, s->far[i].tid >> 24,
 				     s->far[i].tid & 0xffffff);
 		else
 			s->far[keep++] = s->far[i];
@@ -1349,18 +1474,15 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 							     end;
 
 		rebase(s);
-		while (s->hn && ev_time(s, &s->heap[0]) <= step_end) {
-			struct ev e = s->heap[0];
+		struct ev e;
+		uint32_t from;
 
+		while (ev_next(s, &e, &from) && ev_time(s, &e) <= step_end) {
 			while (s->tr_every && ev_time(s, &e) >= s->tr_next)
 				trace_sample(s);
 			s->now = ev_time(s, &e);
-			s->top_spent = true;
+			ev_remove(s, s->now, from);
 			dispatch(s, &e);
-			if (s->top_spent) {
-				s->top_spent = false;
-				heap_pop(s);
-			}
 			if (!(++s->events & 0x3fff) && stop && *stop) {
 				mem_note(s);
 				return -PCB_E_INTR;

@@ -42,8 +42,17 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 struct ev {
 	uint64_t k;
 	uint32_t tid;		/* type << 24 | id */
-	uint32_t pad;
+	uint32_t next;		/* wheel: the bucket's next event, or NONE */
 };
+
+/* Timing wheel in front of the heap: events due within WHEEL_N buckets
+ * of WHEEL_PS from the current one (nearly all: departures, arrivals,
+ * NIC wakes) wait in the bucket of their time, each bucket a list sorted
+ * by key; the rest wait in the heap.  The next event is the smaller of
+ * the first nonempty bucket's head and the heap's root.
+ */
+#define WHEEL_SHIFT 14
+#define WHEEL_N 2048u
 
 struct far_ev {
 	int64_t t;
@@ -157,10 +166,14 @@ struct sim {
 	struct sim_algo algo;
 	int64_t now;
 	uint64_t seq, events;
-	bool top_spent;		/* the heap top was dispatched, not removed */
 	int64_t tbase;
 	struct ev *heap;
 	size_t hn, hcap;
+	struct ev *wn;		/* wheel event pool */
+	uint32_t nwn, capwn, wfree, wcount;
+	int64_t wcur;		/* the current bucket: time >> WHEEL_SHIFT */
+	uint32_t whead[WHEEL_N], wtail[WHEEL_N];
+	uint64_t wbits[WHEEL_N / 64];	/* nonempty buckets */
 	struct far_ev *far;
 	uint32_t nfar, capfar;
 	struct pkt *pk;
