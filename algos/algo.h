@@ -47,14 +47,17 @@ struct algo_opt_desc {
 	uint32_t def;			/* index into choices, or fxp16 */
 };
 
+/* What every event reads comes first (the simulator keeps one per host
+ * and touches it on each packet).
+ */
 struct algo_port {
+	bool counters_on;			/* counter_en */
+	uint32_t line_gbps;			/* the port's link speed */
+	uint32_t global_min_rtt;		/* ns, 0 = none yet */
+	uint32_t opts[ALGO_MAX_OPTS];		/* model options */
 	uint32_t params[ALGO_MAX_PARAMS];	/* raw, as in the register */
 	uint32_t counters[ALGO_MAX_COUNTERS];
 	uint32_t counter_max[ALGO_MAX_COUNTERS];
-	bool counters_on;			/* counter_en */
-	uint32_t opts[ALGO_MAX_OPTS];		/* model options */
-	uint32_t line_gbps;			/* the port's link speed */
-	uint32_t global_min_rtt;		/* ns, 0 = none yet */
 };
 
 struct algo_out {

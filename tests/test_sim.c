@@ -93,7 +93,8 @@ static void check_conservation(struct sim *s)
 	for (i = 0; i < s->nports; i++) {
 		const struct port *p = &s->ports[i];
 
-		assert_int_equal(p->tx_bytes + 0, s->ports[p->peer].rx_bytes);
+		assert_int_equal(port_tx_bytes(p),
+				 port_rx_bytes(&s->ports[p->peer]));
 		assert_int_equal(p->data.n + p->ctrl.n, 0);
 	}
 	for (w = 0; w < s->nsw; w++) {
@@ -101,8 +102,8 @@ static void check_conservation(struct sim *s)
 		uint64_t rx = 0, tx = 0, dropped = 0;
 
 		for (i = n->port0; i < n->port0 + n->nports; i++) {
-			rx += s->ports[i].rx_bytes;
-			tx += s->ports[i].tx_bytes;
+			rx += port_rx_bytes(&s->ports[i]);
+			tx += port_tx_bytes(&s->ports[i]);
 			dropped += s->ports[i].drop_bytes;
 			assert_int_equal(s->ports[i].ingress_bytes, 0);
 		}

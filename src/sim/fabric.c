@@ -168,68 +168,99 @@ static void heap_push(struct sim *s, struct ev e)
 	s->heap[i] = e;
 }
 
-/* Into bucket b's list, sorted by key; a new event is nearly always the
- * last (later, or as late and inserted after), so the tail is tried first.
+/* Timing wheel: bucket b's list is sorted by key.  Node 0 is a sentinel
+ * with key 0: an empty bucket's head and tail and the end of every list,
+ * so that appending needs no test for an empty bucket.  Free nodes are
+ * kept linked from s->wfree (0: none).
  */
-static void wheel_push(struct sim *s, uint32_t b, struct ev e)
+static int wheel_grow(struct sim *s)
 {
-	uint32_t ni = s->wfree, *at;
+	uint32_t i, from = s->nwn;	/* >= 1: node 0 stays the sentinel */
 
-	if (ni != NONE) {
-		s->wfree = s->wn[ni].next;
-	} else {
-		if (sim_grow((void **)&s->wn, sizeof(*s->wn), &s->capwn,
-			     s->nwn + 1))
-			abort();	/* out of memory in the event loop */
-		ni = s->nwn++;
+	if (sim_grow((void **)&s->wn, sizeof(*s->wn), &s->capwn,
+		     s->nwn < 64 ? 64 : 2 * s->nwn))
+		return -1;
+	for (i = s->capwn - 1; i >= from; i--) {
+		s->wn[i].next = s->wfree;
+		s->wfree = i;
 	}
+	s->nwn = s->capwn;
+	return 0;
+}
+
+/* What ev_push leaves to a call: far events, events beyond the wheel,
+ * a pool to grow, and an event earlier than its bucket's last.
+ */
+static void __attribute__((noinline))
+ev_push_slow(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
+{
+	struct ev e = { k, tid, 0 };
+	uint32_t b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1), ni, *at;
+
+	if ((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N) {
+		heap_push(s, e);
+		return;
+	}
+	if (!s->wfree && wheel_grow(s))
+		abort();	/* out of memory in the event loop */
+	ni = s->wfree;
+	s->wfree = s->wn[ni].next;
 	s->wcount++;
-	if (s->whead[b] == NONE) {
-		e.next = NONE;
+	if (s->wn[s->wtail[b]].k <= k) {	/* < unless the tail is 0 */
 		s->wn[ni] = e;
-		s->whead[b] = s->wtail[b] = ni;
+		s->wn[s->wtail[b]].next = ni;
+		s->whead[b] = s->whead[b] ? s->whead[b] : ni;
+		s->wtail[b] = ni;
 		s->wbits[b / 64] |= 1ULL << (b % 64);
 		return;
 	}
-	if (s->wn[s->wtail[b]].k < e.k) {
-		e.next = NONE;
-		s->wn[ni] = e;
-		s->wn[s->wtail[b]].next = ni;
-		s->wtail[b] = ni;
-		return;
-	}
-	at = &s->whead[b];
-	while (s->wn[*at].k < e.k)
+	at = &s->whead[b];	/* the tail is later: stops before it */
+	while (s->wn[*at].k < k)
 		at = &s->wn[*at].next;
 	e.next = *at;
 	s->wn[ni] = e;
 	*at = ni;
 }
 
-/* Inline: every event costs one. */
+/* Schedule an event; the key orders by time, then insertion.  Inline,
+ * and the common case (due within the wheel, after its bucket's last
+ * event) without a call: every event costs one.
+ */
 static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 			   uint32_t id)
 {
-	struct ev e;
+	uint32_t tid = (uint32_t)type << 24 | id, b, tl, ni;
+	uint64_t k;
 
-	if (t - s->tbase >= EV_HORIZON) {
+	if (__builtin_expect(t - s->tbase >= EV_HORIZON, 0)) {
 		/* far future (a staircase's last steps): wait outside */
 		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
 			     s->nfar + 1))
 			abort();
 		s->far[s->nfar].t = t;
-		s->far[s->nfar++].tid = (uint32_t)type << 24 | id;
+		s->far[s->nfar++].tid = tid;
 		return;
 	}
-	e.k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-	      (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
-	e.tid = (uint32_t)type << 24 | id;
-	e.next = NONE;
+	k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+	    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 	/* t >= now, and the current bucket is now's or an earlier one */
-	if ((t >> WHEEL_SHIFT) - s->wcur < (int64_t)WHEEL_N)
-		wheel_push(s, (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1), e);
-	else
-		heap_push(s, e);
+	b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1);
+	tl = s->wtail[b];
+	ni = s->wfree;
+	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N ||
+			     !ni || s->wn[tl].k > k, 0)) {
+		ev_push_slow(s, t, k, tid);
+		return;
+	}
+	s->wfree = s->wn[ni].next;
+	s->wcount++;
+	s->wn[ni].k = k;
+	s->wn[ni].tid = tid;
+	s->wn[ni].next = 0;
+	s->wn[tl].next = ni;	/* the sentinel's is never read */
+	s->whead[b] = s->whead[b] ? s->whead[b] : ni;
+	s->wtail[b] = ni;
+	s->wbits[b / 64] |= 1ULL << (b % 64);
 }
 
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
@@ -285,13 +316,11 @@ static void ev_remove(struct sim *s, int64_t t, uint32_t from)
 	if (from == NONE) {
 		heap_pop(s);
 	} else {
-		uint32_t ni = s->whead[from];
+		uint32_t ni = s->whead[from], next = s->wn[ni].next;
 
-		s->whead[from] = s->wn[ni].next;
-		if (s->whead[from] == NONE) {
-			s->wtail[from] = NONE;
-			s->wbits[from / 64] &= ~(1ULL << (from % 64));
-		}
+		s->whead[from] = next;
+		s->wtail[from] = next ? s->wtail[from] : 0;
+		s->wbits[from / 64] &= ~((uint64_t)!next << (from % 64));
 		s->wn[ni].next = s->wfree;
 		s->wfree = ni;
 		s->wcount--;
@@ -466,7 +495,7 @@ static void port_start(struct sim *s, uint32_t pi)
 		q_account(s, p);
 		ki = q_pop(s, &p->data);
 		if (p->is_switch) {
-			struct sw *w = &s->sws[s->nodes[p->node].idx];
+			struct sw *w = &s->sws[p->owner];
 
 			k = &s->pk[ki];
 			w->used -= k->size;
@@ -476,13 +505,11 @@ static void port_start(struct sim *s, uint32_t pi)
 				ecn_mark(s, p, k);
 		}
 	} else if (!p->paused && !p->is_switch) {
-		ki = nic_pick(s, &s->hosts[s->nodes[p->node].idx]);
+		ki = nic_pick(s, &s->hosts[p->owner]);
 	}
 	if (ki == NONE)
 		return;
 	k = &s->pk[ki];
-	p->tx_bytes += k->size;
-	p->tx_pkts++;
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
 	if (k->type == PK_DATA) {
@@ -498,7 +525,7 @@ static void port_start(struct sim *s, uint32_t pi)
 		port_free_at(s, pi);
 	} else if (!p->is_switch) {
 		/* the NIC: back when the port is free and a QP may send */
-		struct host *h = &s->hosts[s->nodes[p->node].idx];
+		struct host *h = &s->hosts[p->owner];
 		int64_t t = -1;
 		uint32_t i;
 
@@ -513,7 +540,7 @@ static void port_start(struct sim *s, uint32_t pi)
 				t = when;
 		}
 		if (t >= 0)
-			nic_wake_at(s, h, s->nodes[p->node].idx,
+			nic_wake_at(s, h, p->owner,
 				    t > p->free_at ? t : p->free_at);
 	}
 }
@@ -552,7 +579,7 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 
 	if (!p->pause_sent)
 		return;
-	w = &s->sws[s->nodes[p->node].idx];
+	w = &s->sws[p->owner];
 	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
 		pfc_send(s, inport, false);
 }
@@ -584,7 +611,7 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 
 static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 {
-	struct sw *w = &s->sws[s->nodes[s->ports[inport].node].idx];
+	struct sw *w = &s->sws[s->ports[inport].owner];
 	struct pkt *k = &s->pk[ki];
 	const struct route *r = &w->routes[pkt_dst(s, k)];
 	uint32_t e = r->first + (r->count > 1 ?
@@ -654,6 +681,22 @@ static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 	ev_push(s, t, EV_NIC_WAKE, hi);
 }
 
+/* The rate limiter's gap after a packet of `wire` bytes at the QP's
+ * rate; the division is redone only when the rate or size changed.
+ */
+static int64_t qp_gap(const struct sim *s, struct qp *q, uint32_t wire)
+{
+	uint32_t rate = q->rate ? q->rate : 1;
+
+	if (rate != q->gap_rate || wire != q->gap_wire) {
+		q->gap_rate = rate;
+		q->gap_wire = wire;
+		q->gap = (int64_t)((uint64_t)wire * s->line_ppb *
+				   ALGO_RATE_ONE / rate);
+	}
+	return q->gap;
+}
+
 /* What an algorithm said: rate, probe, timers. */
 static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 {
@@ -663,8 +706,7 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 		q->rate = o->rate;
 		if (q->last_wire) {
 			/* re-time the pending slot at the new rate */
-			q->next_ok = q->last_tx + (int64_t)((uint64_t)q->last_wire *
-				s->line_ppb * ALGO_RATE_ONE / q->rate);
+			q->next_ok = q->last_tx + qp_gap(s, q, q->last_wire);
 			if (q->active && q->next_ok > s->now)
 				nic_wake_at(s, &s->hosts[q->src], q->src,
 					    q->next_ok);
@@ -784,18 +826,23 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
  */
 static uint32_t nic_pick(struct sim *s, struct host *h)
 {
-	uint32_t i, n = h->nactive, hi = s->nodes[s->ports[h->port].node].idx;
+	uint32_t i, n = h->nactive, hi = s->ports[h->port].owner, slot;
 	int64_t soonest = -1;
 
-	for (i = 0; i < n && s->algo.ops; i++) {
-		uint32_t qi = h->active[(h->rr + i) % n];
+	/* round robin from h->rr (slot wraps without a division) */
+	for (i = 0, slot = h->rr; i < n && s->algo.ops; i++) {
+		uint32_t qi = h->active[slot];
 		struct qp *q = &s->qps[qi];
+
+		if (++slot == n)
+			slot = 0;
 
 		if (q->active && q->probe_req && !q->probe_out)
 			return nic_probe(s, h, qi);
 	}
-	for (i = 0; i < n; i++) {
-		uint32_t slot = (h->rr + i) % n, qi = h->active[slot], ki;
+	for (i = 0, slot = h->rr; i < n;
+	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
+		uint32_t qi = h->active[slot], ki;
 		struct qp *q = &s->qps[qi];
 		struct algo_out o;
 		struct pkt *k;
@@ -823,10 +870,9 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		k->ts = s->now;
 		q->last_tx = s->now;
 		q->last_wire = k->size;
-		q->next_ok = s->now + (int64_t)((uint64_t)k->size *
-			s->line_ppb * ALGO_RATE_ONE / (q->rate ? q->rate : 1));
+		q->next_ok = s->now + qp_gap(s, q, k->size);
 		rto_arm(s, qi);
-		h->rr = (slot + 1) % n;
+		h->rr = slot + 1 == n ? 0 : slot + 1;
 		if (s->algo.ops) {
 			memset(&o, 0, sizeof(o));
 			s->algo.ops->on_tx(&h->ap, qp_state(s, qi),
@@ -974,13 +1020,10 @@ static void on_arrive(struct sim *s, uint32_t ki)
 {
 	struct pkt *k = &s->pk[ki];
 	struct port *p = &s->ports[k->port];
-	const struct node *n = &s->nodes[p->node];
 
-	p->rx_bytes += k->size;
-	p->rx_pkts++;
 	p->rx_bytes_c[!data_class(k)] += k->size;
 	p->rx_pkts_c[!data_class(k)]++;
-	if (!n->is_switch) {
+	if (!p->is_switch) {
 		s->c.rx_bytes += k->size;
 		s->c.rx_pkts++;
 	}
@@ -991,10 +1034,10 @@ static void on_arrive(struct sim *s, uint32_t ki)
 		pkt_free(s, ki);
 		return;
 	}
-	if (n->is_switch)
+	if (p->is_switch)
 		switch_rx(s, k->port, ki);
 	else
-		host_rx(s, n->idx, ki);
+		host_rx(s, p->owner, ki);
 }
 
 /* ---- timers and flows --------------------------------------------------- */
@@ -1122,6 +1165,12 @@ static void dispatch(struct sim *s, const struct ev *e)
 {
 	uint32_t id = e->tid & 0xffffff;
 
+	/* two thirds are arrivals: a test the predictor learns beats the
+	 * jump table's indirect branch */
+	if (e->tid >> 24 == EV_ARRIVE) {
+		on_arrive(s, id);
+		return;
+	}
 	switch (e->tid >> 24) {
 	case EV_PORT_FREE:
 		if (s->ports[id].free_ev_at == s->now)
@@ -1292,9 +1341,13 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
-	s->wfree = NONE;
-	for (i = 0; i < WHEEL_N; i++)
-		s->whead[i] = s->wtail[i] = NONE;
+	/* the wheel's sentinel, node 0 (key 0); s is zeroed: every bucket
+	 * empty */
+	s->nwn = 1;
+	if (wheel_grow(s)) {
+		free(s);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
 	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
 				16;
 	s->line_ppb = 8000 / cfg->rate_gbps;
@@ -1304,6 +1357,8 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		sim_free(s);
 		return rc;
 	}
+	for (i = 0; i < s->nports; i++)
+		s->ports[i].owner = s->nodes[s->ports[i].node].idx;
 	for (i = 0; i < s->nhosts; i++) {
 		s->hosts[i].ap = algo->port;
 		s->hosts[i].ap.line_gbps = cfg->rate_gbps;
@@ -1450,7 +1505,7 @@ static void rebase(struct sim *s)
 	for (i = 0; i < WHEEL_N; i++) {
 		uint32_t ni;
 
-		for (ni = s->whead[i]; ni != NONE; ni = s->wn[ni].next)
+		for (ni = s->whead[i]; ni; ni = s->wn[ni].next)
 			s->wn[ni].k -= d;
 	}
 	s->tbase = s->now;
@@ -1566,8 +1621,8 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 		const struct port *p = &s->ports[s->hosts[i].port];
 		int k;
 
-		c->tx_bytes += p->tx_bytes;
-		c->tx_pkts += p->tx_pkts;
+		c->tx_bytes += port_tx_bytes(p);
+		c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
 		c->pause_tx += p->pause_tx;
 		for (k = 0; k < 2; k++) {
 			int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;

@@ -82,29 +82,45 @@ struct lhist {
 	uint64_t max;
 };
 
+/* Hot fields first: what every packet touches fits in the first three
+ * cache lines; totals are the sums of the per-class counters.
+ */
 struct port {
-	uint32_t node, peer;
-	uint32_t ppb;		/* ps per byte */
-	int64_t delay;
 	struct pqueue ctrl, data;
 	int64_t free_at;	/* the current transmission ends */
 	int64_t free_ev_at;	/* time of the latest EV_PORT_FREE, or -1 */
+	int64_t delay;
+	uint32_t node, peer;
+	uint32_t owner;		/* host or switch index of node */
+	uint32_t ppb;		/* ps per byte */
 	bool paused, pause_sent, is_switch;
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
-	uint64_t tx_bytes, tx_pkts, rx_bytes, rx_pkts, tx_payload;
-	uint64_t win_payload;	/* payload sent in the stats window */
-	uint64_t win_pkts;
-	uint64_t pause_rx, pause_tx, drops, drop_bytes;
-	uint64_t tx_bytes_c[2], tx_pkts_c[2], rx_bytes_c[2], rx_pkts_c[2];
-	int64_t pause_start;	/* when the peer paused us */
-	int64_t paused_ps;	/* total time paused */
-	int64_t xoff_at;	/* when this ingress crossed Xoff */
 	/* time-weighted queue statistics (switch egress) */
 	int64_t q_last;
 	double q_integral;
-	uint64_t q_max;
 	struct lhist *q_hist;
+	uint64_t q_max;
+	/* per class: [0] data (data, probes), [1] control */
+	uint64_t tx_bytes_c[2], tx_pkts_c[2], rx_bytes_c[2], rx_pkts_c[2];
+	uint64_t tx_payload;
+	uint64_t win_payload;	/* payload sent in the stats window */
+	uint64_t win_pkts;
+	/* rare: pauses and drops */
+	uint64_t pause_rx, pause_tx, drops, drop_bytes;
+	int64_t pause_start;	/* when the peer paused us */
+	int64_t paused_ps;	/* total time paused */
+	int64_t xoff_at;	/* when this ingress crossed Xoff */
 };
+
+static inline uint64_t port_tx_bytes(const struct port *p)
+{
+	return p->tx_bytes_c[0] + p->tx_bytes_c[1];
+}
+
+static inline uint64_t port_rx_bytes(const struct port *p)
+{
+	return p->rx_bytes_c[0] + p->rx_bytes_c[1];
+}
 
 struct node {
 	bool is_switch;
@@ -143,6 +159,8 @@ struct qp {
 	uint32_t armed_pos;	/* index in sim.armed, or NONE */
 	int64_t next_ok, last_tx;
 	uint32_t last_wire;
+	uint32_t gap_rate, gap_wire;	/* qp_gap's cache */
+	int64_t gap;
 	int64_t probe_sent, probe_to, probe_deadline;
 	int64_t rto_cur, rto_deadline;
 	int64_t timer_at, timer_ev_at;
