@@ -87,25 +87,25 @@ static double lhist_value(unsigned b)
 	return ldexp(LHIST_SUB + m + 0.5, (int)e - 5);
 }
 
-void lhist_add(struct lhist *h, uint64_t v, double w)
+void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 {
 	unsigned b = lhist_bucket(v);
 
 	if (b >= LHIST_N)
 		b = LHIST_N - 1;
-	h->n[b] += (uint64_t)w;
+	h->n[b] += w;
 	h->total += w;
-	h->sum += (double)v * w;
+	h->sum += (double)v * (double)w;
 	if (v > h->max)
 		h->max = v;
 }
 
 double lhist_quantile(const struct lhist *h, double q)
 {
-	double want = q * h->total, acc = 0;
+	double want = q * (double)h->total, acc = 0;
 	unsigned b;
 
-	if (h->total <= 0)
+	if (!h->total)
 		return 0;
 	for (b = 0; b < LHIST_N; b++) {
 		acc += (double)h->n[b];
@@ -206,15 +206,15 @@ ev_push_slow(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 	ni = s->wfree;
 	s->wfree = s->wn[ni].next;
 	s->wcount++;
-	if (s->wn[s->wtail[b]].k <= k) {	/* < unless the tail is 0 */
+	if (s->wn[s->wb[b].tail].k <= k) {	/* < unless the tail is 0 */
 		s->wn[ni] = e;
-		s->wn[s->wtail[b]].next = ni;
-		s->whead[b] = s->whead[b] ? s->whead[b] : ni;
-		s->wtail[b] = ni;
+		s->wn[s->wb[b].tail].next = ni;
+		s->wb[b].head = s->wb[b].head ? s->wb[b].head : ni;
+		s->wb[b].tail = ni;
 		s->wbits[b / 64] |= 1ULL << (b % 64);
 		return;
 	}
-	at = &s->whead[b];	/* the tail is later: stops before it */
+	at = &s->wb[b].head;	/* the tail is later: stops before it */
 	while (s->wn[*at].k < k)
 		at = &s->wn[*at].next;
 	e.next = *at;
@@ -245,7 +245,7 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 	    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 	/* t >= now, and the current bucket is now's or an earlier one */
 	b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1);
-	tl = s->wtail[b];
+	tl = s->wb[b].tail;
 	ni = s->wfree;
 	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N ||
 			     !ni || s->wn[tl].k > k, 0)) {
@@ -258,8 +258,8 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 	s->wn[ni].tid = tid;
 	s->wn[ni].next = 0;
 	s->wn[tl].next = ni;	/* the sentinel's is never read */
-	s->whead[b] = s->whead[b] ? s->whead[b] : ni;
-	s->wtail[b] = ni;
+	s->wb[b].head = s->wb[b].head ? s->wb[b].head : ni;
+	s->wb[b].tail = ni;
 	s->wbits[b / 64] |= 1ULL << (b % 64);
 }
 
@@ -296,8 +296,8 @@ static bool ev_next(const struct sim *s, struct ev *e, uint32_t *from)
 {
 	uint32_t b = wheel_first(s);
 
-	if (b != NONE && (!s->hn || s->wn[s->whead[b]].k < s->heap[0].k)) {
-		*e = s->wn[s->whead[b]];
+	if (b != NONE && (!s->hn || s->wn[s->wb[b].head].k < s->heap[0].k)) {
+		*e = s->wn[s->wb[b].head];
 		*from = b;
 		return true;
 	}
@@ -316,10 +316,10 @@ static void ev_remove(struct sim *s, int64_t t, uint32_t from)
 	if (from == NONE) {
 		heap_pop(s);
 	} else {
-		uint32_t ni = s->whead[from], next = s->wn[ni].next;
+		uint32_t ni = s->wb[from].head, next = s->wn[ni].next;
 
-		s->whead[from] = next;
-		s->wtail[from] = next ? s->wtail[from] : 0;
+		s->wb[from].head = next;
+		s->wb[from].tail = next ? s->wb[from].tail : 0;
 		s->wbits[from / 64] &= ~((uint64_t)!next << (from % 64));
 		s->wn[ni].next = s->wfree;
 		s->wfree = ni;
@@ -411,23 +411,14 @@ static void q_account(struct sim *s, struct port *p)
 {
 	int64_t dt = s->now - p->q_last;
 
-	if (dt > 0 && p->q_hist) {
-		p->q_integral += (double)p->data.bytes * (double)dt;
-		lhist_add(p->q_hist, p->data.bytes, (double)dt);
-	}
+	if (dt > 0 && p->q_hist)
+		lhist_add(p->q_hist, p->data.bytes, (uint64_t)dt);
 	p->q_last = s->now;
 }
 
 static bool data_class(const struct pkt *k)
 {
 	return k->type <= PK_PROBE;
-}
-
-static uint32_t pkt_dst(const struct sim *s, const struct pkt *k)
-{
-	const struct qp *q = &s->qps[k->qp];
-
-	return data_class(k) ? q->dst : q->src;
 }
 
 static unsigned char *qp_state(struct sim *s, uint32_t qp)
@@ -613,7 +604,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 {
 	struct sw *w = &s->sws[s->ports[inport].owner];
 	struct pkt *k = &s->pk[ki];
-	const struct route *r = &w->routes[pkt_dst(s, k)];
+	const struct route *r = &w->routes[k->dst];
 	uint32_t e = r->first + (r->count > 1 ?
 				 s->qps[k->qp].ecmp % r->count : 0);
 	struct port *out = &s->ports[e];
@@ -661,6 +652,7 @@ static void ctrl_send(struct sim *s, uint32_t host, uint32_t qp,
 	k->flags = 0;
 	k->size = CTRL_BYTES;
 	k->qp = qp;
+	k->dst = s->qps[qp].src;	/* control answers the sender */
 	k->psn = psn;
 	k->ts = ts;
 	q_push(s, &s->ports[pi].ctrl, ki);
@@ -806,6 +798,7 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 	k->flags = 0;
 	k->size = CTRL_BYTES;
 	k->qp = qi;
+	k->dst = q->dst;
 	k->psn = 0;
 	k->ts = s->now;
 	q->probe_req = false;
@@ -866,6 +859,7 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		k->flags = last ? PF_LAST : 0;
 		k->size = (uint16_t)(payload + HDR_BYTES);
 		k->qp = qi;
+		k->dst = q->dst;
 		k->psn = q->snd_nxt++;
 		k->ts = s->now;
 		q->last_tx = s->now;
@@ -1391,7 +1385,6 @@ static void window_reset(struct sim *s)
 		struct port *p = &s->ports[i];
 
 		p->win_payload = p->win_pkts = 0;
-		p->q_integral = 0;
 		p->q_max = p->data.bytes;
 		p->q_last = s->now;
 		if (p->q_hist)
@@ -1505,7 +1498,7 @@ static void rebase(struct sim *s)
 	for (i = 0; i < WHEEL_N; i++) {
 		uint32_t ni;
 
-		for (ni = s->whead[i]; ni; ni = s->wn[ni].next)
+		for (ni = s->wb[i].head; ni; ni = s->wn[ni].next)
 			s->wn[ni].k -= d;
 	}
 	s->tbase = s->now;
@@ -1724,8 +1717,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		if (busiest == NONE ||
 		    p->win_payload > s->ports[busiest].win_payload)
 			busiest = i;
-		if (win > 0 && p->q_integral / win > best_q) {
-			best_q = p->q_integral / win;
+		if (win > 0 && p->q_hist->sum / win > best_q) {
+			best_q = p->q_hist->sum / win;
 			queue = i;
 		}
 	}
@@ -1735,7 +1728,7 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];
 
-		sum->q_mean = p->q_integral / win;
+		sum->q_mean = p->q_hist->sum / win;
 		sum->q_p99 = lhist_quantile(p->q_hist, 0.99);
 		sum->q_max = (double)p->q_max;
 	}
@@ -1751,9 +1744,9 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		sxx += (double)q->win_bytes * (double)q->win_bytes;
 	}
 	sum->jain = sxx > 0 ? sx * sx / (sum->flows * sxx) : 0;
-	sum->rtt_samples = (uint64_t)s->rtt.total;
-	if (s->rtt.total > 0) {
-		sum->rtt_mean = s->rtt.sum / s->rtt.total;
+	sum->rtt_samples = s->rtt.total;
+	if (s->rtt.total) {
+		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total;
 		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
 	}
 	sum->pauses = s->pause_events;

@@ -51,8 +51,8 @@ struct ev {
  * by key; the rest wait in the heap.  The next event is the smaller of
  * the first nonempty bucket's head and the heap's root.
  */
-#define WHEEL_SHIFT 14
-#define WHEEL_N 2048u
+#define WHEEL_SHIFT 12			/* 4.1 ns buckets */
+#define WHEEL_N 4096u			/* 16.8 us ahead */
 
 struct far_ev {
 	int64_t t;
@@ -67,6 +67,7 @@ struct pkt {
 	uint32_t qp;
 	uint32_t psn;
 	uint32_t port;		/* queued: ingress port; flying: arrival */
+	uint32_t dst;		/* destination host: switches route on it */
 	int64_t ts;		/* probe send time (ps) */
 };
 
@@ -78,7 +79,8 @@ struct pqueue {
 /* Log-bucketed histogram: 32 sub-buckets per power of two (~3 %). */
 struct lhist {
 	uint64_t n[LHIST_N];
-	double total, sum;
+	uint64_t total;		/* weights */
+	double sum;		/* of value x weight */
 	uint64_t max;
 };
 
@@ -97,8 +99,7 @@ struct port {
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
 	/* time-weighted queue statistics (switch egress) */
 	int64_t q_last;
-	double q_integral;
-	struct lhist *q_hist;
+	struct lhist *q_hist;	/* its sum: the integral of bytes over ps */
 	uint64_t q_max;
 	/* per class: [0] data (data, probes), [1] control */
 	uint64_t tx_bytes_c[2], tx_pkts_c[2], rx_bytes_c[2], rx_pkts_c[2];
@@ -190,7 +191,7 @@ struct sim {
 	struct ev *wn;		/* wheel event pool */
 	uint32_t nwn, capwn, wfree, wcount;
 	int64_t wcur;		/* the current bucket: time >> WHEEL_SHIFT */
-	uint32_t whead[WHEEL_N], wtail[WHEEL_N];
+	struct { uint32_t head, tail; } wb[WHEEL_N];	/* buckets */
 	uint64_t wbits[WHEEL_N / 64];	/* nonempty buckets */
 	struct far_ev *far;
 	uint32_t nfar, capfar;
@@ -253,7 +254,7 @@ int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 int sim_build(struct sim *s, struct pcb_err *err);
 void sim_flow_gen(struct sim *s, uint32_t host);
 
-void lhist_add(struct lhist *h, uint64_t v, double w);
+void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);
 
 #endif
