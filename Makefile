@@ -40,6 +40,9 @@ CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Ialgos \
 	-include reg/banned.h
 CFLAGS ?= -O2 -g
+# The simulator's event loop and the algorithm models: -O3 is ~5 % faster
+# there (bench sim) and changes no result (no fast-math); empty to debug.
+HOT_CFLAGS ?= -O3
 ALL_CFLAGS = -std=c11 $(WFLAGS) $(WERROR) $(CFLAGS) $(SANFLAGS) $(PKG_CFLAGS) \
 	-MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
@@ -65,10 +68,12 @@ all: $(BIN) $(LIB)
 deps:
 	$(Q)scripts/install-deps.sh
 
+$(O)/src/sim/%.o $(ALGO_OBJ): HOT := $(HOT_CFLAGS)
+
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(HOT) -c -o $@ $<
 
 $(LIB): $(REG_OBJ)
 	@mkdir -p $(dir $@)

@@ -84,25 +84,32 @@ struct lhist {
 	uint64_t max;
 };
 
-/* Hot fields first: what every packet touches fits in the first three
- * cache lines; totals are the sums of the per-class counters.
+/* Five cache lines (the array is 64-byte aligned), laid out by use:
+ * 0 and 1 what a departure reads, 1 all an arrival at a host touches,
+ * 2 the departure's counters and the switch's buffer accounting.
+ * Totals are the sums of the per-class counters.
  */
 struct port {
+	/* line 0 */
 	struct pqueue ctrl, data;
 	int64_t free_at;	/* the current transmission ends */
 	int64_t free_ev_at;	/* time of the latest EV_PORT_FREE, or -1 */
+	/* line 1 */
 	int64_t delay;
 	uint32_t node, peer;
 	uint32_t owner;		/* host or switch index of node */
 	uint32_t ppb;		/* ps per byte */
 	bool paused, pause_sent, is_switch;
+	/* per class: [0] data (data, probes), [1] control */
+	uint64_t rx_bytes_c[2], rx_pkts_c[2];
+	/* line 2 */
+	uint64_t tx_bytes_c[2], tx_pkts_c[2];
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
 	/* time-weighted queue statistics (switch egress) */
 	int64_t q_last;
 	struct lhist *q_hist;	/* its sum: the integral of bytes over ps */
 	uint64_t q_max;
-	/* per class: [0] data (data, probes), [1] control */
-	uint64_t tx_bytes_c[2], tx_pkts_c[2], rx_bytes_c[2], rx_pkts_c[2];
+	/* line 3 */
 	uint64_t tx_payload;
 	uint64_t win_payload;	/* payload sent in the stats window */
 	uint64_t win_pkts;
@@ -111,7 +118,10 @@ struct port {
 	int64_t pause_start;	/* when the peer paused us */
 	int64_t paused_ps;	/* total time paused */
 	int64_t xoff_at;	/* when this ingress crossed Xoff */
+	unsigned char pad_[48];	/* to five whole lines */
 };
+
+_Static_assert(sizeof(struct port) == 320, "struct port: five lines");
 
 static inline uint64_t port_tx_bytes(const struct port *p)
 {
