@@ -216,9 +216,15 @@ static void ztr_on_tx(struct algo_port *p, void *qp, int64_t now,
 		 * for the probe; at most one decrease per target interval
 		 */
 		elapsed = clamp_rtt(now - q->probe_sent);
-		target = ztr_target(p->params, p->opts, q, p->global_min_rtt);
-		if (elapsed > target && now - q->t_last_dec >= target)
-			decrease(p, q, now, elapsed, target, ZTR_C_TX_DEC);
+		/* the target is never below the threshold: most packets stop
+		 * here, before the target's division */
+		if (elapsed > P(CONGESTION_DELAY_THRESHOLD)) {
+			target = ztr_target(p->params, p->opts, q,
+					    p->global_min_rtt);
+			if (elapsed > target && now - q->t_last_dec >= target)
+				decrease(p, q, now, elapsed, target,
+					 ZTR_C_TX_DEC);
+		}
 	}
 	emit(p, q, out);
 }

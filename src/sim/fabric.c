@@ -248,8 +248,23 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 	tl = s->wb[b].tail;
 	ni = s->wfree;
 	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N ||
-			     !ni || s->wn[tl].k > k, 0)) {
+			     !ni, 0)) {
 		ev_push_slow(s, t, k, tid);
+		return;
+	}
+	if (s->wn[tl].k > k) {
+		/* before a lone event (a port's next departure lands just
+		 * before an arrival scheduled a link delay ago): the head */
+		if (s->wb[b].head != tl) {
+			ev_push_slow(s, t, k, tid);
+			return;
+		}
+		s->wfree = s->wn[ni].next;
+		s->wcount++;
+		s->wn[ni].k = k;
+		s->wn[ni].tid = tid;
+		s->wn[ni].next = tl;
+		s->wb[b].head = ni;
 		return;
 	}
 	s->wfree = s->wn[ni].next;
