@@ -1281,8 +1281,18 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	uint32_t qi = s->nqps, cap = s->qpcap;
 	struct qp *q;
 
-	if (sim_grow((void **)&s->qps, sizeof(*s->qps), &s->qpcap, qi + 1))
-		abort();
+	if (qi + 1 > s->qpcap) {	/* cache-line aligned, doubling */
+		struct qp *nq = aligned_alloc(64, (size_t)(cap ? 2 * cap : 16) *
+					      sizeof(*nq));
+
+		if (!nq)
+			abort();
+		if (qi)
+			memcpy(nq, s->qps, qi * sizeof(*nq));
+		free(s->qps);
+		s->qps = nq;
+		s->qpcap = cap ? 2 * cap : 16;
+	}
 	if (s->qpcap != cap) {
 		unsigned char *ns = realloc(s->qpstate,
 					    (size_t)s->qpcap * s->stride);

@@ -158,22 +158,29 @@ struct host {
 	int64_t gen_next;	/* mix: next flow arrival */
 };
 
+/* Line 0 holds what the timer scan reads for every armed QP each
+ * TIMER_TICK_PS and the sender's hottest fields; the array is 64-byte
+ * aligned and the struct four whole lines.
+ */
 struct qp {
-	uint32_t src, dst;	/* hosts */
-	uint32_t npkts;		/* UINT32_MAX: long-lived */
-	uint32_t last_payload;
+	/* line 0 */
 	uint32_t snd_nxt, snd_una;
-	uint32_t rate;		/* fxp20 */
-	uint32_t ecmp;
 	bool active, started, done, probe_req, probe_out;
 	bool rto_on;		/* retransmission timer running */
+	uint32_t npkts;		/* UINT32_MAX: long-lived */
 	uint32_t armed_pos;	/* index in sim.armed, or NONE */
-	int64_t next_ok, last_tx;
+	int64_t rto_deadline, probe_deadline, probe_to;
+	int64_t next_ok;
+	uint32_t rate;		/* fxp20 */
+	uint32_t src;		/* host */
+	/* line 1 */
+	uint32_t dst;		/* host */
+	uint32_t last_payload;
+	uint32_t ecmp;
 	uint32_t last_wire;
 	uint32_t gap_rate, gap_wire;	/* qp_gap's cache */
 	int64_t gap;
-	int64_t probe_sent, probe_to, probe_deadline;
-	int64_t rto_cur, rto_deadline;
+	int64_t last_tx, probe_sent, rto_cur;
 	int64_t timer_at, timer_ev_at;
 	/* receiver side */
 	uint32_t rcv_nxt, since_ack, dups;
@@ -183,7 +190,10 @@ struct qp {
 	uint64_t size;
 	int64_t start, stop, finish;
 	uint64_t win_bytes;	/* delivered in the stats window */
+	unsigned char pad_[56];	/* to four whole lines */
 };
+
+_Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
 
 struct fct_rec {
 	uint64_t size;
