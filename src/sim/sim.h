@@ -3,9 +3,10 @@
  * A scenario (incast, staircase, permutation, mix) builds hosts with one
  * RoCE NIC each and output-queued switches; every sender QP runs the
  * active algorithm of the sim device with its current parameters.  Time
- * is int64 picoseconds; one event heap ordered by (time, insertion
- * sequence); one seeded RNG; nothing reads the wall clock, so the same
- * configuration and seed give bit-identical results.
+ * is int64 picoseconds; one event order by (time, insertion sequence),
+ * kept by a timing wheel in front of a heap; one seeded RNG; nothing
+ * reads the wall clock, so the same configuration and seed give
+ * bit-identical results.
  *
  * The device view: all simulated NICs use the device's PPCC slot and
  * parameters (a fabric-wide setting, as an engineer rolls it out), and the
