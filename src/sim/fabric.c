@@ -18,20 +18,28 @@
 
 /* ---- utilities ---------------------------------------------------------- */
 
+/* Grow an array to hold need elements (doubling), the new ones zeroed;
+ * 64-byte aligned, so that the ports' and QPs' cache-line layout holds.
+ */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need)
 {
 	uint32_t nc = *cap ? *cap : 16;
+	size_t bytes;
 	void *np;
 
 	if (need <= *cap)
 		return 0;
 	while (nc < need)
 		nc *= 2;
-	np = realloc(*p, (size_t)nc * elem);
+	bytes = ((size_t)nc * elem + 63) / 64 * 64;
+	np = aligned_alloc(64, bytes);
 	if (!np)
 		return -1;
+	if (*cap)
+		memcpy(np, *p, (size_t)*cap * elem);
 	memset((char *)np + (size_t)*cap * elem, 0,
-	       (size_t)(nc - *cap) * elem);
+	       bytes - (size_t)*cap * elem);
+	free(*p);
 	*p = np;
 	*cap = nc;
 	return 0;
@@ -192,48 +200,15 @@ static int wheel_grow(struct sim *s)
 	return 0;
 }
 
-/* What ev_push leaves to a call: far events, events beyond the wheel,
- * a pool to grow, and an event earlier than its bucket's last.
- */
-static void __attribute__((noinline))
-ev_push_slow(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
-{
-	struct ev e = { k, tid, 0 };
-	uint32_t b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1), ni, *at;
-
-	if ((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N) {
-		heap_push(s, e);
-		return;
-	}
-	if (!s->wfree && wheel_grow(s))
-		abort();	/* out of memory in the event loop */
-	ni = s->wfree;
-	s->wfree = s->wn[ni].next;
-	s->wcount++;
-	if (s->wn[s->wb[b].tail].k <= k) {	/* < unless the tail is 0 */
-		s->wn[ni] = e;
-		s->wn[s->wb[b].tail].next = ni;
-		s->wb[b].head = s->wb[b].head ? s->wb[b].head : ni;
-		s->wb[b].tail = ni;
-		s->wbits[b / 64] |= 1ULL << (b % 64);
-		return;
-	}
-	at = &s->wb[b].head;	/* the tail is later: stops before it */
-	while (s->wn[*at].k < k)
-		at = &s->wn[*at].next;
-	e.next = *at;
-	s->wn[ni] = e;
-	*at = ni;
-}
-
-/* Schedule an event; the key orders by time, then insertion.  Inline,
- * and the common case (due within the wheel, after its bucket's last
- * event) without a call: every event costs one.
+/* Schedule an event; the key orders by time, then insertion.  Inline:
+ * every event costs one.  Nearly every event is due within the wheel and
+ * after its bucket's last, and is appended; one earlier than that is
+ * inserted in order (it stops at the tail at the latest).
  */
 static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 			   uint32_t id)
 {
-	uint32_t tid = (uint32_t)type << 24 | id, b, tl, ni;
+	uint32_t tid = (uint32_t)type << 24 | id, b, tl, ni, *at;
 	uint64_t k;
 
 	if (__builtin_expect(t - s->tbase >= EV_HORIZON, 0)) {
@@ -248,38 +223,33 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 	k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
 	    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 	/* t >= now, and the current bucket is now's or an earlier one */
-	b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1);
-	tl = s->wb[b].tail;
+	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N,
+			     0)) {
+		heap_push(s, (struct ev){ k, tid, 0 });
+		return;
+	}
+	if (__builtin_expect(!s->wfree, 0) && wheel_grow(s))
+		abort();	/* out of memory in the event loop */
 	ni = s->wfree;
-	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N ||
-			     !ni, 0)) {
-		ev_push_slow(s, t, k, tid);
-		return;
-	}
-	if (s->wn[tl].k > k) {
-		/* before a lone event (a port's next departure lands just
-		 * before an arrival scheduled a link delay ago): the head */
-		if (s->wb[b].head != tl) {
-			ev_push_slow(s, t, k, tid);
-			return;
-		}
-		s->wfree = s->wn[ni].next;
-		s->wcount++;
-		s->wn[ni].k = k;
-		s->wn[ni].tid = tid;
-		s->wn[ni].next = tl;
-		s->wb[b].head = ni;
-		return;
-	}
 	s->wfree = s->wn[ni].next;
 	s->wcount++;
 	s->wn[ni].k = k;
 	s->wn[ni].tid = tid;
-	s->wn[ni].next = 0;
-	s->wn[tl].next = ni;	/* the sentinel's is never read */
-	s->wb[b].head = s->wb[b].head ? s->wb[b].head : ni;
-	s->wb[b].tail = ni;
-	s->wbits[b / 64] |= 1ULL << (b % 64);
+	b = (uint32_t)(t >> WHEEL_SHIFT) & (WHEEL_N - 1);
+	tl = s->wb[b].tail;
+	if (s->wn[tl].k <= k) {		/* < unless the tail is node 0 */
+		s->wn[ni].next = 0;
+		s->wn[tl].next = ni;	/* the sentinel's is never read */
+		s->wb[b].head = s->wb[b].head ? s->wb[b].head : ni;
+		s->wb[b].tail = ni;
+		s->wbits[b / 64] |= 1ULL << (b % 64);
+		return;
+	}
+	at = &s->wb[b].head;
+	while (s->wn[*at].k < k)
+		at = &s->wn[*at].next;
+	s->wn[ni].next = *at;
+	*at = ni;
 }
 
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
@@ -581,7 +551,7 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 	s->c.sw_pause_tx++;
 	/* the frame leaves ahead of data and crosses the link */
 	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
-		     pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
+		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
 }
 
 static void pfc_check_resume(struct sim *s, uint32_t inport)
@@ -734,7 +704,7 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 		if (q->timer_ev_at < 0 || q->timer_ev_at > q->timer_at) {
 			q->timer_ev_at = q->timer_at;
 			ev_push(s, q->timer_at > s->now ? q->timer_at :
-				     s->now, EV_ALGO_TIMER, qi);
+				s->now, EV_ALGO_TIMER, qi);
 		}
 	} else {
 		q->timer_at = 0;
@@ -844,12 +814,10 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 	int64_t soonest = -1;
 
 	/* round robin from h->rr (slot wraps without a division) */
-	for (i = 0, slot = h->rr; i < n && s->algo.ops; i++) {
+	for (i = 0, slot = h->rr; i < n && s->algo.ops;
+	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
 		uint32_t qi = h->active[slot];
 		struct qp *q = &s->qps[qi];
-
-		if (++slot == n)
-			slot = 0;
 
 		if (q->active && q->probe_req && !q->probe_out)
 			return nic_probe(s, h, qi);
@@ -1242,17 +1210,10 @@ uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
 	n->is_switch = is_switch;
 	n->port0 = s->nports;
 	n->nports = nports;
-	{	/* cache-line aligned (struct port is five lines) */
-		struct port *np = aligned_alloc(64, (size_t)(s->nports +
-					nports) * sizeof(*np));
-
-		if (!np)
-			abort();
-		if (s->nports)
-			memcpy(np, s->ports, s->nports * sizeof(*np));
-		free(s->ports);
-		s->ports = np;
-	}
+	cap = s->nports;
+	if (sim_grow((void **)&s->ports, sizeof(*s->ports), &cap,
+		     s->nports + nports))
+		abort();
 	for (i = 0; i < nports; i++) {
 		struct port *p = &s->ports[s->nports + i];
 
@@ -1285,18 +1246,8 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	uint32_t qi = s->nqps, cap = s->qpcap;
 	struct qp *q;
 
-	if (qi + 1 > s->qpcap) {	/* cache-line aligned, doubling */
-		struct qp *nq = aligned_alloc(64, (size_t)(cap ? 2 * cap : 16) *
-					      sizeof(*nq));
-
-		if (!nq)
-			abort();
-		if (qi)
-			memcpy(nq, s->qps, qi * sizeof(*nq));
-		free(s->qps);
-		s->qps = nq;
-		s->qpcap = cap ? 2 * cap : 16;
-	}
+	if (sim_grow((void **)&s->qps, sizeof(*s->qps), &s->qpcap, qi + 1))
+		abort();
 	if (s->qpcap != cap) {
 		unsigned char *ns = realloc(s->qpstate,
 					    (size_t)s->qpcap * s->stride);
@@ -1434,7 +1385,8 @@ static void window_reset(struct sim *s)
 
 static void mem_note(struct sim *s)
 {
-	size_t m = (s->hcap + s->capwn) * sizeof(struct ev) + s->pkcap * sizeof(struct pkt) +
+	size_t m = (s->hcap + s->capwn) * sizeof(struct ev) +
+		   s->pkcap * sizeof(struct pkt) +
 		   s->nports * (sizeof(struct port) + sizeof(struct lhist)) +
 		   s->qpcap * (sizeof(struct qp) + s->stride);
 
@@ -1543,7 +1495,7 @@ static void rebase(struct sim *s)
 	for (i = 0; i < s->nfar; i++) {
 		if (s->far[i].t - s->tbase < EV_HORIZON)
 			ev_push(s, s->far[i].t, s->far[i].tid >> 24,
-				     s->far[i].tid & 0xffffff);
+				s->far[i].tid & 0xffffff);
 		else
 			s->far[keep++] = s->far[i];
 	}

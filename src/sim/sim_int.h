@@ -42,11 +42,11 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 struct ev {
 	uint64_t k;
 	uint32_t tid;		/* type << 24 | id */
-	uint32_t next;		/* wheel: the bucket's next event, or NONE */
+	uint32_t next;		/* wheel: the bucket's next event; 0 none */
 };
 
 /* Timing wheel in front of the heap: events due within WHEEL_N buckets
- * of WHEEL_PS from the current one (nearly all: departures, arrivals,
+ * of 2^WHEEL_SHIFT ps from the current one (nearly all: departures, arrivals,
  * NIC wakes) wait in the bucket of their time, each bucket a list sorted
  * by key; the rest wait in the heap.  The next event is the smaller of
  * the first nonempty bucket's head and the heap's root.
