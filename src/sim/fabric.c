@@ -211,23 +211,26 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 	uint32_t tid = (uint32_t)type << 24 | id, b, tl, ni, *at;
 	uint64_t k;
 
-	if (__builtin_expect(t - s->tbase >= EV_HORIZON, 0)) {
-		/* far future (a staircase's last steps): wait outside */
-		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
-			     s->nfar + 1))
-			abort();
-		s->far[s->nfar].t = t;
-		s->far[s->nfar++].tid = tid;
+	/* t >= now, and the current bucket is now's or an earlier one; the
+	 * wheel lies well within the horizon */
+	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N,
+			     0)) {
+		if (t - s->tbase >= EV_HORIZON) {
+			/* far future (a staircase's last steps) */
+			if (sim_grow((void **)&s->far, sizeof(*s->far),
+				     &s->capfar, s->nfar + 1))
+				abort();
+			s->far[s->nfar].t = t;
+			s->far[s->nfar++].tid = tid;
+			return;
+		}
+		k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+		    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
+		heap_push(s, (struct ev){ k, tid, 0 });
 		return;
 	}
 	k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
 	    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
-	/* t >= now, and the current bucket is now's or an earlier one */
-	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N,
-			     0)) {
-		heap_push(s, (struct ev){ k, tid, 0 });
-		return;
-	}
 	if (__builtin_expect(!s->wfree, 0) && wheel_grow(s))
 		abort();	/* out of memory in the event loop */
 	ni = s->wfree;
@@ -307,8 +310,10 @@ static void ev_remove(struct sim *s, int64_t t, uint32_t from)
 	} else {
 		uint32_t ni = s->wb[from].head, next = s->wn[ni].next;
 
+		/* without branches: whether the bucket empties is a coin
+		 * toss for the predictor */
 		s->wb[from].head = next;
-		s->wb[from].tail = next ? s->wb[from].tail : 0;
+		s->wb[from].tail &= -(uint32_t)(next != 0);
 		s->wbits[from / 64] &= ~((uint64_t)!next << (from % 64));
 		s->wn[ni].next = s->wfree;
 		s->wfree = ni;
@@ -457,20 +462,32 @@ static void port_free_at(struct sim *s, uint32_t pi)
 	}
 }
 
+static void port_send(struct sim *s, uint32_t pi);
+
 /* Send the next packet if the port is free; come back when it is, and
- * only if there is more to send (an idle port costs no event).
+ * only if there is more to send (an idle port costs no event).  Inline:
+ * a packet reaching a busy port (the bottleneck's every arrival) costs
+ * two compares.
  */
-static void port_start(struct sim *s, uint32_t pi)
+static inline void port_start(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+
+	if (p->free_at <= s->now)
+		port_send(s, pi);
+	else if (p->free_ev_at != p->free_at)
+		port_free_at(s, pi);
+}
+
+static void port_tx(struct sim *s, uint32_t pi, uint32_t ki);
+
+/* port_start on a free port. */
+static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 {
 	struct port *p = &s->ports[pi];
 	uint32_t ki = NONE;
 	struct pkt *k;
-	int64_t ser;
 
-	if (p->free_at > s->now) {
-		port_free_at(s, pi);
-		return;
-	}
 	if (p->ctrl.head != NONE) {
 		ki = q_pop(s, &p->ctrl);
 	} else if (!p->paused && p->data.head != NONE) {
@@ -489,9 +506,19 @@ static void port_start(struct sim *s, uint32_t pi)
 	} else if (!p->paused && !p->is_switch) {
 		ki = nic_pick(s, &s->hosts[p->owner]);
 	}
-	if (ki == NONE)
-		return;
-	k = &s->pk[ki];
+	if (ki != NONE)
+		port_tx(s, pi, ki);
+}
+
+/* Put packet ki on the free port pi's wire; then come back when the
+ * port is free if more waits, or wake the NIC when a QP may send.
+ */
+static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
+{
+	struct port *p = &s->ports[pi];
+	struct pkt *k = &s->pk[ki];
+	int64_t ser;
+
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
 	if (k->type == PK_DATA) {
@@ -525,6 +552,22 @@ static void port_start(struct sim *s, uint32_t pi)
 			nic_wake_at(s, h, p->owner,
 				    t > p->free_at ? t : p->free_at);
 	}
+}
+
+/* A control packet for port pi: strict priority, so it leaves at once
+ * when the port is free and no other waits (a departure due now, not
+ * yet handled), else it queues.
+ */
+static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
+{
+	struct port *p = &s->ports[pi];
+
+	if (p->free_at <= s->now && p->ctrl.head == NONE) {
+		port_tx(s, pi, ki);
+		return;
+	}
+	q_push(s, &p->ctrl, ki);
+	port_start(s, pi);
 }
 
 /* ---- PFC ---------------------------------------------------------------- */
@@ -601,8 +644,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	struct port *out = &s->ports[e];
 
 	if (!data_class(k)) {
-		q_push(s, &out->ctrl, ki);
-		port_start(s, e);
+		ctrl_queue(s, e, ki);
 		return;
 	}
 	if (w->used + k->size > s->cfg.buffer ||
@@ -646,8 +688,7 @@ static void ctrl_send(struct sim *s, uint32_t host, uint32_t qp,
 	k->dst = s->qps[qp].src;	/* control answers the sender */
 	k->psn = psn;
 	k->ts = ts;
-	q_push(s, &s->ports[pi].ctrl, ki);
-	port_start(s, pi);
+	ctrl_queue(s, pi, ki);
 }
 
 static int64_t ns_of(int64_t ps)
@@ -1006,10 +1047,6 @@ static void on_arrive(struct sim *s, uint32_t ki)
 
 	p->rx_bytes_c[!data_class(k)] += k->size;
 	p->rx_pkts_c[!data_class(k)]++;
-	if (!p->is_switch) {
-		s->c.rx_bytes += k->size;
-		s->c.rx_pkts++;
-	}
 	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
 		s->c.drops_loss++;
 		p->drops++;
@@ -1599,11 +1636,13 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 	uint32_t i;
 
 	*c = s->c;
-	c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
+	c->rx_bytes = c->rx_pkts = c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
 	for (i = 0; i < s->nhosts; i++) {
 		const struct port *p = &s->ports[s->hosts[i].port];
 		int k;
 
+		c->rx_bytes += port_rx_bytes(p);
+		c->rx_pkts += p->rx_pkts_c[0] + p->rx_pkts_c[1];
 		c->tx_bytes += port_tx_bytes(p);
 		c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
 		c->pause_tx += p->pause_tx;
