@@ -112,14 +112,33 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 		h->max = v;
 }
 
+/* Buckets in use: none lies above the maximum's. */
+static unsigned lhist_top(const struct lhist *h)
+{
+	unsigned b = lhist_bucket(h->max);
+
+	return b < LHIST_N ? b + 1 : LHIST_N;
+}
+
+/* Empty h, writing only the buckets in use: most switch ports' queue
+ * histograms stay at zero (the reverse path) and are never touched.
+ */
+static void lhist_clear(struct lhist *h)
+{
+	memset(h->n, 0, lhist_top(h) * sizeof(h->n[0]));
+	h->total = 0;
+	h->sum = 0;
+	h->max = 0;
+}
+
 double lhist_quantile(const struct lhist *h, double q)
 {
 	double want = q * (double)h->total, acc = 0;
-	unsigned b;
+	unsigned b, top = lhist_top(h);
 
 	if (!h->total)
 		return 0;
-	for (b = 0; b < LHIST_N; b++) {
+	for (b = 0; b < top; b++) {
 		acc += (double)h->n[b];
 		if (acc >= want && h->n[b])
 			return lhist_value(b) > h->max ? (double)h->max :
@@ -1406,7 +1425,7 @@ static void window_reset(struct sim *s)
 	uint32_t i;
 
 	s->win_t0 = s->now;
-	memset(&s->rtt, 0, sizeof(s->rtt));
+	lhist_clear(&s->rtt);
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -1414,7 +1433,7 @@ static void window_reset(struct sim *s)
 		p->q_max = p->data.bytes;
 		p->q_last = s->now;
 		if (p->q_hist)
-			memset(p->q_hist, 0, sizeof(*p->q_hist));
+			lhist_clear(p->q_hist);
 	}
 	for (i = 0; i < s->nqps; i++)
 		s->qps[i].win_bytes = 0;
