@@ -540,11 +540,6 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
-	if (k->type == PK_DATA) {
-		p->tx_payload += k->size - HDR_BYTES;
-		p->win_payload += k->size - HDR_BYTES;
-		p->win_pkts++;
-	}
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
@@ -623,7 +618,7 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 
 	if (!p->pause_sent)
 		return;
-	w = &s->sws[p->owner];
+	w = &s->sws[p->rx_owner];
 	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
 		pfc_send(s, inport, false);
 }
@@ -655,7 +650,7 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 
 static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 {
-	struct sw *w = &s->sws[s->ports[inport].owner];
+	struct sw *w = &s->sws[s->ports[inport].rx_owner];
 	struct pkt *k = &s->pk[ki];
 	const struct route *r = &w->routes[k->dst];
 	uint32_t e = r->first + (r->count > 1 ?
@@ -1073,10 +1068,10 @@ static void on_arrive(struct sim *s, uint32_t ki)
 		pkt_free(s, ki);
 		return;
 	}
-	if (p->is_switch)
+	if (p->rx_switch)
 		switch_rx(s, k->port, ki);
 	else
-		host_rx(s, p->owner, ki);
+		host_rx(s, p->rx_owner, ki);
 }
 
 /* ---- timers and flows --------------------------------------------------- */
@@ -1277,7 +1272,7 @@ uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
 		p->node = ni;
 		p->peer = NONE;
 		p->free_ev_at = -1;
-		p->is_switch = is_switch;
+		p->is_switch = p->rx_switch = is_switch;
 		p->ctrl.head = p->ctrl.tail = NONE;
 		p->data.head = p->data.tail = NONE;
 	}
@@ -1396,8 +1391,10 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		sim_free(s);
 		return rc;
 	}
-	for (i = 0; i < s->nports; i++)
+	for (i = 0; i < s->nports; i++) {
 		s->ports[i].owner = s->nodes[s->ports[i].node].idx;
+		s->ports[i].rx_owner = s->ports[i].owner;
+	}
 	for (i = 0; i < s->nhosts; i++) {
 		s->hosts[i].ap = algo->port;
 		s->hosts[i].ap.line_gbps = cfg->rate_gbps;
@@ -1429,7 +1426,7 @@ static void window_reset(struct sim *s)
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
-		p->win_payload = p->win_pkts = 0;
+		p->win0_payload = port_payload(p);
 		p->q_max = p->data.bytes;
 		p->q_last = s->now;
 		if (p->q_hist)
@@ -1763,7 +1760,9 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 			continue;
 		q_account(s, p);
 		if (busiest == NONE ||
-		    p->win_payload > s->ports[busiest].win_payload)
+		    port_payload(p) - p->win0_payload >
+		    port_payload(&s->ports[busiest]) -
+		    s->ports[busiest].win0_payload)
 			busiest = i;
 		if (win > 0 && p->q_hist->sum / win > best_q) {
 			best_q = p->q_hist->sum / win;
@@ -1771,7 +1770,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		}
 	}
 	if (busiest != NONE && win > 0)
-		sum->util = (double)s->ports[busiest].win_payload *
+		sum->util = (double)(port_payload(&s->ports[busiest]) -
+				     s->ports[busiest].win0_payload) *
 			    (double)s->ports[busiest].ppb / win;
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];

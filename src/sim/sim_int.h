@@ -84,10 +84,11 @@ struct lhist {
 	uint64_t max;
 };
 
-/* Five cache lines (the array is 64-byte aligned), laid out by use:
- * 0 and 1 what a departure reads, 1 all an arrival at a host touches,
- * 2 the departure's counters and the switch's buffer accounting.
- * Totals are the sums of the per-class counters.
+/* Five cache lines (the array is 64-byte aligned), laid out by use: a
+ * departure reads and writes lines 0 and 1, an arrival line 2 (owner and
+ * is_switch are there a second time, set once with the first), a switch
+ * queue lines 0 to 2; the rest is rare.  Totals are the sums of the
+ * per-class counters; the payload sent is derived from them.
  */
 struct port {
 	/* line 0 */
@@ -96,29 +97,30 @@ struct port {
 	int64_t free_ev_at;	/* time of the latest EV_PORT_FREE, or -1 */
 	/* line 1 */
 	int64_t delay;
-	uint32_t node, peer;
-	uint32_t owner;		/* host or switch index of node */
+	uint32_t peer;
 	uint32_t ppb;		/* ps per byte */
-	bool paused, pause_sent, is_switch;
+	uint32_t owner;		/* host or switch index of node */
+	bool paused, is_switch;
 	/* per class: [0] data (data, probes), [1] control */
-	uint64_t rx_bytes_c[2], rx_pkts_c[2];
-	/* line 2 */
 	uint64_t tx_bytes_c[2], tx_pkts_c[2];
-	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
-	/* time-weighted queue statistics (switch egress) */
-	int64_t q_last;
 	struct lhist *q_hist;	/* its sum: the integral of bytes over ps */
+	/* line 2 */
+	uint64_t rx_bytes_c[2], rx_pkts_c[2];
+	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
+	int64_t q_last;		/* time-weighted queue statistics (egress) */
 	uint64_t q_max;
-	/* line 3 */
-	uint64_t tx_payload;
-	uint64_t win_payload;	/* payload sent in the stats window */
-	uint64_t win_pkts;
-	/* rare: pauses and drops */
+	uint32_t rx_owner;	/* = owner */
+	bool rx_switch;		/* = is_switch */
+	bool pause_sent;
+	/* line 3: rare */
+	uint32_t node;
+	uint64_t win0_payload;	/* port_payload at the window's start */
 	uint64_t pause_rx, pause_tx, drops, drop_bytes;
 	int64_t pause_start;	/* when the peer paused us */
 	int64_t paused_ps;	/* total time paused */
+	/* line 4 */
 	int64_t xoff_at;	/* when this ingress crossed Xoff */
-	unsigned char pad_[48];	/* to five whole lines */
+	unsigned char pad_[56];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
@@ -131,6 +133,14 @@ static inline uint64_t port_tx_bytes(const struct port *p)
 static inline uint64_t port_rx_bytes(const struct port *p)
 {
 	return p->rx_bytes_c[0] + p->rx_bytes_c[1];
+}
+
+/* Payload of the data packets sent: probes are headers only. */
+_Static_assert(CTRL_BYTES == HDR_BYTES, "a probe carries no payload");
+
+static inline uint64_t port_payload(const struct port *p)
+{
+	return p->tx_bytes_c[0] - HDR_BYTES * p->tx_pkts_c[0];
 }
 
 struct node {
