@@ -735,6 +735,19 @@ static int64_t qp_gap(const struct sim *s, struct qp *q, uint32_t wire)
 	return q->gap;
 }
 
+/* A retransmission or probe deadline was set to t (timer_scan). */
+static void timer_lower(struct sim *s, int64_t t)
+{
+	if (t < s->timer_lb)
+		s->timer_lb = t;
+}
+
+static void rto_set(struct sim *s, struct qp *q)
+{
+	q->rto_deadline = s->now + q->rto_cur;
+	timer_lower(s, q->rto_deadline);
+}
+
 /* What an algorithm said: rate, probe, timers. */
 static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 {
@@ -752,8 +765,11 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 	}
 	if (o->probe_req)
 		q->probe_req = true;
-	if (o->probe_timeout)
+	if (o->probe_timeout) {
 		q->probe_to = o->probe_timeout * PS_PER_NS;
+		if (q->probe_out)	/* a probe out may now time out */
+			timer_lower(s, q->probe_deadline);
+	}
 	if (o->timer_at > 0) {
 		q->timer_at = o->timer_at * PS_PER_NS;
 		if (q->timer_ev_at < 0 || q->timer_ev_at > q->timer_at) {
@@ -805,7 +821,7 @@ static void rto_arm(struct sim *s, uint32_t qi)
 	struct qp *q = &s->qps[qi];
 
 	if (!q->rto_on || q->snd_una + 1 == q->snd_nxt)
-		q->rto_deadline = s->now + q->rto_cur;
+		rto_set(s, q);
 	if (!q->rto_on) {
 		q->rto_on = true;
 		timer_arm(s, qi);
@@ -851,6 +867,7 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 	q->probe_out = true;
 	q->probe_sent = s->now;
 	q->probe_deadline = s->now + q->probe_to;
+	timer_lower(s, q->probe_deadline);
 	if (q->probe_to)
 		timer_arm(s, qi);
 	memset(&o, 0, sizeof(o));
@@ -930,6 +947,7 @@ static void flow_done(struct sim *s, uint32_t qi)
 	double ideal, fct;
 
 	q->done = true;
+	s->timer_hint = true;
 	q->finish = s->now;
 	s->c.tx_cqe++;
 	host_deactivate(&s->hosts[q->src], qi);
@@ -1005,7 +1023,9 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		if (k->psn + 1 > q->snd_una) {
 			q->snd_una = k->psn + 1;
 			q->rto_cur = s->cfg.rto_ps;
-			q->rto_deadline = s->now + q->rto_cur;
+			rto_set(s, q);
+			if (q->snd_una >= q->snd_nxt)
+				s->timer_hint = true;	/* all acked */
 			if (q->snd_una >= q->npkts && !q->done)
 				flow_done(s, qi);
 		}
@@ -1016,7 +1036,8 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			q->snd_una = k->psn;
 		if (q->snd_nxt > k->psn)
 			q->snd_nxt = k->psn;
-		q->rto_deadline = s->now + q->rto_cur;
+		rto_set(s, q);
+		s->timer_hint = true;
 		if (s->algo.ops) {
 			s->algo.ops->on_nack(&h->ap, qp_state(s, qi),
 					     ns_of(s->now), &o);
@@ -1035,6 +1056,8 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 	case PK_PROBE_RESP:
 		if (q->probe_out && k->ts == q->probe_sent) {
 			q->probe_out = false;
+			if (!q->rto_on)
+				s->timer_hint = true;	/* may disarm */
 			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
 			s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
 			s->tr_rtt_n++;
@@ -1091,9 +1114,10 @@ static void rto_fire(struct sim *s, uint32_t qi)
 	if (s->nrto < s->caprto)
 		s->rto_vals[s->nrto++] = q->rto_cur;
 	q->snd_nxt = q->snd_una;		/* go back */
+	s->timer_hint = true;			/* nothing in flight */
 	if (q->rto_cur < 16 * s->cfg.rto_ps)	/* adaptive: back off */
 		q->rto_cur *= 2;
-	q->rto_deadline = s->now + q->rto_cur;
+	rto_set(s, q);
 	port_start(s, s->hosts[q->src].port);
 }
 
@@ -1103,18 +1127,27 @@ static void probe_fire(struct sim *s, uint32_t qi)
 	struct algo_out o;
 
 	q->probe_out = false;
+	s->timer_hint = true;
 	memset(&o, 0, sizeof(o));
 	s->algo.ops->on_probe_timeout(&s->hosts[q->src].ap, qp_state(s, qi),
 				      ns_of(s->now), &o);
 	apply_out(s, qi, &o);
 }
 
-/* Every TIMER_TICK_PS: expired retransmission and probe timers. */
+/* Every TIMER_TICK_PS: expired retransmission and probe timers, and
+ * timers to stop.  The QPs are visited only when one may be: a deadline
+ * reached (every deadline set lowers timer_lb) or a flight ended
+ * (timer_hint); otherwise the visit would change nothing.
+ */
 static void timer_scan(struct sim *s)
 {
 	uint32_t i = 0;
 
 	s->scan_pending = false;
+	if (!s->timer_hint && s->now < s->timer_lb)
+		goto next;
+	s->timer_hint = false;
+	s->timer_lb = INT64_MAX;
 	while (i < s->narmed) {
 		uint32_t qi = s->armed[i];
 		struct qp *q = &s->qps[qi];
@@ -1132,8 +1165,13 @@ static void timer_scan(struct sim *s)
 			timer_disarm(s, qi);	/* i now holds another */
 			continue;
 		}
+		if (q->rto_on)
+			timer_lower(s, q->rto_deadline);
+		if (q->probe_out && q->probe_to)
+			timer_lower(s, q->probe_deadline);
 		i++;
 	}
+next:
 	if (s->narmed && !s->scan_pending) {
 		s->scan_pending = true;
 		ev_push(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);

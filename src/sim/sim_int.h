@@ -250,6 +250,11 @@ struct sim {
 	uint32_t *armed;	/* QPs with a retransmission or probe timer */
 	uint32_t narmed, caparmed;
 	bool scan_pending;
+	/* a tick can skip the scan while nothing can change: no armed
+	 * deadline lies before timer_lb, and timer_hint is false unless
+	 * some armed QP may have its timer stopped */
+	bool timer_hint;
+	int64_t timer_lb;
 	/* fine time series */
 	int64_t tr_every, tr_next;
 	struct sim_trace_row *tr;
