@@ -436,6 +436,11 @@ static bool data_class(const struct pkt *k)
 	return k->type <= PK_PROBE;
 }
 
+static uint32_t *host_active(struct host *h)
+{
+	return h->capactive ? h->active : h->act;
+}
+
 static unsigned char *qp_state(struct sim *s, uint32_t qp)
 {
 	return s->qpstate + (size_t)qp * s->stride;
@@ -552,8 +557,10 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 		int64_t t = -1;
 		uint32_t i;
 
+		const uint32_t *act = host_active(h);
+
 		for (i = 0; i < h->nactive; i++) {
-			const struct qp *q = &s->qps[h->active[i]];
+			const struct qp *q = &s->qps[act[i]];
 			int64_t when = q->probe_req && !q->probe_out ? s->now :
 				       q->next_ok;
 
@@ -837,9 +844,11 @@ static void host_deactivate(struct host *h, uint32_t qi)
 {
 	uint32_t i;
 
+	uint32_t *act = host_active(h);
+
 	for (i = 0; i < h->nactive; i++)
-		if (h->active[i] == qi) {
-			h->active[i] = h->active[--h->nactive];
+		if (act[i] == qi) {
+			act[i] = act[--h->nactive];
 			if (h->rr >= h->nactive)
 				h->rr = 0;
 			return;
@@ -883,12 +892,13 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 static uint32_t nic_pick(struct sim *s, struct host *h)
 {
 	uint32_t i, n = h->nactive, hi = s->ports[h->port].owner, slot;
+	const uint32_t *act = host_active(h);
 	int64_t soonest = -1;
 
 	/* round robin from h->rr (slot wraps without a division) */
 	for (i = 0, slot = h->rr; i < n && s->algo.ops;
 	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
-		uint32_t qi = h->active[slot];
+		uint32_t qi = act[slot];
 		struct qp *q = &s->qps[qi];
 
 		if (q->active && q->probe_req && !q->probe_out)
@@ -896,7 +906,7 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 	}
 	for (i = 0, slot = h->rr; i < n;
 	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
-		uint32_t qi = h->active[slot], ki;
+		uint32_t qi = act[slot], ki;
 		struct qp *q = &s->qps[qi];
 		struct algo_out o;
 		struct pkt *k;
@@ -1209,10 +1219,18 @@ static void flow_start(struct sim *s, uint32_t qi)
 	q->started = true;
 	q->active = true;
 	q->start = s->now;
-	if (sim_grow((void **)&h->active, sizeof(*h->active), &h->capactive,
-		     h->nactive + 1))
+	if (h->nactive == HOST_ACT_INLINE && !h->capactive) {
+		/* the inline list is full: move it to the heap */
+		if (sim_grow((void **)&h->active, sizeof(*h->active),
+			     &h->capactive, 2 * HOST_ACT_INLINE))
+			abort();
+		memcpy(h->active, h->act, sizeof(h->act));
+	} else if (h->capactive &&
+		   sim_grow((void **)&h->active, sizeof(*h->active),
+			    &h->capactive, h->nactive + 1)) {
 		abort();
-	h->active[h->nactive++] = qi;
+	}
+	host_active(h)[h->nactive++] = qi;
 	if (s->algo.ops) {
 		memset(&o, 0, sizeof(o));
 		s->algo.ops->init(&h->ap, qp_state(s, qi), ns_of(s->now), &o);

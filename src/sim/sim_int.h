@@ -159,11 +159,18 @@ struct sw {
 	struct route *routes;	/* per destination host */
 };
 
+#define HOST_ACT_INLINE 4
+
+/* The sender QPs with work are listed in act, or in active once more
+ * than HOST_ACT_INLINE (capactive > 0): host_active().  An incast
+ * sender's NIC then finds its QP in the host's first line.
+ */
 struct host {
 	uint32_t node, port;
-	uint32_t *active;	/* sender QPs with work */
+	uint32_t *active;
 	uint32_t nactive, capactive, rr;
 	int64_t wake_at;	/* pending NIC wake, or -1 */
+	uint32_t act[HOST_ACT_INLINE];
 	struct algo_port ap;
 	int64_t gen_next;	/* mix: next flow arrival */
 };
