@@ -1308,17 +1308,17 @@ static void dispatch(struct sim *s, const struct ev *e)
 
 uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
 {
-	uint32_t ni = s->nnodes, i, cap = s->nnodes;
+	uint32_t ni = s->nnodes, i;
 	struct node *n;
 
-	if (sim_grow((void **)&s->nodes, sizeof(*s->nodes), &cap, ni + 1))
+	if (sim_grow((void **)&s->nodes, sizeof(*s->nodes), &s->capnodes,
+		     ni + 1))
 		abort();
 	n = &s->nodes[s->nnodes++];
 	n->is_switch = is_switch;
 	n->port0 = s->nports;
 	n->nports = nports;
-	cap = s->nports;
-	if (sim_grow((void **)&s->ports, sizeof(*s->ports), &cap,
+	if (sim_grow((void **)&s->ports, sizeof(*s->ports), &s->capports,
 		     s->nports + nports))
 		abort();
 	for (i = 0; i < nports; i++) {

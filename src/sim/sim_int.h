@@ -235,9 +235,9 @@ struct sim {
 	struct pkt *pk;
 	uint32_t npk, pkcap, freelist;
 	struct port *ports;
-	uint32_t nports;
+	uint32_t nports, capports;
 	struct node *nodes;
-	uint32_t nnodes;
+	uint32_t nnodes, capnodes;
 	struct host *hosts;
 	uint32_t nhosts;
 	struct sw *sws;
