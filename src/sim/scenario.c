@@ -625,7 +625,12 @@ static uint32_t other_host(struct sim *s, uint32_t h)
 
 void sim_flow_gen(struct sim *s, uint32_t h)
 {
-	sim_add_qp(s, h, other_host(s, h), draw_size(s), s->now, 0);
+	/* one draw after the other: the order of a call's arguments is
+	 * the compiler's choice (gcc and clang differ) */
+	uint64_t size = draw_size(s);
+	uint32_t dst = other_host(s, h);
+
+	sim_add_qp(s, h, dst, size, s->now, 0);
 	sim_schedule(s, s->now + next_arrival(s), EV_FLOW_GEN, h);
 }
 
