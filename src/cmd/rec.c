@@ -148,6 +148,9 @@ int cmd_record(struct session *s, int argc, char **argv)
 		rc = rec_columns(&r, ser);
 	if (!rc && targv) {
 		rc = cmd_series_path(s, name, "while.log", log, sizeof(log));
+		/* the counters before the command's first packet */
+		if (!rc)
+			rc = rec_baseline(&r);
 		if (!rc)
 			rc = run_bg_start(&bg, targv, log, &s->err);
 		if (!rc) {
@@ -166,8 +169,10 @@ int cmd_record(struct session *s, int argc, char **argv)
 				       "run traffic command '%s' (see %s)",
 				       bg.name, log);
 	}
-	/* an interrupted record keeps what it has */
+	/* an interrupted or failed record keeps what it has, and tells the
+	 * first error (writing the files resets the session's) */
 	if (ser->nrows) {
+		struct pcb_err keep = s->err;
 		int rc2 = series_write_csv(ser, path, &s->err);
 
 		snprintf(meta, sizeof(meta), "%.*s.json",
@@ -176,6 +181,8 @@ int cmd_record(struct session *s, int argc, char **argv)
 			rc2 = save_meta(s, &r, ser, meta, start, every / 1e12);
 		if (!rc)
 			rc = rc2;
+		else
+			s->err = keep;
 	}
 	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
 		if (s->out.json) {

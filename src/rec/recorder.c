@@ -357,22 +357,34 @@ int rec_wait(struct recorder *r, double seconds)
 	return wait_until(r, pcb_mono_s() + seconds);
 }
 
+int rec_baseline(struct recorder *r)
+{
+	int rc;
+
+	r->rtt_sum = r->rtt_num = 0;
+	r->rto_peeked = (size_t)-1;
+	r->prev_w = pcb_mono_s();
+	rc = read_sources(r, &r->prev);
+	r->have_prev = !rc;
+	return rc;
+}
+
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done)
 {
 	struct session *s = r->s;
-	double row[SERIES_MAX_COLS], t0, w0 = pcb_mono_s(), wprev = w0;
+	double row[SERIES_MAX_COLS], t0, w0, wprev;
 	bool shown = false, tty = progress && isatty(STDERR_FILENO);
 	uint64_t k, count = (uint64_t)(dur / every);
 	struct rec_snap n;
 	int rc;
 
 	*done = 0;
-	r->rtt_sum = r->rtt_num = 0;
-	r->rto_peeked = (size_t)-1;
-	rc = read_sources(r, &r->prev);
+	rc = r->have_prev ? 0 : rec_baseline(r);
+	r->have_prev = false;
 	if (rc)
 		return rc;
+	w0 = wprev = r->prev_w;	/* intervals start at the baseline */
 	t0 = r->d ? sim_now(r->d->sim) / 1e12 : 0;
 	for (k = 0; k < count; k++) {
 		double dt = every / 1e12, w;

@@ -64,6 +64,8 @@ struct recorder {
 	struct run_bg *traffic;		/* `while` command, or NULL */
 	const char *traffic_log;	/* where its output goes */
 	struct rec_snap prev;
+	bool have_prev;			/* rec_baseline took prev */
+	double prev_w;			/* when (monotonic s) */
 	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
 					 * the last rec_capture */
 };
@@ -84,6 +86,11 @@ int rec_columns(struct recorder *r, struct series *ser);
  */
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done);
+/* Read the counters the next rec_capture starts from now (else it reads
+ * them itself): before a traffic command starts, so that its first
+ * packets count.
+ */
+int rec_baseline(struct recorder *r);
 
 /* Wait wall time (a real NIC's warmup): an interrupt or a failed traffic
  * command ends it with an error.
