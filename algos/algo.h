@@ -47,17 +47,25 @@ struct algo_opt_desc {
 	uint32_t def;			/* index into choices, or fxp16 */
 };
 
-/* What every event reads comes first (the simulator keeps one per host
- * and touches it on each packet).
+/* A device's configuration, which all its ports read: the register's
+ * parameters, the counters' maxima, the model options.  The simulator
+ * keeps one for the whole fabric, so every host reads the same lines.
+ */
+struct algo_conf {
+	uint32_t opts[ALGO_MAX_OPTS];		/* model options */
+	uint32_t params[ALGO_MAX_PARAMS];	/* raw, as in the register */
+	uint32_t counter_max[ALGO_MAX_COUNTERS];
+};
+
+/* One port's state (the simulator keeps one per host and touches it on
+ * each packet): its counters, and the configuration it runs with.
  */
 struct algo_port {
+	const struct algo_conf *conf;
 	bool counters_on;			/* counter_en */
 	uint32_t line_gbps;			/* the port's link speed */
 	uint32_t global_min_rtt;		/* ns, 0 = none yet */
-	uint32_t opts[ALGO_MAX_OPTS];		/* model options */
-	uint32_t params[ALGO_MAX_PARAMS];	/* raw, as in the register */
 	uint32_t counters[ALGO_MAX_COUNTERS];
-	uint32_t counter_max[ALGO_MAX_COUNTERS];
 };
 
 struct algo_out {
@@ -103,16 +111,20 @@ struct algo_ops {
 extern const struct algo_ops *const algo_registry[];	/* NULL-terminated */
 const struct algo_ops *algo_find(const char *name);
 
-/* Port set-up from a descriptor: defaults, counter maxima, options, a
- * 400 Gb/s link.
- */
-void algo_port_init(struct algo_port *p, const struct algo_ops *ops,
+/* Configuration from a descriptor: defaults, counter maxima, options. */
+void algo_conf_init(struct algo_conf *c, const struct algo_ops *ops,
 		    const struct algo_desc *d);
+/* A port running with c (which must outlive it): counters zero and on,
+ * a 400 Gb/s link.
+ */
+void algo_port_init(struct algo_port *p, const struct algo_conf *c);
 /* Check a descriptor against an ops table; 0 or -PCB_E_PARSE. */
 int algo_check_desc(const struct algo_ops *ops, const struct algo_desc *d,
 		    struct pcb_err *err);
-/* Option by name ("target") and value text ("flow", "0.8"). */
-int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
+/* Option by name ("target") and value text ("flow", "0.8") into opts
+ * (ALGO_MAX_OPTS of them); unchanged on error.
+ */
+int algo_set_opt(uint32_t *opts, const struct algo_ops *ops,
 		 const char *name, const char *value, struct pcb_err *err);
 
 /* Counter updates, wrapping at the counter's max (0: 32 bits).  Inline:
@@ -125,7 +137,8 @@ static inline void algo_count(struct algo_port *p, unsigned idx,
 
 	if (!p->counters_on || idx >= ALGO_MAX_COUNTERS)
 		return;
-	max = p->counter_max[idx] ? p->counter_max[idx] : UINT32_MAX;
+	max = p->conf->counter_max[idx] ? p->conf->counter_max[idx] :
+					    UINT32_MAX;
 	v = (uint64_t)p->counters[idx] + delta;
 	if (v > max)	/* rare: the division only when it wraps */
 		v %= max + 1;

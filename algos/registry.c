@@ -28,18 +28,24 @@ const struct algo_ops *algo_find(const char *name)
 	return NULL;
 }
 
-void algo_port_init(struct algo_port *p, const struct algo_ops *ops,
+void algo_conf_init(struct algo_conf *c, const struct algo_ops *ops,
 		    const struct algo_desc *d)
 {
 	size_t i;
 
-	memset(p, 0, sizeof(*p));
+	memset(c, 0, sizeof(*c));
 	for (i = 0; i < d->nparams && i < ALGO_MAX_PARAMS; i++)
-		p->params[i] = d->params[i].def;
+		c->params[i] = d->params[i].def;
 	for (i = 0; i < d->ncounters && i < ALGO_MAX_COUNTERS; i++)
-		p->counter_max[i] = d->counters[i].max;
+		c->counter_max[i] = d->counters[i].max;
 	for (i = 0; i < ops->nopts && i < ALGO_MAX_OPTS; i++)
-		p->opts[i] = ops->opts[i].def;
+		c->opts[i] = ops->opts[i].def;
+}
+
+void algo_port_init(struct algo_port *p, const struct algo_conf *c)
+{
+	memset(p, 0, sizeof(*p));
+	p->conf = c;
 	p->counters_on = true;
 	p->line_gbps = 400;
 }
@@ -76,7 +82,7 @@ int algo_check_desc(const struct algo_ops *ops, const struct algo_desc *d,
 	return 0;
 }
 
-int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
+int algo_set_opt(uint32_t *opts, const struct algo_ops *ops,
 		 const char *name, const char *value, struct pcb_err *err)
 {
 	const struct algo_opt_desc *o = NULL;
@@ -95,7 +101,7 @@ int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
 
 		for (k = 0; o->choices[k]; k++)
 			if (!strcasecmp(o->choices[k], value)) {
-				p->opts[i] = (uint32_t)k;
+				opts[i] = (uint32_t)k;
 				return 0;
 			}
 		return pcb_error(err, PCB_E_INVAL,
@@ -113,7 +119,7 @@ int algo_set_opt(struct algo_port *p, const struct algo_ops *ops,
 			return pcb_error(err, PCB_E_RANGE,
 					 "%s: '%s' is not a number in 0..1",
 					 name, value);
-		p->opts[i] = raw;
+		opts[i] = raw;
 	}
 	return 0;
 }

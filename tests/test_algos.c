@@ -11,6 +11,7 @@
 struct fx {
 	const struct algo_ops *ops;
 	struct algo_desc *desc;
+	struct algo_conf conf;
 	struct algo_port port;
 	_Alignas(max_align_t) unsigned char qp[256];
 	struct algo_out out;
@@ -25,7 +26,8 @@ static void fx_init(struct fx *f, const char *name)
 	assert_non_null(f->ops);
 	assert_true(f->ops->qp_state_size <= sizeof(f->qp));
 	assert_int_equal(algo_desc_load(&f->desc, name, &err), 0);
-	algo_port_init(&f->port, f->ops, f->desc);
+	algo_conf_init(&f->conf, f->ops, f->desc);
+	algo_port_init(&f->port, &f->conf);
 }
 
 static void fx_start(struct fx *f, int64_t now)
@@ -142,7 +144,7 @@ static void test_ztr_decrease(void **state)
 	assert_int_equal(C(&f, ZTR_C_MIN_RATE), 32768);
 	/* with a smaller MAX_DEC the bound follows (240 us: a decrease of
 	 * the window of 300 us by the 0.7 floor) */
-	f.port.params[ZTR_MAX_DEC] = 45875;	/* 0.7 */
+	f.conf.params[ZTR_MAX_DEC] = 45875;	/* 0.7 */
 	prev = f.out.rate;
 	ztr_probe(&f, 4 * MS, 240 * US);
 	assert_int_equal(f.out.rate,
@@ -168,7 +170,7 @@ static void test_ztr_cnp_vld(void **state)
 	/* without CNP_VLD_RTT a CNP is not counted */
 	f.ops->on_cnp(&f.port, f.qp, 1 * US, &f.out);
 	assert_int_equal(C(&f, ZTR_C_CNP_HANDLE), 0);
-	f.port.params[ZTR_CNP_VLD_RTT] = 1;
+	f.conf.params[ZTR_CNP_VLD_RTT] = 1;
 	r = f.out.rate;
 	ztr_probe(&f, 10 * US, 30 * US);	/* no CNP during it: ignored */
 	assert_int_equal(C(&f, ZTR_C_NOT_VLD_RTT), 1);
@@ -184,7 +186,7 @@ static void test_ztr_cnp_vld(void **state)
 	assert_int_equal(C(&f, ZTR_C_DEC), 1);
 	assert_true(f.out.rate < r);
 	/* DELAY_ONLY ignores CNPs */
-	f.port.params[ZTR_DELAY_ONLY] = 1;
+	f.conf.params[ZTR_DELAY_ONLY] = 1;
 	f.ops->on_cnp(&f.port, f.qp, 90 * US, &f.out);
 	assert_int_equal(C(&f, ZTR_C_CNP_HANDLE), 1);
 	algo_desc_free(f.desc);
@@ -217,7 +219,7 @@ static void test_ztr_tx_dec(void **state)
 	f.ops->on_tx(&f.port, f.qp, 136 * US, 4096, false, &f.out);
 	assert_int_equal(C(&f, ZTR_C_TX_DEC), 2);
 	/* TX_DEC = 0: the TX event never decreases */
-	f.port.params[ZTR_TX_DEC] = 0;
+	f.conf.params[ZTR_TX_DEC] = 0;
 	r = f.out.rate;
 	f.ops->on_tx(&f.port, f.qp, 200 * US, 4096, false, &f.out);
 	assert_int_equal(C(&f, ZTR_C_TX_DEC), 2);
@@ -232,7 +234,7 @@ static void test_ztr_pins_and_caps(void **state)
 
 	(void)state;
 	fx_init(&f, "ztr_rtt");
-	f.port.params[ZTR_FIXED_RATE] = 524288;	/* 0.5 */
+	f.conf.params[ZTR_FIXED_RATE] = 524288;	/* 0.5 */
 	fx_start(&f, 0);
 	for (i = 0; i < 5; i++) {
 		ztr_probe(&f, (i + 1) * 400 * US, i & 1 ? 300 * US : 5 * US);
@@ -242,9 +244,9 @@ static void test_ztr_pins_and_caps(void **state)
 			 C(&f, ZTR_C_HYPER_DEC), 0);
 	assert_int_equal(C(&f, ZTR_C_NUM_RTT), 5);
 	/* FAST_SCHED caps every increase */
-	f.port.params[ZTR_FIXED_RATE] = 0;
-	f.port.params[ZTR_FAST_SCHED] = ALGO_RATE_ONE;
-	f.port.params[ZTR_AI] = 5000;
+	f.conf.params[ZTR_FIXED_RATE] = 0;
+	f.conf.params[ZTR_FAST_SCHED] = ALGO_RATE_ONE;
+	f.conf.params[ZTR_AI] = 5000;
 	for (i = 0; i < 50; i++) {
 		ztr_probe(&f, 3 * MS + i * 10 * US, 5 * US);
 		assert_true(f.out.rate <= ALGO_RATE_ONE);
@@ -265,41 +267,41 @@ static void test_ztr_target(void **state)
 	q = zq(&f);
 	/* flow law: at 1/64 of line and 4 us base, 0.1*64*4 us = 25.6 us */
 	q->rate = ALGO_RATE_ONE / 64;
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 25597);	/* 0.1 is 6553/65536 */
 	/* below the floor: CONGESTION_DELAY_THRESHOLD */
 	q->rate = ALGO_RATE_ONE;
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 15000);
 	/* base law: 4 us * 1.1 < 15 us */
-	assert_int_equal(algo_set_opt(&f.port, f.ops, "target", "base", &err),
+	assert_int_equal(algo_set_opt(f.conf.opts, f.ops, "target", "base", &err),
 			 0);
-	f.port.params[ZTR_ALPHA] = 65536 * 4;	/* out of range, model only */
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	f.conf.params[ZTR_ALPHA] = 65536 * 4;	/* out of range, model only */
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 16000);
-	f.port.params[ZTR_ALPHA] = 6553;
-	assert_int_equal(algo_set_opt(&f.port, f.ops, "target", "floor",
+	f.conf.params[ZTR_ALPHA] = 6553;
+	assert_int_equal(algo_set_opt(f.conf.opts, f.ops, "target", "floor",
 				      &err), 0);
 	q->rate = 1;
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 15000);
 	/* TOPOLOGY_AWARE counts only with ADVANCED_FEATURES_EN */
 	q->min_rtt = 20000;
-	f.port.params[ZTR_TOPOLOGY_AWARE] = 1;
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	f.conf.params[ZTR_TOPOLOGY_AWARE] = 1;
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 15000);
-	f.port.params[ZTR_ADVANCED_FEATURES_EN] = 1;
-	assert_int_equal(ztr_target(f.port.params, f.port.opts, q, 4000),
+	f.conf.params[ZTR_ADVANCED_FEATURES_EN] = 1;
+	assert_int_equal(ztr_target(f.conf.params, f.conf.opts, q, 4000),
 			 20000);
 	/* options refuse what they do not know */
-	assert_int_not_equal(algo_set_opt(&f.port, f.ops, "target", "x",
+	assert_int_not_equal(algo_set_opt(f.conf.opts, f.ops, "target", "x",
 					  &err), 0);
-	assert_int_not_equal(algo_set_opt(&f.port, f.ops, "beta", "2",
+	assert_int_not_equal(algo_set_opt(f.conf.opts, f.ops, "beta", "2",
 					  &err), 0);
-	assert_int_not_equal(algo_set_opt(&f.port, f.ops, "gamma", "1",
+	assert_int_not_equal(algo_set_opt(f.conf.opts, f.ops, "gamma", "1",
 					  &err), 0);
-	assert_int_equal(algo_set_opt(&f.port, f.ops, "beta", "0.5", &err), 0);
-	assert_int_equal(f.port.opts[ZTR_OPT_BETA], 32768);
+	assert_int_equal(algo_set_opt(f.conf.opts, f.ops, "beta", "0.5", &err), 0);
+	assert_int_equal(f.conf.opts[ZTR_OPT_BETA], 32768);
 	algo_desc_free(f.desc);
 }
 
@@ -311,8 +313,8 @@ static void test_ztr_decrease_laws(void **state)
 
 	(void)state;
 	fx_init(&f, "ztr_rtt");
-	f.port.params[ZTR_MAX_DEC] = 1;		/* let the law show */
-	f.port.params[ZTR_MAX_INC] = 1048576;
+	f.conf.params[ZTR_MAX_DEC] = 1;		/* let the law show */
+	f.conf.params[ZTR_MAX_INC] = 1048576;
 	fx_start(&f, 0);
 	ztr_probe(&f, 1 * US, 5 * US);
 	cw = zq(&f)->cwnd;
@@ -322,7 +324,7 @@ static void test_ztr_decrease_laws(void **state)
 	assert_int_equal(zq(&f)->cwnd, cw);
 	assert_int_equal(f.out.rate, win_rate(cw, 20000));
 	/* ratio: target / rtt = 15/20 = 0.75 */
-	assert_int_equal(algo_set_opt(&f.port, f.ops, "decrease", "ratio",
+	assert_int_equal(algo_set_opt(f.conf.opts, f.ops, "decrease", "ratio",
 				      &err), 0);
 	ztr_probe(&f, 200 * US, 20 * US);
 	cw = cw * 49152 >> 16;
@@ -368,7 +370,7 @@ static void test_counters_wrap_and_off(void **state)
 	(void)state;
 	fx_init(&f, "ztr_rtt");
 	f.port.counters[ZTR_C_NUM_RTT] = UINT32_MAX;
-	f.port.counter_max[ZTR_C_SUM_RTT] = 9999;
+	f.conf.counter_max[ZTR_C_SUM_RTT] = 9999;
 	fx_start(&f, 0);
 	ztr_probe(&f, 1 * US, 6 * US);
 	assert_int_equal(C(&f, ZTR_C_NUM_RTT), 0);	/* wrapped */
@@ -429,7 +431,7 @@ static void test_dcqcn_cut_alpha(void **state)
 			 rc - (uint32_t)(((uint64_t)rc * a) >> 11));
 	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 2);
 	/* rpg_min_dec_fac bounds a cut: 90 % keeps 0.9 of the rate */
-	f.port.params[DCQCN_MIN_DEC_FAC] = 90;
+	f.conf.params[DCQCN_MIN_DEC_FAC] = 90;
 	rc = f.out.rate;
 	f.ops->on_cnp(&f.port, f.qp, 30 * US, &f.out);
 	assert_int_equal(f.out.rate, (uint32_t)((uint64_t)rc * 90 / 100));
@@ -445,8 +447,8 @@ static void test_dcqcn_stages(void **state)
 
 	(void)state;
 	fx_init(&f, "dcqcn");
-	f.port.params[DCQCN_ALPHA_PERIOD] = 100000;	/* keep alpha out */
-	f.port.params[DCQCN_CLAMP_TGT] = 1;
+	f.conf.params[DCQCN_ALPHA_PERIOD] = 100000;	/* keep alpha out */
+	f.conf.params[DCQCN_CLAMP_TGT] = 1;
 	fx_start(&f, 0);
 	f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
 	rc = dq(&f)->rc;
@@ -505,8 +507,8 @@ static void test_dcqcn_first_rate_clamp(void **state)
 
 	(void)state;
 	fx_init(&f, "dcqcn");
-	f.port.params[DCQCN_RATE_FIRST_CNP] = 100000;	/* 100 Gb/s */
-	f.port.params[DCQCN_CLAMP_TGT] = 1;
+	f.conf.params[DCQCN_RATE_FIRST_CNP] = 100000;	/* 100 Gb/s */
+	f.conf.params[DCQCN_CLAMP_TGT] = 1;
 	fx_start(&f, 0);
 	f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
 	assert_int_equal(dq(&f)->rt, ALGO_RATE_ONE / 4);
@@ -514,7 +516,7 @@ static void test_dcqcn_first_rate_clamp(void **state)
 			 (uint32_t)(((uint64_t)(ALGO_RATE_ONE / 4) * 1023) >>
 				    11));
 	/* the floor */
-	f.port.params[DCQCN_MIN_RATE] = 200000;
+	f.conf.params[DCQCN_MIN_RATE] = 200000;
 	f.ops->on_cnp(&f.port, f.qp, 10 * US, &f.out);
 	assert_int_equal(f.out.rate, ALGO_RATE_ONE / 2);
 	algo_desc_free(f.desc);
@@ -540,7 +542,7 @@ static void test_template_branches(void **state)
 
 	(void)state;
 	fx_init(&f, "rtt_template");
-	f.port.params[RTT_T_NEW_FLOW_RATE] = ALGO_RATE_ONE / 2;
+	f.conf.params[RTT_T_NEW_FLOW_RATE] = ALGO_RATE_ONE / 2;
 	fx_start(&f, 0);
 	assert_int_equal(f.out.rate, ALGO_RATE_ONE / 2);
 	assert_true(f.out.probe_req);
@@ -578,11 +580,11 @@ static void test_template_branches(void **state)
 	tmpl_rtt(&f, 801, 5 * US);
 	assert_int_equal(f.out.rate, r + 52428);
 	/* clamps: 5 UF >= 1 drives the rate to MIN_RATE, AI to line rate */
-	f.port.params[RTT_T_UPDATE_FACTOR] = 20000;
+	f.conf.params[RTT_T_UPDATE_FACTOR] = 20000;
 	f.ops->on_nack(&f.port, f.qp, 900 * US, &f.out);
 	tmpl_rtt(&f, 901, 200 * US);
 	assert_int_equal(f.out.rate, 64);
-	f.port.params[RTT_T_AI] = ALGO_RATE_ONE;
+	f.conf.params[RTT_T_AI] = ALGO_RATE_ONE;
 	tmpl_rtt(&f, 1001, 5 * US);
 	assert_int_equal(f.out.rate, ALGO_RATE_ONE);
 	assert_int_equal(C(&f, RTT_T_C_RTT_EVENT), 8);
@@ -672,7 +674,9 @@ static void test_determinism(void **state)
 		run_random(algo_registry[i]->name, 1234, &a);
 		run_random(algo_registry[i]->name, 1234, &b);
 		run_random(algo_registry[i]->name, 999, &c);
-		assert_memory_equal(&a.port, &b.port, sizeof(a.port));
+		assert_memory_equal(a.port.counters, b.port.counters,
+				    sizeof(a.port.counters));
+		assert_int_equal(a.port.global_min_rtt, b.port.global_min_rtt);
 		assert_memory_equal(a.qp, b.qp, sizeof(a.qp));
 		assert_memory_equal(&a.out, &b.out, sizeof(a.out));
 		/* a different sequence does leave a different state */

@@ -18,7 +18,8 @@ static void algo_for(struct sim_algo *a, const char *name)
 			a->desc = descs[i];
 	assert_non_null(a->desc);
 	a->ops = algo_find(name);
-	algo_port_init(&a->port, a->ops, a->desc);
+	algo_conf_init(&a->conf, a->ops, a->desc);
+	a->counters_on = true;
 }
 
 static struct sim *mk(const struct sim_cfg *c, const struct sim_algo *a)
@@ -50,7 +51,7 @@ static void test_idle_rtt(void **state)
 
 	(void)state;
 	algo_for(&a, "ztr_rtt");
-	a.port.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
+	a.conf.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
 	c.jitter = true;
 	c.jitter_ps = 3 * PS_PER_US;
 	s = mk(&c, &a);
@@ -69,7 +70,7 @@ static void test_idle_rtt(void **state)
 	c.kind = SIM_STAIRCASE;
 	c.step_ps = 1000 * PS_PER_MS;
 	algo_for(&a, "ztr_rtt");
-	a.port.params[ZTR_FIXED_RATE] = ALGO_RATE_ONE;
+	a.conf.params[ZTR_FIXED_RATE] = ALGO_RATE_ONE;
 	s = mk(&c, &a);
 	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
 	sim_summary(s, &m);
@@ -219,7 +220,7 @@ static void test_alpha_monotone(void **state)
 		struct sim *s;
 
 		algo_for(&a, "ztr_rtt");
-		a.port.params[ZTR_ALPHA] = alpha[i];
+		a.conf.params[ZTR_ALPHA] = alpha[i];
 		s = mk(&c, &a);
 		sim_run(s, 15 * PS_PER_MS, NULL);
 		sim_run(s, 10 * PS_PER_MS, NULL);

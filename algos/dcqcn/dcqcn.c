@@ -35,7 +35,7 @@ static const char *const dcqcn_counter_names[DCQCN_NCOUNTERS] = {
 	"DCQCN_ALPHA_UPDATE_COUNTER", "DCQCN_MIN_RATE", "DCQCN_MAX_RATE",
 };
 
-#define P(x) (p->params[DCQCN_##x])
+#define P(x) (p->conf->params[DCQCN_##x])
 
 /* Mb/s -> fxp20 of line rate */
 static uint32_t mbps(const struct algo_port *p, uint32_t v)

@@ -24,7 +24,7 @@ static const char *const rtt_t_counter_names[RTT_T_NCOUNTERS] = {
 	"COUNTER_TX_EVENT", "COUNTER_RTT_EVENT",
 };
 
-#define P(x) (p->params[RTT_T_##x])
+#define P(x) (p->conf->params[RTT_T_##x])
 
 static void emit(const struct rtt_tmpl_qp *q, struct algo_out *out,
 		 bool req)

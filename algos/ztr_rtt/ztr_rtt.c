@@ -61,7 +61,7 @@ static const struct algo_opt_desc ztr_opts[ZTR_NOPTS] = {
 			    "congestion (0..1)", NULL, 32768 /* 0.5 */ },
 };
 
-#define P(x) (p->params[ZTR_##x])
+#define P(x) (p->conf->params[ZTR_##x])
 
 static uint32_t clamp_rtt(int64_t ns)
 {
@@ -162,7 +162,7 @@ static void decrease(struct algo_port *p, struct ztr_qp *q, int64_t now,
 			set_rate(p, q, P(RATE_ON_FIRST_CONGESTION));
 		} else {
 			set_rate(p, q, (uint32_t)algo_fxp16_mul(
-					q->rate, p->opts[ZTR_OPT_HYPER]));
+					q->rate, p->conf->opts[ZTR_OPT_HYPER]));
 		}
 		q->cwnd = cwnd_of(p, q->rate, rtt);
 		algo_count(p, ZTR_C_HYPER_DEC, 1);
@@ -170,10 +170,10 @@ static void decrease(struct algo_port *p, struct ztr_qp *q, int64_t now,
 			algo_count(p, ZTR_C_TX_DEC, 1);
 		return;
 	}
-	if (p->opts[ZTR_OPT_DECREASE] == ZTR_DEC_RATIO) {
+	if (p->conf->opts[ZTR_OPT_DECREASE] == ZTR_DEC_RATIO) {
 		f = (uint32_t)((uint64_t)target * ALGO_FXP16_ONE / rtt);
 	} else {
-		uint64_t cut = (uint64_t)p->opts[ZTR_OPT_BETA] *
+		uint64_t cut = (uint64_t)p->conf->opts[ZTR_OPT_BETA] *
 			       (rtt - target) / rtt;
 
 		f = cut >= ALGO_FXP16_ONE ? 0 : ALGO_FXP16_ONE - (uint32_t)cut;
@@ -219,7 +219,7 @@ static void ztr_on_tx(struct algo_port *p, void *qp, int64_t now,
 		/* the target is never below the threshold: most packets stop
 		 * here, before the target's division */
 		if (elapsed > P(CONGESTION_DELAY_THRESHOLD)) {
-			target = ztr_target(p->params, p->opts, q,
+			target = ztr_target(p->conf->params, p->conf->opts, q,
 					    p->global_min_rtt);
 			if (elapsed > target && now - q->t_last_dec >= target)
 				decrease(p, q, now, elapsed, target,
@@ -260,7 +260,7 @@ static void ztr_on_rtt(struct algo_port *p, void *qp, int64_t now,
 	if (!q->cwnd)	/* first sample: the window the rate implies */
 		q->cwnd = cwnd_of(p, q->rate, rtt);
 	q->last_rtt = rtt;
-	target = ztr_target(p->params, p->opts, q, p->global_min_rtt);
+	target = ztr_target(p->conf->params, p->conf->opts, q, p->global_min_rtt);
 	if (rtt > target) {
 		decrease(p, q, now, rtt, target, ZTR_C_DEC);
 		goto out_emit;

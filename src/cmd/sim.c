@@ -442,7 +442,8 @@ static int bench_one(struct session *s, const struct sim_cfg *cfg,
 		return rc;
 	a.ops = algo_find("ztr_rtt");
 	a.desc = desc;
-	algo_port_init(&a.port, a.ops, desc);
+	algo_conf_init(&a.conf, a.ops, desc);
+	a.counters_on = true;
 	t0 = pcb_mono_s();
 	c0 = cpu_s();
 	rc = sim_create(&sim, cfg, &a, &s->err);

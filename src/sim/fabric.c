@@ -1452,10 +1452,10 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		s->ports[i].rx_owner = s->ports[i].owner;
 	}
 	for (i = 0; i < s->nhosts; i++) {
-		s->hosts[i].ap = algo->port;
+		/* every host reads the one configuration in s->algo */
+		algo_port_init(&s->hosts[i].ap, &s->algo.conf);
+		s->hosts[i].ap.counters_on = algo->counters_on;
 		s->hosts[i].ap.line_gbps = cfg->rate_gbps;
-		memset(s->hosts[i].ap.counters, 0,
-		       sizeof(s->hosts[i].ap.counters));
 		s->hosts[i].wake_at = -1;
 	}
 	for (i = 0; i < s->nports; i++)
@@ -1662,14 +1662,8 @@ size_t sim_mem_bytes(const struct sim *s)
 
 void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 {
-	uint32_t i;
-
-	for (i = 0; i < s->nhosts; i++)
-		memcpy(s->hosts[i].ap.params, params,
-		       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) *
-		       sizeof(*params));
-	if (n <= ALGO_MAX_PARAMS)
-		memcpy(s->algo.port.params, params, n * sizeof(*params));
+	memcpy(s->algo.conf.params, params,
+	       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) * sizeof(*params));
 }
 
 void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,

@@ -77,7 +77,8 @@ const char *sim_cfg_keys(enum sim_kind k);
 struct sim_algo {
 	const struct algo_ops *ops;	/* NULL: no CC, line rate */
 	const struct algo_desc *desc;
-	struct algo_port port;		/* params, options, counters_on */
+	struct algo_conf conf;		/* params, options, counter maxima */
+	bool counters_on;
 };
 
 struct sim;

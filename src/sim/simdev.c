@@ -128,14 +128,8 @@ static int load(struct simdev *d, struct pcb_err *err)
 						   words + 1, err);
 		} else if (!strcmp(words[0], "model") && z) {
 			for (i = 1; i + 1 < n && !rc; i += 2) {
-				struct algo_port p;
-
-				memcpy(p.opts, d->opts, sizeof(d->opts));
-				rc = algo_set_opt(&p, z, words[i],
+				rc = algo_set_opt(d->opts, z, words[i],
 						  words[i + 1], err);
-				if (!rc)
-					memcpy(d->opts, p.opts,
-					       sizeof(d->opts));
 			}
 		}
 		if (rc)
@@ -290,14 +284,11 @@ int simdev_model(struct simdev *d, const char *key, const char *value,
 		 struct pcb_err *err)
 {
 	const struct algo_ops *z = algo_find("ztr_rtt");
-	struct algo_port p;
 	int rc;
 
-	memcpy(p.opts, d->opts, sizeof(d->opts));
-	rc = algo_set_opt(&p, z, key, value, err);
+	rc = algo_set_opt(d->opts, z, key, value, err);
 	if (rc)
 		return rc;
-	memcpy(d->opts, p.opts, sizeof(d->opts));
 	simdev_reset(d);
 	return save(d, err);
 }
@@ -323,12 +314,12 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 		a.ops = a.desc ? algo_find(a.desc->name) : NULL;
 	}
 	if (a.ops) {
-		algo_port_init(&a.port, a.ops, a.desc);
-		memcpy(a.port.opts, d->opts, sizeof(a.port.opts));
-		simfw_params(d->fw, (unsigned)d->slot, a.port.params,
+		algo_conf_init(&a.conf, a.ops, a.desc);
+		memcpy(a.conf.opts, d->opts, sizeof(a.conf.opts));
+		simfw_params(d->fw, (unsigned)d->slot, a.conf.params,
 			     ALGO_MAX_PARAMS, &n);
-		a.port.counters_on = simfw_counters_enabled(d->fw,
-							    (unsigned)d->slot);
+		a.counters_on = simfw_counters_enabled(d->fw,
+						       (unsigned)d->slot);
 		d->ops = a.ops;
 		snprintf(d->algo_label, sizeof(d->algo_label), "%s, slot %d",
 			 a.ops->label, d->slot);
