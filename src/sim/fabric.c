@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim_int.h"
 
@@ -125,6 +126,8 @@ static unsigned lhist_top(const struct lhist *h)
  */
 static void lhist_clear(struct lhist *h)
 {
+	if (!h->total && !h->max)
+		return;		/* empty (all weights 0: every n too) */
 	memset(h->n, 0, lhist_top(h) * sizeof(h->n[0]));
 	h->total = 0;
 	h->sum = 0;
@@ -1396,8 +1399,8 @@ void sim_free(struct sim *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nports; i++)
-		free(s->ports[i].q_hist);
+	if (s->qhists)
+		munmap(s->qhists, s->qhists_bytes);
 	for (i = 0; i < s->nsw; i++)
 		free(s->sws[i].routes);
 	for (i = 0; i < s->nhosts; i++)
@@ -1423,7 +1426,7 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	       const struct sim_algo *algo, struct pcb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	uint32_t i;
+	uint32_t i, n;
 	int rc;
 
 	if (!s)
@@ -1458,15 +1461,24 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		s->hosts[i].ap.line_gbps = cfg->rate_gbps;
 		s->hosts[i].wake_at = -1;
 	}
-	for (i = 0; i < s->nports; i++)
-		if (s->ports[i].is_switch) {
-			s->ports[i].q_hist = calloc(1, sizeof(struct lhist));
-			if (!s->ports[i].q_hist) {
-				sim_free(s);
-				return pcb_error(err, PCB_E_NOMEM,
-						 "out of memory");
-			}
+	/* the switch ports' queue histograms (16 KB each): fresh pages, so
+	 * that those of ports whose queue never holds data (the reverse
+	 * path) cost neither clearing nor memory */
+	for (i = n = 0; i < s->nports; i++)
+		n += s->ports[i].is_switch;
+	if (n) {
+		s->qhists_bytes = n * sizeof(struct lhist);
+		s->qhists = mmap(NULL, s->qhists_bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (s->qhists == MAP_FAILED) {
+			s->qhists = NULL;
+			sim_free(s);
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
 		}
+	}
+	for (i = n = 0; i < s->nports; i++)
+		if (s->ports[i].is_switch)
+			s->ports[i].q_hist = &s->qhists[n++];
 	*out = s;
 	return 0;
 }

@@ -76,12 +76,14 @@ struct pqueue {
 	uint64_t bytes;
 };
 
-/* Log-bucketed histogram: 32 sub-buckets per power of two (~3 %). */
+/* Log-bucketed histogram: 32 sub-buckets per power of two (~3 %).  The
+ * totals come first: an empty one is told by its first page.
+ */
 struct lhist {
-	uint64_t n[LHIST_N];
 	uint64_t total;		/* weights */
 	double sum;		/* of value x weight */
 	uint64_t max;
+	uint64_t n[LHIST_N];
 };
 
 /* Five cache lines (the array is 64-byte aligned), laid out by use: a
@@ -254,6 +256,8 @@ struct sim {
 	size_t nrto, caprto;
 	struct fct_rec *fct;
 	size_t nfct, capfct;
+	struct lhist *qhists;	/* the switch ports', mapped */
+	size_t qhists_bytes;
 	uint32_t *armed;	/* QPs with a retransmission or probe timer */
 	uint32_t narmed, caparmed;
 	bool scan_pending;
