@@ -114,15 +114,16 @@ struct port {
 	uint32_t rx_owner;	/* = owner */
 	bool rx_switch;		/* = is_switch */
 	bool pause_sent;
-	/* line 3: rare */
-	uint32_t node;
-	uint64_t win0_payload;	/* port_payload at the window's start */
-	uint64_t pause_rx, pause_tx, drops, drop_bytes;
+	/* line 3: pauses (a pause touches this line at each end) */
+	uint64_t pause_rx, pause_tx;
+	int64_t xoff_at;	/* when this ingress crossed Xoff */
 	int64_t pause_start;	/* when the peer paused us */
 	int64_t paused_ps;	/* total time paused */
-	/* line 4 */
-	int64_t xoff_at;	/* when this ingress crossed Xoff */
-	unsigned char pad_[56];	/* to five whole lines */
+	uint64_t drops, drop_bytes;
+	uint64_t win0_payload;	/* port_payload at the window's start */
+	/* line 4: rare */
+	uint32_t node;
+	unsigned char pad_[60];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
