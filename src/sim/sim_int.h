@@ -89,7 +89,8 @@ struct lhist {
 /* Five cache lines (the array is 64-byte aligned), laid out by use: a
  * departure reads and writes lines 0 and 1, an arrival line 2 (owner and
  * is_switch are there a second time, set once with the first), a switch
- * queue lines 0 to 2; the rest is rare.  Totals are the sums of the
+ * queue lines 0 to 2, a PFC pause line 3 at either end; line 4 is
+ * rare.  Totals are the sums of the
  * per-class counters; the payload sent is derived from them.
  */
 struct port {
