@@ -90,8 +90,8 @@ struct lhist {
  * departure reads and writes lines 0 and 1, an arrival line 2 (owner and
  * is_switch are there a second time, set once with the first), a switch
  * queue lines 0 to 2, a PFC pause line 3 at either end; line 4 is
- * rare.  Totals are the sums of the
- * per-class counters; the payload sent is derived from them.
+ * rare.  Totals are the sums of the per-class counters; the payload sent
+ * is derived from them.
  */
 struct port {
 	/* line 0 */
