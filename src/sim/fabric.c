@@ -557,10 +557,9 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 	} else if (!p->is_switch) {
 		/* the NIC: back when the port is free and a QP may send */
 		struct host *h = &s->hosts[p->owner];
+		const uint32_t *act = host_active(h);
 		int64_t t = -1;
 		uint32_t i;
-
-		const uint32_t *act = host_active(h);
 
 		for (i = 0; i < h->nactive; i++) {
 			const struct qp *q = &s->qps[act[i]];
@@ -845,9 +844,7 @@ static bool qp_has_work(const struct qp *q)
 
 static void host_deactivate(struct host *h, uint32_t qi)
 {
-	uint32_t i;
-
-	uint32_t *act = host_active(h);
+	uint32_t *act = host_active(h), i;
 
 	for (i = 0; i < h->nactive; i++)
 		if (act[i] == qi) {
