@@ -303,45 +303,44 @@ static uint32_t wheel_first(const struct sim *s)
 	return m ? w * 64 + (uint32_t)__builtin_ctzll(m) : NONE;
 }
 
-/* The next event into *e: from bucket *from, or the heap (*from NONE).
- * False when nothing is pending.
+static void heap_pop(struct sim *s);
+
+/* Take the next event into *e if it is due by `until` (ps); its bucket
+ * becomes the current one.  False, taking nothing, when none is.
  */
-static bool ev_next(const struct sim *s, struct ev *e, uint32_t *from)
+static bool ev_pop(struct sim *s, int64_t until, struct ev *e)
 {
 	uint32_t b = wheel_first(s);
 
-	if (b != NONE && (!s->hn || s->wn[s->wb[b].head].k < s->heap[0].k)) {
-		*e = s->wn[s->wb[b].head];
-		*from = b;
-		return true;
+	if (b != NONE) {
+		uint32_t ni = s->wb[b].head;
+		const struct ev *n = &s->wn[ni];
+
+		if (!s->hn || n->k < s->heap[0].k) {
+			int64_t t = ev_time(s, n);
+			uint32_t next = n->next;
+
+			if (t > until)
+				return false;
+			*e = *n;
+			/* without branches: whether the bucket empties is
+			 * a coin toss for the predictor */
+			s->wb[b].head = next;
+			s->wb[b].tail &= -(uint32_t)(next != 0);
+			s->wbits[b / 64] &= ~((uint64_t)!next << (b % 64));
+			s->wn[ni].next = s->wfree;
+			s->wfree = ni;
+			s->wcount--;
+			s->wcur = t >> WHEEL_SHIFT;
+			return true;
+		}
 	}
-	if (!s->hn)
+	if (!s->hn || ev_time(s, &s->heap[0]) > until)
 		return false;
 	*e = s->heap[0];
-	*from = NONE;
+	heap_pop(s);
+	s->wcur = ev_time(s, e) >> WHEEL_SHIFT;
 	return true;
-}
-
-static void heap_pop(struct sim *s);
-
-/* Remove the event ev_next found; its bucket becomes the current one. */
-static void ev_remove(struct sim *s, int64_t t, uint32_t from)
-{
-	if (from == NONE) {
-		heap_pop(s);
-	} else {
-		uint32_t ni = s->wb[from].head, next = s->wn[ni].next;
-
-		/* without branches: whether the bucket empties is a coin
-		 * toss for the predictor */
-		s->wb[from].head = next;
-		s->wb[from].tail &= -(uint32_t)(next != 0);
-		s->wbits[from / 64] &= ~((uint64_t)!next << (from % 64));
-		s->wn[ni].next = s->wfree;
-		s->wfree = ni;
-		s->wcount--;
-	}
-	s->wcur = t >> WHEEL_SHIFT;
 }
 
 /* Put e at the root (replacing what is there) and sift it down. */
@@ -1629,13 +1628,13 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 
 		rebase(s);
 		struct ev e;
-		uint32_t from;
 
-		while (ev_next(s, &e, &from) && ev_time(s, &e) <= step_end) {
-			while (s->tr_every && ev_time(s, &e) >= s->tr_next)
+		while (ev_pop(s, step_end, &e)) {
+			int64_t t = ev_time(s, &e);
+
+			while (s->tr_every && t >= s->tr_next)
 				trace_sample(s);
-			s->now = ev_time(s, &e);
-			ev_remove(s, s->now, from);
+			s->now = t;
 			dispatch(s, &e);
 			if (!(++s->events & 0x3fff) && stop && *stop) {
 				mem_note(s);
