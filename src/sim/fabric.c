@@ -630,7 +630,7 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 
 	if (!p->pause_sent)
 		return;
-	w = &s->sws[p->rx_owner];
+	w = &s->sws[p->owner];
 	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
 		pfc_send(s, inport, false);
 }
@@ -662,7 +662,7 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 
 static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 {
-	struct sw *w = &s->sws[s->ports[inport].rx_owner];
+	struct sw *w = &s->sws[s->ports[inport].owner];
 	struct pkt *k = &s->pk[ki];
 	const struct route *r = &w->routes[k->dst];
 	uint32_t e = r->first + (r->count > 1 ?
@@ -1104,10 +1104,10 @@ static void on_arrive(struct sim *s, uint32_t ki)
 		pkt_free(s, ki);
 		return;
 	}
-	if (p->rx_switch)
+	if (p->is_switch)
 		switch_rx(s, k->port, ki);
 	else
-		host_rx(s, p->rx_owner, ki);
+		host_rx(s, p->owner, ki);
 }
 
 /* ---- timers and flows --------------------------------------------------- */
@@ -1329,7 +1329,7 @@ uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
 		p->node = ni;
 		p->peer = NONE;
 		p->free_ev_at = -1;
-		p->is_switch = p->rx_switch = is_switch;
+		p->is_switch = is_switch;
 		p->ctrl.head = p->ctrl.tail = NONE;
 		p->data.head = p->data.tail = NONE;
 	}
@@ -1448,10 +1448,8 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		sim_free(s);
 		return rc;
 	}
-	for (i = 0; i < s->nports; i++) {
+	for (i = 0; i < s->nports; i++)
 		s->ports[i].owner = s->nodes[s->ports[i].node].idx;
-		s->ports[i].rx_owner = s->ports[i].owner;
-	}
 	for (i = 0; i < s->nhosts; i++) {
 		/* every host reads the one configuration in s->algo */
 		algo_port_init(&s->hosts[i].ap, &s->algo.conf);

@@ -87,9 +87,8 @@ struct lhist {
 };
 
 /* Five cache lines (the array is 64-byte aligned), laid out by use: a
- * departure reads and writes lines 0 and 1, an arrival line 2 (owner and
- * is_switch are there a second time, set once with the first), a switch
- * queue lines 0 to 2, a PFC pause line 3 at either end; line 4 is
+ * departure reads and writes lines 0 and 1, an arrival lines 1 and 2, a
+ * switch queue lines 0 to 2, a PFC pause line 3 at either end; line 4 is
  * rare.  Totals are the sums of the per-class counters; the payload sent
  * is derived from them.
  */
@@ -112,8 +111,6 @@ struct port {
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
 	int64_t q_last;		/* time-weighted queue statistics (egress) */
 	uint64_t q_max;
-	uint32_t rx_owner;	/* = owner */
-	bool rx_switch;		/* = is_switch */
 	bool pause_sent;
 	/* line 3: pauses (a pause touches this line at each end) */
 	uint64_t pause_rx, pause_tx;
