@@ -470,6 +470,103 @@ static void test_far_events(void **state)
 	sim_free(s);
 }
 
+/* A reference min-heap of keys for test_event_order. */
+static void ref_push(uint64_t *h, uint32_t *n, uint64_t k)
+{
+	uint32_t i = (*n)++;
+
+	while (i && h[(i - 1) / 2] > k) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = k;
+}
+
+static uint64_t ref_pop(uint64_t *h, uint32_t *n)
+{
+	uint64_t top = h[0], last = h[--*n];
+	uint32_t i = 0, c;
+
+	while ((c = 2 * i + 1) < *n) {
+		if (c + 1 < *n && h[c + 1] < h[c])
+			c++;
+		if (last <= h[c])
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = last;
+	return top;
+}
+
+/* The event queue against its definition: the next event is always the
+ * least key pending (time, then the insertion sequence mod
+ * 2^EV_SEQ_BITS), whether it waits in a lane (the same offset from now,
+ * many times), the wheel, or the heap beyond it; the sequence wraps
+ * halfway through, so that an event at an equal time can have a smaller
+ * key than its lane's last.
+ */
+static void test_event_order(void **state)
+{
+	static const int64_t offs[] = { 0, 1280, 83200, 1001280, 1083200,
+					20 * PS_PER_US };
+	enum { N = 60000 };
+	struct sim_cfg c = incast(2);
+	struct sim_algo a;
+	struct ev e;
+	struct sim *s;
+	uint64_t *key = calloc(N, sizeof(*key)), rng = 7, seq0;
+	uint64_t *ref = calloc(N, sizeof(*ref));
+	uint32_t pushed = 0, popped = 0, nref = 0;
+	int64_t t0;
+
+	(void)state;
+	assert_non_null(key);
+	assert_non_null(ref);
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	while (sim_next_event(s, INT64_MAX / 2, &e))
+		;	/* the scenario's own */
+	t0 = s->now;
+	seq0 = s->seq = (1u << EV_SEQ_BITS) - N / 2;
+	while (popped < N) {
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* around the wrap: a burst at one offset and time */
+		bool burst = pushed + 2 >= N / 2 && pushed < N / 2 + 2;
+
+		if (pushed < N && ((rng >> 60) < 9 || burst)) {
+			/* mostly the common offsets, some at random */
+			int64_t d = burst ? offs[2] :
+				    (rng >> 33) % 8 < 6 ?
+				    offs[(rng >> 40) % 6] :
+				    (int64_t)((rng >> 20) % 3000000);
+			int64_t t = s->now + d;
+
+			key[pushed] = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+				      ((seq0 + pushed) &
+				       ((1u << EV_SEQ_BITS) - 1));
+			sim_schedule(s, t, EV_FLOW_STOP, pushed);
+			ref_push(ref, &nref, key[pushed]);
+			pushed++;
+		} else if (sim_next_event(s, INT64_MAX / 2, &e)) {
+			uint32_t id = e.tid & 0xffffff;
+
+			assert_true(id < pushed);
+			assert_true(e.k == key[id]);
+			assert_true(nref > 0);
+			assert_true(e.k == ref_pop(ref, &nref));
+			popped++;
+		} else {
+			assert_int_equal(popped, pushed);	/* empty */
+		}
+	}
+	assert_false(sim_next_event(s, INT64_MAX / 2, &e));
+	assert_true(s->now > t0);
+	sim_free(s);
+	free(key);
+	free(ref);
+}
+
 static void test_scenarios(void **state)
 {
 	static const char *const kinds[] = { "permutation", "mix" };
@@ -531,9 +628,14 @@ static void test_cfg_keys(void **state)
 	assert_int_not_equal(sim_cfg_set(&c, "loss", "0.9", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "load", "50", &err), 0);
 	assert_memory_equal(&c, &keep, sizeof(c));
+	pcb_err_reset(&err);
 	assert_int_not_equal(sim_cfg_set(&c, "delay", "10", &err), 0);
+	assert_non_null(strstr(err.msg, "1ns to 100us, with a unit"));
+	assert_int_not_equal(sim_cfg_set(&c, "delay", "0", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "delay", "1us2", &err), 0);
 	assert_memory_equal(&c, &keep, sizeof(c));
+	assert_int_equal(sim_cfg_set(&c, "cnp_interval", "0", &err), 0);
+	assert_int_equal(c.cnp_interval_ps, 0);
 	assert_int_equal(sim_cfg_set(&c, "delay", "1.5us", &err), 0);
 	assert_int_equal(c.delay_ps, 1500000);
 	assert_int_equal(sim_cfg_set(&c, "delay", "250ns", &err), 0);
@@ -565,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_reference_runs),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_far_events),
+		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_cfg_keys),
 	};

@@ -157,9 +157,14 @@ static bool ev_less(const struct ev *a, const struct ev *b)
 	return a->k < b->k;
 }
 
+static int64_t key_time(const struct sim *s, uint64_t k)
+{
+	return s->tbase + (int64_t)(k >> EV_SEQ_BITS);
+}
+
 static int64_t ev_time(const struct sim *s, const struct ev *e)
 {
-	return s->tbase + (int64_t)(e->k >> EV_SEQ_BITS);
+	return key_time(s, e->k);
 }
 
 /* The heap array always holds 4 max-key sentinels past its end, so every
@@ -222,37 +227,103 @@ static int wheel_grow(struct sim *s)
 	return 0;
 }
 
-/* Schedule an event; the key orders by time, then insertion.  Inline:
- * every event costs one.  Nearly every event is due within the wheel and
- * after its bucket's last, and is appended; one earlier than that is
- * inserted in order (it stops at the tail at the latest).
+/* Double a full lane's ring (or make its first), its events in order
+ * from slot 0.
  */
-static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
-			   uint32_t id)
+static void lane_grow(struct lane *l)
 {
-	uint32_t tid = (uint32_t)type << 24 | id, b, tl, ni, *at;
-	uint64_t k;
+	uint32_t n = l->tail - l->head, cap = l->ring ? 2 * (l->mask + 1) :
+							  256, i;
+	struct ev *r = malloc(cap * sizeof(*r));
 
+	if (!r)
+		abort();	/* out of memory in the event loop */
+	for (i = 0; i < n; i++)
+		r[i] = l->ring[(l->head + i) & l->mask];
+	free(l->ring);
+	l->ring = r;
+	l->head = 0;
+	l->tail = n;
+	l->mask = cap - 1;
+}
+
+/* Append to lane i an event with key k: it is the lane's last. */
+static inline void lane_append(struct sim *s, unsigned i, uint64_t k,
+			       uint32_t tid)
+{
+	struct lane *l = &s->lanes[i];
+
+	if (__builtin_expect(l->tail - l->head > l->mask, 0))
+		lane_grow(l);
+	if (s->headk[i] == UINT64_MAX)
+		s->headk[i] = k;
+	l->ring[l->tail & l->mask] = (struct ev){ k, tid, 0 };
+	l->tail++;
+	l->lastk = k;
+	l->pushes++;
+}
+
+/* Every 16 K events: a lane given under 1/64 of them takes no more, and
+ * the count of offsets without a lane starts again.
+ */
+static __attribute__((noinline)) void lane_review(struct sim *s)
+{
+	unsigned i;
+
+	for (i = 0; i < EV_LANES; i++) {
+		if (s->lanes[i].pushes < (1u << 14) / 64)
+			s->lane_d[i] = -1;	/* no offset is negative */
+		s->lanes[i].pushes = 0;
+	}
+	for (i = 0; i < LANE_CAND; i++)
+		s->lane_cand[i].n = 0;
+}
+
+/* A lane for offset d, used again without one: an empty lane once d was
+ * used 32 times more than others of its hash since the last review (a
+ * timer's offset, with one event always pending, would hold a lane for
+ * little); EV_LANES for none.
+ */
+static unsigned lane_claim(struct sim *s, int64_t d)
+{
+	unsigned c = (unsigned)((uint64_t)d * 0x9e3779b97f4a7c15ULL >> 60), i;
+
+	if (d < 0 || d >= (int64_t)WHEEL_N << WHEEL_SHIFT)
+		return EV_LANES;
+	if (s->lane_cand[c].d != d) {
+		/* the more frequent of two offsets keeps the slot */
+		if (s->lane_cand[c].n) {
+			s->lane_cand[c].n--;
+			return EV_LANES;
+		}
+		s->lane_cand[c].d = d;
+	}
+	if (++s->lane_cand[c].n < 32)
+		return EV_LANES;
+	for (i = 0; i < EV_LANES; i++)
+		if (s->headk[i] == UINT64_MAX) {
+			s->lane_d[i] = d;
+			if (!s->lanes[i].ring)
+				lane_grow(&s->lanes[i]);
+			return i;
+		}
+	return EV_LANES;
+}
+
+/* Into the wheel, or the heap beyond the wheel's reach. */
+static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
+{
+	uint32_t b, tl, ni, *at;
+
+	if (k < s->headk[EV_LANES])
+		s->headk[EV_LANES] = k;
 	/* t >= now, and the current bucket is now's or an earlier one; the
 	 * wheel lies well within the horizon */
 	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N,
 			     0)) {
-		if (t - s->tbase >= EV_HORIZON) {
-			/* far future (a staircase's last steps) */
-			if (sim_grow((void **)&s->far, sizeof(*s->far),
-				     &s->capfar, s->nfar + 1))
-				abort();
-			s->far[s->nfar].t = t;
-			s->far[s->nfar++].tid = tid;
-			return;
-		}
-		k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-		    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 		heap_push(s, (struct ev){ k, tid, 0 });
 		return;
 	}
-	k = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-	    (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
 	if (__builtin_expect(!s->wfree, 0) && wheel_grow(s))
 		abort();	/* out of memory in the event loop */
 	ni = s->wfree;
@@ -275,6 +346,65 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 		at = &s->wn[*at].next;
 	s->wn[ni].next = *at;
 	*at = ni;
+}
+
+static uint64_t ev_key(struct sim *s, int64_t t)
+{
+	return (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+	       (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
+}
+
+/* ev_push for an offset without a lane: claim an empty one, else the
+ * wheel, the heap or (beyond the horizon) the far list.
+ */
+static __attribute__((noinline)) void ev_push_other(struct sim *s,
+						    int64_t t, uint32_t tid)
+{
+	int64_t d = t - s->now;
+	unsigned i;
+
+	if (t - s->tbase >= EV_HORIZON) {
+		/* far future (a staircase's last steps) */
+		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
+			     s->nfar + 1))
+			abort();
+		s->far[s->nfar].t = t;
+		s->far[s->nfar++].tid = tid;
+		return;
+	}
+	i = lane_claim(s, d);
+	if (i < EV_LANES)
+		lane_append(s, i, ev_key(s, t), tid);
+	else
+		wheel_push(s, t, ev_key(s, t), tid);
+}
+
+/* Schedule an event; the key orders by time, then insertion.  Inline:
+ * every event costs one.  An event at a lane's offset from now is due
+ * after all in its lane (now only grows) and is appended there, unless
+ * its key is smaller (the sequence wrapped at an equal time); the rest
+ * go to the wheel (ev_push_other).
+ */
+static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
+			   uint32_t id)
+{
+	uint32_t tid = (uint32_t)type << 24 | id;
+	int64_t d = t - s->now;
+	unsigned i;
+	uint64_t k;
+
+	for (i = 0; i < EV_LANES && s->lane_d[i] != d; i++)
+		;
+	if (__builtin_expect(i == EV_LANES, 0)) {
+		ev_push_other(s, t, tid);
+		return;
+	}
+	k = ev_key(s, t);
+	if (__builtin_expect(k < s->lanes[i].lastk &&
+			     s->headk[i] != UINT64_MAX, 0))
+		wheel_push(s, t, k, tid);
+	else
+		lane_append(s, i, k, tid);
 }
 
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
@@ -305,41 +435,72 @@ static uint32_t wheel_first(const struct sim *s)
 
 static void heap_pop(struct sim *s);
 
+/* The wheel's and heap's first key, after a change at the wheel's
+ * current bucket. */
+static void wheel_head_update(struct sim *s)
+{
+	uint32_t b = wheel_first(s);
+	uint64_t k = b != NONE ? s->wn[s->wb[b].head].k : UINT64_MAX;
+
+	s->headk[EV_LANES] = s->hn && s->heap[0].k < k ? s->heap[0].k : k;
+}
+
 /* Take the next event into *e if it is due by `until` (ps); its bucket
- * becomes the current one.  False, taking nothing, when none is.
+ * becomes the wheel's current one.  False, taking nothing, when none is.
  */
 static bool ev_pop(struct sim *s, int64_t until, struct ev *e)
 {
-	uint32_t b = wheel_first(s);
+	uint64_t k = s->headk[EV_LANES];
+	unsigned i, m = EV_LANES;
+	int64_t t;
 
-	if (b != NONE) {
+	for (i = 0; i < EV_LANES; i++) {	/* without branches */
+		m = s->headk[i] < k ? i : m;
+		k = s->headk[i] < k ? s->headk[i] : k;
+	}
+	if (k == UINT64_MAX)
+		return false;
+	t = key_time(s, k);
+	if (t > until)
+		return false;
+	s->wcur = t >> WHEEL_SHIFT;
+	if (m < EV_LANES) {
+		struct lane *l = &s->lanes[m];
+
+		*e = l->ring[l->head & l->mask];
+		l->head++;
+		s->headk[m] = l->head != l->tail ?
+			      l->ring[l->head & l->mask].k : UINT64_MAX;
+		return true;
+	}
+	if (s->hn && s->heap[0].k == k) {
+		*e = s->heap[0];
+		heap_pop(s);
+	} else {
+		uint32_t b = (uint32_t)s->wcur & (WHEEL_N - 1);
 		uint32_t ni = s->wb[b].head;
 		const struct ev *n = &s->wn[ni];
+		uint32_t next = n->next;
 
-		if (!s->hn || n->k < s->heap[0].k) {
-			int64_t t = ev_time(s, n);
-			uint32_t next = n->next;
-
-			if (t > until)
-				return false;
-			*e = *n;
-			/* without branches: whether the bucket empties is
-			 * a coin toss for the predictor */
-			s->wb[b].head = next;
-			s->wb[b].tail &= -(uint32_t)(next != 0);
-			s->wbits[b / 64] &= ~((uint64_t)!next << (b % 64));
-			s->wn[ni].next = s->wfree;
-			s->wfree = ni;
-			s->wcount--;
-			s->wcur = t >> WHEEL_SHIFT;
-			return true;
-		}
+		*e = *n;
+		/* without branches: whether the bucket empties is a coin
+		 * toss for the predictor */
+		s->wb[b].head = next;
+		s->wb[b].tail &= -(uint32_t)(next != 0);
+		s->wbits[b / 64] &= ~((uint64_t)!next << (b % 64));
+		s->wn[ni].next = s->wfree;
+		s->wfree = ni;
+		s->wcount--;
 	}
-	if (!s->hn || ev_time(s, &s->heap[0]) > until)
+	wheel_head_update(s);
+	return true;
+}
+
+bool sim_next_event(struct sim *s, int64_t until, struct ev *e)
+{
+	if (!ev_pop(s, until, e))
 		return false;
-	*e = s->heap[0];
-	heap_pop(s);
-	s->wcur = ev_time(s, e) >> WHEEL_SHIFT;
+	s->now = ev_time(s, e);
 	return true;
 }
 
@@ -1403,6 +1564,8 @@ void sim_free(struct sim *s)
 		free(s->sws[i].routes);
 	for (i = 0; i < s->nhosts; i++)
 		free(s->hosts[i].active);
+	for (i = 0; i < EV_LANES; i++)
+		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
 	free(s->pk);
@@ -1432,6 +1595,10 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
+	for (i = 0; i <= EV_LANES; i++)
+		s->headk[i] = UINT64_MAX;
+	for (i = 0; i < EV_LANES; i++)
+		s->lane_d[i] = -1;
 	/* the wheel's sentinel, node 0 (key 0); s is zeroed: every bucket
 	 * empty */
 	s->nwn = 1;
@@ -1500,9 +1667,19 @@ static void window_reset(struct sim *s)
 		s->qps[i].win_bytes = 0;
 }
 
+static size_t lanes_cap(const struct sim *s)
+{
+	size_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < EV_LANES; i++)
+		n += s->lanes[i].ring ? s->lanes[i].mask + 1 : 0;
+	return n;
+}
+
 static void mem_note(struct sim *s)
 {
-	size_t m = (s->hcap + s->capwn) * sizeof(struct ev) +
+	size_t m = (s->hcap + s->capwn + lanes_cap(s)) * sizeof(struct ev) +
 		   s->pkcap * sizeof(struct pkt) +
 		   s->nports * sizeof(struct port) + s->qhists_bytes +
 		   s->qpcap * (sizeof(struct qp) + s->stride);
@@ -1602,6 +1779,18 @@ static void rebase(struct sim *s)
 
 	for (j = 0; j < s->hn; j++)
 		s->heap[j].k -= d;
+	for (i = 0; i < EV_LANES; i++) {
+		struct lane *l = &s->lanes[i];
+		uint32_t n;
+
+		for (n = l->head; n != l->tail; n++)
+			l->ring[n & l->mask].k -= d;
+		if (l->head != l->tail)
+			l->lastk -= d;
+	}
+	for (i = 0; i <= EV_LANES; i++)
+		if (s->headk[i] != UINT64_MAX)
+			s->headk[i] -= d;
 	for (i = 0; i < WHEEL_N; i++) {
 		uint32_t ni;
 
@@ -1638,9 +1827,12 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 				trace_sample(s);
 			s->now = t;
 			dispatch(s, &e);
-			if (!(++s->events & 0x3fff) && stop && *stop) {
-				mem_note(s);
-				return -PCB_E_INTR;
+			if (!(++s->events & 0x3fff)) {
+				lane_review(s);
+				if (stop && *stop) {
+					mem_note(s);
+					return -PCB_E_INTR;
+				}
 			}
 		}
 		while (s->tr_every && s->tr_next <= step_end)
@@ -1818,9 +2010,7 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 			continue;
 		q_account(s, p);
 		if (busiest == NONE ||
-		    port_payload(p) - p->win0_payload >
-		    port_payload(&s->ports[busiest]) -
-		    s->ports[busiest].win0_payload)
+		    win_payload(p) > win_payload(&s->ports[busiest]))
 			busiest = i;
 		if (win > 0 && p->q_hist->sum / win > best_q) {
 			best_q = p->q_hist->sum / win;
@@ -1828,8 +2018,7 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		}
 	}
 	if (busiest != NONE && win > 0)
-		sum->util = (double)(port_payload(&s->ports[busiest]) -
-				     s->ports[busiest].win0_payload) *
+		sum->util = (double)win_payload(&s->ports[busiest]) *
 			    (double)s->ports[busiest].ppb / win;
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];

@@ -45,14 +45,34 @@ struct ev {
 	uint32_t next;		/* wheel: the bucket's next event; 0 none */
 };
 
-/* Timing wheel in front of the heap: events due within WHEEL_N buckets
- * of 2^WHEEL_SHIFT ps from the current one (nearly all: departures, arrivals,
- * NIC wakes) wait in the bucket of their time, each bucket a list sorted
- * by key; the rest wait in the heap.  The next event is the smaller of
- * the first nonempty bucket's head and the heap's root.
+/* Timing wheel in front of the heap: events without a lane (below) due
+ * within WHEEL_N buckets of 2^WHEEL_SHIFT ps from the current one (NIC
+ * wakes, timers: some 15 % of all) wait in the bucket of their time,
+ * each bucket a list sorted by key; the rest wait in the heap.  The
+ * wheel's next is the smaller of the first nonempty bucket's head and
+ * the heap's root.  Coarse buckets: the wheel is sparse, and small.
  */
-#define WHEEL_SHIFT 12			/* 4.1 ns buckets */
-#define WHEEL_N 4096u			/* 16.8 us ahead */
+#define WHEEL_SHIFT 14			/* 16.4 ns buckets */
+#define WHEEL_N 1024u			/* 16.8 us ahead */
+
+/* Lanes in front of the wheel: the events due a fixed time after now (a
+ * link's arrivals, a port's departures: most events) are made in key
+ * order, so each such offset keeps its events in a FIFO ring, appended
+ * and taken without search.  The next event is the least of the lane
+ * heads and the wheel's (or heap's) first; the order of events is the
+ * same as with the wheel alone.  An offset used often without a lane
+ * claims an empty one; a lane little used is retired now and then, to
+ * be claimed again once empty.
+ */
+#define EV_LANES 4
+#define LANE_CAND 16		/* offsets counted for a lane */
+
+struct lane {
+	struct ev *ring;
+	uint32_t head, tail, mask;	/* free-running head and tail */
+	uint64_t lastk;			/* the key appended last */
+	uint32_t pushes;		/* since the last lane_review */
+};
 
 struct far_ev {
 	int64_t t;
@@ -144,6 +164,12 @@ static inline uint64_t port_payload(const struct port *p)
 	return p->tx_bytes_c[0] - HDR_BYTES * p->tx_pkts_c[0];
 }
 
+/* ... of them since the stats window began. */
+static inline uint64_t win_payload(const struct port *p)
+{
+	return port_payload(p) - p->win0_payload;
+}
+
 struct node {
 	bool is_switch;
 	uint32_t idx;		/* host or switch index */
@@ -224,6 +250,12 @@ struct sim {
 	int64_t now;
 	uint64_t seq, events;
 	int64_t tbase;
+	/* first keys: the lanes', then the wheel's and heap's; UINT64_MAX
+	 * for none */
+	uint64_t headk[EV_LANES + 1];
+	int64_t lane_d[EV_LANES];	/* a lane's offset from now */
+	struct lane lanes[EV_LANES];
+	struct { int64_t d; uint32_t n; } lane_cand[LANE_CAND];
 	struct ev *heap;
 	size_t hn, hcap;
 	struct ev *wn;		/* wheel event pool */
@@ -292,6 +324,8 @@ void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
 uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 		    uint64_t size, int64_t start, int64_t stop);
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
+/* The next event due by `until`, taken without running it (tests). */
+bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
 uint64_t sim_rand(struct sim *s);
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 
