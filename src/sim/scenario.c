@@ -165,8 +165,13 @@ static int parse_bytes(const char *v, uint64_t *out)
 	return -1;
 }
 
+/* A duration takes its unit ("10" could be anything); 0 needs none. */
 static int parse_dur(const char *v, int64_t *out)
 {
+	if (!strcmp(v, "0")) {
+		*out = 0;
+		return 0;
+	}
 	return pcb_parse_duration_ps(v, -1, out);
 }
 
@@ -181,10 +186,22 @@ static int parse_u64(const char *v, uint64_t *out)
 	return errno || *end ? -1 : 0;
 }
 
+static int fmt_dur(char *b, size_t n, int64_t ps);
+
 static int bad(struct pcb_err *err, const struct key *k, const char *v)
 {
-	return pcb_error(err, PCB_E_INVAL, "sim: bad value '%s' for '%s' (%s)",
-			 v, k->name, k->help);
+	char lo[32], hi[32];
+
+	if (k->type != K_DUR)
+		return pcb_error(err, PCB_E_INVAL,
+				 "sim: bad value '%s' for '%s' (%s)", v,
+				 k->name, k->help);
+	fmt_dur(lo, sizeof(lo), (int64_t)k->min);
+	fmt_dur(hi, sizeof(hi), (int64_t)k->max);
+	return pcb_error(err, PCB_E_INVAL,
+			 "sim: bad value '%s' for '%s' (%s): %s to %s, with a "
+			 "unit (ns, us, ms)", v, k->name, k->help,
+			 k->min ? lo : "0", hi);
 }
 
 int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
