@@ -536,6 +536,8 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 			    r[i].bpkts / r[i].cpu);
 			out_real(&s->out, "ns_per_event",
 			    r[i].cpu * 1e9 / r[i].events);
+			out_real(&s->out, "events_per_bottleneck_pkt",
+			    r[i].events / r[i].bpkts);
 			out_real(&s->out, "bottleneck_pkts_per_wall_s",
 			    r[i].bpkts / r[i].wall);
 			out_u64(&s->out, "sim_bytes", r[i].mem);
@@ -550,10 +552,10 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 		fprintf(s->out.fp,
 			"%-22s 10 ms simulated in %.3f s of CPU (%.3f s "
 			"wall; medians of 5): per core %.2f M events/s, "
-			"%.2f M bottleneck packets/s, %.1f ns/event; "
-			"%.1f MB of arrays\n", cases[i].name, r[i].cpu,
-			r[i].wall, r[i].events / r[i].cpu / 1e6,
-			r[i].bpkts / r[i].cpu / 1e6,
+			"%.2f M bottleneck packets/s (%.1f events each), "
+			"%.1f ns/event; %.1f MB of arrays\n", cases[i].name,
+			r[i].cpu, r[i].wall, r[i].events / r[i].cpu / 1e6,
+			r[i].bpkts / r[i].cpu / 1e6, r[i].events / r[i].bpkts,
 			r[i].cpu * 1e9 / r[i].events, r[i].mem / 1048576.0);
 	fprintf(s->out.fp, "peak memory (RSS) %.1f MB\n",
 		ru.ru_maxrss / 1024.0);
