@@ -1009,7 +1009,10 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	d->cfg.seed = pl->seeds[run % pl->repeat];
 	simdev_reset(d);
 	fill_writes(pl, run / pl->repeat, w);
-	rc = sess_write_params(cs, pl->slot, w, pl->naxes, true);
+	/* checked and read back, not journaled: the worker's device is a
+	 * scratch copy deleted with the sweep, and the journal's two
+	 * fdatasyncs per run would hold a Ctrl-C up on a busy disk */
+	rc = sess_write_params(cs, pl->slot, w, pl->naxes, false);
 	if (rc)
 		return rc;
 	ser = series_new("run");
@@ -1104,8 +1107,11 @@ static size_t *run_order(const struct plan *pl)
 	return o;
 }
 
-/* Stop the workers: no more runs (they exit at EOF), SIGTERM when the
- * sweep failed, and reap them all.
+/* Stop the workers: no more runs (they exit at EOF), and reap them all.
+ * When the sweep failed or was interrupted they are killed (SIGKILL): all
+ * they hold is their scratch device, deleted next, and a worker that is in
+ * the middle of building a fabric or writing its copy would otherwise keep
+ * the prompt waiting.
  */
 static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 {
@@ -1114,7 +1120,7 @@ static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 	for (i = 0; i < nj; i++) {
 		close(jobs[i].in);
 		if (kill_them)
-			kill(jobs[i].pid, SIGTERM);
+			kill(jobs[i].pid, SIGKILL);
 	}
 	for (i = 0; i < nj; i++) {
 		close(jobs[i].out);
