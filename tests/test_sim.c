@@ -499,6 +499,76 @@ static uint64_t ref_pop(uint64_t *h, uint32_t *n)
 	return top;
 }
 
+/* Many events in one wheel bucket (16 ns), as at a synchronized start:
+ * runs at one time in key order and at random times within the bucket,
+ * with pops in between (the node a walk last put in leaves and is used
+ * again), always popped as the least key pending.  An alarm turns a loop
+ * in a bucket's list into a failure.
+ */
+static void test_event_bucket(void **state)
+{
+	enum { N = 40000 };
+	struct sim_cfg c = incast(2);
+	struct sim_algo a;
+	struct ev e;
+	struct sim *s;
+	uint64_t *key = calloc(N, sizeof(*key)), rng = 11, seq0;
+	uint64_t *ref = calloc(N, sizeof(*ref));
+	uint32_t pushed = 0, popped = 0, nref = 0, nruns;
+
+	(void)state;
+	assert_non_null(key);
+	assert_non_null(ref);
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	while (sim_next_event(s, INT64_MAX / 2, &e))
+		;	/* the scenario's own */
+	seq0 = s->seq;
+	nruns = 0;
+	alarm(60);
+	while (pushed < N) {
+		/* a bucket two ahead of now's: a run into it, then some pops */
+		int64_t b0 = ((s->now >> WHEEL_SHIFT) + 2) << WHEEL_SHIFT;
+		int64_t same = b0 + (int64_t)((rng >> 20) % (1u << WHEEL_SHIFT));
+		uint32_t run = 1 + (uint32_t)((rng >> 40) % 64), i, npop;
+
+		for (i = 0; i < run && pushed < N; i++) {
+			int64_t t;
+
+			rng = rng * 6364136223846793005ULL +
+			      1442695040888963407ULL;
+			t = (rng >> 62) ? same : b0 + (int64_t)((rng >> 24) %
+						      (1u << WHEEL_SHIFT));
+			key[pushed] = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
+				      ((seq0 + pushed) &
+				       ((1u << EV_SEQ_BITS) - 1));
+			sim_schedule(s, t, EV_FLOW_STOP, pushed);
+			ref_push(ref, &nref, key[pushed]);
+			pushed++;
+		}
+		npop = (uint32_t)((rng >> 33) % (nref + 1));
+		for (i = 0; i < npop; i++) {
+			assert_true(sim_next_event(s, INT64_MAX / 2, &e));
+			assert_true((e.tid & 0xffffff) < pushed);
+			assert_true(e.k == key[e.tid & 0xffffff]);
+			assert_true(e.k == ref_pop(ref, &nref));
+			popped++;
+		}
+		nruns += run > 1;
+	}
+	while (sim_next_event(s, INT64_MAX / 2, &e)) {
+		assert_true(e.k == ref_pop(ref, &nref));
+		popped++;
+	}
+	alarm(0);
+	assert_int_equal(popped, N);
+	assert_int_equal(nref, 0);
+	assert_true(nruns > 100);
+	sim_free(s);
+	free(key);
+	free(ref);
+}
+
 /* The event queue against its definition: the next event is always the
  * least key pending (time, then the insertion sequence mod
  * 2^EV_SEQ_BITS), whether it waits in a lane (the same offset from now,
@@ -668,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_far_events),
 		cmocka_unit_test(test_event_order),
+		cmocka_unit_test(test_event_bucket),
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_cfg_keys),
 	};

@@ -341,7 +341,13 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 		s->wbits[b / 64] |= 1ULL << (b % 64);
 		return;
 	}
+	/* from the last node put in with a walk when it lies before k: many
+	 * events at one time (a synchronized start) come in key order and
+	 * each goes right after the one before, not to the bucket's end */
 	at = &s->wb[b].head;
+	if (s->wb[b].last && s->wn[s->wb[b].last].k < k)
+		at = &s->wn[s->wb[b].last].next;
+	s->wb[b].last = ni;
 	while (s->wn[*at].k < k)
 		at = &s->wn[*at].next;
 	s->wn[ni].next = *at;
@@ -487,6 +493,7 @@ static bool ev_pop(struct sim *s, int64_t until, struct ev *e)
 		 * toss for the predictor */
 		s->wb[b].head = next;
 		s->wb[b].tail &= -(uint32_t)(next != 0);
+		s->wb[b].last &= -(uint32_t)(s->wb[b].last != ni);
 		s->wbits[b / 64] &= ~((uint64_t)!next << (b % 64));
 		s->wn[ni].next = s->wfree;
 		s->wfree = ni;

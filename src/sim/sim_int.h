@@ -261,7 +261,8 @@ struct sim {
 	struct ev *wn;		/* wheel event pool */
 	uint32_t nwn, capwn, wfree, wcount;
 	int64_t wcur;		/* the current bucket: time >> WHEEL_SHIFT */
-	struct { uint32_t head, tail; } wb[WHEEL_N];	/* buckets */
+	/* buckets: last is the node put in last with a walk (0: none) */
+	struct { uint32_t head, tail, last; } wb[WHEEL_N];
 	uint64_t wbits[WHEEL_N / 64];	/* nonempty buckets */
 	struct far_ev *far;
 	uint32_t nfar, capfar;
