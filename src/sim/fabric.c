@@ -1873,35 +1873,42 @@ void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 	       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) * sizeof(*params));
 }
 
+/* Each host's counters once, in a row (they sit together in its algo
+ * port), folded by kind: sums add, min/max keep the extreme of those set.
+ * With counters off (fixed when the fabric is built) all stay 0.
+ */
 void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
 		       size_t n)
 {
+	enum algo_ckind kind[ALGO_MAX_COUNTERS];
+	uint64_t acc[ALGO_MAX_COUNTERS] = { 0 };
 	size_t c;
 	uint32_t i;
 
-	for (c = 0; c < n && c < ALGO_MAX_COUNTERS; c++) {
-		enum algo_ckind kind = s->algo.desc ?
-			s->algo.desc->counters[c].kind : ALGO_CK_SUM;
-		uint64_t acc = 0;
-		bool any = false;
-
-		for (i = 0; i < s->nhosts; i++) {
-			uint32_t v = s->hosts[i].ap.counters[c];
-
-			if (kind == ALGO_CK_SUM) {
-				acc += v;
-				any |= v != 0;
-			} else if (v) {
-				if (!any || (kind == ALGO_CK_MAX ? v > acc :
-							       v < acc))
-					acc = v;
-				any = true;
-			}
-			s->hosts[i].ap.counters[c] = 0;
-		}
-		delta[c] = (uint32_t)acc;
-		touched[c] = any;
+	if (n > ALGO_MAX_COUNTERS)
+		n = ALGO_MAX_COUNTERS;
+	for (c = 0; c < n; c++) {
+		kind[c] = s->algo.desc ? s->algo.desc->counters[c].kind :
+					 ALGO_CK_SUM;
+		touched[c] = false;
 	}
+	for (i = 0; i < s->nhosts && s->algo.counters_on; i++) {
+		uint32_t *v = s->hosts[i].ap.counters;
+
+		for (c = 0; c < n; c++) {
+			if (!v[c])
+				continue;
+			if (kind[c] == ALGO_CK_SUM)
+				acc[c] += v[c];
+			else if (!touched[c] || (kind[c] == ALGO_CK_MAX ?
+						 v[c] > acc[c] : v[c] < acc[c]))
+				acc[c] = v[c];
+			touched[c] = true;
+			v[c] = 0;
+		}
+	}
+	for (c = 0; c < n; c++)
+		delta[c] = (uint32_t)acc[c];
 }
 
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
