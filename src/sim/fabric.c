@@ -448,7 +448,7 @@ static void wheel_head_update(struct sim *s)
 	uint32_t b = wheel_first(s);
 	uint64_t k = b != NONE ? s->wn[s->wb[b].head].k : UINT64_MAX;
 
-	s->headk[EV_LANES] = s->hn && s->heap[0].k < k ? s->heap[0].k : k;
+	s->headk[EV_LANES] = s->heap[0].k < k ? s->heap[0].k : k;
 }
 
 /* Take the next event into *e if it is due by `until` (ps); its bucket
@@ -479,7 +479,7 @@ static bool ev_pop(struct sim *s, int64_t until, struct ev *e)
 			      l->ring[l->head & l->mask].k : UINT64_MAX;
 		return true;
 	}
-	if (s->hn && s->heap[0].k == k) {
+	if (s->heap[0].k == k) {	/* an empty heap's root: UINT64_MAX */
 		*e = s->heap[0];
 		heap_pop(s);
 	} else {
@@ -1594,7 +1594,7 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	       const struct sim_algo *algo, struct pcb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	uint32_t i, n;
+	uint32_t i, n, hcap = 0;
 	int rc;
 
 	if (!s)
@@ -1613,6 +1613,15 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 		free(s);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
+	/* the heap exists from the start, its root's key UINT64_MAX while
+	 * empty: the event loop reads it without testing for an empty heap */
+	if (sim_grow((void **)&s->heap, sizeof(*s->heap), &hcap, 64)) {
+		sim_free(s);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	for (i = 0; i < hcap; i++)
+		s->heap[i].k = UINT64_MAX;
+	s->hcap = hcap;
 	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
 				16;
 	s->line_ppb = 8000 / cfg->rate_gbps;
