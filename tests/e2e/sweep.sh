@@ -211,7 +211,14 @@ done
 "$BIN" $M -y -c 'journal clear' >/dev/null
 "$BIN" $M -y -c "sweep ALPHA 0.2,0.3,0.4 for 1s every 100ms into mKILL" >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+# killed once its first write is confirmed in the journal (a fixed delay
+# came too early for a slow sanitizer build)
+jr="$tmp/state/pccbench/journal/0000_08_00.0.log"
+i=0
+while [ $i -lt 300 ] && ! grep -q '^D ' "$jr" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
 kill -KILL $pid
 wait $pid 2>/dev/null
 [ "$("$BIN" $M -j param get ALPHA AI)" != "$orig" ] ||
