@@ -481,8 +481,10 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 	} cases[] = { { "64:1 400g (standard)", 64, 400 },
 		      { "256:1 400g", 256, 400 },
 		      { "64:1 800g", 64, 800 } };
-	size_t i, n = argc && !strcmp(argv[0], "all") ? 3 : 1;
-	struct bench_res r[3];
+	size_t i, k, n = argc && !strcmp(argv[0], "all") ? 3 : 1;
+	struct bench_res r[3], rep[3][BENCH_REPS];
+	double walls[3][BENCH_REPS], cpus[3][BENCH_REPS], vs[3][BENCH_REPS];
+	double ratio[3];
 	struct rusage ru;
 	int rc;
 
@@ -497,28 +499,32 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	for (i = 0; i < n; i++) {
-		struct bench_res rep[BENCH_REPS];
-		double walls[BENCH_REPS], cpus[BENCH_REPS];
-		struct sim_cfg c;
-		size_t k;
+	/* rounds of every case, not every case's repeats in a row: a shared
+	 * machine's speed drifts, and each round's cases see the same */
+	for (k = 0; k < BENCH_REPS; k++)
+		for (i = 0; i < n; i++) {
+			struct sim_cfg c;
 
-		sim_cfg_default(&c);
-		c.senders = cases[i].senders;
-		c.rate_gbps = cases[i].rate;
-		/* wall time is noisy on shared machines: the median of five */
-		for (k = 0; k < BENCH_REPS; k++) {
-			rc = bench_one(s, &c, 10 * PS_PER_MS, &rep[k]);
+			sim_cfg_default(&c);
+			c.senders = cases[i].senders;
+			c.rate_gbps = cases[i].rate;
+			rc = bench_one(s, &c, 10 * PS_PER_MS, &rep[i][k]);
 			if (rc)
 				return rc;
-			walls[k] = rep[k].wall;
-			cpus[k] = rep[k].cpu;
+			walls[i][k] = rep[i][k].wall;
+			cpus[i][k] = rep[i][k].cpu;
+			/* ns per event against the round's standard case */
+			vs[i][k] = rep[i][k].cpu / rep[i][k].events /
+				   (rep[0][k].cpu / rep[0][k].events);
 		}
-		qsort(walls, BENCH_REPS, sizeof(walls[0]), dbl_cmp);
-		qsort(cpus, BENCH_REPS, sizeof(cpus[0]), dbl_cmp);
-		r[i] = rep[0];
-		r[i].wall = walls[BENCH_REPS / 2];
-		r[i].cpu = cpus[BENCH_REPS / 2];
+	for (i = 0; i < n; i++) {	/* wall and CPU: medians of five */
+		qsort(walls[i], BENCH_REPS, sizeof(walls[i][0]), dbl_cmp);
+		qsort(cpus[i], BENCH_REPS, sizeof(cpus[i][0]), dbl_cmp);
+		qsort(vs[i], BENCH_REPS, sizeof(vs[i][0]), dbl_cmp);
+		r[i] = rep[i][0];
+		r[i].wall = walls[i][BENCH_REPS / 2];
+		r[i].cpu = cpus[i][BENCH_REPS / 2];
+		ratio[i] = vs[i][BENCH_REPS / 2];
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	if (s->out.json) {
@@ -538,6 +544,9 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 			    r[i].cpu * 1e9 / r[i].events);
 			out_real(&s->out, "events_per_bottleneck_pkt",
 			    r[i].events / r[i].bpkts);
+			/* the median of the rounds' ratios */
+			out_real(&s->out, "ns_per_event_vs_standard",
+			    ratio[i]);
 			out_real(&s->out, "bottleneck_pkts_per_wall_s",
 			    r[i].bpkts / r[i].wall);
 			out_u64(&s->out, "sim_bytes", r[i].mem);
@@ -548,15 +557,24 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 		out_arr_end(&s->out);
 		return 0;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		char vs_std[64] = "";
+
+		if (i)
+			snprintf(vs_std, sizeof(vs_std), " (%.2fx the "
+				 "standard's, median of the rounds)",
+				 ratio[i]);
 		fprintf(s->out.fp,
 			"%-22s 10 ms simulated in %.3f s of CPU (%.3f s "
 			"wall; medians of 5): per core %.2f M events/s, "
 			"%.2f M bottleneck packets/s (%.1f events each), "
-			"%.1f ns/event; %.1f MB of arrays\n", cases[i].name,
-			r[i].cpu, r[i].wall, r[i].events / r[i].cpu / 1e6,
+			"%.1f ns/event%s; %.1f MB of arrays\n",
+			cases[i].name, r[i].cpu, r[i].wall,
+			r[i].events / r[i].cpu / 1e6,
 			r[i].bpkts / r[i].cpu / 1e6, r[i].events / r[i].bpkts,
-			r[i].cpu * 1e9 / r[i].events, r[i].mem / 1048576.0);
+			r[i].cpu * 1e9 / r[i].events, vs_std,
+			r[i].mem / 1048576.0);
+	}
 	fprintf(s->out.fp, "peak memory (RSS) %.1f MB\n",
 		ru.ru_maxrss / 1024.0);
 	return 0;
