@@ -470,7 +470,7 @@ static void test_far_events(void **state)
 	sim_free(s);
 }
 
-/* A reference min-heap of keys for test_event_order. */
+/* A reference min-heap of keys for the event queue tests. */
 static void ref_push(uint64_t *h, uint32_t *n, uint64_t k)
 {
 	uint32_t i = (*n)++;
@@ -499,6 +499,70 @@ static uint64_t ref_pop(uint64_t *h, uint32_t *n)
 	return top;
 }
 
+/* The event queue tests' reference: the key of every event pushed (ids
+ * in push order), and a min-heap of the keys pending.
+ */
+struct evref {
+	struct sim *s;
+	uint64_t *key, *ref, seq0;
+	uint32_t pushed, popped, nref;
+};
+
+/* A fabric with its scenario's own events taken, room for n pushes. */
+static void evref_init(struct evref *r, uint32_t n)
+{
+	struct sim_cfg c = incast(2);
+	struct sim_algo a;
+	struct ev e;
+
+	memset(r, 0, sizeof(*r));
+	r->key = calloc(n, sizeof(*r->key));
+	r->ref = calloc(n, sizeof(*r->ref));
+	assert_non_null(r->key);
+	assert_non_null(r->ref);
+	algo_for(&a, "ztr_rtt");
+	r->s = mk(&c, &a);
+	while (sim_next_event(r->s, INT64_MAX / 2, &e))
+		;
+	r->seq0 = r->s->seq;
+}
+
+/* Schedule the next event at t, noting the key it must get. */
+static void evref_push(struct evref *r, int64_t t)
+{
+	uint32_t id = r->pushed++;
+
+	r->key[id] = (uint64_t)(t - r->s->tbase) << EV_SEQ_BITS |
+		     ((r->seq0 + id) & ((1u << EV_SEQ_BITS) - 1));
+	sim_schedule(r->s, t, EV_FLOW_STOP, id);
+	ref_push(r->ref, &r->nref, r->key[id]);
+}
+
+/* Take the next event, which must be the least key pending; false when
+ * none is. */
+static bool evref_pop(struct evref *r)
+{
+	struct ev e;
+	uint32_t id;
+
+	if (!sim_next_event(r->s, INT64_MAX / 2, &e))
+		return false;
+	id = e.tid & 0xffffff;
+	assert_true(id < r->pushed);
+	assert_true(e.k == r->key[id]);
+	assert_true(r->nref > 0);
+	assert_true(e.k == ref_pop(r->ref, &r->nref));
+	r->popped++;
+	return true;
+}
+
+static void evref_free(struct evref *r)
+{
+	sim_free(r->s);
+	free(r->key);
+	free(r->ref);
+}
+
 /* Many events in one wheel bucket (16 ns), as at a synchronized start:
  * runs at one time in key order and at random times within the bucket,
  * with pops in between (the node a walk last put in leaves and is used
@@ -508,65 +572,38 @@ static uint64_t ref_pop(uint64_t *h, uint32_t *n)
 static void test_event_bucket(void **state)
 {
 	enum { N = 40000 };
-	struct sim_cfg c = incast(2);
-	struct sim_algo a;
-	struct ev e;
-	struct sim *s;
-	uint64_t *key = calloc(N, sizeof(*key)), rng = 11, seq0;
-	uint64_t *ref = calloc(N, sizeof(*ref));
-	uint32_t pushed = 0, popped = 0, nref = 0, nruns;
+	struct evref r;
+	uint64_t rng = 11;
+	uint32_t nruns = 0;
 
 	(void)state;
-	assert_non_null(key);
-	assert_non_null(ref);
-	algo_for(&a, "ztr_rtt");
-	s = mk(&c, &a);
-	while (sim_next_event(s, INT64_MAX / 2, &e))
-		;	/* the scenario's own */
-	seq0 = s->seq;
-	nruns = 0;
+	evref_init(&r, N);
 	alarm(60);
-	while (pushed < N) {
+	while (r.pushed < N) {
 		/* a bucket two ahead of now's: a run into it, then some pops */
-		int64_t b0 = ((s->now >> WHEEL_SHIFT) + 2) << WHEEL_SHIFT;
+		int64_t b0 = ((r.s->now >> WHEEL_SHIFT) + 2) << WHEEL_SHIFT;
 		int64_t same = b0 + (int64_t)((rng >> 20) % (1u << WHEEL_SHIFT));
 		uint32_t run = 1 + (uint32_t)((rng >> 40) % 64), i, npop;
 
-		for (i = 0; i < run && pushed < N; i++) {
-			int64_t t;
-
+		for (i = 0; i < run && r.pushed < N; i++) {
 			rng = rng * 6364136223846793005ULL +
 			      1442695040888963407ULL;
-			t = (rng >> 62) ? same : b0 + (int64_t)((rng >> 24) %
-						      (1u << WHEEL_SHIFT));
-			key[pushed] = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-				      ((seq0 + pushed) &
-				       ((1u << EV_SEQ_BITS) - 1));
-			sim_schedule(s, t, EV_FLOW_STOP, pushed);
-			ref_push(ref, &nref, key[pushed]);
-			pushed++;
+			evref_push(&r, (rng >> 62) ? same :
+				   b0 + (int64_t)((rng >> 24) %
+						  (1u << WHEEL_SHIFT)));
 		}
-		npop = (uint32_t)((rng >> 33) % (nref + 1));
-		for (i = 0; i < npop; i++) {
-			assert_true(sim_next_event(s, INT64_MAX / 2, &e));
-			assert_true((e.tid & 0xffffff) < pushed);
-			assert_true(e.k == key[e.tid & 0xffffff]);
-			assert_true(e.k == ref_pop(ref, &nref));
-			popped++;
-		}
+		npop = (uint32_t)((rng >> 33) % (r.nref + 1));
+		for (i = 0; i < npop; i++)
+			assert_true(evref_pop(&r));
 		nruns += run > 1;
 	}
-	while (sim_next_event(s, INT64_MAX / 2, &e)) {
-		assert_true(e.k == ref_pop(ref, &nref));
-		popped++;
-	}
+	while (evref_pop(&r))
+		;
 	alarm(0);
-	assert_int_equal(popped, N);
-	assert_int_equal(nref, 0);
+	assert_int_equal(r.popped, N);
+	assert_int_equal(r.nref, 0);
 	assert_true(nruns > 100);
-	sim_free(s);
-	free(key);
-	free(ref);
+	evref_free(&r);
 }
 
 /* The event queue against its definition: the next event is always the
@@ -581,60 +618,35 @@ static void test_event_order(void **state)
 	static const int64_t offs[] = { 0, 1280, 83200, 1001280, 1083200,
 					20 * PS_PER_US };
 	enum { N = 60000 };
-	struct sim_cfg c = incast(2);
-	struct sim_algo a;
+	struct evref r;
 	struct ev e;
-	struct sim *s;
-	uint64_t *key = calloc(N, sizeof(*key)), rng = 7, seq0;
-	uint64_t *ref = calloc(N, sizeof(*ref));
-	uint32_t pushed = 0, popped = 0, nref = 0;
+	uint64_t rng = 7;
 	int64_t t0;
 
 	(void)state;
-	assert_non_null(key);
-	assert_non_null(ref);
-	algo_for(&a, "ztr_rtt");
-	s = mk(&c, &a);
-	while (sim_next_event(s, INT64_MAX / 2, &e))
-		;	/* the scenario's own */
-	t0 = s->now;
-	seq0 = s->seq = (1u << EV_SEQ_BITS) - N / 2;
-	while (popped < N) {
+	evref_init(&r, N);
+	t0 = r.s->now;
+	r.seq0 = r.s->seq = (1u << EV_SEQ_BITS) - N / 2;
+	while (r.popped < N) {
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
 		/* around the wrap: a burst at one offset and time */
-		bool burst = pushed + 2 >= N / 2 && pushed < N / 2 + 2;
+		bool burst = r.pushed + 2 >= N / 2 && r.pushed < N / 2 + 2;
 
-		if (pushed < N && ((rng >> 60) < 9 || burst)) {
+		if (r.pushed < N && ((rng >> 60) < 9 || burst)) {
 			/* mostly the common offsets, some at random */
 			int64_t d = burst ? offs[2] :
 				    (rng >> 33) % 8 < 6 ?
 				    offs[(rng >> 40) % 6] :
 				    (int64_t)((rng >> 20) % 3000000);
-			int64_t t = s->now + d;
 
-			key[pushed] = (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-				      ((seq0 + pushed) &
-				       ((1u << EV_SEQ_BITS) - 1));
-			sim_schedule(s, t, EV_FLOW_STOP, pushed);
-			ref_push(ref, &nref, key[pushed]);
-			pushed++;
-		} else if (sim_next_event(s, INT64_MAX / 2, &e)) {
-			uint32_t id = e.tid & 0xffffff;
-
-			assert_true(id < pushed);
-			assert_true(e.k == key[id]);
-			assert_true(nref > 0);
-			assert_true(e.k == ref_pop(ref, &nref));
-			popped++;
-		} else {
-			assert_int_equal(popped, pushed);	/* empty */
+			evref_push(&r, r.s->now + d);
+		} else if (!evref_pop(&r)) {
+			assert_int_equal(r.popped, r.pushed);	/* empty */
 		}
 	}
-	assert_false(sim_next_event(s, INT64_MAX / 2, &e));
-	assert_true(s->now > t0);
-	sim_free(s);
-	free(key);
-	free(ref);
+	assert_false(sim_next_event(r.s, INT64_MAX / 2, &e));
+	assert_true(r.s->now > t0);
+	evref_free(&r);
 }
 
 static void test_scenarios(void **state)
