@@ -174,27 +174,31 @@ static int64_t ev_time(const struct sim *s, const struct ev *e)
 
 static void heap_sift_root(struct sim *s, struct ev last);
 
-static void heap_reserve(struct sim *s, size_t need)
+/* Room for need events and the sentinels; every slot from hn on holds
+ * UINT64_MAX.  -1 when out of memory. */
+static int heap_reserve(struct sim *s, size_t need)
 {
 	uint32_t cap = (uint32_t)s->hcap;
 	size_t i;
 
 	/* children of a node below n lie below n + 3; slot n is written */
 	if (need + HEAP_PAD <= s->hcap)
-		return;
+		return 0;
 	if (sim_grow((void **)&s->heap, sizeof(*s->heap), &cap,
 		     (uint32_t)(need + HEAP_PAD)))
-		abort();	/* out of memory in the event loop */
+		return -1;
 	for (i = s->hn; i < cap; i++)
 		s->heap[i].k = UINT64_MAX;
 	s->hcap = cap;
+	return 0;
 }
 
 static void heap_push(struct sim *s, struct ev e)
 {
 	size_t i;
 
-	heap_reserve(s, s->hn + 1);
+	if (heap_reserve(s, s->hn + 1))
+		abort();	/* out of memory in the event loop */
 	i = s->hn++;
 	while (i) {
 		size_t p = (i - 1) / 4;
@@ -1594,7 +1598,7 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	       const struct sim_algo *algo, struct pcb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
-	uint32_t i, n, hcap = 0;
+	uint32_t i, n;
 	int rc;
 
 	if (!s)
@@ -1615,13 +1619,10 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	}
 	/* the heap exists from the start, its root's key UINT64_MAX while
 	 * empty: the event loop reads it without testing for an empty heap */
-	if (sim_grow((void **)&s->heap, sizeof(*s->heap), &hcap, 64)) {
+	if (heap_reserve(s, 0)) {
 		sim_free(s);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
-	for (i = 0; i < hcap; i++)
-		s->heap[i].k = UINT64_MAX;
-	s->hcap = hcap;
 	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
 				16;
 	s->line_ppb = 8000 / cfg->rate_gbps;
