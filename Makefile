@@ -34,8 +34,8 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wshadow -Wno-format-nonliteral
 WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 2>/dev/null) -lpci -lreadline -lm
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 json-c 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c 2>/dev/null) -lpci -lreadline -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Ialgos \
 	-include reg/banned.h

@@ -4,13 +4,14 @@
 #              two params -> "i j mean1 ci1 ..." on the grid of value
 #              indexes, a blank line between values of the first
 #   naxes      1 or 2
-#   names      the measured columns;  units  their units ("-" for none)
+#   npanels    the number of measured columns
+#   names[i], units[i]  their names and units ("" for none): arrays
 #   xname      the (first) param with its unit;  yname  the second
 #   xtics, ytics  (two params) tic labels at the grid indexes
 #   plottitle  the title
 # One param: each mean against the param with its 95 % interval as error
 # bars (0 without repeats).  Two params: a heatmap per column.
-n = words(names)
+n = npanels
 set multiplot layout n, 1 title plottitle
 set grid
 set datafile missing "NaN"
@@ -26,8 +27,7 @@ if (naxes == 2) {
 	unset grid
 }
 do for [i = 1:n] {
-	u = word(units, i)
-	lab = (u eq "-" ? word(names, i) : word(names, i)." (".u.")")
+	lab = (units[i] eq "" ? names[i] : names[i]." (".units[i].")")
 	if (i == n) { set xlabel xname } else { unset xlabel }
 	if (naxes == 1) {
 		set ylabel lab

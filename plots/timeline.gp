@@ -1,18 +1,30 @@
-# timeline.gp - pccbench's multi-panel timeline: one panel per column on a
-# shared time axis.  pccbench sets before loading this file:
-#   datafile  the data (whitespace separated, NaN = missing, time in col 1)
-#   cols      column numbers, e.g. "2 12 14"
-#   names     their names;  units  their units ("-" for none)
+# timeline.gp - pccbench's multi-panel timeline: one panel per column on
+# one time axis.  pccbench sets before loading this file:
+#   datafile  the data (whitespace separated, NaN = missing, time in s in
+#             col 1); a missing interval is a gap in the line
+#   xscale, xlo, xhi, xname  the time axis: s -> its unit, its range (the
+#             same for every panel) and its label ("t (ms)")
+#   npanels   the number of panels; per panel i (arrays):
+#   cols[i]   column number;  names[i], units[i]  label ("" for no unit)
+#   yscale[i], ylo[i], yhi[i]  value -> shown unit, the range
+#   tic0[i], ntic[i]  its ticks: ticpos[tic0[i] ..], ticlab[..] (finished
+#             labels in engineering form, "1.2M", "15us")
 #   plottitle the title
-n = words(cols)
+n = npanels
+text = (GPVAL_TERM eq "dumb")
 set multiplot layout n, 1 title plottitle
 set grid
-set datafile missing "NaN"
-set lmargin 12
+set lmargin 14
+set xrange [xlo:xhi]
+set format x "%g"
 do for [i = 1:n] {
-	u = word(units, i)
-	set ylabel (u eq "-" ? word(names, i) : word(names, i)." (".u.")")
-	if (i == n) { set xlabel "t (s)"; set format x "%g" } else { unset xlabel; set format x "" }
-	plot datafile using 1:(column(int(word(cols, i)))) with lines lw 1.5 notitle
+	lab = (units[i] eq "" ? names[i] : names[i]." (".units[i].")")
+	# on the text terminal a rotated label is lost: a title says it
+	if (text) { unset ylabel; set title lab } else { set ylabel lab }
+	set yrange [ylo[i]:yhi[i]]
+	set ytics ()
+	do for [k = tic0[i]:tic0[i] + ntic[i] - 1] { set ytics add (ticlab[k] ticpos[k]) }
+	if (i == n) { set xlabel xname; set format x "%g" } else { unset xlabel; set format x "" }
+	plot datafile using (column(1) * xscale):(column(cols[i]) * yscale[i]) with lines lw 1.5 notitle
 }
 unset multiplot

@@ -25,7 +25,7 @@
 	X(DEVICE,    2, "device error")                        \
 	X(IO,        2, "input/output error")                  \
 	X(MISMATCH,  2, "read-back mismatch")                  \
-	X(CORRUPT,   2, "corrupt or foreign file")             \
+	X(CORRUPT,   1, "corrupt or foreign file")             \
 	X(BUSY,      2, "device busy")                         \
 	X(NOMEM,     2, "out of memory")                       \
 	X(INTR,      2, "interrupted")

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "paths.h"
 
 int pcb_mkdirs(const char *path, unsigned mode, struct pcb_err *err)
@@ -37,7 +38,8 @@ int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
 					    ".local/share" };
 	const char *base = getenv(env[which]);
 	const char *home = getenv("HOME");
-	int n;
+	char *slash;
+	int n, rc;
 
 	if (base && base[0] == '/')
 		n = snprintf(buf, len, "%s/pccbench%s%s", base, sub ? "/" : "",
@@ -50,7 +52,19 @@ int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
 				 "neither %s nor HOME is set", env[which]);
 	if (n < 0 || (size_t)n >= len)
 		return pcb_error(err, PCB_E_INVAL, "path too long");
-	return create ? pcb_mkdirs(buf, 0700, err) : 0;
+	if (!create)
+		return 0;
+	rc = pcb_mkdirs(buf, 0700, err);
+	if (rc)
+		return rc;
+	/* ours, not a link somebody planted: .../pccbench and .../sub */
+	slash = sub ? strrchr(buf, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		rc = pcb_check_dir(buf, err);
+		*slash = '/';
+	}
+	return rc ? rc : pcb_check_dir(buf, err);
 }
 
 static bool try_data(char *buf, size_t len, const char *dir, const char *rel)

@@ -9,10 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "journal.h"
 #include "paths.h"
 
 #define JOURNAL_MAX_LINE 512
+#define CRC_TAIL 13		/* " crc=XXXXXXXX" */
 
 struct jsession {
 	long pid;
@@ -28,7 +30,9 @@ struct journal {
 	struct jentry *e;
 	size_t nsess, sesscap;
 	struct jsession *sess;
-	size_t bad;		/* malformed lines ignored */
+	size_t bad;		/* damaged records */
+	size_t first_bad;	/* the line of the first */
+	bool torn;		/* a partial last line (a crash mid-append) */
 };
 
 const char *journal_path(const struct journal *j)
@@ -46,8 +50,10 @@ const struct jentry *journal_entry(const struct journal *j, size_t i)
 	return i < j->n ? &j->e[i] : NULL;
 }
 
-size_t journal_bad_lines(const struct journal *j)
+size_t journal_bad_lines(const struct journal *j, size_t *first)
 {
+	if (first)
+		*first = j->first_bad;
 	return j->bad;
 }
 
@@ -89,34 +95,56 @@ static struct jsession *find_sess(struct journal *j, long pid, bool add)
 	return &j->sess[j->nsess++];
 }
 
-/* Parse one line; unknown or torn lines are counted and skipped. */
-static void parse_line(struct journal *j, char *line)
+/* A record's own checksum: " crc=XXXXXXXX" over the text before it. */
+static bool line_crc_ok(char *line, size_t len)
+{
+	char *end;
+	unsigned long v;
+
+	if (len < CRC_TAIL + 1 || memcmp(line + len - CRC_TAIL, " crc=", 5))
+		return false;
+	errno = 0;
+	v = strtoul(line + len - 8, &end, 16);
+	if (*end || errno || pcb_crc32(0, line, len - CRC_TAIL) != v)
+		return false;
+	line[len - CRC_TAIL] = '\0';
+	return true;
+}
+
+static void mark_bad(struct journal *j, size_t lineno)
+{
+	if (!j->bad++)
+		j->first_bad = lineno;
+}
+
+/* Parse one record (checksum already checked); false if malformed. */
+static bool parse_line(struct journal *j, char *line)
 {
 	struct jentry e;
-	char kind[8], res[16];
+	char kind[8], res[16], tail;
 	unsigned seq;
 	long pid;
 	int n;
 
 	memset(&e, 0, sizeof(e));
-	if (sscanf(line, "S %ld", &pid) == 1) {
-		find_sess(j, pid, true);
-		return;
+	if (sscanf(line, "S %ld%c", &pid, &tail) == 1) {
+		return find_sess(j, pid, true) != NULL;
 	}
-	if (sscanf(line, "E %ld", &pid) == 1) {
+	if (sscanf(line, "E %ld%c", &pid, &tail) == 1) {
 		struct jsession *s = find_sess(j, pid, false);
 
 		if (s)
 			s->ended = true;
-		return;
+		return true;
 	}
-	if (sscanf(line, "D %u %15s", &seq, res) == 2) {
+	if (sscanf(line, "D %u %15s%c", &seq, res, &tail) == 2 &&
+	    (!strcmp(res, "ok") || !strcmp(res, "failed"))) {
 		size_t i;
 
 		for (i = 0; i < j->n; i++)
 			if (j->e[i].seq == seq)
 				j->e[i].outcome = strcmp(res, "ok") ? -1 : 1;
-		return;
+		return true;
 	}
 	n = sscanf(line, "W %u %lld %ld %7s slot=%u index=%u name=%63s "
 		   "old=%u new=%u", &e.seq, &e.time, &e.pid, kind, &e.slot,
@@ -128,26 +156,41 @@ static void parse_line(struct journal *j, char *line)
 			   &e.seq, &e.time, &e.pid, kind, &e.slot, &e.old,
 			   &e.new);
 		if (n != 7 || strcmp(kind, "algo") || e.slot >= 16 ||
-		    e.old > 3 || e.new > 3) {
-			j->bad++;
-			return;
-		}
+		    e.old > 3 || e.new > 3)
+			return false;
 		e.kind = J_ALGO;
 	}
-	if (add_entry(j, &e)) {
-		j->bad++;
-		return;
-	}
+	if (!e.seq || add_entry(j, &e))
+		return false;
 	if (e.seq >= j->next_seq)
 		j->next_seq = e.seq + 1;
+	return true;
 }
 
+static void forget(struct journal *j)
+{
+	j->n = 0;
+	j->nsess = 0;
+	j->bad = 0;
+	j->first_bad = 0;
+	j->torn = false;
+	j->next_seq = 1;
+}
+
+/* Read the whole journal afresh.  Every record must carry its checksum;
+ * a record that does not (a NUL-filled block after a power loss, a flipped
+ * bit) is counted as damaged.  A partial last line without NULs is an
+ * append cut short by a crash: its write was never sent.
+ */
 static int journal_load(struct journal *j, struct pcb_err *err)
 {
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
 	FILE *fp;
-	char line[JOURNAL_MAX_LINE];
 	int fd = dup(j->fd);
 
+	forget(j);
 	if (fd < 0 || !(fp = fdopen(fd, "r"))) {
 		if (fd >= 0)
 			close(fd);
@@ -155,22 +198,23 @@ static int journal_load(struct journal *j, struct pcb_err *err)
 				 j->path, strerror(errno));
 	}
 	rewind(fp);
-	while (fgets(line, sizeof(line), fp)) {
-		size_t l = strlen(line);
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		bool nul = memchr(line, '\0', (size_t)len) != NULL;
 
-		if (l == 0 || line[l - 1] != '\n') {
-			/* torn last line of a crash, or an overlong one */
-			int c;
-
-			j->bad += l > 0;
-			while (l == sizeof(line) - 1 &&
-			       (c = fgetc(fp)) != EOF && c != '\n')
-				;
+		lineno++;
+		if (line[len - 1] != '\n') {
+			if (nul)
+				mark_bad(j, lineno);
+			else
+				j->torn = true;
 			continue;
 		}
-		line[l - 1] = '\0';
-		parse_line(j, line);
+		line[--len] = '\0';
+		if (nul || len >= JOURNAL_MAX_LINE ||
+		    !line_crc_ok(line, (size_t)len) || !parse_line(j, line))
+			mark_bad(j, lineno);
 	}
+	free(line);
 	fclose(fp);
 	return 0;
 }
@@ -194,10 +238,9 @@ int journal_open(struct journal **out, const char *device,
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
 	j->next_seq = 1;
-	j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	j->fd = pcb_open_rw(path, O_CREAT | O_APPEND, PCB_MODE_STATE, err);
 	if (j->fd < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot open journal '%s': %s",
-			       path, strerror(errno));
+		rc = j->fd;
 		free(j->path);
 		free(j);
 		return rc;
@@ -213,11 +256,15 @@ int journal_open(struct journal **out, const char *device,
 	return 0;
 }
 
-/* Append one line and fsync it, under the file lock. */
-static int journal_append(struct journal *j, const char *line,
+/* Append one record (text without newline) with its checksum and fsync
+ * it, under the file lock.
+ */
+static int journal_append(struct journal *j, const char *text,
 			  struct pcb_err *err)
 {
-	size_t len = strlen(line);
+	char line[JOURNAL_MAX_LINE + CRC_TAIL + 2];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%s crc=%08x\n",
+				      text, pcb_crc32(0, text, strlen(text)));
 	int rc = 0;
 
 	flock(j->fd, LOCK_EX);
@@ -236,7 +283,7 @@ void journal_close(struct journal *j)
 	if (!j)
 		return;
 	if (j->started) {
-		snprintf(line, sizeof(line), "E %ld\n", (long)getpid());
+		snprintf(line, sizeof(line), "E %ld", (long)getpid());
 		journal_append(j, line, NULL);
 	}
 	close(j->fd);
@@ -252,7 +299,7 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 	int rc;
 
 	if (!j->started) {
-		snprintf(line, sizeof(line), "S %ld\n", (long)getpid());
+		snprintf(line, sizeof(line), "S %ld", (long)getpid());
 		rc = journal_append(j, line, err);
 		if (rc)
 			return rc;
@@ -266,11 +313,11 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 	if (e->kind == J_PARAM)
 		snprintf(line, sizeof(line),
 			 "W %u %lld %ld param slot=%u index=%u name=%s old=%u "
-			 "new=%u\n", e->seq, e->time, e->pid, e->slot,
+			 "new=%u", e->seq, e->time, e->pid, e->slot,
 			 e->index, e->name[0] ? e->name : "?", e->old, e->new);
 	else
 		snprintf(line, sizeof(line),
-			 "W %u %lld %ld algo slot=%u old=%u new=%u\n", e->seq,
+			 "W %u %lld %ld algo slot=%u old=%u new=%u", e->seq,
 			 e->time, e->pid, e->slot, e->old, e->new);
 	rc = journal_append(j, line, err);
 	if (rc)
@@ -289,7 +336,7 @@ int journal_end(struct journal *j, unsigned seq, bool ok,
 	for (i = 0; i < j->n; i++)
 		if (j->e[i].seq == seq)
 			j->e[i].outcome = ok ? 1 : -1;
-	snprintf(line, sizeof(line), "D %u %s\n", seq, ok ? "ok" : "failed");
+	snprintf(line, sizeof(line), "D %u %s", seq, ok ? "ok" : "failed");
 	return journal_append(j, line, err);
 }
 
@@ -328,6 +375,18 @@ bool journal_unclean(const struct journal *j, char *msg, size_t len)
 	return true;
 }
 
+int journal_reload(struct journal *j, struct pcb_err *err)
+{
+	int rc;
+
+	flock(j->fd, LOCK_SH);
+	rc = journal_load(j, err);
+	flock(j->fd, LOCK_UN);
+	if (!rc && j->started)	/* our "S" line was cleared by another */
+		j->started = find_sess(j, (long)getpid(), false) != NULL;
+	return rc;
+}
+
 int journal_clear(struct journal *j, struct pcb_err *err)
 {
 	flock(j->fd, LOCK_EX);
@@ -340,9 +399,7 @@ int journal_clear(struct journal *j, struct pcb_err *err)
 	}
 	fdatasync(j->fd);
 	flock(j->fd, LOCK_UN);
-	j->n = 0;
-	j->nsess = 0;
-	j->bad = 0;
+	forget(j);
 	j->started = false;
 	return 0;
 }

@@ -1,12 +1,20 @@
 /* journal.h - every register write, recorded before it is sent.
  *
- * One append-only text file per device,
+ * One append-only text file per device identity (sim:NAME or the PCI
+ * address, so `-d sim` and `-d sim:default` share one),
  * $XDG_STATE_HOME/pccbench/journal/DEVICE.log.  Before a write the old
  * value is appended and fsync'd ("W" line); after the read-back the outcome
  * ("D seq ok|failed").  Each process brackets its writes with "S pid" and
- * "E pid".  The journal holds every write since the last restore or clear,
- * across processes and crashes; restore puts back, for each param and slot,
- * the value before its first recorded write.
+ * "E pid".  Every line ends with " crc=XXXXXXXX", the CRC-32 of the text
+ * before it, so a torn, zeroed or flipped record is found, never read as
+ * something else.  The journal holds every write since the last restore or
+ * clear, across processes and crashes; restore puts back, for each param
+ * and slot, the value before its first recorded write.
+ *
+ * Concurrency: the caller holds the device lock (session.h) around
+ * journal_reload, journal_begin/_end and journal_clear, so sequence
+ * numbers come from the file and are unique across processes, and a
+ * restore cannot clear a record written while it ran.
  *
  * Unclean: a write without an outcome, or a process that started writing
  * and never closed (crashed, killed).  Reported at start-up.
@@ -52,9 +60,17 @@ int journal_end(struct journal *j, unsigned seq, bool ok,
 size_t journal_count(const struct journal *j);
 const struct jentry *journal_entry(const struct journal *j, size_t i);
 
+/* Read the file again (under the device lock: what other processes
+ * wrote since is then known).
+ */
+int journal_reload(struct journal *j, struct pcb_err *err);
+
 /* One line describing why the journal is unclean; false when clean. */
 bool journal_unclean(const struct journal *j, char *msg, size_t len);
-size_t journal_bad_lines(const struct journal *j);
+/* Damaged records (and the line of the first); a journal with any is
+ * never cleared by restore.
+ */
+size_t journal_bad_lines(const struct journal *j, size_t *first);
 
 /* Forget everything (after restore, or on request). */
 int journal_clear(struct journal *j, struct pcb_err *err);

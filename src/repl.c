@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "adb.h"
 #include "cli.h"
+#include "fsafe.h"
 #include "cmd/cmd.h"
 #include "discover.h"
 #include "paths.h"
@@ -232,7 +234,7 @@ static void cand_columns(struct cands *c, struct session *s,
 	FILE *fp;
 
 	if (cmd_series_path(s, series, "csv", path, sizeof(path)) ||
-	    !(fp = fopen(path, "r"))) {
+	    !(fp = pcb_fopen_read(path, &s->err))) {
 		s->err = keep;
 		return;
 	}
@@ -617,8 +619,20 @@ int cli_repl(struct session *s)
 	rl_completer_word_break_characters = " \t\n\"\\'`@$><=;|&{(,";
 	history_path(hist, sizeof(hist));
 	stifle_history(HISTORY_MAX);
-	if (*hist)
-		read_history(hist);
+	if (*hist) {
+		/* readline opens it by name and follows links: it must be
+		 * a regular file of one link (made here if missing) */
+		struct pcb_err e = { 0 };
+		int fd = pcb_open_rw(hist, O_CREAT, PCB_MODE_STATE, &e);
+
+		if (fd < 0) {
+			sess_warn(s, "%s; history is not saved", e.msg);
+			*hist = '\0';
+		} else {
+			close(fd);
+			read_history(hist);
+		}
+	}
 	while (!s->quit) {
 		make_prompt(s, prompt, sizeof(prompt));
 		empty_interrupts = 0;

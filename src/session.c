@@ -1,6 +1,8 @@
 /* session.c - device, views, value conversion and the checked write path.
  */
 #include <ctype.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <strings.h>
 #include <errno.h>
 #include <math.h>
@@ -10,9 +12,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fsafe.h"
 #include "fxp.h"
 #include "paths.h"
 #include "session.h"
+#include "units.h"
 #include "sim/firmware.h"
 #include "sim/simdev.h"
 #include "tel/diag.h"
@@ -26,6 +30,7 @@ void sess_init(struct session *s, const char *devname)
 	memset(s, 0, sizeof(*s));
 	s->devname = strdup(devname ? devname : "sim");
 	s->errfp = stderr;
+	s->lock_fd = -1;
 	out_init(&s->out, stdout, false, false);
 }
 
@@ -60,6 +65,11 @@ static void device_release(struct session *s)
 	s->dev = NULL;
 	journal_close(s->journal);
 	s->journal = NULL;
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);	/* drops the lock too */
+	s->lock_fd = -1;
+	s->lock_depth = 0;
+	s->devid[0] = '\0';
 }
 
 void sess_release(struct session *s)
@@ -125,6 +135,23 @@ static int load_ppcc_layout(struct session *s, struct adb_reg **out)
 	return rc;
 }
 
+/* sim:NAME, the PCI address of a NIC however it was named, else the name:
+ * one journal and one lock per device.
+ */
+static void dev_identity(struct session *s, bool is_sim)
+{
+	char bdf[32];
+
+	if (is_sim)
+		snprintf(s->devid, sizeof(s->devid), "sim:%s",
+			 strchr(s->devname, ':') ? strchr(s->devname, ':') + 1 :
+			 "default");
+	else if (!pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL))
+		snprintf(s->devid, sizeof(s->devid), "%s", bdf);
+	else
+		snprintf(s->devid, sizeof(s->devid), "%s", s->devname);
+}
+
 int sess_device(struct session *s)
 {
 	const char *spec;
@@ -135,9 +162,11 @@ int sess_device(struct session *s)
 	const struct reg_backend_ops *ops;
 	bool is_sim = !strcmp(s->devname, "sim") ||
 		      !strncmp(s->devname, "sim:", 4);
+	size_t bad_line;
 
 	if (s->dev)
 		return 0;
+	dev_identity(s, is_sim);
 	spec = !strcmp(s->devname, "sim") ? "default" :
 	       is_sim ? s->devname + 4 : s->devname;
 	if (s->backend && !strcmp(s->backend, "sim") && !is_sim)
@@ -192,7 +221,7 @@ opened:
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
 	if (!rc) {
 		s->have_ppcc = true;
-		rc = journal_open(&s->journal, s->devname, &s->err);
+		rc = journal_open(&s->journal, s->devid, &s->err);
 	}
 	if (rc) {
 		device_release(s);
@@ -200,11 +229,85 @@ opened:
 	}
 	if (journal_unclean(s->journal, msg, sizeof(msg)))
 		sess_warn(s, "%s", msg);
-	if (journal_bad_lines(s->journal))
-		sess_warn(s, "journal '%s': %zu malformed line(s) ignored",
-			  journal_path(s->journal),
-			  journal_bad_lines(s->journal));
+	if (journal_bad_lines(s->journal, &bad_line))
+		sess_warn(s, "journal '%s' has %zu damaged record(s), the "
+			  "first at line %zu; 'journal restore' will not clear "
+			  "it", journal_path(s->journal),
+			  journal_bad_lines(s->journal, NULL), bad_line);
 	return 0;
+}
+
+static int lock_open(struct session *s)
+{
+	char dir[4096], tok[128], path[4300];
+	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "lock", true,
+			      &s->err);
+
+	if (rc)
+		return rc;
+	pcb_file_token(tok, sizeof(tok), s->devid);
+	snprintf(path, sizeof(path), "%s/%s.lock", dir, tok);
+	rc = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, &s->err);
+	if (rc < 0)
+		return rc;
+	s->lock_fd = rc;
+	return 0;
+}
+
+int sess_lock(struct session *s)
+{
+	double t0 = pcb_mono_s();
+	bool told = false;
+	char pid[24];
+	int rc, n;
+
+	if (s->lock_depth) {
+		s->lock_depth++;
+		return 0;
+	}
+	rc = sess_device(s);	/* its identity and journal */
+	if (!rc && s->lock_fd < 0)
+		rc = lock_open(s);
+	while (!rc && flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+		double waited = pcb_mono_s() - t0;
+
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return pcb_error(&s->err, PCB_E_IO, "cannot lock device "
+					 "%s: %s", s->devid, strerror(errno));
+		n = (int)pread(s->lock_fd, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		if (s->stop && *s->stop)
+			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
+		if (waited > 60)
+			return pcb_error(&s->err, PCB_E_BUSY, "device %s is busy: "
+					 "pccbench pid %s has held its lock for "
+					 "a minute", s->devid, *pid ? pid : "?");
+		if (waited > 1 && !told) {
+			sess_warn(s, "waiting for device %s: pccbench pid %s "
+				  "is writing to it", s->devid,
+				  *pid ? pid : "?");
+			told = true;
+		}
+		usleep(5000);
+	}
+	if (rc)
+		return rc;
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	/* who holds it, for the message above; nothing depends on it */
+	if (!ftruncate(s->lock_fd, 0))
+		n = (int)pwrite(s->lock_fd, pid, (size_t)n, 0);
+	s->lock_depth = 1;
+	rc = journal_reload(s->journal, &s->err);
+	if (rc)
+		sess_unlock(s);
+	return rc;
+}
+
+void sess_unlock(struct session *s)
+{
+	if (s->lock_depth && !--s->lock_depth)
+		flock(s->lock_fd, LOCK_UN);
 }
 
 int sess_simdev(struct session *s, struct simdev **out)
@@ -308,17 +411,16 @@ static void clean(char *t)
 static void cache_save(struct session *s, unsigned slot,
 		       const struct slot_view *v)
 {
-	char path[4300], tmp[4400];
+	char path[4300], *text = NULL;
+	size_t i, len = 0;
 	FILE *fp;
-	size_t i;
 
 	if (cache_path(s, slot, v->algo_num, path, sizeof(path)))
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
-	fp = fopen(tmp, "w");
+	fp = open_memstream(&text, &len);
 	if (!fp)
 		return;
-	fprintf(fp, "pccbench-info 1 %08x %zu %zu\n%s\n%s\n", v->algo_num,
+	fprintf(fp, "pccbench-info 2 %08x %zu %zu\n%s\n%s\n", v->algo_num,
 		v->nparams, v->ncounters, v->name, v->descr);
 	for (i = 0; i < v->nparams; i++) {
 		const struct ppcc_info *in = &v->params[i].info;
@@ -332,45 +434,95 @@ static void cache_save(struct session *s, unsigned slot,
 		fprintf(fp, "%u\t%u\t%s\t%s\n", in->max, in->prm, in->name,
 			in->descr);
 	}
-	if (fclose(fp) || rename(tmp, path))
-		unlink(tmp);
+	if (!fclose(fp) && !pcb_crc_seal(&text, &len))
+		pcb_write_file(path, text, len, PCB_MODE_STATE, NULL);
+	free(text);
 }
 
-static char *cache_line(FILE *fp, char *buf, size_t len)
+/* The next line of the text at *p (in place), or NULL at its end. */
+static char *cache_line(char **p, char *end)
 {
-	if (!fgets(buf, (int)len, fp))
+	char *l = *p, *nl;
+
+	if (l >= end)
 		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
+	nl = memchr(l, '\n', (size_t)(end - l));
+	if (!nl)
+		return NULL;
+	*nl = '\0';
+	*p = nl + 1;
+	return l;
 }
 
+static bool cache_u32(const char *t, uint32_t *v)
+{
+	unsigned long x;
+	char *end;
+
+	errno = 0;
+	x = strtoul(t, &end, 10);
+	if (!*t || *end || errno || x > UINT32_MAX || *t == '-')
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static void cache_text(char *dst, size_t len, const char *src, bool *ok)
+{
+	if (strlen(src) >= len)
+		*ok = false;
+	snprintf(dst, len, "%s", src);
+}
+
+/* The cached view of a slot: 0, or -1 when there is none or it is not
+ * whole (then the device is asked again; a damaged cache is reported).
+ */
 static int cache_load(struct session *s, unsigned slot, struct slot_view *v)
 {
-	char path[4300], line[1024], *f[6], *save;
+	char path[4300], *text, *p, *end, *line, *f[6], *save;
 	unsigned num;
-	size_t np, nc, i;
-	FILE *fp;
+	size_t np, nc, i, len;
+	struct pcb_err e = { 0 };
+	bool ok = true;
 	int k;
 
-	if (cache_path(s, slot, v->algo_num, path, sizeof(path)) ||
-	    !(fp = fopen(path, "r")))
+	if (cache_path(s, slot, v->algo_num, path, sizeof(path)))
 		return -1;
-	if (!cache_line(fp, line, sizeof(line)) ||
-	    sscanf(line, "pccbench-info 1 %x %zu %zu", &num, &np, &nc) != 3 ||
-	    num != v->algo_num || np > ALGO_MAX_PARAMS ||
-	    nc > ALGO_MAX_COUNTERS || !cache_line(fp, v->name, sizeof(v->name)) ||
-	    !cache_line(fp, v->descr, sizeof(v->descr)))
+	if (pcb_read_file(path, 1 << 20, &text, &len, &e)) {
+		if (e.code != PCB_E_NOENT) {	/* said once: it goes */
+			sess_warn(s, "%s; reading the device instead", e.msg);
+			unlink(path);
+		}
+		return -1;
+	}
+	if (!strncmp(text, "pccbench-info 1 ", 16)) {
+		free(text);	/* an older pccbench's: made anew */
+		return -1;
+	}
+	if (!pcb_crc_check(text, &len))
 		goto bad;
+	p = text;
+	end = text + len;
+	line = cache_line(&p, end);
+	if (!line ||
+	    sscanf(line, "pccbench-info 2 %x %zu %zu", &num, &np, &nc) != 3 ||
+	    num != v->algo_num || np > ALGO_MAX_PARAMS ||
+	    nc > ALGO_MAX_COUNTERS || !(line = cache_line(&p, end)))
+		goto bad;
+	cache_text(v->name, sizeof(v->name), line, &ok);
+	if (!(line = cache_line(&p, end)))
+		goto bad;
+	cache_text(v->descr, sizeof(v->descr), line, &ok);
 	v->params = calloc(np ? np : 1, sizeof(*v->params));
 	v->counters = calloc(nc ? nc : 1, sizeof(*v->counters));
 	if (!v->params || !v->counters)
 		goto bad;
-	for (i = 0; i < np + nc; i++) {
+	for (i = 0; i < np + nc && ok; i++) {
 		struct ppcc_info *in = i < np ? &v->params[i].info :
 					      &v->counters[i - np].info;
 		int want = i < np ? 6 : 4;
 
-		if (!cache_line(fp, line, sizeof(line)))
+		if (!(line = cache_line(&p, end)))
 			goto bad;
 		save = NULL;
 		for (k = 0; k < want; k++) {
@@ -381,27 +533,32 @@ static int cache_load(struct session *s, unsigned slot, struct slot_view *v)
 				f[k] = (char *)"";
 		}
 		if (i < np) {
-			in->def = (uint32_t)strtoul(f[0], NULL, 10);
-			in->min = (uint32_t)strtoul(f[1], NULL, 10);
-			in->max = (uint32_t)strtoul(f[2], NULL, 10);
-			in->prm = (uint32_t)strtoul(f[3], NULL, 10);
-			snprintf(in->name, sizeof(in->name), "%s", f[4]);
-			snprintf(in->descr, sizeof(in->descr), "%s", f[5]);
+			ok = cache_u32(f[0], &in->def) &&
+			     cache_u32(f[1], &in->min) &&
+			     cache_u32(f[2], &in->max) &&
+			     cache_u32(f[3], &in->prm) && in->min <= in->max;
+			cache_text(in->name, sizeof(in->name), f[4], &ok);
+			cache_text(in->descr, sizeof(in->descr), f[5], &ok);
 			v->params[i].index = (unsigned)i;
 		} else {
-			in->max = (uint32_t)strtoul(f[0], NULL, 10);
-			in->prm = (uint32_t)strtoul(f[1], NULL, 10);
-			snprintf(in->name, sizeof(in->name), "%s", f[2]);
-			snprintf(in->descr, sizeof(in->descr), "%s", f[3]);
+			ok = cache_u32(f[0], &in->max) &&
+			     cache_u32(f[1], &in->prm);
+			cache_text(in->name, sizeof(in->name), f[2], &ok);
+			cache_text(in->descr, sizeof(in->descr), f[3], &ok);
 			v->counters[i - np].index = (unsigned)(i - np);
 		}
 	}
-	fclose(fp);
+	if (!ok || p != end)
+		goto bad;
+	free(text);
 	v->nparams = np;
 	v->ncounters = nc;
 	return 0;
 bad:
-	fclose(fp);
+	sess_warn(s, "param cache '%s' is damaged; reading the device instead",
+		  path);
+	unlink(path);
+	free(text);
 	free(v->params);
 	free(v->counters);
 	v->params = NULL;
@@ -859,8 +1016,27 @@ static int read_values(struct session *s, unsigned slot, struct slot_view *v,
 	return rc;
 }
 
+static int write_params_locked(struct session *s, unsigned slot,
+			       struct pwrite *w, size_t n, bool journal);
+
 int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 		      size_t n, bool journal)
+{
+	int rc;
+
+	if (s->dry_run)
+		return write_params_locked(s, slot, w, n, journal);
+	rc = sess_lock(s);
+	if (rc)
+		return rc;
+	rc = write_params_locked(s, slot, w, n, journal);
+	sess_unlock(s);
+	return rc;
+}
+
+/* Read, journal, write, read back: under the device lock. */
+static int write_params_locked(struct session *s, unsigned slot,
+			       struct pwrite *w, size_t n, bool journal)
 {
 	uint32_t cur[ALGO_MAX_PARAMS] = { 0 }, back[ALGO_MAX_PARAMS] = { 0 };
 	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
@@ -979,8 +1155,26 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 	return 0;
 }
 
+static int algo_write_locked(struct session *s, unsigned slot, bool enable,
+			     bool counters, bool journal);
+
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal)
+{
+	int rc;
+
+	if (s->dry_run)
+		return algo_write_locked(s, slot, enable, counters, journal);
+	rc = sess_lock(s);
+	if (rc)
+		return rc;
+	rc = algo_write_locked(s, slot, enable, counters, journal);
+	sess_unlock(s);
+	return rc;
+}
+
+static int algo_write_locked(struct session *s, unsigned slot, bool enable,
+			     bool counters, bool journal)
 {
 	struct slot_view *v;
 	struct jentry e = { .kind = J_ALGO };

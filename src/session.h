@@ -76,6 +76,9 @@ struct session {
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
+	char devid[80];		/* canonical identity: sim:NAME, PCI address */
+	int lock_fd;		/* the device lock's file, -1 until needed */
+	unsigned lock_depth;	/* sess_lock nesting */
 };
 
 void sess_init(struct session *s, const char *devname);
@@ -84,6 +87,16 @@ int sess_set_device(struct session *s, const char *devname);
 
 /* Open the device (once) and report an unclean journal. */
 int sess_device(struct session *s);
+/* The device lock: one advisory lock per device identity, shared by
+ * every pccbench process, held across each read-modify-write-read-back
+ * (and a whole restore), so two processes never lose each other's writes.
+ * Nests.  Taking it re-reads the journal, whose sequence numbers are then
+ * this process's to give.  Waits while another holds it (saying so after
+ * a second), up to a minute; Ctrl-C stops the wait.
+ */
+int sess_lock(struct session *s);
+void sess_unlock(struct session *s);
+
 /* The simulated workload of a sim device. */
 struct simdev;
 int sess_simdev(struct session *s, struct simdev **out);

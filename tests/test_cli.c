@@ -125,7 +125,7 @@ static const struct bad bad_cmds[] = {
 	{ 1, "diag read 0", "bad sample count '0'" },
 	{ 1, "diag advise period 100us", "usage: diag advise" },
 	{ 1, "diag advise period 1fortnight poll 1s", "bad period" },
-	{ 2, "diag ids import /nonexistent/ids.json", "cannot open" },
+	{ 1, "diag ids import /nonexistent/ids.json", "does not exist" },
 	{ 1, "set units kelvin", "usage: set units raw|real" },
 	{ 1, "set units", "usage: set units raw|real" },
 	{ 1, "record for 1ms", "usage: record for DURATION" },

@@ -263,13 +263,13 @@ static void corrupt_and_open(const char *name, long off, const void *bytes,
 
 static void test_corrupt_files(void **state)
 {
-	static const uint32_t big = 0xffffffff, two = 2;
+	static const uint32_t big = 0xffffffff, two = 2, one = 1;
 	struct simfw *fw = NULL;
 	struct pcb_err err = { 0 };
 
 	(void)state;
 	corrupt_and_open("c1", 0, "XXXX", 4, -1);		/* magic */
-	corrupt_and_open("c2", 8, &two, 4, -1);			/* version */
+	corrupt_and_open("c2", 8, &one, 4, -1);			/* version */
 	corrupt_and_open("c3", 0, NULL, 0, 100);		/* size */
 	corrupt_and_open("c4", 16, &big, 4, -1);		/* hash */
 	/* slot 0 header starts at 64; enabled = 2 */
@@ -279,6 +279,9 @@ static void test_corrupt_files(void **state)
 	corrupt_and_open("c6", 64 + 32 + 4, &big, 4, -1);
 	/* data in an empty slot */
 	corrupt_and_open("c7", 64 + 10 * (32 + 512) + 40, &two, 4, -1);
+	/* a bit flip in a param, in range: ALPHA 0.1 (6553) -> 0.6 */
+	corrupt_and_open("c9", 64 + 32 + 4, &(uint32_t){ 6553 | 32768 }, 4,
+			 -1);
 	assert_int_equal(simfw_open(&fw, "../escape", &err), -PCB_E_INVAL);
 	assert_int_equal(simfw_open(&fw, "", &err), -PCB_E_INVAL);
 }

@@ -2,6 +2,7 @@
  * missing values, the lag of a shifted copy, CSV round trip.
  */
 #include <math.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 #include "rec/series.h"
@@ -95,8 +96,26 @@ static void test_csv(void **state)
 	close(fd);
 	assert_int_equal(series_add_col(s, "t", "s"), 0);
 	assert_int_equal(series_add_col(s, "avg_rtt", "ns"), 0);
-	assert_int_equal(series_add_col(s, "odd,name", ""), 0);
+	assert_int_equal(series_add_col(s, "odd.name+2", ""), 0);
 	assert_int_equal(series_add_col(s, "t", "s"), -1);	/* twice */
+	/* names and units reach CSV, JSON and gnuplot: a few marks only */
+	{
+		static const char *const bad_names[] = {
+			"odd,name", "q';system('touch x')#", "a b", "",
+			"x\"y", "`id`", "a@b",
+			"0123456789012345678901234567890123456789" };
+		static const char *const bad_units[] = { "a b", "(s)", "'",
+			"0123456789abcdef" };
+		size_t i;
+
+		for (i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++)
+			assert_int_equal(series_add_col(s, bad_names[i], ""),
+					 -1);
+		for (i = 0; i < sizeof(bad_units) / sizeof(bad_units[0]); i++)
+			assert_int_equal(series_add_col(s, "u", bad_units[i]),
+					 -1);
+		assert_int_equal(s->ncols, 3);
+	}
 	row[0] = 0.0001;
 	row[1] = 4005.25;
 	row[2] = 1;
@@ -111,7 +130,7 @@ static void test_csv(void **state)
 	assert_int_equal(b->nrows, 2);
 	assert_string_equal(b->cols[1].name, "avg_rtt");
 	assert_string_equal(b->cols[1].unit, "ns");
-	assert_string_equal(b->cols[2].name, "odd,name");
+	assert_string_equal(b->cols[2].name, "odd.name+2");
 	assert_true(series_at(b, 0, 1) == 4005.25);
 	assert_true(isnan(series_at(b, 1, 1)));
 	assert_true(series_at(b, 1, 2) == -2.5e9);
@@ -122,7 +141,7 @@ static void test_csv(void **state)
 		char line[256];
 
 		assert_non_null(fgets(line, sizeof(line), fp));
-		assert_string_equal(line, "t (s),avg_rtt (ns),\"odd,name\"\r\n");
+		assert_string_equal(line, "t (s),avg_rtt (ns),odd.name+2\r\n");
 		assert_non_null(fgets(line, sizeof(line), fp));
 		assert_string_equal(line, "0.0001,4005.25,1\r\n");
 		assert_non_null(fgets(line, sizeof(line), fp));
@@ -132,7 +151,10 @@ static void test_csv(void **state)
 	/* malformed files are refused */
 	{
 		static const char *bad[] = { "t,x\n1,2,3\n", "t,x\n1,abc\n",
-					     "t,\"x\n1,2\n", ",x\n1,2\n" };
+					     "t,\"x\n1,2\n", ",x\n1,2\n", "",
+					     "t,\"q';system('touch x')#\"\n1,2\n",
+					     "t (s),x (a b)\n1,2\n",
+					     "t,x,x\n1,2,3\n" };
 		size_t i;
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -141,9 +163,31 @@ static void test_csv(void **state)
 			fclose(fp);
 			memset(&err, 0, sizeof(err));
 			b = NULL;
-			assert_true(series_read_csv(&b, "t1", path, &err) < 0);
+			assert_int_equal(series_read_csv(&b, "t1", path, &err),
+					 -PCB_E_CORRUPT);
 			assert_null(b);
-			assert_non_null(strstr(err.msg, "not a pccbench series"));
+			/* one line naming the file */
+			assert_non_null(strstr(err.msg, path));
+			assert_null(strchr(err.msg, '\n'));
+		}
+		/* a directory, a FIFO, a link: refused, never waited on */
+		{
+			char other[sizeof(path) + 8];
+
+			snprintf(other, sizeof(other), "%s.d", path);
+			assert_int_equal(mkdir(other, 0700), 0);
+			assert_true(series_read_csv(&b, "t1", other, &err) < 0);
+			rmdir(other);
+			assert_int_equal(mkfifo(other, 0600), 0);
+			memset(&err, 0, sizeof(err));
+			assert_true(series_read_csv(&b, "t1", other, &err) < 0);
+			assert_non_null(strstr(err.msg, "not a regular file"));
+			unlink(other);
+			assert_int_equal(symlink(path, other), 0);
+			memset(&err, 0, sizeof(err));
+			assert_true(series_read_csv(&b, "t1", other, &err) < 0);
+			assert_non_null(strstr(err.msg, "symbolic link"));
+			unlink(other);
 		}
 	}
 	/* the fast formatter: exact for whole numbers and 9 decimals */

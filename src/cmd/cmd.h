@@ -9,6 +9,7 @@
 
 #include "adb.h"
 #include "cli.h"
+#include "fsafe.h"
 #include "session.h"
 
 #define MSTFLINT_ADB "/usr/share/mstflint/prm_dbs/hca/ext/register_access_table.adb"
@@ -34,13 +35,13 @@ int cmd_split_argv(struct session *s, const char *who, const char *text,
 		   char ***out);
 void cmd_argv_free(char **argv);
 /* A JSON metadata file: {"KIND":NAME,"device":..,"pccbench":..,"start":..
- * written; the caller adds ,"key":value members, then cmd_meta_close
- * ends the object and reports a failed write.  NULL with s->err set when
- * the file cannot be created.
+ * written to w->fp; the caller adds ,"key":value members, then
+ * cmd_meta_close ends the object and puts the file in place (a temp file
+ * renamed over `path`, see fsafe.h), reporting a failed write.
  */
-FILE *cmd_meta_open(struct session *s, const char *path, const char *kind,
-		    const char *name, time_t start);
-int cmd_meta_close(struct session *s, FILE *fp, const char *path);
+int cmd_meta_open(struct session *s, struct pcb_wfile *w, const char *path,
+		  const char *kind, const char *name, time_t start);
+int cmd_meta_close(struct session *s, struct pcb_wfile *w);
 /* ,"slot":..,"algo_id":..,"algo_version":..,"params":{..} of the active
  * slot for a JSON metadata file (nothing when no slot is enabled).
  */
@@ -77,7 +78,9 @@ double *cmd_series_column(const struct series *ser, size_t c);
  */
 int plot_render(struct session *s, const char *to, const char *vars,
 		int panels, const char *tmpl, const char *dat, const char *gp);
-/* A gnuplot single-quoted string ('' stands for a quote). */
-void plot_quote(char *buf, size_t len, const char *text);
+#define PLOT_MAX_PANELS 12
+/* `name = 'text'`: any text as a gnuplot string literal (see plot.c). */
+void plot_str(FILE *fp, const char *name, const char *text);
+void plot_str_at(FILE *fp, const char *array, size_t i, const char *text);
 
 #endif

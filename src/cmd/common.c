@@ -227,34 +227,27 @@ char **cmd_saved_names(const char *dir_name, bool dirs)
 	return v;
 }
 
-FILE *cmd_meta_open(struct session *s, const char *path, const char *kind,
-		    const char *name, time_t start)
+int cmd_meta_open(struct session *s, struct pcb_wfile *w, const char *path,
+		  const char *kind, const char *name, time_t start)
 {
-	FILE *fp = fopen(path, "w");
 	char ts[40];
 	struct tm tm;
+	int rc = pcb_wfile_open(w, path, PCB_MODE_DATA, &s->err);
 
-	if (!fp) {
-		pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s", path,
-			  strerror(errno));
-		return NULL;
-	}
+	if (rc)
+		return rc;
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
-	fprintf(fp, "{\"%s\":", kind);
-	out_json_string(fp, name);
-	fputs(",\"device\":", fp);
-	out_json_string(fp, s->devname);
-	fprintf(fp, ",\"pccbench\":\"%s\",\"start\":\"%s\"", PCCB_VERSION, ts);
-	return fp;
+	fprintf(w->fp, "{\"%s\":", kind);
+	out_json_string(w->fp, name);
+	fputs(",\"device\":", w->fp);
+	out_json_string(w->fp, s->devname);
+	fprintf(w->fp, ",\"pccbench\":\"%s\",\"start\":\"%s\"", PCCB_VERSION,
+		ts);
+	return 0;
 }
 
-int cmd_meta_close(struct session *s, FILE *fp, const char *path)
+int cmd_meta_close(struct session *s, struct pcb_wfile *w)
 {
-	int bad;
-
-	fputs("}\n", fp);
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	fputs("}\n", w->fp);
+	return pcb_wfile_commit(w, &s->err);
 }

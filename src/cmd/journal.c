@@ -26,8 +26,11 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	rc = sess_device(s);
+	if (!rc)
+		rc = sess_lock(s);	/* what every process wrote till now */
 	if (rc)
 		return rc;
+	sess_unlock(s);
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < journal_count(s->journal); i++) {
 		const struct jentry *e = journal_entry(s->journal, i);
@@ -70,19 +73,36 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 /* Back to the state before the first journaled write: params first, then
  * slot states (disable before enable so the active slot ends right).
  */
+static int restore_locked(struct session *s);
+
+/* The whole restore under the device lock: no write can land between
+ * reading the journal and clearing it.
+ */
 static int cmd_journal_restore(struct session *s, int argc, char **argv)
 {
-	struct pwrite w[PPCC_SLOTS][ALGO_MAX_PARAMS];
-	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0;
-	int algo_old[PPCC_SLOTS];
-	unsigned slot;
-	int rc, pass;
+	int rc;
 
 	(void)argc;
 	(void)argv;
 	rc = sess_device(s);
+	if (!rc && !s->dry_run)
+		rc = sess_lock(s);
 	if (rc)
 		return rc;
+	rc = restore_locked(s);
+	if (!s->dry_run)
+		sess_unlock(s);
+	return rc;
+}
+
+static int restore_locked(struct session *s)
+{
+	struct pwrite w[PPCC_SLOTS][ALGO_MAX_PARAMS];
+	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0, bad, first;
+	int algo_old[PPCC_SLOTS];
+	unsigned slot;
+	int rc, pass;
+
 	for (slot = 0; slot < PPCC_SLOTS; slot++)
 		algo_old[slot] = -1;
 	for (i = 0; i < journal_count(s->journal); i++) {
@@ -171,6 +191,14 @@ static int cmd_journal_restore(struct session *s, int argc, char **argv)
 	}
 	if (s->dry_run)
 		return 0;
+	bad = journal_bad_lines(s->journal, &first);
+	if (bad)	/* what it held may be the only record of a write */
+		return pcb_error(&s->err, PCB_E_CORRUPT, "journal '%s' has %zu "
+				 "damaged record(s), the first at line %zu: "
+				 "restored the %zu change(s) it could read and "
+				 "kept the journal; check the device, then "
+				 "'journal clear'", journal_path(s->journal),
+				 bad, first, done);
 	rc = journal_clear(s->journal, &s->err);
 	if (rc)
 		return rc;
@@ -193,7 +221,11 @@ static int cmd_journal_clear(struct session *s, int argc, char **argv)
 	(void)argv;
 	rc = sess_device(s);
 	if (!rc)
+		rc = sess_lock(s);
+	if (!rc) {
 		rc = journal_clear(s->journal, &s->err);
+		sess_unlock(s);
+	}
 	if (!rc && s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_bool(&s->out, "cleared", true);

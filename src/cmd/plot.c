@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "axis.h"
 #include "cmd.h"
 #include "paths.h"
 #include "rec/series.h"
@@ -18,21 +19,30 @@
 
 /* ---- plot --------------------------------------------------------------- */
 
-/* A gnuplot single-quoted string: '' stands for a quote. */
-void plot_quote(char *b, size_t len, const char *s)
+/* `name = 'text'` for gnuplot: in a single-quoted string only '' is
+ * special (no backquote, macro or escape processing), so doubling quotes
+ * makes any text a literal; a newline, which would end the command, is a
+ * space.  Nothing read from a file or typed as a name reaches gnuplot's
+ * parser any other way.
+ */
+void plot_str(FILE *fp, const char *name, const char *text)
 {
-	size_t o = 0;
-
-	if (len < 3)
-		return;
-	b[o++] = '\'';
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '\'')
-			b[o++] = '\'';
-		b[o++] = *s == '\n' ? ' ' : *s;
+	fprintf(fp, "%s = '", name);
+	for (; *text; text++) {
+		if (*text == '\'')
+			fputc('\'', fp);
+		fputc(*text == '\n' || *text == '\r' ? ' ' : *text, fp);
 	}
-	b[o++] = '\'';
-	b[o] = 0;
+	fputs("'\n", fp);
+}
+
+/* The same for element i (from 1) of a gnuplot array. */
+void plot_str_at(FILE *fp, const char *array, size_t i, const char *text)
+{
+	char el[64];
+
+	snprintf(el, sizeof(el), "%s[%zu]", array, i);
+	plot_str(fp, el, text);
 }
 
 static void term_size(int *w, int *h)
@@ -76,14 +86,15 @@ static int write_plot_data(struct session *s, const struct series *ser,
 			   const char *path, bool hist, int bin0, int nbins,
 			   size_t buckets)
 {
-	FILE *fp = fopen(path, "w");
 	double lo[SERIES_MAX_COLS], hi[SERIES_MAX_COLS];
+	struct pcb_wfile w;
 	size_t r, c, b;
-	int k, bad;
+	FILE *fp;
+	int k, rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
 
-	if (!fp)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 path, strerror(errno));
+	if (rc)
+		return rc;
+	fp = w.fp;
 	if (hist) {
 		for (r = 0; r < ser->nrows; r++) {
 			for (k = 0; k < nbins; k++)
@@ -118,10 +129,76 @@ static int write_plot_data(struct session *s, const struct series *ser,
 			put_row(fp, series_at(ser, r1 - 1, 0), hi, ser->ncols);
 		}
 	}
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	return pcb_wfile_commit(&w, &s->err);
+}
+
+/* The smallest and largest value of a column; false when it has none. */
+static bool col_range(const struct series *ser, size_t c, double *lo,
+		      double *hi)
+{
+	double a = NAN, b = NAN;
+	size_t r;
+
+	for (r = 0; r < ser->nrows; r++) {
+		double v = series_at(ser, r, c);
+
+		if (isnan(v))
+			continue;
+		if (isnan(a) || v < a)
+			a = v;
+		if (isnan(b) || v > b)
+			b = v;
+	}
+	if (lo)
+		*lo = a;
+	if (hi)
+		*hi = b;
+	return !isnan(a);
+}
+
+/* The timeline template's variables: one time axis for every panel, in
+ * the unit that fits the span, and per panel its column, label, range
+ * and ticks in engineering form (axis.h).
+ */
+static void timeline_vars(FILE *fp, const struct series *ser,
+			  const int *cols, int n, bool ascii)
+{
+	struct plot_axis ax[PLOT_MAX_PANELS];
+	double t0 = series_at(ser, 0, 0);
+	double t1 = series_at(ser, ser->nrows - 1, 0);
+	char xname[32];
+	size_t nt = 0, k, j;
+	double xs = plot_time_unit(t0, t1, xname, sizeof(xname), ascii);
+
+	for (k = 0; k < (size_t)n; k++) {
+		double lo, hi;
+
+		col_range(ser, (size_t)cols[k], &lo, &hi);
+		plot_axis_make(&ax[k], ser->cols[cols[k]].unit, lo, hi, ascii);
+		nt += ax[k].nticks;
+	}
+	fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n", xs,
+		t0 * xs, t1 > t0 ? t1 * xs : t0 * xs + 1);
+	plot_str(fp, "xname", xname);
+	fprintf(fp, "npanels = %d\narray cols[%d]\narray names[%d]\n"
+		"array units[%d]\narray yscale[%d]\narray ylo[%d]\n"
+		"array yhi[%d]\narray tic0[%d]\narray ntic[%d]\n"
+		"array ticpos[%zu]\narray ticlab[%zu]\n", n, n, n, n, n, n, n,
+		n, n, nt, nt);
+	for (k = 0, nt = 0; k < (size_t)n; k++) {
+		fprintf(fp, "cols[%zu] = %d\nyscale[%zu] = %.17g\n"
+			"ylo[%zu] = %.17g\nyhi[%zu] = %.17g\ntic0[%zu] = %zu\n"
+			"ntic[%zu] = %zu\n", k + 1, cols[k] + 1, k + 1,
+			ax[k].scale, k + 1, ax[k].lo, k + 1, ax[k].hi, k + 1,
+			nt + 1, k + 1, ax[k].nticks);
+		plot_str_at(fp, "names", k + 1, ser->cols[cols[k]].name);
+		plot_str_at(fp, "units", k + 1, ax[k].unit);
+		for (j = 0; j < ax[k].nticks; j++, nt++) {
+			fprintf(fp, "ticpos[%zu] = %.17g\n", nt + 1,
+				ax[k].pos[j]);
+			plot_str_at(fp, "ticlab", nt + 1, ax[k].lab[j]);
+		}
+	}
 }
 
 /* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
@@ -130,15 +207,15 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	static const char *const defaults[] = {
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
 		"drops", NULL };
-	char dat[4200], gp[4200], tmpl[4096], q[4300], title[300] = "";
-	char cols[256] = "", names[1024] = "", units[256] = "", *script = NULL;
+	char dat[4200], gp[4200], tmpl[4096], title[300] = "", *script = NULL;
+	int cols[PLOT_MAX_PANELS];
 	const char *to = NULL;
 	struct series *ser;
 	bool hist = false, svg = false;
 	int sx = -1, sy = -1;
 	double rval = NAN, fa = 0, fb = 0;
 	int i, k, n = 0, bin0 = -1, nbins = 0, w, h, rc;
-	size_t len, r;
+	size_t len;
 	FILE *fp;
 
 	rc = cmd_series_load(s, argv[0], &ser);
@@ -168,19 +245,12 @@ int cmd_plot(struct session *s, int argc, char **argv)
 					       argv[0], argv[sx < 0 ? i + 1 :
 							     i + 2]);
 			i += 2;
-		} else if ((c = series_col(ser, argv[i])) > 0 && n < 12) {
-			size_t o = strlen(cols);
-
-			snprintf(cols + o, sizeof(cols) - o, "%s%d", n ? " " : "",
-				 c + 1);
-			o = strlen(names);
-			snprintf(names + o, sizeof(names) - o, "%s%s",
-				 n ? " " : "", ser->cols[c].name);
-			o = strlen(units);
-			snprintf(units + o, sizeof(units) - o, "%s%s",
-				 n ? " " : "", *ser->cols[c].unit ?
-				 ser->cols[c].unit : "-");
-			n++;
+		} else if ((c = series_col(ser, argv[i])) > 0 &&
+			   n < PLOT_MAX_PANELS) {
+			cols[n++] = c;
+		} else if (c > 0) {
+			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
+				       "columns in one plot", PLOT_MAX_PANELS);
 		} else {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: series %s "
 				       "has no column '%s'%s", argv[0], argv[i],
@@ -215,24 +285,27 @@ int cmd_plot(struct session *s, int argc, char **argv)
 				       ser->cols[sy].name, ser->cols[sx].name);
 		n = 1;
 	}
-	/* no columns named: the main ones that hold data */
+	/* a column named that holds nothing would be a blank panel */
+	for (k = 0; !rc && sx < 0 && k < n; k++)
+		if (!col_range(ser, (size_t)cols[k], NULL, NULL))
+			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
+				       "has no data in %s", argv[0],
+				       ser->cols[cols[k]].name);
+	/* no columns named: the main ones that hold data; one that is 0
+	 * throughout (pauses with PFC off) says nothing: left out */
 	k = !rc && !hist && !n;
 	for (i = 0; k && defaults[i]; i++) {
 		int c = series_col(ser, defaults[i]);
-		bool any = false;
+		double lo, hi;
 
-		for (r = 0; c > 0 && r < ser->nrows; r++)
-			any |= !isnan(series_at(ser, r, (size_t)c));
-		if (!any)
+		if (c <= 0 || !col_range(ser, (size_t)c, &lo, &hi))
 			continue;
-		snprintf(cols + strlen(cols), sizeof(cols) - strlen(cols),
-			 "%s%d", n ? " " : "", c + 1);
-		snprintf(names + strlen(names), sizeof(names) - strlen(names),
-			 "%s%s", n ? " " : "", defaults[i]);
-		snprintf(units + strlen(units), sizeof(units) - strlen(units),
-			 "%s%s", n ? " " : "", *ser->cols[c].unit ?
-			 ser->cols[c].unit : "-");
-		n++;
+		if (lo == 0 && hi == 0) {
+			fprintf(s->errfp, "note: %s is 0 throughout; left out "
+				"(name it to plot it)\n", defaults[i]);
+			continue;
+		}
+		cols[n++] = c;
 	}
 	if (!rc && !hist && !n)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
@@ -267,10 +340,8 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		series_free(ser);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
-	plot_quote(q, sizeof(q), dat);
-	fprintf(fp, "datafile = %s\n", q);
-	plot_quote(q, sizeof(q), title);
-	fprintf(fp, "plottitle = %s\n", q);
+	plot_str(fp, "datafile", dat);
+	plot_str(fp, "plottitle", title);
 	if (sx >= 0) {
 		const struct series_col *axis[2] = { &ser->cols[sx],
 						     &ser->cols[sy] };
@@ -283,12 +354,10 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
 				 *axis[k]->unit ? " (" : "", axis[k]->unit,
 				 *axis[k]->unit ? ")" : "");
-			plot_quote(q, sizeof(q), lab);
-			fprintf(fp, "%cname = %s\n", k ? 'y' : 'x', q);
+			plot_str(fp, k ? "yname" : "xname", lab);
 		}
 	} else if (!hist) {
-		fprintf(fp, "cols = '%s'\nnames = '%s'\nunits = '%s'\n", cols,
-			names, units);
+		timeline_vars(fp, ser, cols, n, !to);
 	}
 	series_free(ser);
 	rc = ferror(fp);
@@ -302,24 +371,18 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-int plot_render(struct session *s, const char *to, const char *vars,
-		int panels, const char *tmpl, const char *dat, const char *gp)
+/* The whole gnuplot script, drawing to `out` (NULL: the terminal). */
+static char *render_script(const char *out, bool svg, int panels,
+			   const char *vars, const char *tmpl, size_t *len)
 {
-	char q[4300], *script = NULL, *gargv[2];
-	const char *prog = getenv("PCCBENCH_GNUPLOT");
-	struct run_result res;
-	size_t len, tl = to ? strlen(to) : 0;
-	bool svg = tl > 4 && !strcmp(to + tl - 4, ".svg");
-	int w, h, rc;
-	FILE *fp;
+	char *script = NULL;
+	int w, h, bad;
+	FILE *fp = open_memstream(&script, len);
 
-	term_size(&w, &h);
-	/* the script: built in memory, saved beside the data so it renders
-	 * anywhere, and fed to gnuplot on stdin */
-	fp = open_memstream(&script, &len);
 	if (!fp)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	if (!to)
+		return NULL;
+	term_size(&w, &h);
+	if (!out)
 		fprintf(fp, "set terminal dumb size %d,%d\n", w,
 			!panels ? h : (h > 12 * panels ? 12 * panels : h));
 	else if (svg)
@@ -329,30 +392,74 @@ int plot_render(struct session *s, const char *to, const char *vars,
 		fprintf(fp, "set terminal pngcairo size 1200,%d\n",
 			!panels ? 600 : 150 + 220 * panels);
 	fputs("set termoption noenhanced\n", fp);	/* avg_rtt, not avg subscript rtt */
-	if (to) {
-		plot_quote(q, sizeof(q), to);
-		fprintf(fp, "set output %s\n", q);
+	if (out) {
+		plot_str(fp, "pcb_output", out);
+		fputs("set output pcb_output\n", fp);
 	}
 	fputs(vars, fp);
-	plot_quote(q, sizeof(q), tmpl);
-	fprintf(fp, "load %s\n", q);
-	if (to)
+	plot_str(fp, "pcb_template", tmpl);
+	fputs("load pcb_template\n", fp);
+	if (out)
 		fputs("set output\n", fp);
-	rc = ferror(fp);
-	if (fclose(fp) || rc) {
+	bad = ferror(fp);
+	if (fclose(fp) || bad) {
 		free(script);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		return NULL;
 	}
-	fp = fopen(gp, "w");
-	rc = !fp || fwrite(script, 1, len, fp) != len;
-	if ((fp && fclose(fp)) || rc) {
+	return script;
+}
+
+int plot_render(struct session *s, const char *to, const char *vars,
+		int panels, const char *tmpl, const char *dat, const char *gp)
+{
+	char *script = NULL, *gargv[2], *tmp = NULL;
+	const char *prog = getenv("PCCBENCH_GNUPLOT");
+	struct run_result res;
+	size_t len, tl = to ? strlen(to) : 0;
+	bool svg = tl > 4 && !strcmp(to + tl - 4, ".svg");
+	int rc;
+
+	/* the script saved beside the data renders anywhere ('gnuplot
+	 * FILE'); the one run draws into a temp file beside the target,
+	 * renamed into place once gnuplot succeeded */
+	script = render_script(to, svg, panels, vars, tmpl, &len);
+	if (!script)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = pcb_write_file(gp, script, len, PCB_MODE_DATA, &s->err);
+	if (!rc && to) {
 		free(script);
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", gp);
+		script = NULL;
+		rc = pcb_tmp_beside(to, PCB_MODE_DATA, &tmp, &s->err);
+		if (!rc)
+			script = render_script(tmp, svg, panels, vars, tmpl,
+					       &len);
+		if (!rc && !script)
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	if (rc) {
+		if (tmp)
+			unlink(tmp);
+		free(tmp);
+		free(script);
+		return rc;
 	}
 	gargv[0] = (char *)(prog && *prog ? prog : "gnuplot");
 	gargv[1] = NULL;
 	rc = run_prog(gargv, script, 30000, s->stop, &res, &s->err);
 	free(script);
+	if (tmp) {	/* in place only when gnuplot succeeded */
+		bool drew = !rc && !res.status;
+		int e = drew && rename(tmp, to) ? errno : 0;
+
+		if (!drew || e)
+			unlink(tmp);
+		free(tmp);
+		if (e) {
+			run_result_free(&res);
+			return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': "
+					 "%s", to, strerror(e));
+		}
+	}
 	if (rc) {
 		char msg[sizeof(s->err.msg)];
 

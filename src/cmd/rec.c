@@ -42,10 +42,13 @@ static int save_meta(struct session *s, struct recorder *r,
 		     time_t start, double every)
 {
 	char cfg[1024];
-	FILE *fp = cmd_meta_open(s, path, "series", ser->name, start);
+	struct pcb_wfile w;
+	FILE *fp;
+	int rc = cmd_meta_open(s, &w, path, "series", ser->name, start);
 
-	if (!fp)
-		return -s->err.code;
+	if (rc)
+		return rc;
+	fp = w.fp;
 	fprintf(fp, ",\"interval_s\":%.9g,\"points\":%zu", every, ser->nrows);
 	if (r->d) {
 		sim_cfg_format(&r->d->cfg, cfg, sizeof(cfg));
@@ -56,7 +59,7 @@ static int save_meta(struct session *s, struct recorder *r,
 		out_json_string(fp, r->d->algo_label);
 	}
 	cmd_meta_algo(s, fp);
-	return cmd_meta_close(s, fp, path);
+	return cmd_meta_close(s, &w);
 }
 
 /* record for DURATION every INTERVAL [into NAME] [clear on|off]

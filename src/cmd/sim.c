@@ -149,11 +149,12 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 /* The trace as CSV (RFC 4180: one header row with units, no quoting
  * needed); an interval without probes leaves the RTT empty, not 0.
  */
-static int write_trace(struct session *s, struct sim *sim, FILE *fp,
-		       const char *path)
+static int write_trace(struct session *s, struct sim *sim,
+		       struct pcb_wfile *w)
 {
 	const struct sim_trace_row *r;
 	size_t i, n = sim_trace_rows(sim, &r);
+	FILE *fp = w->fp;
 
 	fprintf(fp, "t_us,queue_max_bytes,rate_mean_gbps,rate_min_gbps,"
 		"rate_max_gbps,rtt_mean_us,rtt_samples,rx_gbps\r\n");
@@ -165,10 +166,7 @@ static int write_trace(struct session *s, struct sim *sim, FILE *fp,
 			fprintf(fp, "%.3f", r[i].rtt_mean / 1e3);
 		fprintf(fp, ",%u,%.4f\r\n", r[i].rtt_n, r[i].rx_gbps);
 	}
-	if (fclose(fp))
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 path, strerror(errno));
-	return 0;
+	return pcb_wfile_commit(w, &s->err);
 }
 
 static int cmd_sim_run(struct session *s, int argc, char **argv)
@@ -178,7 +176,7 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 	struct sim *sim = NULL;
 	int64_t ps = 0, every = 10 * PS_PER_US;
 	const char *trace = NULL;
-	FILE *tfp = NULL;
+	struct pcb_wfile tw = { 0 };
 	int i, rc;
 
 	rc = parse_sim_dur(s, argv[0], &ps);
@@ -203,9 +201,8 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			       "trace of more than 10 M rows; use a coarser "
 			       "'every'");
 	/* a file that cannot be written fails before any simulated time */
-	if (!rc && trace && !(tfp = fopen(trace, "w")))
-		rc = pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-			       trace, strerror(errno));
+	if (!rc && trace)
+		rc = pcb_wfile_open(&tw, trace, PCB_MODE_DATA, &s->err);
 	if (!rc)
 		rc = fabric(s, &d, &sim);
 	if (!rc && trace)
@@ -213,11 +210,11 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			PCB_E_RANGE, "bad trace interval") : 0;
 	if (!rc)
 		rc = simdev_run(d, ps, s->stop, &s->err);
-	if (tfp) {
+	if (tw.fp) {
 		if (!rc)
-			rc = write_trace(s, sim, tfp, trace);
+			rc = write_trace(s, sim, &tw);
 		else
-			fclose(tfp);
+			pcb_wfile_abort(&tw);
 		if (sim)
 			sim_trace_stop(sim);
 	}

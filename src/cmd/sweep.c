@@ -21,18 +21,31 @@
  * back at the end, on error and on Ctrl-C/SIGTERM; every write is in the
  * journal, so after a crash `journal restore` brings them back.
  *
- * Results: $XDG_DATA_HOME/pccbench/sweeps/NAME/ holds results.csv (one row
- * per point and repeat, in plan order, rewritten after every run so an
- * interrupted sweep resumes), meta.json, and sweep.args (the definition,
- * one word per line, with the scenario made explicit) for `sweep resume`.
+ * Results: $XDG_DATA_HOME/pccbench/sweeps/NAME/ (0700) holds results.csv
+ * (one row per point and repeat, in plan order, rewritten after every run
+ * so an interrupted sweep resumes), meta.json, and sweep.args (the
+ * definition, one word per line, with the scenario made explicit) for
+ * `sweep resume`.  Every file is written through a temp file renamed over
+ * it and read only when it is a regular file (fsafe.h): a link or a FIFO
+ * planted there is replaced or refused, never followed.  What is read back
+ * is checked whole against the definition (counts, ranges, names, every
+ * row) before it is used: a damaged file is one error naming it.
+ *
+ * Workers: at most SW_MAX_JOBS, by default as many as the CPUs online (and
+ * no more than runs).  Their scratch devices live in
+ * $XDG_CACHE_HOME/pccbench/sweep/PID/, removed at the end; those of a
+ * pccbench that was killed are removed by the next sim sweep.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +69,12 @@
 #define SW_MAX_REPEAT	100
 #define SW_MAX_MEAS	16
 #define SW_MAX_ARGS	200
+#define SW_MAX_JOBS	256	/* worker processes (said in the help) */
+#define SW_ARGS_MAX	65536	/* bytes of sweep.args */
+#define SW_WORD_MAX	4096	/* bytes of one of its words */
 #define SW_FIXED_COLS	3	/* point, repeat, seed */
+#define SW_STR_(x)	#x
+#define SW_STR(x)	SW_STR_(x)
 
 /* Window measures the simulator computes itself (the sim device only). */
 enum { S_UTIL, S_JAIN, S_QMEAN, S_QP99, S_QMAX, S_RTTMEAN, S_RTTP99, S_RTOS,
@@ -87,6 +105,8 @@ struct measure {
 	int col;		/* timeline column, or -1 */
 };
 
+struct sdef;
+
 struct plan {
 	char name[64], dir[4096];
 	bool real;		/* a real NIC: runs in this process */
@@ -113,6 +133,7 @@ struct plan {
 	bool *done;
 	size_t ndone;
 	double sim_s;		/* the runs' wall time in the workload */
+	const struct sdef *def;	/* resume: sweep.args read back */
 };
 
 struct wmsg {			/* worker -> parent, one write < PIPE_BUF */
@@ -172,16 +193,20 @@ static int split_number(const char *t, double *x, const char **unit)
 	return 0;
 }
 
-/* One axis from "FROM:TO:STEP" or "v1,v2,...": every value parsed as
- * `param set` parses it and checked against the device's range.
+/* The values of "FROM:TO:STEP" or "v1,v2,..." as texts, not yet parsed
+ * for a param (so a saved definition is checked without a device).
  */
-static int parse_axis(struct session *s, struct axis *a, const char *spec)
+static int axis_texts(struct pcb_err *err, const char *name,
+		      const char *spec, char (*texts)[48], size_t *np)
 {
-	const char *name = a->p->info.name;
-	char texts[SW_MAX_VALS][48], buf[4096], *w, *save;
+	char buf[4096], *w, *save;
 	size_t i, n = 0;
-	int rc;
 
+	*np = 0;
+	if (strlen(spec) >= sizeof(buf))
+		return pcb_error(err, PCB_E_RANGE, "sweep: %s: the values are "
+				 "longer than %zu characters", name,
+				 sizeof(buf) - 1);
 	if (strchr(spec, ':')) {
 		double x[3], vals[SW_MAX_VALS];
 		const char *u[3], *unit = "";
@@ -189,25 +214,25 @@ static int parse_axis(struct session *s, struct axis *a, const char *spec)
 
 		if (sscanf(spec, "%63[^:]:%63[^:]:%63s", part[0], part[1],
 			   part[2]) != 3 || strchr(part[2], ':'))
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: %s: bad "
+			return pcb_error(err, PCB_E_INVAL, "sweep: %s: bad "
 					 "range '%s' (FROM:TO:STEP, e.g. "
 					 "0.05:0.5:0.05)", name, spec);
 		for (i = 0; i < 3; i++) {
 			if (split_number(part[i], &x[i], &u[i]))
-				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
-						 "%s: '%s' is not a number",
-						 name, part[i]);
+				return pcb_error(err, PCB_E_INVAL, "sweep: %s: "
+						 "'%s' is not a number", name,
+						 part[i]);
 			if (*u[i] && *unit && strcmp(u[i], unit))
-				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
-						 "%s: one unit for the range, "
-						 "not '%s' and '%s'", name,
-						 unit, u[i]);
+				return pcb_error(err, PCB_E_INVAL, "sweep: %s: "
+						 "one unit for the range, not "
+						 "'%s' and '%s'", name, unit,
+						 u[i]);
 			if (*u[i])
 				unit = u[i];
 		}
 		n = stats_range(x[0], x[1], x[2], vals, SW_MAX_VALS);
 		if (!n)
-			return pcb_error(&s->err, PCB_E_RANGE, "sweep: %s: range "
+			return pcb_error(err, PCB_E_RANGE, "sweep: %s: range "
 					 "'%s' is empty or has more than %d "
 					 "values (FROM <= TO, STEP > 0)", name,
 					 spec, SW_MAX_VALS);
@@ -219,15 +244,31 @@ static int parse_axis(struct session *s, struct axis *a, const char *spec)
 		for (w = strtok_r(buf, ",", &save); w;
 		     w = strtok_r(NULL, ",", &save)) {
 			if (n == SW_MAX_VALS)
-				return pcb_error(&s->err, PCB_E_RANGE, "sweep: "
-						 "%s: more than %d values",
-						 name, SW_MAX_VALS);
+				return pcb_error(err, PCB_E_RANGE, "sweep: %s: "
+						 "more than %d values", name,
+						 SW_MAX_VALS);
 			snprintf(texts[n++], sizeof(texts[0]), "%s", w);
 		}
 		if (!n)
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: %s: no "
+			return pcb_error(err, PCB_E_INVAL, "sweep: %s: no "
 					 "values", name);
 	}
+	*np = n;
+	return 0;
+}
+
+/* One axis from "FROM:TO:STEP" or "v1,v2,...": every value parsed as
+ * `param set` parses it and checked against the device's range.
+ */
+static int parse_axis(struct session *s, struct axis *a, const char *spec)
+{
+	const char *name = a->p->info.name;
+	char texts[SW_MAX_VALS][48];
+	size_t i, n;
+	int rc = axis_texts(&s->err, name, spec, texts, &n);
+
+	if (rc)
+		return rc;
 	for (i = 0; i < n; i++) {
 		char shown[40];
 		size_t k;
@@ -253,27 +294,33 @@ static int parse_axis(struct session *s, struct axis *a, const char *spec)
 	return 0;
 }
 
-static int parse_count(struct session *s, const char *key, const char *val,
-		       unsigned long max, unsigned long *out)
+/* A count from 1 to max, all digits; what: "worker processes". */
+static int parse_count(struct pcb_err *err, const char *key, const char *val,
+		       unsigned long max, const char *what, unsigned long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtoul(val, &end, 10);
-	if (*val == '-' || *end || errno || *out < 1 || *out > max)
-		return pcb_error(&s->err, PCB_E_RANGE, "sweep: %s '%s' (1 to "
-				 "%lu)", key, val, max);
+	if (*val < '0' || *val > '9' || *end || errno || *out < 1 ||
+	    *out > max)
+		return pcb_error(err, PCB_E_RANGE, "sweep: %s '%s': 1 to %lu "
+				 "%s", key, val, max, what);
 	return 0;
 }
 
-static int parse_measures(struct session *s, struct plan *pl,
-			  const char *list)
+/* "a,b,c" into m[]; real: a real NIC's sweep (no sim measures). */
+static int parse_measures(struct pcb_err *err, bool real, const char *list,
+			  struct measure *ms, size_t *nm)
 {
 	char buf[1024], *w, *save;
 	size_t i;
 
+	if (strlen(list) >= sizeof(buf))
+		return pcb_error(err, PCB_E_RANGE, "sweep: the measure list is "
+				 "longer than %zu characters", sizeof(buf) - 1);
 	snprintf(buf, sizeof(buf), "%s", list);
-	pl->nmeas = 0;
+	*nm = 0;
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		struct measure m = { -1, -1 };
 
@@ -284,28 +331,27 @@ static int parse_measures(struct session *s, struct plan *pl,
 			if (!strcmp(w, rec_fixed_cols[i].name))
 				m.col = (int)i;
 		if (m.scalar < 0 && m.col < 0)
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: cannot "
+			return pcb_error(err, PCB_E_INVAL, "sweep: cannot "
 					 "measure '%s' (the timeline's avg_rtt"
 					 ", cnp_handled, rx_gbps, ...; on the "
 					 "sim also util, jain, queue_mean, "
 					 "queue_p99, queue_max, rtt_mean, "
 					 "rtt_p99, rtos)", w);
-		if (m.scalar >= 0 && pl->real)
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: '%s' is "
+		if (m.scalar >= 0 && real)
+			return pcb_error(err, PCB_E_INVAL, "sweep: '%s' is "
 					 "the simulator's own measure; a real "
 					 "NIC gives the timeline columns", w);
-		for (i = 0; i < pl->nmeas; i++)
-			if (pl->m[i].scalar == m.scalar &&
-			    pl->m[i].col == m.col)
-				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
+		for (i = 0; i < *nm; i++)
+			if (ms[i].scalar == m.scalar && ms[i].col == m.col)
+				return pcb_error(err, PCB_E_INVAL, "sweep: "
 						 "'%s' measured twice", w);
-		if (pl->nmeas == SW_MAX_MEAS)
-			return pcb_error(&s->err, PCB_E_RANGE, "sweep: more "
-					 "than %d measures", SW_MAX_MEAS);
-		pl->m[pl->nmeas++] = m;
+		if (*nm == SW_MAX_MEAS)
+			return pcb_error(err, PCB_E_RANGE, "sweep: more than "
+					 "%d measures", SW_MAX_MEAS);
+		ms[(*nm)++] = m;
 	}
-	if (!pl->nmeas)
-		return pcb_error(&s->err, PCB_E_INVAL, "sweep: measure what?");
+	if (!*nm)
+		return pcb_error(err, PCB_E_INVAL, "sweep: measure what?");
 	return 0;
 }
 
@@ -315,20 +361,49 @@ static const char *measure_name(const struct measure *m)
 				rec_fixed_cols[m->col].name;
 }
 
+/* The results columns of a measure: its name (a sim scalar) or NAME_mean,
+ * NAME_p50, ... (a timeline column); how many.
+ */
+static size_t measure_cols(const struct measure *m, char (*names)[48],
+			   const char **unit)
+{
+	size_t k;
+
+	if (m->scalar >= 0) {
+		snprintf(names[0], sizeof(names[0]), "%s",
+			 scalar_cols[m->scalar].name);
+		*unit = scalar_cols[m->scalar].unit;
+		return 1;
+	}
+	for (k = 0; k < SW_NSTATS; k++)
+		snprintf(names[k], sizeof(names[0]), "%s_%s",
+			 rec_fixed_cols[m->col].name, stat_names[k]);
+	*unit = rec_fixed_cols[m->col].unit;
+	return SW_NSTATS;
+}
+
 /* Counter-based timeline columns need the algorithm's counters. */
 static bool needs_counters(const struct measure *m)
 {
 	return m->col >= REC_C_AVG_RTT && m->col <= REC_C_TXDEC;
 }
 
+/* A word of the definition, as sweep.args holds it (def_load's rules). */
 static int save_word(struct session *s, struct plan *pl, const char *w)
 {
+	const char *c;
+
 	if (pl->nargs == SW_MAX_ARGS)
 		return pcb_error(&s->err, PCB_E_RANGE, "sweep: more than %d "
 				 "words", SW_MAX_ARGS);
-	if (strchr(w, '\n'))
-		return pcb_error(&s->err, PCB_E_INVAL, "sweep: a word with a "
-				 "line break");
+	if (!*w || *w == '#' || strlen(w) >= SW_WORD_MAX)
+		return pcb_error(&s->err, PCB_E_INVAL, "sweep: a word is "
+				 "empty, starts with '#' or is longer than %d "
+				 "characters", SW_WORD_MAX - 1);
+	for (c = w; *c; c++)
+		if ((*c > 0 && *c < ' ' && *c != '\t') || *c == 0x7f)
+			return pcb_error(&s->err, PCB_E_INVAL, "sweep: a word "
+					 "with a control character");
 	pl->args[pl->nargs] = strdup(w);
 	if (!pl->args[pl->nargs])
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -353,20 +428,12 @@ static int plan_columns(struct session *s, struct plan *pl)
 				      *pl->ax[i].p->units ? pl->ax[i].p->units :
 				      "");
 	for (i = 0; i < pl->nmeas && !bad; i++) {
-		const struct measure *m = &pl->m[i];
+		char nm[SW_NSTATS][48];
+		const char *unit;
+		size_t n = measure_cols(&pl->m[i], nm, &unit);
 
-		if (m->scalar >= 0) {
-			bad |= series_add_col(r, scalar_cols[m->scalar].name,
-					      scalar_cols[m->scalar].unit);
-			continue;
-		}
-		for (k = 0; k < SW_NSTATS; k++) {
-			char nm[48];
-
-			snprintf(nm, sizeof(nm), "%s_%s",
-				 rec_fixed_cols[m->col].name, stat_names[k]);
-			bad |= series_add_col(r, nm, rec_fixed_cols[m->col].unit);
-		}
+		for (k = 0; k < n; k++)
+			bad |= series_add_col(r, nm[k], unit);
 	}
 	if (bad)
 		return pcb_error(&s->err, PCB_E_INVAL, "sweep: a param is "
@@ -474,11 +541,13 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 						 "100us)", key, val);
 			have_for |= key[0] == 'f';
 		} else if (!strcmp(key, "repeat")) {
-			rc = parse_count(s, key, val, SW_MAX_REPEAT, &repeat);
+			rc = parse_count(&s->err, key, val, SW_MAX_REPEAT,
+					 "repeats", &repeat);
 			if (rc)
 				return rc;
 		} else if (!strcmp(key, "jobs")) {
-			rc = parse_count(s, key, val, 256, &jobs);
+			rc = parse_count(&s->err, key, val, SW_MAX_JOBS,
+					 "worker processes", &jobs);
 			if (rc)
 				return rc;
 		} else if (!strcmp(key, "seeds")) {
@@ -573,10 +642,14 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			pl->nscen = pl->nargs - k - 1;
 		}
 		pl->cfg = cfg;	/* given, or the device's */
-		pl->jobs = jobs ? (unsigned)jobs :
-			   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-		if (pl->jobs < 1)
-			pl->jobs = 1;
+		if (jobs) {
+			pl->jobs = (unsigned)jobs;
+		} else {	/* the CPUs, capped */
+			long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+			pl->jobs = ncpu < 1 ? 1 : ncpu > SW_MAX_JOBS ?
+				   SW_MAX_JOBS : (unsigned)ncpu;
+		}
 	}
 	if (!pl->dur)
 		pl->dur = 10 * PS_PER_MS;
@@ -641,7 +714,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			  k >= 0 ? "avg_rtt,util,queue_p99,cnp_handled" :
 				   "rtt_mean,util,queue_p99,cnp_handled";
 	}
-	rc = parse_measures(s, pl, measure);
+	rc = parse_measures(&s->err, pl->real, measure, pl->m, &pl->nmeas);
 	if (rc)
 		return rc;
 	for (n = 0; n < pl->nmeas; n++) {
@@ -679,12 +752,14 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 		return rc;
 	if (!*pl->name && !resume) {	/* sweep1, sweep2, ...: the first free */
 		for (n = 1;; n++) {
+			struct stat st;
+
 			snprintf(pl->name, sizeof(pl->name), "sweep%zu", n);
 			rc = sweeps_dir(s, pl->name, pl->dir, sizeof(pl->dir),
 					false);
 			if (rc)
 				return rc;
-			if (access(pl->dir, F_OK))
+			if (lstat(pl->dir, &st))	/* nothing there */
 				break;
 		}
 	}
@@ -803,12 +878,13 @@ static void store_run(struct plan *pl, size_t run, const double *v)
 }
 
 /* results.csv: the finished runs in plan order (whatever order they ran
- * in), written whole to a temporary file and renamed over.
+ * in), written whole to a temporary file and renamed over (by
+ * series_write_csv, through fsafe.h).
  */
 static int save_results(struct session *s, struct plan *pl)
 {
 	struct series *t = series_new(pl->name);
-	char path[4200], tmp[4300];
+	char path[4200];
 	size_t r;
 	int rc = 0;
 
@@ -821,52 +897,50 @@ static int save_results(struct session *s, struct plan *pl)
 		    series_add_row(t, pl->rows + r * pl->res->ncols))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	if (!rc)
-		rc = series_write_csv(t, tmp, &s->err);
-	if (!rc && rename(tmp, path))
-		rc = pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-			       path, strerror(errno));
+		rc = series_write_csv(t, path, &s->err);
 	series_free(t);
 	return rc;
 }
 
+/* sweep.args (read back by def_load): a comment, "#axes N", "#fixed
+ * INDEX VALUE" per param of the slot, then the words.
+ */
 static int save_definition(struct session *s, struct plan *pl,
 			   const uint32_t *vals, size_t n)
 {
 	char path[4200];
-	FILE *fp;
+	struct pcb_wfile w;
 	size_t k;
-	int i, bad;
+	int i, rc;
 
 	snprintf(path, sizeof(path), "%s/sweep.args", pl->dir);
-	fp = fopen(path, "w");
-	if (!fp)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 path, strerror(errno));
-	fprintf(fp, "# pccbench %s sweep on %s: one word per line\n#axes %zu\n",
-		PCCB_VERSION, s->devname, pl->naxes);
+	rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	if (rc)
+		return rc;
+	fprintf(w.fp, "# pccbench %s sweep on %s: one word per line\n"
+		"#axes %zu\n", PCCB_VERSION, s->devname, pl->naxes);
 	for (k = 0; k < n; k++)		/* the slot's values at the start */
-		fprintf(fp, "#fixed %zu %u\n", k, vals[k]);
+		fprintf(w.fp, "#fixed %zu %u\n", k, vals[k]);
 	for (i = 0; i < pl->nargs; i++)
-		fprintf(fp, "%s\n", pl->args[i]);
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+		fprintf(w.fp, "%s\n", pl->args[i]);
+	return pcb_wfile_commit(&w, &s->err);
 }
 
 static int save_meta(struct session *s, struct plan *pl, time_t start,
 		     double wall, const char *status)
 {
 	char path[4200], v[40];
+	struct pcb_wfile w;
 	size_t k, i;
 	FILE *fp;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/meta.json", pl->dir);
-	fp = cmd_meta_open(s, path, "sweep", pl->name, start);
-	if (!fp)
-		return -s->err.code;
+	rc = cmd_meta_open(s, &w, path, "sweep", pl->name, start);
+	if (rc)
+		return rc;
+	fp = w.fp;
 	fprintf(fp, ",\"status\":\"%s\",\"wall_s\":%.3f,\"workload_s\":%.3f,"
 		"\"points\":%zu,\"repeat\":%zu,\"runs\":%zu,\"done\":%zu,"
 		"\"for_s\":%.9g,\"warmup_s\":%.9g,\"interval_s\":%.9g,"
@@ -911,35 +985,53 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 		out_json_string(fp, pl->args[i]);
 	}
 	fputs("]", fp);
-	return cmd_meta_close(s, fp, path);
+	return cmd_meta_close(s, &w);
 }
 
 /* ---- running on the sim: workers on copies of the device ---------------- */
 
-static int copy_file(const char *from, const char *to)
+/* A device file into a worker's private, new directory: the source must
+ * be a regular file (none: the device's defaults, nothing to copy), the
+ * copy is created, never opened through whatever is there.
+ */
+static int copy_file(const char *from, const char *to, struct pcb_err *err)
 {
+	struct pcb_err e = { 0, "" };
 	char buf[16384];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	int in = pcb_open_read(from, &e), out, rc = 0;
 	ssize_t n;
-	int rc = 0;
 
+	if (in == -PCB_E_NOENT)
+		return 0;
 	if (in < 0)
-		return errno == ENOENT ? 0 : -1;	/* none: defaults */
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		return pcb_error(err, e.code, "%s", e.msg);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   PCB_MODE_STATE);
 	if (out < 0) {
+		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s", to,
+			       strerror(errno));
 		close(in);
-		return -1;
+		return rc;
 	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			rc = -1;
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		ssize_t o = 0, w;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
 			break;
-		}
-	if (n < 0)
-		rc = -1;
+		while (o < n && (w = write(out, buf + o, (size_t)(n - o))) > 0)
+			o += w;
+		if (o < n)
+			break;
+	}
+	if (n != 0)
+		rc = pcb_error(err, PCB_E_IO, "cannot copy '%s' to '%s': %s",
+			       from, to, strerror(errno));
 	close(in);
-	if (close(out))
-		rc = -1;
+	if (close(out) && !rc)
+		rc = pcb_error(err, PCB_E_IO, "cannot write '%s': %s", to,
+			       strerror(errno));
 	return rc;
 }
 
@@ -953,9 +1045,48 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/* rm -r that never follows a link (a link is removed, not what it names). */
 static void rm_tree(const char *path)
 {
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The scratch directories a killed pccbench could not remove: in the
+ * cache's sweep/, each real directory (not a link) of ours named by a pid
+ * whose process is gone (kill(pid, 0) fails with ESRCH).  A live
+ * process's, whoever it is, is left alone.
+ */
+static void remove_stale(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	char path[4400];
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		struct stat st;
+		char *end;
+		long pid;
+
+		if (*n < '1' || *n > '9')
+			continue;
+		errno = 0;
+		pid = strtol(n, &end, 10);
+		if (*end || errno || pid > INT_MAX || pid == (long)getpid())
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, n) >=
+		    sizeof(path))
+			continue;
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		if (!kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		rm_tree(path);
+	}
+	closedir(d);
 }
 
 /* A worker's device: a private state directory holding a copy of the
@@ -974,15 +1105,16 @@ static int worker_device(struct session *s, const char *dir)
 	s->dev->ops->ctl(s->dev, 0, &fw);
 	snprintf(from, sizeof(from), "%s", simfw_path(fw));
 	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-	if (copy_file(from, to))
-		return pcb_error(&s->err, PCB_E_IO, "cannot copy '%s'", from);
+	rc = copy_file(from, to, &s->err);
+	if (rc)
+		return rc;
 	dot = strrchr(from, '.');
 	if (dot && strlen(dot) >= strlen(".scenario")) {
 		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
 		snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-		if (copy_file(from, to))
-			return pcb_error(&s->err, PCB_E_IO, "cannot copy '%s'",
-					 from);
+		rc = copy_file(from, to, &s->err);
+		if (rc)
+			return rc;
 	}
 	setenv("XDG_STATE_HOME", dir, 1);
 	return 0;
@@ -1033,14 +1165,23 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	return rc;
 }
 
+static ssize_t sink_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	(void)buf;
+	return (ssize_t)len;
+}
+
 /* A worker process: set up its device once, then run what the parent
  * sends (run numbers on `in`) and answer each with a wmsg on `out`, until
- * `in` closes.  Never returns.
+ * `in` closes.  What it would print goes nowhere (a stream that opens no
+ * file).  Never returns.
  */
 static void worker(struct session *s, struct plan *pl, const char *dir,
 		   int in, int out)
 {
-	FILE *null = fopen("/dev/null", "w");
+	FILE *null = fopencookie(NULL, "w", (cookie_io_functions_t){
+		.write = sink_write });
 	struct session cs;
 	uint32_t run;
 	int rc = worker_device(s, dir);
@@ -1071,7 +1212,7 @@ static void worker(struct session *s, struct plan *pl, const char *dir,
 }
 
 struct job {
-	pid_t pid;
+	pid_t pid;		/* > 0: a worker this process forked */
 	int in, out;		/* to it, from it */
 	long run;		/* -1: idle */
 };
@@ -1119,34 +1260,47 @@ static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 
 	for (i = 0; i < nj; i++) {
 		close(jobs[i].in);
-		if (kill_them)
+		if (kill_them && jobs[i].pid > 0)	/* never 0 or -1 */
 			kill(jobs[i].pid, SIGKILL);
 	}
 	for (i = 0; i < nj; i++) {
 		close(jobs[i].out);
-		waitpid(jobs[i].pid, NULL, 0);
+		if (jobs[i].pid > 0)
+			waitpid(jobs[i].pid, NULL, 0);
 	}
 }
 
 static int run_sim(struct session *s, struct plan *pl, double t0)
 {
-	struct job jobs[256];
+	struct job *jobs = calloc(pl->jobs, sizeof(*jobs));
+	struct pollfd *pfd = calloc(pl->jobs, sizeof(*pfd));
+	unsigned *idx = calloc(pl->jobs, sizeof(*idx));
 	struct sigaction ign, old_pipe;
 	char root[4200], dir[4300];
 	size_t *order = run_order(pl), next = 0;
 	unsigned nj = 0, nbusy = 0, i;
+	bool have_root = false;
 	int rc;
 
-	if (!order)
+	if (!order || !jobs || !pfd || !idx) {
+		free(order);
+		free(jobs);
+		free(pfd);
+		free(idx);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
 	rc = pcb_user_dir(root, sizeof(root), PCB_DIR_CACHE, "sweep", true,
 			  &s->err);
 	if (!rc) {
 		size_t l = strlen(root);
 
+		remove_stale(root);
 		snprintf(root + l, sizeof(root) - l, "/%ld", (long)getpid());
 		rm_tree(root);
-		rc = pcb_mkdirs(root, 0700, &s->err);
+		if (mkdir(root, 0700))
+			rc = pcb_error(&s->err, PCB_E_IO, "cannot create '%s': "
+				       "%s", root, strerror(errno));
+		have_root = !rc;
 	}
 	/* a worker that died must not take the sweep with it through a
 	 * write to its pipe: SIGPIPE is ignored while they run */
@@ -1194,8 +1348,7 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 		jobs[nj++] = (struct job){ pid, to[1], from[0], -1 };
 	}
 	while (!rc) {
-		struct pollfd pfd[256];
-		unsigned idx[256], np = 0;
+		unsigned np = 0;
 
 		/* the next runs to the idle workers */
 		for (i = 0; i < nj && next < pl->nruns; i++) {
@@ -1277,8 +1430,12 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 	workers_end(jobs, nj, rc != 0);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	progress(s, pl, t0, true);
-	rm_tree(root);
+	if (have_root)
+		rm_tree(root);
 	free(order);
+	free(jobs);
+	free(pfd);
+	free(idx);
 	return rc;
 }
 
@@ -1297,6 +1454,16 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 	if (!order)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	snprintf(log, sizeof(log), "%s/while.log", pl->dir);
+	if (pl->targv) {	/* a file of ours (not a link) before use */
+		int fd = pcb_open_rw(log, O_CREAT | O_APPEND, PCB_MODE_DATA,
+				     &s->err);
+
+		if (fd < 0) {
+			free(order);
+			return fd;
+		}
+		close(fd);
+	}
 	rc = rec_open(&r, s, NULL, 0, true);
 	s->yes = true;		/* confirmed once, with the plan */
 	for (i = 0; !rc && i < pl->nruns; i++) {
@@ -1485,35 +1652,477 @@ static void print_plan(struct session *s, const struct plan *pl)
 		estimate_s(pl));
 }
 
-/* results.csv rows back into the plan (for resume). */
+/* ---- a saved sweep read back: sweep.args, results.csv -------------------- */
+
+/* sweep.args checked whole, without a device: its lines, then its words
+ * as plan_parse would take them (counts and durations parsed, the value
+ * lists counted, the measures and the scenario known).  Anything else is
+ * an error naming the file: a damaged definition is never guessed at.
+ */
+struct sdef {
+	char path[4300];		/* sweep.args, named in messages */
+	char **words;			/* NULL-terminated, owned */
+	int nwords;
+	size_t naxes;
+	const char *axis[SW_MAX_AXES];	/* the params' names, in words */
+	size_t npoints, repeat;
+	bool have_seeds;		/* seeds[] is what the rows must say */
+	uint64_t seeds[SW_MAX_REPEAT];
+	size_t nmeas;
+	struct measure m[SW_MAX_MEAS];
+	int64_t fixed[ALGO_MAX_PARAMS];	/* the slot at the start, or -1 */
+};
+
+static void def_release(struct sdef *d)
+{
+	cmd_argv_free(d->words);
+	d->words = NULL;
+	d->nwords = 0;
+}
+
+/* "'PATH' line N: what" (line 0: no line) as a PCB_E_CORRUPT error. */
+static int __attribute__((format(printf, 4, 5)))
+file_bad(struct session *s, const char *path, size_t line, const char *fmt,
+	 ...)
+{
+	char what[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line)
+		return pcb_error(&s->err, PCB_E_CORRUPT, "'%s' line %zu: %s",
+				 path, line, what);
+	return pcb_error(&s->err, PCB_E_CORRUPT, "'%s': %s", path, what);
+}
+
+/* The error a parser left in s->err, as one about the file. */
+static int file_rewrap(struct session *s, const char *path)
+{
+	char msg[sizeof(s->err.msg)];
+	const char *m = s->err.msg;
+
+	if (!strncmp(m, "sweep: ", 7))
+		m += 7;
+	snprintf(msg, sizeof(msg), "%s", m);
+	pcb_err_reset(&s->err);
+	return file_bad(s, path, 0, "%s", msg);
+}
+
+/* Digits only, no sign or space, at most max. */
+static int parse_digits(const char *t, const char **end, uint64_t max,
+			uint64_t *v)
+{
+	*v = 0;
+	if (*t < '0' || *t > '9')
+		return -1;
+	for (; *t >= '0' && *t <= '9'; t++) {
+		uint64_t dg = (uint64_t)(*t - '0');
+
+		if (dg > max || *v > (max - dg) / 10)
+			return -1;
+		*v = *v * 10 + dg;
+	}
+	*end = t;
+	return 0;
+}
+
+/* The lines: "# comment", "#axes N" once, "#fixed INDEX VALUE", words. */
+static int def_lines(struct session *s, struct sdef *d, char *buf, size_t len)
+{
+	size_t line = 0, i;
+	bool have_axes = false;
+	char *p = buf, *nl;
+
+	if (!len)
+		return file_bad(s, d->path, 0, "the file is empty");
+	if (buf[len - 1] != '\n')
+		return file_bad(s, d->path, 0, "the last line is cut short");
+	for (; p < buf + len; p = nl + 1) {
+		const char *end;
+		uint64_t a, b;
+		char **nv;
+
+		nl = memchr(p, '\n', (size_t)(buf + len - p));
+		*nl = '\0';
+		line++;
+		for (i = 0; p + i < nl; i++)
+			if ((unsigned char)p[i] < ' ' ? p[i] != '\t' :
+			    p[i] == 0x7f)
+				return file_bad(s, d->path, line, "a control "
+						"character or a NUL byte");
+		if ((size_t)(nl - p) >= SW_WORD_MAX)
+			return file_bad(s, d->path, line, "longer than %d "
+					"characters", SW_WORD_MAX - 1);
+		if (!*p)
+			return file_bad(s, d->path, line, "an empty line");
+		if (p[0] == '#' && p[1] == ' ')
+			continue;
+		if (!strncmp(p, "#axes ", 6)) {
+			if (have_axes || parse_digits(p + 6, &end, SW_MAX_AXES,
+						      &a) || *end || !a)
+				return file_bad(s, d->path, line, "'#axes' "
+						"must be given once, 1 to %d",
+						SW_MAX_AXES);
+			d->naxes = (size_t)a;
+			have_axes = true;
+			continue;
+		}
+		if (!strncmp(p, "#fixed ", 7)) {
+			if (parse_digits(p + 7, &end, ALGO_MAX_PARAMS - 1,
+					 &a) || *end != ' ' ||
+			    parse_digits(end + 1, &end, UINT32_MAX, &b) ||
+			    *end || d->fixed[a] >= 0)
+				return file_bad(s, d->path, line, "'#fixed' "
+						"needs a param index below %d "
+						"(once) and a 32-bit value",
+						ALGO_MAX_PARAMS);
+			d->fixed[a] = (int64_t)b;
+			continue;
+		}
+		if (p[0] == '#')
+			return file_bad(s, d->path, line, "an unknown '#' "
+					"line");
+		if (d->nwords == SW_MAX_ARGS)
+			return file_bad(s, d->path, line, "more than %d words",
+					SW_MAX_ARGS);
+		nv = realloc(d->words, (size_t)(d->nwords + 2) * sizeof(*nv));
+		if (!nv)
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		d->words = nv;
+		d->words[d->nwords] = strdup(p);
+		d->words[d->nwords + 1] = NULL;	/* stays a list */
+		if (!d->words[d->nwords])
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		d->nwords++;
+	}
+	if (!have_axes)
+		return file_bad(s, d->path, 0, "no '#axes' line");
+	if (!d->nwords)
+		return file_bad(s, d->path, 0, "no definition (no words)");
+	return 0;
+}
+
+/* The words: PARAM VALUES pairs (as many as #axes), then the keywords. */
+static int def_words(struct session *s, struct sdef *d)
+{
+	char **w = d->words, (*texts)[48] = NULL;
+	unsigned long repeat = 0, ul;
+	size_t nax = 0, nseeds = 0, n, k;
+	bool have_measure = false;
+	int i, rc = 0;
+
+	texts = malloc(SW_MAX_VALS * sizeof(*texts));
+	if (!texts)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	d->npoints = 1;
+	for (i = 0; !rc && i < d->nwords && !is_keyword(w[i]); i += 2) {
+		if (nax == SW_MAX_AXES || nax == d->naxes) {
+			rc = file_bad(s, d->path, 0, "'#axes %zu' but more "
+				      "params than that", d->naxes);
+			break;
+		}
+		if (!series_name_ok(w[i])) {
+			rc = file_bad(s, d->path, 0, "'%.40s' is not a param "
+				      "name", w[i]);
+			break;
+		}
+		for (k = 0; k < nax; k++)
+			if (!strcmp(d->axis[k], w[i]))
+				rc = file_bad(s, d->path, 0, "%s swept twice",
+					      w[i]);
+		if (!rc && (i + 1 >= d->nwords || is_keyword(w[i + 1])))
+			rc = file_bad(s, d->path, 0, "%s has no values", w[i]);
+		if (!rc && axis_texts(&s->err, w[i], w[i + 1], texts, &n))
+			rc = file_rewrap(s, d->path);
+		if (rc)
+			break;
+		d->axis[nax++] = w[i];
+		d->npoints *= n;
+		if (d->npoints > SW_MAX_RUNS)
+			rc = file_bad(s, d->path, 0, "more than %d points",
+				      SW_MAX_RUNS);
+	}
+	free(texts);
+	if (!rc && nax != d->naxes)
+		rc = file_bad(s, d->path, 0, "'#axes %zu' but %zu param%s",
+			      d->naxes, nax, nax == 1 ? "" : "s");
+	for (; !rc && i < d->nwords; i++) {
+		const char *key = w[i], *val = w[i + 1];
+		int64_t ps;
+
+		if (!is_keyword(key) || !strcmp(key, "into") ||
+		    !strcmp(key, "plot")) {
+			rc = file_bad(s, d->path, 0, "'%.40s' where a keyword "
+				      "belongs", key);
+			break;
+		}
+		if (!strcmp(key, "shuffle"))
+			continue;
+		if (!val) {
+			rc = file_bad(s, d->path, 0, "'%s' without a value",
+				      key);
+			break;
+		}
+		i++;
+		if (!strcmp(key, "for") || !strcmp(key, "warmup") ||
+		    !strcmp(key, "every")) {
+			if (pcb_parse_duration_ps(val, -1, &ps) ||
+			    (ps < 1000000 && key[0] != 'w'))
+				rc = file_bad(s, d->path, 0, "bad %s '%.40s'",
+					      key, val);
+		} else if (!strcmp(key, "repeat")) {
+			if (parse_count(&s->err, key, val, SW_MAX_REPEAT,
+					"repeats", &repeat))
+				rc = file_rewrap(s, d->path);
+		} else if (!strcmp(key, "jobs")) {
+			if (parse_count(&s->err, key, val, SW_MAX_JOBS,
+					"worker processes", &ul))
+				rc = file_rewrap(s, d->path);
+		} else if (!strcmp(key, "seeds")) {
+			const char *t = val, *end;
+
+			for (nseeds = 0; !rc; t = end + 1) {
+				if (nseeds == SW_MAX_REPEAT ||
+				    parse_digits(t, &end, UINT64_MAX,
+						 &d->seeds[nseeds]) ||
+				    (*end && *end != ',')) {
+					rc = file_bad(s, d->path, 0, "bad "
+						      "seeds '%.40s' (1 to %d "
+						      "whole numbers)", val,
+						      SW_MAX_REPEAT);
+					break;
+				}
+				nseeds++;
+				if (!*end)
+					break;
+			}
+			d->have_seeds = !rc;
+		} else if (!strcmp(key, "measure")) {
+			if (parse_measures(&s->err, false, val, d->m,
+					   &d->nmeas))
+				rc = file_rewrap(s, d->path);
+			have_measure = true;
+		} else if (!strcmp(key, "scenario")) {
+			struct sim_cfg cfg;
+			int ns;
+
+			for (ns = 1; i + ns < d->nwords &&
+			     !is_keyword(w[i + ns]); ns++)
+				;
+			sim_cfg_default(&cfg);
+			if (simdev_parse_scenario(&cfg, val, ns - 1, w + i + 1,
+						  &s->err))
+				rc = file_rewrap(s, d->path);
+			i += ns - 1;
+		}			/* while: the command, run as it is */
+	}
+	if (!rc && !have_measure)
+		rc = file_bad(s, d->path, 0, "no 'measure'");
+	if (!rc && d->have_seeds && repeat && repeat != nseeds)
+		rc = file_bad(s, d->path, 0, "repeat %lu but %zu seeds",
+			      repeat, nseeds);
+	if (rc)
+		return rc;
+	d->repeat = d->have_seeds ? nseeds : repeat ? repeat : 1;
+	if (d->npoints * d->repeat > SW_MAX_RUNS)
+		return file_bad(s, d->path, 0, "more than %d runs",
+				SW_MAX_RUNS);
+	return 0;
+}
+
+/* sweep NAME's definition; dir gets the sweep's directory.  No sweep
+ * there: -PCB_E_NOENT; a damaged one: -PCB_E_CORRUPT naming the file.
+ */
+static int def_load(struct session *s, const char *name, char *dir,
+		    size_t dlen, struct sdef *d)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0, i;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < ALGO_MAX_PARAMS; i++)
+		d->fixed[i] = -1;
+	rc = sweeps_dir(s, name, dir, dlen, false);
+	if (rc)
+		return rc;
+	if (lstat(dir, &st) && errno == ENOENT)
+		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s' ('sweep "
+				 "list')", name);
+	rc = pcb_check_dir(dir, &s->err);
+	if (rc)
+		return rc;
+	snprintf(d->path, sizeof(d->path), "%s/sweep.args", dir);
+	rc = pcb_read_file(d->path, SW_ARGS_MAX, &buf, &len, &s->err);
+	if (rc == -PCB_E_NOENT) {
+		pcb_err_reset(&s->err);
+		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s' ('sweep "
+				 "list')", name);
+	}
+	if (!rc)
+		rc = def_lines(s, d, buf, len);
+	free(buf);
+	if (!rc)
+		rc = def_words(s, d);
+	if (rc)
+		def_release(d);
+	return rc;
+}
+
+static bool whole(double x)
+{
+	return isfinite(x) && x == floor(x);
+}
+
+/* results.csv against the definition: exactly its columns, and in every
+ * row a point and a repeat in range (whole numbers, each pair once), a
+ * whole seed (or none: a real NIC) that is the same in each repeat (the
+ * definition's, when it has them) and axis values that are numbers, the
+ * same in each repeat of a point.
+ */
+static int results_check(struct session *s, const struct sdef *d,
+			 const struct series *r, const char *path)
+{
+	static const char *const fixed[SW_FIXED_COLS] = { "point", "repeat",
+							  "seed" };
+	double seed[SW_MAX_REPEAT];
+	size_t nc = 0, c, k, i, *first;
+	bool *seen;
+	int rc = 0;
+
+	for (k = 0; k < d->nmeas; k++) {
+		char nm[SW_NSTATS][48];
+		const char *unit;
+
+		nc += measure_cols(&d->m[k], nm, &unit);
+	}
+	nc += SW_FIXED_COLS + d->naxes;
+	if (r->ncols != nc)
+		return file_bad(s, path, 1, "%zu columns where the definition "
+				"('%s') gives %zu", r->ncols, d->path, nc);
+	for (c = 0; c < nc; c++) {
+		char nm[SW_NSTATS][48];
+		const char *want = nm[0], *unit;
+
+		if (c < SW_FIXED_COLS) {
+			want = fixed[c];
+		} else if (c < SW_FIXED_COLS + d->naxes) {
+			want = d->axis[c - SW_FIXED_COLS];
+		} else {	/* the measure this column belongs to */
+			size_t o = SW_FIXED_COLS + d->naxes, n = 0;
+
+			for (k = 0; k < d->nmeas; k++, o += n) {
+				n = measure_cols(&d->m[k], nm, &unit);
+				if (c < o + n)
+					break;
+			}
+			want = nm[c - o];
+		}
+		if (strcmp(r->cols[c].name, want))
+			return file_bad(s, path, 1, "column %zu is '%s' where "
+					"the definition ('%s') has '%s'", c + 1,
+					r->cols[c].name, d->path, want);
+	}
+	seen = calloc(d->npoints * d->repeat + 1, sizeof(*seen));
+	first = malloc((d->npoints + 1) * sizeof(*first));
+	if (!seen || !first) {
+		free(seen);
+		free(first);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	for (i = 0; i < d->npoints; i++)
+		first[i] = SIZE_MAX;
+	for (k = 0; k < d->repeat; k++)
+		seed[k] = -1;	/* none seen */
+	for (i = 0; !rc && i < r->nrows; i++) {
+		double p = series_at(r, i, 0), q = series_at(r, i, 1);
+		double sd = series_at(r, i, 2);
+		size_t line = i + 2, pt, rp;
+
+		if (!whole(p) || p < 0 || p >= (double)d->npoints) {
+			rc = file_bad(s, path, line, "point '%g' is not one of "
+				      "0 to %zu", p, d->npoints - 1);
+			break;
+		}
+		if (!whole(q) || q < 0 || q >= (double)d->repeat) {
+			rc = file_bad(s, path, line, "repeat '%g' is not one "
+				      "of 0 to %zu", q, d->repeat - 1);
+			break;
+		}
+		pt = (size_t)p;
+		rp = (size_t)q;
+		if (seen[pt * d->repeat + rp]) {
+			rc = file_bad(s, path, line, "point %zu repeat %zu a "
+				      "second time", pt, rp);
+			break;
+		}
+		seen[pt * d->repeat + rp] = true;
+		if (!isnan(sd) && (!whole(sd) || sd < 0 ||
+				   sd >= 18446744073709551616.0))
+			rc = file_bad(s, path, line, "seed '%g' is not a "
+				      "64-bit whole number", sd);
+		else if (d->have_seeds && sd != (double)d->seeds[rp])
+			rc = file_bad(s, path, line, "seed '%g' where the "
+				      "definition has %" PRIu64 " for repeat "
+				      "%zu", sd, d->seeds[rp], rp);
+		else if (seed[rp] != -1 && !(seed[rp] == sd ||
+					     (isnan(seed[rp]) && isnan(sd))))
+			rc = file_bad(s, path, line, "repeat %zu has seed %g "
+				      "here and %g above", rp, sd, seed[rp]);
+		seed[rp] = sd;
+		for (c = 0; !rc && c < d->naxes; c++) {
+			double v = series_at(r, i, SW_FIXED_COLS + c);
+
+			if (!isfinite(v))
+				rc = file_bad(s, path, line, "%s is not a "
+					      "number", d->axis[c]);
+			else if (first[pt] != SIZE_MAX &&
+				 series_at(r, first[pt],
+					   SW_FIXED_COLS + c) != v)
+				rc = file_bad(s, path, line, "point %zu has %s "
+					      "%g here and %g above", pt,
+					      d->axis[c], v,
+					      series_at(r, first[pt],
+							SW_FIXED_COLS + c));
+		}
+		if (first[pt] == SIZE_MAX)
+			first[pt] = i;
+	}
+	free(seen);
+	free(first);
+	return rc;
+}
+
+/* results.csv rows back into the plan (for resume): checked against the
+ * definition (pl->def), then against the plan made from it.
+ */
 static int load_results(struct session *s, struct plan *pl)
 {
 	struct series *r;
 	char path[4200];
+	struct stat st;
 	size_t i, c;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
-	if (access(path, F_OK))
-		return 0;
+	if (lstat(path, &st) && errno == ENOENT)
+		return 0;	/* nothing ran yet */
 	rc = series_read_csv(&r, pl->name, path, &s->err);
 	if (rc)
 		return rc;
-	if (r->ncols != pl->res->ncols)
-		rc = -1;
+	rc = results_check(s, pl->def, r, path);
 	for (c = 0; !rc && c < r->ncols; c++)
-		if (strcmp(r->cols[c].name, pl->res->cols[c].name))
-			rc = -1;
+		if (r->ncols != pl->res->ncols ||
+		    strcmp(r->cols[c].name, pl->res->cols[c].name))
+			rc = file_bad(s, path, 1, "the columns do not match "
+				      "the sweep's definition");
 	for (i = 0; !rc && i < r->nrows; i++) {
-		double p = series_at(r, i, 0), k = series_at(r, i, 1);
-		size_t run;
+		size_t run = (size_t)series_at(r, i, 0) * pl->repeat +
+			     (size_t)series_at(r, i, 1);
 
-		if (!(p >= 0 && p < (double)pl->npoints && k >= 0 &&
-		      k < (double)pl->repeat)) {
-			rc = -1;
-			break;
-		}
-		run = (size_t)p * pl->repeat + (size_t)k;
 		memcpy(pl->rows + run * r->ncols, r->data + i * r->ncols,
 		       r->ncols * sizeof(double));
 		if (!pl->done[run])
@@ -1521,74 +2130,7 @@ static int load_results(struct session *s, struct plan *pl)
 		pl->done[run] = true;
 	}
 	series_free(r);
-	if (rc)
-		return pcb_error(&s->err, PCB_E_PARSE, "sweep %s: '%s' does not "
-				 "match the sweep's definition", pl->name,
-				 path);
-	return 0;
-}
-
-static int sweep_plot(struct session *s, const char *name, const char *to);
-
-/* Run (or resume) a parsed plan. */
-/* sweep.args: the words, and "#axes N" for readers without a device. */
-static int read_definition(struct session *s, const char *name, char *dir,
-			   size_t dlen, char ***words, int *nwords,
-			   size_t *naxes, int64_t *fixed)
-{
-	char path[4300], *line = NULL, **w = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int nw = 0, rc;
-	FILE *fp;
-
-	rc = sweeps_dir(s, name, dir, dlen, false);
-	if (rc)
-		return rc;
-	snprintf(path, sizeof(path), "%s/sweep.args", dir);
-	fp = fopen(path, "r");
-	if (!fp)
-		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s' ('sweep "
-				 "list')", name);
-	*naxes = 0;
-	for (n = 0; fixed && n < ALGO_MAX_PARAMS; n++)
-		fixed[n] = -1;
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		unsigned idx, raw;
-		char **nv;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "#axes ", 6))
-			*naxes = strtoul(line + 6, NULL, 10);
-		if (fixed && sscanf(line, "#fixed %u %u", &idx, &raw) == 2 &&
-		    idx < ALGO_MAX_PARAMS)
-			fixed[idx] = raw;
-		if (line[0] == '#')
-			continue;
-		nv = nw < SW_MAX_ARGS ? realloc(w, (size_t)(nw + 2) *
-						sizeof(*w)) : NULL;
-		if (nv) {
-			w = nv;
-			w[nw] = strdup(line);
-			w[nw + 1] = NULL;
-		}
-		if (!nv || !w[nw]) {	/* w stays a NULL-terminated list */
-			rc = pcb_error(&s->err, PCB_E_PARSE, "sweep %s: '%s' "
-				       "is too long or out of memory", name,
-				       path);
-			break;
-		}
-		nw++;
-	}
-	free(line);
-	fclose(fp);
-	if (rc) {
-		cmd_argv_free(w);
-		return rc;
-	}
-	*words = w;
-	*nwords = nw;
-	return 0;
+	return rc;
 }
 
 /* The slot's values now; on resume they must equal those the sweep
@@ -1598,18 +2140,14 @@ static int read_definition(struct session *s, const char *name, char *dir,
 static int fixed_check(struct session *s, struct plan *pl, uint32_t *vals,
 		       size_t *n, bool resume)
 {
-	int64_t was[ALGO_MAX_PARAMS];
-	char **words = NULL, dir[4096];
-	size_t naxes, i, k;
-	int nw, rc;
+	const int64_t *was = resume ? pl->def->fixed : NULL;
+	size_t i, k;
+	int rc;
 
 	rc = ppcc_bulk_get(&s->ppcc, pl->slot, vals, ALGO_MAX_PARAMS, n,
 			   &s->err);
 	if (rc || !resume)
 		return rc;
-	rc = read_definition(s, pl->name, dir, sizeof(dir), &words, &nw,
-			     &naxes, was);
-	cmd_argv_free(words);
 	for (i = 0; !rc && i < *n && i < pl->v->nparams; i++) {
 		char a[40], b[40];
 
@@ -1629,6 +2167,33 @@ static int fixed_check(struct session *s, struct plan *pl, uint32_t *vals,
 	return rc;
 }
 
+static int sweep_plot(struct session *s, const char *name, const char *to);
+
+static int sweep_exists(struct session *s, const struct plan *pl)
+{
+	return pcb_error(&s->err, PCB_E_STATE, "sweep %s exists ('sweep resume "
+			 "%s' continues it, 'sweep drop %s' deletes it)",
+			 pl->name, pl->name, pl->name);
+}
+
+/* A new sweep's directory, private (0700), in a sweeps/ of ours: made
+ * here, not found (a sweep of that name made meanwhile is refused).
+ */
+static int sweep_mkdir(struct session *s, const struct plan *pl)
+{
+	char parent[4096];
+	int rc = sweeps_dir(s, pl->name, parent, sizeof(parent), true);
+
+	if (rc)
+		return rc;
+	if (!mkdir(pl->dir, 0700))
+		return 0;
+	if (errno == EEXIST)
+		return sweep_exists(s, pl);
+	return pcb_error(&s->err, PCB_E_IO, "cannot create '%s': %s", pl->dir,
+			 strerror(errno));
+}
+
 /* Run (or resume) a parsed plan. */
 static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 {
@@ -1636,16 +2201,15 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	time_t start = time(NULL);
 	double t0 = pcb_mono_s();
 	size_t k, n = 0, before;
+	struct stat st;
 	int rc;
 
 	if (resume) {
 		rc = load_results(s, pl);
 		if (rc)
 			return rc;
-	} else if (!access(pl->dir, F_OK)) {
-		return pcb_error(&s->err, PCB_E_STATE, "sweep %s exists ('sweep "
-				 "resume %s' continues it, 'sweep drop %s' "
-				 "deletes it)", pl->name, pl->name, pl->name);
+	} else if (!lstat(pl->dir, &st)) {
+		return sweep_exists(s, pl);
 	}
 	memset(vals, 0, sizeof(vals));
 	rc = fixed_check(s, pl, vals, &n, resume);
@@ -1687,7 +2251,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		if (rc)
 			return rc;
 	}
-	rc = pcb_mkdirs(pl->dir, 0755, &s->err);
+	rc = resume ? pcb_check_dir(pl->dir, &s->err) : sweep_mkdir(s, pl);
 	if (!rc && !resume)
 		rc = save_definition(s, pl, vals, n);
 	if (!rc)
@@ -1750,28 +2314,50 @@ static int cmd_sweep_run(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* The plan again from sweep.args (checked first, see def_load): a word
+ * this device refuses is an error about the file; the plan must give the
+ * points and repeats the definition does, and the rows its seeds.
+ */
 static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 {
 	struct plan *pl = calloc(1, sizeof(*pl));
-	char dir[4096], **words = NULL;
-	size_t naxes;
-	int nw = 0, rc;
+	struct sdef *d = calloc(1, sizeof(*d));
+	char dir[4096];
+	int rc;
 
 	(void)argc;
-	if (!pl)
+	if (!pl || !d) {
+		free(pl);
+		free(d);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = read_definition(s, argv[0], dir, sizeof(dir), &words, &nw, &naxes,
-			     NULL);
+	}
+	rc = def_load(s, argv[0], dir, sizeof(dir), d);
+	if (!rc)	/* the device's own errors are not about the file */
+		rc = sess_active_slot(s, &pl->slot);
+	if (!rc)
+		rc = sess_slot_view(s, pl->slot, &pl->v);
 	if (!rc) {
 		snprintf(pl->name, sizeof(pl->name), "%s", argv[0]);
 		snprintf(pl->dir, sizeof(pl->dir), "%s", dir);
-		rc = words ? plan_parse(s, pl, nw, words, true) :
-			     pcb_error(&s->err, PCB_E_PARSE, "sweep %s: empty "
-				       "sweep.args", argv[0]);
+		pl->def = d;
+		rc = plan_parse(s, pl, d->nwords, d->words, true);
+		if (rc == -PCB_E_INVAL || rc == -PCB_E_RANGE ||
+		    rc == -PCB_E_USAGE || rc == -PCB_E_NOENT ||
+		    rc == -PCB_E_AMBIG || rc == -PCB_E_PARSE)
+			rc = file_rewrap(s, d->path);
+	}
+	if (!rc && (pl->npoints != d->npoints || pl->repeat != d->repeat))
+		rc = file_bad(s, d->path, 0, "%zu points x %zu repeats here, "
+			      "%zu x %zu on the device", d->npoints, d->repeat,
+			      pl->npoints, pl->repeat);
+	if (!rc && !pl->real) {	/* the seeds the rows must have */
+		memcpy(d->seeds, pl->seeds, sizeof(d->seeds));
+		d->have_seeds = true;
 	}
 	if (!rc)
 		rc = sweep_exec(s, pl, true);
-	cmd_argv_free(words);
+	def_release(d);
+	free(d);
 	plan_free(pl);
 	return rc;
 }
@@ -1800,29 +2386,35 @@ static void table_free(struct table *t)
 	free(t->n);
 }
 
+/* sweep NAME's results, checked against its definition (see
+ * results_check), then averaged per point.
+ */
 static int table_load(struct session *s, const char *name, struct table *t,
 		      char *dir, size_t dlen)
 {
-	char path[4300], **words = NULL;
+	struct sdef *d = calloc(1, sizeof(*d));
+	char path[4300];
+	struct stat st;
 	size_t c, i, p, k;
-	int nw, rc;
+	int rc;
 
 	memset(t, 0, sizeof(*t));
-	rc = read_definition(s, name, dir, dlen, &words, &nw, &t->naxes, NULL);
-	cmd_argv_free(words);
-	if (rc)
-		return rc;
+	if (!d)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = def_load(s, name, dir, dlen, d);
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	if (access(path, F_OK))
-		return pcb_error(&s->err, PCB_E_NOENT, "sweep %s has no results "
-				 "yet ('sweep resume %s')", name, name);
-	rc = series_read_csv(&t->r, name, path, &s->err);
+	if (!rc && lstat(path, &st) && errno == ENOENT)
+		rc = pcb_error(&s->err, PCB_E_NOENT, "sweep %s has no results "
+			       "yet ('sweep resume %s')", name, name);
+	if (!rc)
+		rc = series_read_csv(&t->r, name, path, &s->err);
+	if (!rc)
+		rc = results_check(s, d, t->r, path);
+	t->naxes = d->naxes;
+	def_release(d);
+	free(d);
 	if (rc)
 		return rc;
-	if (t->r->ncols < SW_FIXED_COLS + t->naxes + 1 || !t->naxes ||
-	    strcmp(t->r->cols[0].name, "point"))
-		return pcb_error(&s->err, PCB_E_PARSE, "sweep %s: '%s' is not "
-				 "a sweep's results", name, path);
 	for (c = SW_FIXED_COLS + t->naxes; c < t->r->ncols; c++) {
 		const char *cn = t->r->cols[c].name;
 		size_t l = strlen(cn);
@@ -1852,14 +2444,11 @@ static int table_load(struct session *s, const char *name, struct table *t,
 		}
 		t->nprim++;
 	}
-	for (i = 0; i < t->r->nrows; i++) {
-		double v = series_at(t->r, i, 0);
+	for (i = 0; i < t->r->nrows; i++) {	/* checked: whole, in range */
+		size_t v = (size_t)series_at(t->r, i, 0);
 
-		if (!(v >= 0 && v < SW_MAX_RUNS))
-			return pcb_error(&s->err, PCB_E_PARSE, "sweep %s: bad "
-					 "point number in '%s'", name, path);
-		if ((size_t)v + 1 > t->npoints)
-			t->npoints = (size_t)v + 1;
+		if (v + 1 > t->npoints)
+			t->npoints = v + 1;
 	}
 	t->first = malloc((t->npoints + 1) * sizeof(*t->first));
 	t->mean = calloc(t->npoints * t->nprim + 1, sizeof(double));
@@ -2114,8 +2703,9 @@ static int cmp_x(const void *a, const void *b)
  */
 static int sweep_plot(struct session *s, const char *name, const char *to)
 {
-	char dir[4096], dat[4300], gp[4300], tmpl[4096], q[4400];
+	char dir[4096], dat[4300], gp[4300], tmpl[4096];
 	char *vars = NULL;
+	struct pcb_wfile w;
 	double xs[2][SW_MAX_VALS];
 	size_t nx[2] = { 0, 0 }, len, k, p, a, i, j;
 	struct table t;
@@ -2155,12 +2745,12 @@ static int sweep_plot(struct session *s, const char *name, const char *to)
 	}
 	snprintf(dat, sizeof(dat), "%s/plot.dat", dir);
 	snprintf(gp, sizeof(gp), "%s/plot.gp", dir);
-	fp = fopen(dat, "w");
-	if (!fp) {
+	rc = pcb_wfile_open(&w, dat, PCB_MODE_DATA, &s->err);
+	if (rc) {
 		table_free(&t);
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': %s",
-				 dat, strerror(errno));
+		return rc;
 	}
+	fp = w.fp;
 	for (i = 0; i < nx[0]; i++) {
 		for (j = 0; j < (t.naxes == 2 ? nx[1] : 1); j++) {
 			for (p = 0; p < t.npoints; p++) {
@@ -2190,42 +2780,36 @@ static int sweep_plot(struct session *s, const char *name, const char *to)
 		if (t.naxes == 2)
 			fputc('\n', fp);
 	}
-	rc = ferror(fp);
-	if (fclose(fp) || rc) {
+	rc = pcb_wfile_commit(&w, &s->err);
+	if (rc) {
 		table_free(&t);
-		return pcb_error(&s->err, PCB_E_IO, "cannot write '%s'", dat);
+		return rc;
 	}
 	vp = open_memstream(&vars, &len);
 	if (!vp) {
 		table_free(&t);
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
-	plot_quote(q, sizeof(q), dat);
-	fprintf(vp, "datafile = %s\n", q);
+	plot_str(vp, "datafile", dat);
 	{
 		char title[200];
 
 		snprintf(title, sizeof(title), "sweep %s", name);
-		plot_quote(q, sizeof(q), title);
-		fprintf(vp, "plottitle = %s\n", q);
+		plot_str(vp, "plottitle", title);
 	}
-	fprintf(vp, "naxes = %zu\nnames = '", t.naxes);
-	for (k = 0; k < t.nprim; k++)
-		fprintf(vp, "%s%s", k ? " " : "", t.pname[k]);
-	fputs("'\nunits = '", vp);
-	for (k = 0; k < t.nprim; k++)
-		fprintf(vp, "%s%s", k ? " " : "",
-			*t.r->cols[t.prim[k]].unit ? t.r->cols[t.prim[k]].unit :
-			"-");
-	fputs("'\n", vp);
+	fprintf(vp, "naxes = %zu\nnpanels = %zu\narray names[%zu]\n"
+		"array units[%zu]\n", t.naxes, t.nprim, t.nprim, t.nprim);
+	for (k = 0; k < t.nprim; k++) {
+		plot_str_at(vp, "names", k + 1, t.pname[k]);
+		plot_str_at(vp, "units", k + 1, t.r->cols[t.prim[k]].unit);
+	}
 	for (a = 0; a < t.naxes; a++) {
 		const struct series_col *c = &t.r->cols[SW_FIXED_COLS + a];
 		char lab[80];
 
 		snprintf(lab, sizeof(lab), "%s%s%s%s", c->name,
 			 *c->unit ? " (" : "", c->unit, *c->unit ? ")" : "");
-		plot_quote(q, sizeof(q), lab);
-		fprintf(vp, "%cname = %s\n", a ? 'y' : 'x', q);
+		plot_str(vp, a ? "yname" : "xname", lab);
 		if (t.naxes == 2) {	/* tics at the grid indexes */
 			fprintf(vp, "%ctics = \"(", a ? 'y' : 'x');
 			for (i = 0; i < nx[a]; i++)
@@ -2282,8 +2866,14 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 		struct table tt;
 		char dir[4096], params[256] = "";
 		struct pcb_err keep = s->err;
+		int rc = table_load(s, names[i], &tt, dir, sizeof(dir));
 
-		if (!table_load(s, names[i], &tt, dir, sizeof(dir))) {
+		/* not a sweep, or none of its runs done: not listed; a
+		 * damaged one: said, and the others listed all the same */
+		if (rc && rc != -PCB_E_NOENT)
+			sess_warn(s, "sweep %s skipped: %s", names[i],
+				  s->err.msg);
+		if (!rc) {
 			for (k = 0; k < tt.naxes; k++)
 				snprintf(params + strlen(params),
 					 sizeof(params) - strlen(params),
@@ -2295,7 +2885,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 			tbl_str(&t, params);
 		}
 		table_free(&tt);
-		s->err = keep;	/* a sweep without results is skipped */
+		s->err = keep;
 	}
 	cmd_argv_free(names);
 	tbl_print(&t, &s->out, NULL);
@@ -2303,16 +2893,20 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* A sweep, damaged or not, goes (its directory must be one, not a link). */
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 {
 	char dir[4096], path[4200];
+	struct stat st;
 
 	(void)argc;
 	if (sweeps_dir(s, argv[0], dir, sizeof(dir), false))
 		return -s->err.code;
 	snprintf(path, sizeof(path), "%s/sweep.args", dir);
-	if (access(path, F_OK))
+	if (lstat(dir, &st) || lstat(path, &st))
 		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s'", argv[0]);
+	if (pcb_check_dir(dir, &s->err))
+		return -s->err.code;
 	rm_tree(dir);
 	if (!s->out.json)
 		fprintf(s->out.fp, "sweep %s dropped\n", argv[0]);
@@ -2326,7 +2920,8 @@ const struct cmd_row cmd_sweep_verbs[] = {
 	  "[jobs N] [measure COL,...] [scenario KIND KEY VALUE ...] "
 	  "[while 'CMD ARGS'] [into NAME] [plot FILE.png] [shuffle]",
 	  "sweep params over the cross product of their values; 'run' may "
-	  "be left out",
+	  "be left out; 'jobs': worker processes on the sim (default: the "
+	  "CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
 	  "sweep ALPHA 0.05:0.5:0.05 for 10ms measure avg_rtt,util,queue_p99 "
 	  "plot /tmp/alpha.png", CMD_FALLBACK | CMD_WRITES | CMD_DEVICE },
 	{ "resume", cmd_sweep_resume, NULL, 1, 1, "NAME",

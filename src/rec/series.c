@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsafe.h"
 #include "rec/series.h"
 
 struct series *series_new(const char *name)
@@ -24,9 +25,38 @@ void series_free(struct series *s)
 	free(s);
 }
 
+/* Names and units go into CSV headers, JSON and gnuplot labels: ASCII
+ * letters, digits and a few marks only, and never truncated.
+ */
+static bool chars_ok(const char *t, size_t max, const char *extra)
+{
+	size_t n = strlen(t);
+
+	if (n > max)
+		return false;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+		      (*t >= '0' && *t <= '9') || strchr(extra, *t)))
+			return false;
+	return true;
+}
+
+bool series_name_ok(const char *name)
+{
+	return *name && chars_ok(name, sizeof(((struct series_col *)0)->name)
+				 - 1, "_.+-");
+}
+
+bool series_unit_ok(const char *unit)
+{
+	return chars_ok(unit, sizeof(((struct series_col *)0)->unit) - 1,
+			"/%._+*^-");
+}
+
 int series_add_col(struct series *s, const char *name, const char *unit)
 {
-	if (s->nrows || s->ncols == SERIES_MAX_COLS || series_col(s, name) >= 0)
+	if (s->nrows || s->ncols == SERIES_MAX_COLS || series_col(s, name) >= 0 ||
+	    !series_name_ok(name) || !series_unit_ok(unit))
 		return -1;
 	snprintf(s->cols[s->ncols].name, sizeof(s->cols[0].name), "%s", name);
 	snprintf(s->cols[s->ncols].unit, sizeof(s->cols[0].unit), "%s", unit);
@@ -132,14 +162,15 @@ static int fmt_value(char *b, size_t len, double v)
 int series_write_csv(const struct series *s, const char *path,
 		     struct pcb_err *err)
 {
-	FILE *fp = fopen(path, "w");
+	struct pcb_wfile w;
 	char h[80];
 	size_t r, c;
-	int bad;
+	FILE *fp;
+	int rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, err);
 
-	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
-				 strerror(errno));
+	if (rc)
+		return rc;
+	fp = w.fp;
 	for (c = 0; c < s->ncols; c++) {
 		if (*s->cols[c].unit)
 			snprintf(h, sizeof(h), "%s (%s)", s->cols[c].name,
@@ -167,10 +198,7 @@ int series_write_csv(const struct series *s, const char *path,
 		line[o++] = '\n';
 		fwrite(line, 1, o, fp);
 	}
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	return pcb_wfile_commit(&w, err);
 }
 
 /* One CSV record (fields split in place); 0, 1 at EOF, -1 malformed. */
@@ -225,22 +253,26 @@ static int csv_record(FILE *fp, char *buf, size_t len, char **f, size_t max,
 int series_read_csv(struct series **out, const char *name, const char *path,
 		    struct pcb_err *err)
 {
-	FILE *fp = fopen(path, "r");
+	FILE *fp = pcb_fopen_read(path, err);
 	char buf[8192], *f[SERIES_MAX_COLS + 1], *end;
 	double vals[SERIES_MAX_COLS];
+	const char *why = "not a pccbench series";
 	struct series *s;
 	size_t n, i, line = 1;
 	int rc;
 
 	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-				 strerror(errno));
+		return -err->code;
 	s = series_new(name);
 	if (!s) {
 		fclose(fp);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
 	rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS, &n);
+	if (rc == 1) {
+		why = "the file is empty";
+		rc = -1;
+	}
 	for (i = 0; !rc && i < n; i++) {
 		char *u = strstr(f[i], " (");
 		size_t l = strlen(f[i]);
@@ -252,8 +284,14 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 		} else {
 			u = NULL;
 		}
-		if (!*f[i] || series_add_col(s, f[i], u ? u : ""))
+		if (!series_name_ok(f[i]) || !series_unit_ok(u ? u : "")) {
+			why = "a column name or unit has characters other "
+			      "than letters, digits and _ . + - / % * ^";
 			rc = -1;
+		} else if (series_add_col(s, f[i], u ? u : "")) {
+			why = "a column is named twice";
+			rc = -1;
+		}
 	}
 	while (!rc) {
 		line++;
@@ -261,12 +299,15 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 		if (rc)
 			break;
 		if (n != s->ncols) {
+			why = "a row has another number of fields than the "
+			      "header";
 			rc = -1;
 			break;
 		}
 		for (i = 0; i < n; i++) {
 			vals[i] = *f[i] ? strtod(f[i], &end) : NAN;
 			if (*f[i] && *end) {
+				why = "a field is not a number";
 				rc = -1;
 				break;
 			}
@@ -277,8 +318,10 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 	fclose(fp);
 	if (rc < 0) {
 		series_free(s);
-		return pcb_error(err, rc == -2 ? PCB_E_NOMEM : PCB_E_PARSE,
-				 "%s:%zu: not a pccbench series", path, line);
+		if (rc == -2)
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
+		return pcb_error(err, PCB_E_CORRUPT, "'%s' line %zu: %s", path,
+				 line, why);
 	}
 	*out = s;
 	return 0;

@@ -30,6 +30,14 @@ struct series {
 
 struct series *series_new(const char *name);
 void series_free(struct series *s);
+/* A column name: 1..39 of A-Z a-z 0-9 _ . + -; a unit: up to 15 of those
+ * and / % * ^ (no spaces, quotes or brackets).
+ */
+bool series_name_ok(const char *name);
+bool series_unit_ok(const char *unit);
+/* 0, or -1: rows exist, the table is full, the name is taken or a name or
+ * unit is not valid.
+ */
 int series_add_col(struct series *s, const char *name, const char *unit);
 int series_col(const struct series *s, const char *name);	/* -1 */
 /* Append a row of ncols values; 0 or -1 (out of memory). */

@@ -14,11 +14,12 @@
 #include "adb.h"
 #include "algo.h"
 #include "firmware.h"
+#include "fsafe.h"
 #include "paths.h"
 #include "ppcc.h"
 
 #define SIMFW_MAGIC "PCCBSIM"
-#define SIMFW_VERSION 1
+#define SIMFW_VERSION 2	/* 2: config_crc */
 
 struct simfw_slot {
 	uint32_t algo_info;	/* id[31:16] major[15:8] minor[7:0]; 0 empty */
@@ -41,7 +42,9 @@ struct simfw_file {
 	uint32_t generation;
 	uint32_t port;
 	uint32_t speed_gbps;
-	uint32_t reserved[7];	/* header is 64 bytes */
+	uint32_t config_crc;	/* of the port and every slot but counters */
+	uint32_t changing;	/* a SET is under way (crc not yet updated) */
+	uint32_t reserved[5];	/* header is 64 bytes */
 	struct simfw_slot slots[SIMFW_SLOTS];
 };
 
@@ -144,6 +147,21 @@ static enum algo_perm param_perm(const struct simfw_slot *s,
 	return p->debug_only && !s->debug ? ALGO_PERM_RO : p->perm;
 }
 
+/* CRC-32 of what only a PPCC write changes: the port and each slot up
+ * to its counters (which the simulation updates all the time).  A bit
+ * flip in a param is found when the file is next opened.
+ */
+static uint32_t config_crc(const struct simfw_file *st)
+{
+	uint32_t c = pcb_crc32(0, &st->port, 2 * sizeof(uint32_t));
+	size_t s;
+
+	for (s = 0; s < SIMFW_SLOTS; s++)
+		c = pcb_crc32(c, &st->slots[s],
+			      offsetof(struct simfw_slot, counters));
+	return c;
+}
+
 /* Fresh device: every slot at its descriptor's defaults. */
 static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
 {
@@ -169,6 +187,7 @@ static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
 		for (i = 0; i < d->nparams; i++)
 			sl->params[i] = d->params[i].def;
 	}
+	st->config_crc = config_crc(st);
 }
 
 /* Refuse anything the firmware could not have written. */
@@ -199,6 +218,21 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 	if (st->port != SIMFW_PORT || st->speed_gbps != SIMFW_SPEED_GBPS)
 		return pcb_error(err, PCB_E_CORRUPT,
 				 "'%s': bad port description", fw->path);
+	if (st->changing > 1)
+		return pcb_error(err, PCB_E_CORRUPT, "'%s': bad change flag",
+				 fw->path);
+	/* a process killed in the middle of a SET (we hold the lock, so it
+	 * is gone): its write stands as far as it got, as a register write
+	 * cut short would; the journal still holds the old values */
+	if (st->changing) {
+		fw->st->config_crc = config_crc(st);
+		__atomic_store_n(&fw->st->changing, 0, __ATOMIC_RELEASE);
+	}
+	if (st->config_crc != config_crc(st))
+		return pcb_error(err, PCB_E_CORRUPT,
+				 "'%s': checksum mismatch (the file was "
+				 "damaged); remove it to start afresh",
+				 fw->path);
 	for (s = 0; s < SIMFW_SLOTS; s++) {
 		const struct simfw_slot *sl = &st->slots[s];
 		const struct algo_desc *d = s < SIMFW_USED ? fw->desc[s] : NULL;
@@ -256,40 +290,29 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 	return 0;
 }
 
-/* Create the file atomically: write a temp file, link it into place.  If
- * another process won the race, its file is used.
+/* Create the file atomically: a temp file linked into place (fsafe's
+ * create).  If another process won the race, its file is used.
  */
 static int simfw_create(struct simfw *fw, struct pcb_err *err)
 {
-	char tmp[4200];
-	struct simfw_file *st;
-	int fd, rc = 0;
+	struct simfw_file *st = malloc(sizeof(*st));
+	struct pcb_wfile w;
+	int rc;
 
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", fw->path, (long)getpid());
-	st = malloc(sizeof(*st));
 	if (!st)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	simfw_init_state(fw, st);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s", tmp,
-			       strerror(errno));
-		goto out_free;
+	rc = pcb_wfile_create(&w, fw->path, PCB_MODE_STATE, err);
+	if (!rc && fwrite(st, sizeof(*st), 1, w.fp) != 1) {
+		pcb_wfile_abort(&w);
+		rc = pcb_error(err, PCB_E_IO, "cannot write '%s'", fw->path);
+	} else if (!rc) {
+		rc = pcb_wfile_commit(&w, err);
+		if (rc == -PCB_E_STATE) {	/* made by another process */
+			pcb_err_reset(err);
+			rc = 0;
+		}
 	}
-	if (write(fd, st, sizeof(*st)) != (ssize_t)sizeof(*st) ||
-	    fsync(fd)) {
-		rc = pcb_error(err, PCB_E_IO, "cannot write '%s': %s", tmp,
-			       strerror(errno));
-		close(fd);
-		goto out_unlink;
-	}
-	close(fd);
-	if (link(tmp, fw->path) && errno != EEXIST)
-		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s",
-			       fw->path, strerror(errno));
-out_unlink:
-	unlink(tmp);
-out_free:
 	free(st);
 	return rc;
 }
@@ -371,18 +394,20 @@ int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 		goto err_close;
 	}
-	if (access(path, F_OK)) {
+	fw->fd = pcb_open_rw(path, 0, 0, err);
+	if (fw->fd == -PCB_E_NOENT) {
+		pcb_err_reset(err);
 		rc = simfw_create(fw, err);
 		if (rc)
 			goto err_close;
+		fw->fd = pcb_open_rw(path, 0, 0, err);
 	}
-	fw->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fw->fd < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-			       strerror(errno));
+		rc = fw->fd;
+		fw->fd = -1;
 		goto err_close;
 	}
-	if (fstat(fw->fd, &stt) || !S_ISREG(stt.st_mode) ||
+	if (fstat(fw->fd, &stt) ||
 	    stt.st_size != (off_t)sizeof(struct simfw_file)) {
 		rc = pcb_error(err, PCB_E_CORRUPT,
 			       "'%s' has the wrong size for a sim device "
@@ -421,6 +446,7 @@ uint32_t simfw_generation(struct simfw *fw)
 
 static void changed(struct simfw *fw)
 {
+	fw->st->config_crc = config_crc(fw->st);
 	__atomic_add_fetch(&fw->st->generation, 1, __ATOMIC_RELEASE);
 }
 
@@ -616,7 +642,13 @@ int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
 	if (flock(fw->fd, LOCK_EX))
 		return pcb_error(err, PCB_E_IO, "cannot lock '%s': %s",
 				 fw->path, strerror(errno));
+	/* flagged while a SET changes the file, so a process killed half
+	 * way is told apart from damage (simfw_validate) */
+	if (m == REG_SET)
+		__atomic_store_n(&fw->st->changing, 1, __ATOMIC_SEQ_CST);
 	*status = simfw_ppcc(fw, m, buf);
+	if (m == REG_SET)
+		__atomic_store_n(&fw->st->changing, 0, __ATOMIC_SEQ_CST);
 	flock(fw->fd, LOCK_UN);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "paths.h"
 #include "sim/simdev.h"
 
@@ -35,21 +36,22 @@ static void default_opts(struct simdev *d)
 		d->opts[i] = z->opts[i].def;
 }
 
+/* The scenario file: "KIND KEY VALUE ...", "model OPT VALUE ...", then
+ * a checksum line (fsafe.h), written whole through a temp file.
+ */
 static int save(struct simdev *d, struct pcb_err *err)
 {
 	const struct algo_ops *z = algo_find("ztr_rtt");
-	char path[4200], tmp[4300], line[2048];
+	char path[4200], line[2048], *text = NULL;
+	size_t i, len = 0;
 	FILE *fp;
-	size_t i;
 	int rc = cfg_path(d, path, sizeof(path), err);
 
 	if (rc)
 		return rc;
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	fp = fopen(tmp, "w");
+	fp = open_memstream(&text, &len);
 	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", tmp,
-				 strerror(errno));
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	sim_cfg_format(&d->cfg, line, sizeof(line));
 	fprintf(fp, "%s\nmodel", line);
 	for (i = 0; z && i < z->nopts; i++) {
@@ -61,12 +63,12 @@ static int save(struct simdev *d, struct pcb_err *err)
 				d->opts[i] / 65536.0);
 	}
 	fputc('\n', fp);
-	if (fclose(fp) || rename(tmp, path)) {
-		unlink(tmp);
-		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
-				 strerror(errno));
-	}
-	return 0;
+	if (fclose(fp) || pcb_crc_seal(&text, &len))
+		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+	else
+		rc = pcb_write_file(path, text, len, PCB_MODE_STATE, err);
+	free(text);
+	return rc;
 }
 
 /* Parse "kind k v k v ..." onto defaults; all or nothing. */
@@ -101,41 +103,58 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 
 static int load(struct simdev *d, struct pcb_err *err)
 {
-	char path[4200], line[2048], *words[128], *save_ptr = NULL, *w;
-	FILE *fp;
-	int n, rc, lineno = 0, i;
+	char path[4200], *text, *line, *next, *words[128], *save_ptr, *w;
 	const struct algo_ops *z = algo_find("ztr_rtt");
+	int n, rc, lineno = 0, i;
+	size_t len;
 
 	sim_cfg_default(&d->cfg);
 	default_opts(d);
 	rc = cfg_path(d, path, sizeof(path), err);
 	if (rc)
 		return rc;
-	fp = fopen(path, "r");
-	if (!fp)
+	rc = pcb_read_file(path, 65536, &text, &len, err);
+	if (rc == -PCB_E_NOENT) {
+		pcb_err_reset(err);
 		return 0;	/* never configured: the standard case */
-	while (fgets(line, sizeof(line), fp)) {
+	}
+	if (rc)
+		return rc;
+	if (!pcb_crc_check(text, &len) || !len) {
+		free(text);
+		return pcb_error(err, PCB_E_CORRUPT, "'%s' is damaged (no valid "
+				 "checksum); remove it to start from the "
+				 "default scenario", path);
+	}
+	text[len] = '\0';
+	for (line = text; !rc && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
 		n = 0;
+		save_ptr = NULL;
 		for (w = strtok_r(line, " ", &save_ptr); w && n < 128;
 		     w = strtok_r(NULL, " ", &save_ptr))
 			words[n++] = w;
-		if (!n)
-			continue;
-		if (lineno == 1) {
+		if (lineno == 1 && n) {
 			rc = simdev_parse_scenario(&d->cfg, words[0], n - 1,
 						   words + 1, err);
-		} else if (!strcmp(words[0], "model") && z) {
-			for (i = 1; i + 1 < n && !rc; i += 2) {
+		} else if (lineno == 2 && n && !strcmp(words[0], "model") &&
+			   z) {
+			for (i = 1; i + 1 < n && !rc; i += 2)
 				rc = algo_set_opt(d->opts, z, words[i],
 						  words[i + 1], err);
-			}
+			if (!rc && n % 2 == 0)
+				rc = pcb_error(err, PCB_E_PARSE, "'%s' has no "
+					       "value", words[n - 1]);
+		} else {
+			rc = pcb_error(err, PCB_E_PARSE, "unexpected line");
 		}
-		if (rc)
-			break;
 	}
-	fclose(fp);
+	free(text);
+	if (!rc && lineno < 1)
+		rc = pcb_error(err, PCB_E_PARSE, "no scenario line");
 	if (rc) {
 		char m[sizeof(err->msg)];
 

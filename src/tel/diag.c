@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
 #include "tel/tel.h"
@@ -28,7 +29,10 @@ struct diag_hdr {
 	int64_t now_ns, due_ns;		/* device time, next sample */
 	uint64_t counters[DS_COUNT];	/* cumulative */
 	uint64_t base[DS_COUNT];	/* at the period start (data_clear) */
+	uint32_t crc;			/* of the header with crc = 0 */
+	uint32_t pad;
 };
+#define DIAG_VERSION 2	/* 2: crc */
 
 struct diag_rec {
 	uint64_t id;
@@ -71,16 +75,34 @@ static bool cfg_valid(const struct diag_cfg *c)
 	       c->clear <= 1 && c->ts <= DIAG_RTC;
 }
 
+static uint32_t hdr_crc(const struct diag_hdr *h)
+{
+	struct diag_hdr c = *h;
+
+	c.crc = 0;
+	return pcb_crc32(0, &c, sizeof(c));
+}
+
+/* The header, checked: a sample period the device could have chosen
+ * (whole microseconds, at least the requested one), a ring that fits,
+ * ids and times in order, and its checksum.
+ */
 static int load(struct diag_dev *d, struct diag_hdr *h)
 {
 	uint32_t i;
 
 	if (pread(d->fd, h, sizeof(*h), 0) != (ssize_t)sizeof(*h) ||
 	    memcmp(h->magic, DIAG_MAGIC, sizeof(DIAG_MAGIC)) ||
-	    h->version != 1 || h->size != sizeof(*h) || !cfg_valid(&h->cfg) ||
+	    h->version != DIAG_VERSION || h->size != sizeof(*h) ||
+	    h->crc != hdr_crc(h) || !cfg_valid(&h->cfg) ||
 	    h->running > 1 || h->nids > DIAG_MAX_IDS ||
 	    h->cap != 1u << h->cfg.log_samples || h->read_next > h->next ||
-	    h->cycle_first > h->next || h->now_ns < 0)
+	    h->cycle_first > h->next || h->now_ns < 0 || h->pad ||
+	    (h->running && !h->actual_ns) ||
+	    (h->actual_ns && (h->actual_ns % 1000 ||
+			      h->actual_ns < h->cfg.period_ns ||
+			      h->actual_ns > INT64_MAX / 4)) ||
+	    h->due_ns < 0)
 		return -1;
 	for (i = 0; i < h->nids; i++)
 		if (diag_dev_supported(h->ids[i]))
@@ -88,8 +110,9 @@ static int load(struct diag_dev *d, struct diag_hdr *h)
 	return 0;
 }
 
-static int store(struct diag_dev *d, const struct diag_hdr *h)
+static int store(struct diag_dev *d, struct diag_hdr *h)
 {
+	h->crc = hdr_crc(h);
 	return pwrite(d->fd, h, sizeof(*h), 0) == (ssize_t)sizeof(*h) ? 0 : -1;
 }
 
@@ -119,7 +142,7 @@ int diag_dev_open(struct diag_dev **out, const char *sim_name,
 	if (fresh) {
 		memset(&h, 0, sizeof(h));
 		memcpy(h.magic, DIAG_MAGIC, sizeof(DIAG_MAGIC));
-		h.version = 1;
+		h.version = DIAG_VERSION;
 		h.size = sizeof(h);
 		cfg_default(&h.cfg);
 		h.cap = 1u << h.cfg.log_samples;

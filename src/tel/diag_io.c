@@ -1,5 +1,7 @@
 /* diag_io.c - data-ID JSON and sample CSV in DOCA's sample formats. */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -7,23 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "fsafe.h"
 #include "paths.h"
 #include "tel/diag_ids.h"
 #include "tel/diag_io.h"
 
 #define MAX_JSON (1 << 20)
+#define JSON_MAX_DEPTH 16
 
 static int write_json(const char *path, const uint64_t *ids, uint32_t n,
 		      const char *const *names, struct pcb_err *err)
 {
-	FILE *fp = fopen(path, "w");
+	struct pcb_wfile w;
 	char name[96];
 	uint32_t i;
-	int bad;
+	FILE *fp;
+	int rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, err);
 
-	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
-				 strerror(errno));
+	if (rc)
+		return rc;
+	fp = w.fp;
 	fputs("{\n  \"data-ids\":[\n", fp);
 	for (i = 0; i < n; i++) {
 		if (names)
@@ -35,10 +42,7 @@ static int write_json(const char *path, const uint64_t *ids, uint32_t n,
 			i + 1 < n ? "," : "");
 	}
 	fputs("  ]\n}", fp);
-	bad = ferror(fp);
-	if (fclose(fp) || bad)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	return pcb_wfile_commit(&w, err);
 }
 
 int diag_ids_export(const char *path, const uint64_t *ids, uint32_t n,
@@ -68,239 +72,107 @@ int diag_ids_export_default(const char *path, uint32_t sync,
 		      write_json(path, port, 4, pn, err);
 }
 
-/* ---- a small JSON reader: enough for the data-ID file ------------------ */
-
-struct jp {
-	const char *p, *end;
-	int depth;
-};
-
-static void ws(struct jp *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static bool eat(struct jp *j, char c)
-{
-	ws(j);
-	if (j->p < j->end && *j->p == c) {
-		j->p++;
-		return true;
-	}
-	return false;
-}
-
-/* A string into buf (escapes kept simple: \" \\ \/ and letters). */
-static int jstring(struct jp *j, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (!eat(j, '"'))
-		return -1;
-	while (j->p < j->end && *j->p != '"') {
-		char c = *j->p++;
-
-		if ((unsigned char)c < 0x20)
-			return -1;
-		if (c == '\\') {
-			if (j->p >= j->end)
-				return -1;
-			c = *j->p++;
-			if (c == 'u') {
-				if (j->end - j->p < 4)
-					return -1;
-				j->p += 4;
-				c = '?';
-			} else if (c == 'n' || c == 't' || c == 'r' ||
-				   c == 'b' || c == 'f') {
-				c = ' ';
-			} else if (c != '"' && c != '\\' && c != '/') {
-				return -1;
-			}
-		}
-		if (n + 1 < len)
-			buf[n++] = c;
-	}
-	if (j->p >= j->end)
-		return -1;
-	j->p++;
-	if (len)
-		buf[n] = 0;
-	return 0;
-}
-
-static int jskip(struct jp *j)
-{
-	char tmp[1];
-
-	ws(j);
-	if (j->p >= j->end || ++j->depth > 32)
-		return -1;
-	if (*j->p == '"') {
-		j->depth--;
-		return jstring(j, tmp, 0);
-	}
-	if (*j->p == '{' || *j->p == '[') {
-		char close = *j->p == '{' ? '}' : ']';
-
-		j->p++;
-		if (eat(j, close)) {
-			j->depth--;
-			return 0;
-		}
-		do {
-			if (close == '}' && (jstring(j, tmp, 0) ||
-					     !eat(j, ':')))
-				return -1;
-			if (jskip(j))
-				return -1;
-		} while (eat(j, ','));
-		j->depth--;
-		return eat(j, close) ? 0 : -1;
-	}
-	while (j->p < j->end && strchr("0123456789+-.eEtruefalsn", *j->p))
-		j->p++;
-	j->depth--;
-	return 0;
-}
-
-static int entry(struct jp *j, uint64_t *id, struct pcb_err *err,
+/* The data-ID JSON, read with json-c (as DOCA's sample does): an object
+ * whose "data-ids" array holds objects with "name" and "data_id" (hex
+ * text, 0x optional); other keys are ignored.  Nesting is limited; json-c
+ * is not asked to be strict, so what DOCA's sample reads, we read.
+ */
+static int entry(json_object *o, uint64_t *id, struct pcb_err *err,
 		 uint32_t k)
 {
-	char key[64], val[300], idtext[300] = "";
-	bool have_name = false, have_id = false;
+	json_object *name, *did;
+	const char *idtext;
+	struct diag_id x;
 	char *end;
 
-	if (!eat(j, '{'))
-		return pcb_error(err, PCB_E_PARSE, "data-ids[%u] is not an "
-				 "object", k);
-	if (!eat(j, '}')) {
-		do {
-			if (jstring(j, key, sizeof(key)) || !eat(j, ':'))
-				return pcb_error(err, PCB_E_PARSE,
-						 "data-ids[%u]: malformed", k);
-			ws(j);
-			if (!strcmp(key, "name") || !strcmp(key, "data_id")) {
-				if (jstring(j, val, sizeof(val)))
-					return pcb_error(err, PCB_E_PARSE,
-							 "data-ids[%u]: %s is "
-							 "not a string", k,
-							 key);
-				if (key[0] == 'n') {
-					have_name = true;
-				} else {
-					have_id = true;
-					snprintf(idtext, sizeof(idtext), "%s",
-						 val);
-				}
-			} else if (jskip(j)) {
-				return pcb_error(err, PCB_E_PARSE,
-						 "data-ids[%u]: malformed", k);
-			}
-		} while (eat(j, ','));
-		if (!eat(j, '}'))
-			return pcb_error(err, PCB_E_PARSE, "data-ids[%u]: "
-					 "malformed", k);
-	}
-	if (!have_name || !have_id)
+	if (!json_object_is_type(o, json_type_object))
+		return pcb_error(err, PCB_E_PARSE, "data-ids[%u]: malformed "
+				 "(not an object)", k);
+	if (!json_object_object_get_ex(o, "name", &name) ||
+	    !json_object_object_get_ex(o, "data_id", &did))
 		return pcb_error(err, PCB_E_PARSE, "data-ids[%u] needs both "
 				 "\"name\" and \"data_id\"", k);
+	if (!json_object_is_type(name, json_type_string))
+		return pcb_error(err, PCB_E_PARSE, "data-ids[%u]: name is not "
+				 "a string", k);
+	if (!json_object_is_type(did, json_type_string))
+		return pcb_error(err, PCB_E_PARSE, "data-ids[%u]: data_id is "
+				 "not a string", k);
+	idtext = json_object_get_string(did);
 	/* sscanf("%lx") in the sample: hex, 0x optional */
 	errno = 0;
 	*id = strtoull(idtext, &end, 16);
-	if (!idtext[0] || *end || errno || idtext[0] == '-')
+	if (!idtext[0] || *end || errno || idtext[0] == '-' ||
+	    isspace((unsigned char)idtext[0]) ||
+	    strlen(idtext) != (size_t)json_object_get_string_len(did))
 		return pcb_error(err, PCB_E_PARSE, "data-ids[%u]: data_id "
-				 "'%s' is not hex", k, idtext);
-	{
-		struct diag_id x;
-
-		if (diag_id_decode(*id, &x))
-			return pcb_error(err, PCB_E_INVAL, "data-ids[%u]: "
-					 "0x%" PRIx64 " is no data ID", k,
-					 *id);
-	}
+				 "'%.40s' is not hex", k, idtext);
+	if (diag_id_decode(*id, &x))
+		return pcb_error(err, PCB_E_INVAL, "data-ids[%u]: 0x%" PRIx64
+				 " is no data ID", k, *id);
 	return 0;
 }
 
 int diag_ids_parse_json(const char *text, size_t len, uint64_t *ids,
 			uint32_t max, uint32_t *n, struct pcb_err *err)
 {
-	struct jp j = { text, text + len, 0 };
-	char key[64];
-	bool found = false;
-	int rc;
+	struct json_tokener *tok;
+	json_object *root, *arr;
+	enum json_tokener_error je;
+	size_t used, i, cnt = 0;
+	int rc = 0;
 
 	*n = 0;
-	if (!eat(&j, '{'))
-		return pcb_error(err, PCB_E_PARSE, "not a JSON object");
-	if (!eat(&j, '}')) {
-		do {
-			if (jstring(&j, key, sizeof(key)) || !eat(&j, ':'))
-				return pcb_error(err, PCB_E_PARSE,
-						 "malformed JSON");
-			if (strcmp(key, "data-ids") || found) {
-				if (jskip(&j))
-					return pcb_error(err, PCB_E_PARSE,
-							 "malformed JSON");
-				continue;
-			}
-			found = true;
-			if (!eat(&j, '['))
-				return pcb_error(err, PCB_E_PARSE, "\"data-ids\" "
-						 "is not an array");
-			if (eat(&j, ']'))
-				continue;
-			do {
-				if (*n == max)
-					return pcb_error(err, PCB_E_RANGE,
-							 "more than %u data "
-							 "IDs", max);
-				rc = entry(&j, &ids[*n], err, *n);
-				if (rc)
-					return rc;
-				(*n)++;
-			} while (eat(&j, ','));
-			if (!eat(&j, ']'))
-				return pcb_error(err, PCB_E_PARSE,
-						 "malformed \"data-ids\" array");
-		} while (eat(&j, ','));
-		if (!eat(&j, '}'))
-			return pcb_error(err, PCB_E_PARSE, "malformed JSON");
+	if (len > MAX_JSON || len > INT_MAX)
+		return pcb_error(err, PCB_E_PARSE, "larger than 1 MB");
+	tok = json_tokener_new_ex(JSON_MAX_DEPTH);
+	if (!tok)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	je = json_tokener_get_error(tok);
+	used = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!root || je != json_tokener_success) {
+		json_object_put(root);
+		return pcb_error(err, PCB_E_PARSE, "malformed JSON (%s)",
+				 je == json_tokener_continue ?
+				 "unexpected end" : json_tokener_error_desc(je));
 	}
-	ws(&j);
-	if (j.p != j.end)
-		return pcb_error(err, PCB_E_PARSE, "text after the JSON object");
-	if (!found)
-		return pcb_error(err, PCB_E_INVAL, "no \"data-ids\" key");
-	if (!*n)
-		return pcb_error(err, PCB_E_INVAL, "\"data-ids\" is empty");
-	return 0;
+	for (i = used; i < len; i++)
+		if (!isspace((unsigned char)text[i])) {
+			json_object_put(root);
+			return pcb_error(err, PCB_E_PARSE, "text after the JSON "
+					 "object");
+		}
+	if (!json_object_is_type(root, json_type_object))
+		rc = pcb_error(err, PCB_E_PARSE, "not a JSON object");
+	else if (!json_object_object_get_ex(root, "data-ids", &arr))
+		rc = pcb_error(err, PCB_E_INVAL, "no \"data-ids\" key");
+	else if (!json_object_is_type(arr, json_type_array))
+		rc = pcb_error(err, PCB_E_PARSE, "\"data-ids\" is not an array");
+	else if (!(cnt = json_object_array_length(arr)))
+		rc = pcb_error(err, PCB_E_INVAL, "\"data-ids\" is empty");
+	else if (cnt > max)
+		rc = pcb_error(err, PCB_E_RANGE, "more than %u data IDs", max);
+	for (i = 0; !rc && i < cnt; i++) {
+		rc = entry(json_object_array_get_idx(arr, i), &ids[i], err,
+			   (uint32_t)i);
+		if (!rc)
+			(*n)++;
+	}
+	json_object_put(root);
+	return rc;
 }
 
 int diag_ids_import(const char *path, uint64_t *ids, uint32_t max,
 		    uint32_t *n, struct pcb_err *err)
 {
-	FILE *fp = fopen(path, "r");
 	char *buf;
 	size_t len;
-	int rc;
+	int rc = pcb_read_file(path, MAX_JSON, &buf, &len, err);
 
-	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-				 strerror(errno));
-	buf = malloc(MAX_JSON + 1);
-	if (!buf) {
-		fclose(fp);
-		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	}
-	len = fread(buf, 1, MAX_JSON + 1, fp);
-	fclose(fp);
-	if (len > MAX_JSON) {
-		free(buf);
-		return pcb_error(err, PCB_E_PARSE, "%s: larger than 1 MB", path);
-	}
+	if (rc)
+		return rc;
 	rc = diag_ids_parse_json(buf, len, ids, max, n, err);
 	free(buf);
 	if (rc) {
@@ -408,14 +280,14 @@ int diag_csv_write(const char *path, const struct tel_diag *t,
 		   const void *buf, uint32_t n, uint32_t size,
 		   struct pcb_err *err)
 {
-	FILE *fp = fopen(path, "w");
-	int bad;
+	struct pcb_wfile w;
+	int rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, err);
 
-	if (!fp)
-		return pcb_error(err, PCB_E_IO, "cannot write '%s': %s", path,
-				 strerror(errno));
-	bad = diag_csv_fwrite(fp, t, buf, n, size);
-	if (fclose(fp) || bad)
+	if (rc)
+		return rc;
+	if (diag_csv_fwrite(w.fp, t, buf, n, size)) {
+		pcb_wfile_abort(&w);
 		return pcb_error(err, PCB_E_IO, "cannot write '%s'", path);
-	return 0;
+	}
+	return pcb_wfile_commit(&w, err);
 }

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
@@ -16,9 +17,10 @@ struct retx_file {
 	uint32_t version, size;
 	struct retx_cfg cfg;
 	uint32_t running;
-	uint32_t reserved;
+	uint32_t crc;		/* of the whole file with crc = 0 */
 	uint64_t bins[RETX_MAX_BINS];
 };
+#define RETX_VERSION 2	/* 2: crc */
 
 struct retx_dev {
 	int fd;
@@ -50,18 +52,27 @@ static void cfg_default(struct retx_cfg *c)
 	c->count_enable = 1;
 }
 
+static uint32_t file_crc(const struct retx_file *f)
+{
+	struct retx_file c = *f;
+
+	c.crc = 0;
+	return pcb_crc32(0, &c, sizeof(c));
+}
+
 static int load(struct retx_dev *d, struct retx_file *f)
 {
 	if (pread(d->fd, f, sizeof(*f), 0) != (ssize_t)sizeof(*f) ||
 	    memcmp(f->magic, RETX_MAGIC, sizeof(RETX_MAGIC)) ||
-	    f->version != 1 || f->size != sizeof(*f) || !cfg_valid(&f->cfg) ||
-	    f->running > 1)
+	    f->version != RETX_VERSION || f->size != sizeof(*f) ||
+	    !cfg_valid(&f->cfg) || f->running > 1 || f->crc != file_crc(f))
 		return -1;
 	return 0;
 }
 
-static int store(struct retx_dev *d, const struct retx_file *f)
+static int store(struct retx_dev *d, struct retx_file *f)
 {
+	f->crc = file_crc(f);
 	return pwrite(d->fd, f, sizeof(*f), 0) == (ssize_t)sizeof(*f) ? 0 : -1;
 }
 
@@ -86,7 +97,7 @@ int retx_dev_open(struct retx_dev **out, const char *sim_name,
 	if (fresh) {
 		memset(&f, 0, sizeof(f));
 		memcpy(f.magic, RETX_MAGIC, sizeof(RETX_MAGIC));
-		f.version = 1;
+		f.version = RETX_VERSION;
 		f.size = sizeof(f);
 		cfg_default(&f.cfg);
 		if (store(d, &f))

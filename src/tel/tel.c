@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "paths.h"
 #include "tel/tel.h"
 
@@ -46,10 +47,9 @@ int tel_sim_file_open(const char *sim_name, const char *ext, char *path,
 	if (rc)
 		return rc;
 	snprintf(path, len, "%s/%s.%s", dir, sim_name, ext);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	*fd = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, err);
 	if (*fd < 0)
-		return pcb_error(err, PCB_E_IO, "cannot open '%s': %s", path,
-				 strerror(errno));
+		return *fd;
 	flock(*fd, LOCK_EX);
 	*fresh = !fstat(*fd, &st) && st.st_size == 0;
 	return 0;

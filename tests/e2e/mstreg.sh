@@ -94,4 +94,16 @@ check "dry run" "mstreg -d $DEV --reg_name PPCC --op \"cmd_type=0x8\" --indexes 
 "$BIN" $M -c 'param list' >/dev/null
 runs=$(wc -l <"$tmp/count")
 [ "$runs" -le 3 ] || { echo "mstreg: param list took $runs runs"; fail=1; }
+# a damaged cache (a flipped digit) or a FIFO in its place: read from the
+# device instead, with one warning naming the file; never a hang
+cache=$(ls "$XDG_CACHE_HOME"/pccbench/info/*-s0-*.txt | head -n 1)
+sed -i '5s/^6553/6554/' "$cache"
+out=$(timeout 60 "$BIN" $M -c 'param list' 2>&1 >/dev/null); rc=$?
+check "damaged cache exit" 0 $rc
+check "damaged cache warning" "warning: param cache '$cache' is damaged; reading the device instead" "$out"
+rm -f "$cache"
+mkfifo "$cache"
+out=$(timeout 60 "$BIN" $M -c 'param list' 2>&1 >/dev/null); rc=$?
+check "fifo cache exit" 0 $rc
+check "fifo cache warning" "warning: '$cache' is not a regular file; reading the device instead" "$out"
 exit $fail

@@ -47,10 +47,10 @@ check "argv command" "hello world" "$out"
 printf 'param set "ALPHA\n\001\002\nreg decode PPCC zz\n' >"$tmp/bad.pcb"
 "$BIN" --force -x "$tmp/bad.pcb" >/dev/null 2>&1; rc=$?
 check "malformed script exit" 1 $rc
-# corrupt state file: refused, exit 2
+# corrupt state file: refused, exit 1 (a bad file is bad input)
 printf 'garbage' >"$tmp/state/pccbench/sim/broken.dev"
 out=$("$BIN" -d sim:broken -c 'algo list' 2>&1); rc=$?
-check "corrupt file exit" 2 $rc
+check "corrupt file exit" 1 $rc
 case "$out" in *"broken.dev"*"not a pccbench sim device file"*|*"broken.dev"*"wrong size"*) ;;
 	*) echo "process: corrupt message: $out"; fail=1 ;; esac
 

@@ -47,7 +47,7 @@ check "png width" "000004b0" "$(dd if="$tmp/p.png" bs=1 skip=16 count=4 2>/dev/n
 [ "$(wc -c <"$tmp/p.png")" -gt 10000 ] || { echo "rec: png too small"; fail=1; }
 "$BIN" plot inc hist to "$tmp/h.svg" >/dev/null
 "$BIN" plot inc avg_rtt ecn_marked to "$tmp/p.svg" title 'lossy incast' >/dev/null
-for label in 't (s)' 'avg_rtt (ns)' 'ecn_marked (1/s)' 'lossy incast'; do
+for label in 't (ms)' '>avg_rtt<' 'ecn_marked (1/s)' 'lossy incast' 'µs<'; do
 	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
 done
 grep -qF 'retx bin' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
