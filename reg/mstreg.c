@@ -1,11 +1,16 @@
 /* mstreg.c - the mstreg register backend. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "mstreg.h"
 #include "paths.h"
 #include "run.h"
@@ -160,25 +165,120 @@ bad_row:
 	return 0;
 }
 
-/* Keep what mstreg said when it cannot be understood. */
+/* What is kept of output that cannot be parsed: each stream up to half of
+ * MST_SAVE_MAX bytes (mstreg's table is at the top), in at most
+ * MST_SAVE_KEEP files; older ones are removed.
+ */
+#define MST_SAVE_MAX	(1 << 20)
+#define MST_SAVE_KEEP	5
+#define MST_SAVE_PREFIX	"mstreg-output-"
+
+/* One stream, whole up to `max` bytes (NULs and all), and a note when it
+ * was cut.
+ */
+static void save_stream(FILE *fp, const char *name, const char *data,
+			size_t len, size_t max)
+{
+	size_t n = len > max ? max : len;
+
+	fprintf(fp, "--- %s (%zu bytes)\n", name, len);
+	fwrite(data, 1, n, fp);
+	if (n < len)
+		fprintf(fp, "\n--- %s cut: the first %zu of %zu bytes are "
+			"above\n", name, n, len);
+}
+
+struct saved_file {
+	char *name;
+	struct timespec mtime;
+};
+
+static int saved_newer_first(const void *a, const void *b)
+{
+	const struct saved_file *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? 1 : -1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? 1 : -1;
+	return -strcmp(x->name, y->name);
+}
+
+/* Remove all but the newest MST_SAVE_KEEP saved outputs in dir (regular
+ * files named mstreg-output-*.txt; nothing else is touched).
+ */
+static void prune_saved(const char *dir)
+{
+	struct saved_file *v = NULL;
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		struct stat st;
+
+		if (strncmp(de->d_name, MST_SAVE_PREFIX,
+			    strlen(MST_SAVE_PREFIX)) || len < 4 ||
+		    strcmp(de->d_name + len - 4, ".txt") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			struct saved_file *nv = realloc(v, nc * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
+			cap = nc;
+		}
+		v[n].name = strdup(de->d_name);
+		if (!v[n].name)
+			break;
+		v[n++].mtime = st.st_mtim;
+	}
+	if (n > MST_SAVE_KEEP) {
+		qsort(v, n, sizeof(*v), saved_newer_first);
+		for (i = MST_SAVE_KEEP; i < n; i++)
+			unlinkat(dirfd(d), v[i].name, 0);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	closedir(d);
+}
+
+/* Keep what mstreg said when it cannot be understood, for the user to
+ * read: a new 0600 file in the cache dir, written through a temp file
+ * (fsafe.h); path is "" when that failed.
+ */
 static void save_output(const struct run_result *r, char *path, size_t len)
 {
+	static unsigned long seq;
 	char dir[4096];
 	struct pcb_err e = { 0 };
-	FILE *fp;
+	struct pcb_wfile w;
 
 	path[0] = '\0';
 	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_CACHE, NULL, true, &e))
 		return;
-	snprintf(path, len, "%s/mstreg-output-%ld.txt", dir, (long)getpid());
-	fp = fopen(path, "w");
-	if (!fp) {
+	snprintf(path, len, "%s/" MST_SAVE_PREFIX "%lld-%ld-%lu.txt", dir,
+		 (long long)time(NULL), (long)getpid(), seq++);
+	if (pcb_wfile_open(&w, path, PCB_MODE_STATE, &e)) {
 		path[0] = '\0';
 		return;
 	}
-	fprintf(fp, "exit %d\n--- stdout\n%s--- stderr\n%s", r->status, r->out,
-		r->err);
-	fclose(fp);
+	fprintf(w.fp, "exit %d\n", r->status);
+	save_stream(w.fp, "stdout", r->out, r->out_len, MST_SAVE_MAX / 2);
+	save_stream(w.fp, "stderr", r->err, r->err_len, MST_SAVE_MAX / 2);
+	if (pcb_wfile_commit(&w, &e)) {
+		path[0] = '\0';
+		return;
+	}
+	prune_saved(dir);
 }
 
 /* The first "-E- ..." line of stderr (or stdout), without the marker. */
@@ -280,20 +380,22 @@ static int m_access(struct reg_dev *dev, enum reg_method method,
 		run_result_free(&r);
 		return rc;
 	}
-	if (method == REG_GET) {
-		memset(buf, 0, l->size);
-		rc = mstreg_parse_table(r.out, l, buf, err);
-		if (rc) {
-			/* the backend failed, not the user's input */
-			rc = -PCB_E_DEVICE;
-			if (err)
-				err->code = PCB_E_DEVICE;
-			save_output(&r, saved, sizeof(saved));
-			if (*saved && err) {
-				n = strlen(err->msg);
-				snprintf(err->msg + n, sizeof(err->msg) - n,
-					 "; its output is in %s", saved);
-			}
+	/* A GET's table is the register read; a SET's, the register mstreg
+	 * is about to write (after its own read).  Either is the reply whose
+	 * index fields ppcc checks against the request.
+	 */
+	memset(buf, 0, l->size);
+	rc = mstreg_parse_table(r.out, l, buf, err);
+	if (rc) {
+		/* the backend failed, not the user's input */
+		rc = -PCB_E_DEVICE;
+		if (err)
+			err->code = PCB_E_DEVICE;
+		save_output(&r, saved, sizeof(saved));
+		if (*saved && err) {
+			n = strlen(err->msg);
+			snprintf(err->msg + n, sizeof(err->msg) - n,
+				 "; its output is in %s", saved);
 		}
 	}
 	run_result_free(&r);

@@ -6,6 +6,12 @@
  * field, arrays as text[0]..text[54].  A GET names all five PPCC index
  * fields and cmd_type in --op; a SET also passes --set with the RW fields
  * the request carries, and --yes (pccbench asks its own confirmation).
+ * The reply is the table in either case: a GET's is the register read, a
+ * SET's the register mstreg is about to write ("You are about to send
+ * access register ... with the following data:"); the caller checks its
+ * index fields against the request (ppcc.c).  Output that cannot be
+ * parsed is kept for the user: the newest five, at most about 1 MiB each,
+ * as $XDG_CACHE_HOME/pccbench/mstreg-output-*.txt (mode 0600).
  * 4.21's ADB makes text[] read-only, so there is no bulk set through it:
  * the backend says so with REG_CAP_NO_BULK_SET and callers set one param
  * at a time.

@@ -152,11 +152,58 @@ void ppcc_split_text(const uint8_t *buf, const struct adb_field *text0,
 	snprintf(descr, dlen, "%s", d);
 }
 
-/* Build a request for cmd on slot/index, send it, leave the reply in buf. */
+/* The fields that say which request a reply answers: cmd_type (OP) and
+ * the INDEX fields.  The device echoes them; so do mstreg's tables.
+ */
+static const enum ppcc_fld ppcc_key[] = {
+	PF_CMD, PF_PORT, PF_LP_MSB, PF_PNAT, PF_SLOT, PF_INDEX,
+};
+#define PPCC_NKEY (sizeof(ppcc_key) / sizeof(ppcc_key[0]))
+
+/* A reply for another port, slot, index or command (a crossed or stale
+ * reply, a confused backend) must not be taken for this one's: a wrong
+ * pre-read would be journaled as the old value, a wrong read-back would
+ * make an ignored write look done.  One line names every field that
+ * differs, with what came back and what was asked.
+ */
+static int ppcc_check_reply(const struct ppcc *p, const uint32_t *want,
+			    const uint8_t *buf, unsigned cmd,
+			    struct pcb_err *err)
+{
+	char diff[256];
+	size_t i, n = 0;
+
+	diff[0] = '\0';
+	for (i = 0; i < PPCC_NKEY; i++) {
+		enum ppcc_fld f = ppcc_key[i];
+		uint32_t got = ppcc_get(p, f, buf);
+		const char *fmt = f == PF_CMD ? "%s%s 0x%x (requested 0x%x)" :
+						"%s%s %u (requested %u)";
+
+		if (got == want[i] || n >= sizeof(diff))
+			continue;
+		n += (size_t)snprintf(diff + n, sizeof(diff) - n, fmt,
+				      n ? ", " : "", ppcc_fields[f].name, got,
+				      want[i]);
+	}
+	if (!n)
+		return 0;
+	return pcb_error(err, PCB_E_DEVICE, "%s: PPCC %s: the reply is for "
+			 "another request: %s", p->dev->name,
+			 ppcc_cmd_name(cmd), diff);
+}
+
+/* Build a request for cmd on slot/index, send it, leave the reply in buf
+ * once it is known to answer this request.
+ */
 static int ppcc_xfer(struct ppcc *p, enum reg_method m, unsigned cmd,
 		     unsigned slot, unsigned index, uint8_t *buf,
 		     struct pcb_err *err)
 {
+	uint32_t want[PPCC_NKEY];
+	size_t i;
+	int rc;
+
 	if (slot >= PPCC_SLOTS)
 		return pcb_error(err, PCB_E_RANGE, "slot %u is not 0..15",
 				 slot);
@@ -166,8 +213,13 @@ static int ppcc_xfer(struct ppcc *p, enum reg_method m, unsigned cmd,
 	ppcc_set(p, PF_PNAT, buf, p->pnat);
 	ppcc_set(p, PF_SLOT, buf, slot);
 	ppcc_set(p, PF_INDEX, buf, index);
-	return reg_access(p->dev, m, PPCC_REG_ID, "PPCC", buf,
-			  p->layout->size, err);
+	for (i = 0; i < PPCC_NKEY; i++)
+		want[i] = ppcc_get(p, ppcc_key[i], buf);
+	rc = reg_access(p->dev, m, PPCC_REG_ID, "PPCC", buf, p->layout->size,
+			err);
+	if (rc)
+		return rc;
+	return ppcc_check_reply(p, want, buf, cmd, err);
 }
 
 static int ppcc_query(struct ppcc *p, unsigned cmd, unsigned slot,

@@ -4,6 +4,10 @@
  * here shifts or masks by hand.  Commands that change the device (enable,
  * disable, set, bulk set) are sent with method SET; queries, including the
  * get-and-clear ones, with method GET so their reply can be read.
+ * Every reply (whatever the transport) must echo the request's cmd_type
+ * and index fields (local_port, lp_msb, pnat, algo_slot,
+ * algo_param_index); one that does not is -PCB_E_DEVICE, naming the
+ * fields received and requested, and its data is not used.
  *
  * Ownership: ppcc_init takes the layout; ppcc_release frees it.  The
  * reg_dev stays the caller's.

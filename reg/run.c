@@ -1,17 +1,59 @@
-/* run.c - fork/exec with pipes, poll, timeout and reaping. */
+/* run.c - fork/exec with pipes, poll, timeout and reaping, and no
+ * process left behind.
+ *
+ * When run_prog returns (or run_bg_stop), nothing the program started
+ * may still run.  How:
+ *
+ * - The child gets a process group of its own.  A timeout or an
+ *   interrupt signals the whole group.  Once the child has exited, what
+ *   is left of its group is killed *before* the child is reaped: its
+ *   zombie keeps the pid, so the group id cannot have been reused.  The
+ *   exit is noticed with waitid(WNOWAIT) for that reason.
+ * - A descendant can leave the group (setsid(), a daemon's double fork).
+ *   Two things find it.  First, pccbench makes itself a child subreaper
+ *   (prctl PR_SET_CHILD_SUBREAPER): orphans of a run are re-parented to
+ *   pccbench, not to init, so they stay pccbench's own children, the only
+ *   processes it will signal.  Second, each run's environment carries
+ *   PCCBENCH_RUN=<pccbench pid>.<run number>, which descendants inherit.
+ *   After a run, the children of pccbench whose /proc/PID/environ carries
+ *   that run's tag are killed with their groups, and the zombies of those
+ *   groups are reaped, in rounds until none is left (bounded in time).
+ *   Other children (a traffic command still running beside a recording,
+ *   sweep workers) carry another tag or none and are left alone; nothing
+ *   here waits with waitpid(-1).
+ * - The child's exit, not EOF on its pipes, ends a run: what a grandchild
+ *   holds open is not waited for.  After the exit, what is already in the
+ *   pipes is read (the child wrote it all before it exited), for at most
+ *   RUN_DRAIN_MS.
+ *
+ * Limits: a descendant that leaves the group and also clears its
+ * environment is not found (it stays a child of pccbench); a cgroup would
+ * catch it, but needs a delegated cgroup tree.  A process that runs as
+ * another user cannot be killed by a pccbench that is not root.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fsafe.h"
 #include "run.h"
 
 #define RUN_MAX_OUTPUT (16 << 20)
+#define RUN_DRAIN_MS	200	/* reading on after the child exited */
+#define RUN_SWEEP_MS	2000	/* killing what it left, at most */
+#define RUN_SWEEP_MAX	64	/* groups and pids one sweep tracks */
+#define RUN_TAG		"PCCBENCH_RUN="
+
+extern char **environ;
 
 static long long ms_now(void)
 {
@@ -48,13 +90,56 @@ static int slurp(int fd, char **buf, size_t *len, size_t *cap)
 	return 0;
 }
 
+/* Orphans of our runs come back to us (see the head comment).  Not
+ * inherited across fork, so once per process is enough; without it
+ * (an old kernel) only the process group is cleaned up.
+ */
+static void run_subreaper(void)
+{
+	static bool done;
+
+	if (!done)
+		prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	done = true;
+}
+
+/* "PCCBENCH_RUN=<pid>.<n>", new for each run. */
+static void run_tag(char *buf, size_t len)
+{
+	static unsigned long seq;
+
+	snprintf(buf, len, RUN_TAG "%ld.%lu", (long)getpid(), ++seq);
+}
+
+/* Our environment with `tag` instead of any inherited one; built before
+ * fork, so that the child only has to exec.  Free the array only.
+ */
+static char **run_env(const char *tag)
+{
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	while (environ && environ[n])
+		n++;
+	env = malloc((n + 2) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], RUN_TAG, strlen(RUN_TAG)))
+			env[k++] = environ[i];
+	env[k++] = (char *)tag;
+	env[k] = NULL;
+	return env;
+}
+
 /* In the child: its own process group (a timeout or stop kills it and
  * what it started), the given stdin/stdout/stderr, default signals, exec;
  * 127 with a line on stderr when exec fails.
  */
-static void child_exec(char *const argv[], int in, int out, int err)
-	__attribute__((noreturn));
-static void child_exec(char *const argv[], int in, int out, int err)
+static void child_exec(char *const argv[], char **env, int in, int out,
+		       int err) __attribute__((noreturn));
+static void child_exec(char *const argv[], char **env, int in, int out,
+		       int err)
 {
 	setpgid(0, 0);
 	dup2(in, STDIN_FILENO);
@@ -62,10 +147,170 @@ static void child_exec(char *const argv[], int in, int out, int err)
 	dup2(err, STDERR_FILENO);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	execvp(argv[0], argv);
+	signal(SIGPIPE, SIG_DFL);
+	execvpe(argv[0], argv, env);
 	fprintf(stderr, "pccbench: cannot execute %s: %s\n", argv[0],
 		strerror(errno));
 	_exit(127);
+}
+
+/* Has child pid exited?  It stays a zombie (WNOWAIT): its pid, and so its
+ * group's id, remain ours until run_sweep and the final waitpid.
+ */
+static bool child_exited(pid_t pid, int *status, bool block)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	while (waitid(P_PID, (id_t)pid, &si,
+		      WEXITED | WNOWAIT | (block ? 0 : WNOHANG))) {
+		if (errno != EINTR) {
+			*status = 255;	/* not ours to wait for: gone */
+			return true;
+		}
+	}
+	if (si.si_pid != pid)
+		return false;
+	*status = si.si_code == CLD_EXITED ? si.si_status :
+		  si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ?
+		  128 + si.si_status : 255;
+	return true;
+}
+
+/* Parent, group and state of a process, from /proc/PID/stat. */
+static bool proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp, char *state)
+{
+	char path[64], buf[512], *p;
+	long pp, pg;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* after the command name, whatever it is */
+	if (!p || sscanf(p + 1, " %c %ld %ld", state, &pp, &pg) != 3)
+		return false;
+	*ppid = (pid_t)pp;
+	*pgrp = (pid_t)pg;
+	return true;
+}
+
+/* Does pid's environment hold the entry `tag` (exactly)? */
+static bool proc_has_tag(pid_t pid, const char *tag)
+{
+	char path[64], buf[4096];
+	size_t tl = strlen(tag) + 1, have = 0;	/* entries end in NUL */
+	bool found = false, skip = false;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/environ", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	while (!found && (n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+		size_t start = 0;
+		char *nul;
+
+		have += (size_t)n;
+		while (!found && (nul = memchr(buf + start, '\0',
+					       have - start))) {
+			size_t el = (size_t)(nul - (buf + start)) + 1;
+
+			found = !skip && el == tl &&
+				!memcmp(buf + start, tag, tl);
+			skip = false;
+			start += el;
+		}
+		if (!start && have == sizeof(buf)) {
+			skip = true;	/* an entry longer than buf */
+			have = 0;
+			continue;
+		}
+		memmove(buf, buf + start, have - start);
+		have -= start;
+	}
+	close(fd);
+	return found;
+}
+
+static bool pid_in(const pid_t *v, size_t n, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == pid)
+			return true;
+	return false;
+}
+
+/* Kill and reap what the run with `tag`, whose child `leader` has exited
+ * (unreaped), left behind: its process group, and the children of
+ * pccbench that carry the tag, with their groups (never pccbench's own).
+ * Only our own children are looked at (see the head comment); zombies
+ * are reaped when they belong to one of those groups or were killed
+ * here.  The leader is the caller's to reap.
+ */
+static void run_sweep(const char *tag, pid_t leader)
+{
+	pid_t mine[RUN_SWEEP_MAX], me = getpid(), ours = getpgrp();
+	long long until = ms_now() + RUN_SWEEP_MS;
+	size_t nmine = 0;
+
+	mine[nmine++] = leader;
+	kill(-leader, SIGKILL);
+	for (;;) {
+		struct dirent *de;
+		int live = 0;
+		DIR *d = opendir("/proc");
+
+		if (!d)
+			return;
+		while ((de = readdir(d))) {
+			pid_t pid, ppid, pgrp;
+			char *end, st;
+			long v = strtol(de->d_name, &end, 10);
+
+			if (*end || v <= 0 || (pid_t)v == leader ||
+			    !proc_stat((pid_t)v, &ppid, &pgrp, &st) ||
+			    ppid != me)
+				continue;
+			pid = (pid_t)v;
+			if (st == 'Z') {
+				if (pid_in(mine, nmine, pgrp) ||
+				    pid_in(mine, nmine, pid))
+					waitpid(pid, NULL, WNOHANG);
+				continue;
+			}
+			if (!pid_in(mine, nmine, pgrp) &&
+			    !proc_has_tag(pid, tag))
+				continue;
+			kill(pid, SIGKILL);
+			if (nmine < RUN_SWEEP_MAX && !pid_in(mine, nmine, pid))
+				mine[nmine++] = pid;
+			/* its group (made by the run: setsid or setpgid) goes
+			 * too; its zombies, e.g. a daemon's middle process,
+			 * are reaped */
+			if (pgrp > 1 && pgrp != ours) {
+				kill(-pgrp, SIGKILL);
+				if (nmine < RUN_SWEEP_MAX &&
+				    !pid_in(mine, nmine, pgrp))
+					mine[nmine++] = pgrp;
+			}
+			live++;
+		}
+		closedir(d);
+		if (!live || ms_now() >= until)
+			return;
+		usleep(1000);
+	}
 }
 
 void run_result_free(struct run_result *res)
@@ -81,11 +326,18 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, pi[2] = { -1, -1 };
 	size_t ocap = 0, ecap = 0;
-	long long deadline, kill_at = 0;
+	long long deadline, kill_at = 0, drain_until = 0;
+	char tag[64], **env;
 	pid_t pid;
-	int st = 0, rc = 0, open_fds = 2, sig_sent = 0;
+	int rc = 0, sig_sent = 0, pidfd, status = 255;
+	bool done = false;
 
 	memset(res, 0, sizeof(*res));
+	run_subreaper();
+	run_tag(tag, sizeof(tag));
+	env = run_env(tag);
+	if (!env)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) ||
 	    pipe2(pi, O_CLOEXEC)) {
 		rc = pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
@@ -99,8 +351,12 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 		goto out_close;
 	}
 	if (pid == 0)
-		child_exec(argv, pi[0], po[1], pe[1]);
+		child_exec(argv, env, pi[0], po[1], pe[1]);
+	free(env);
+	env = NULL;
 	setpgid(pid, pid);	/* either side may win the race */
+	/* readable when the child exits; -1 before Linux 5.3: polled */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	close(po[1]);
 	close(pe[1]);
 	close(pi[0]);
@@ -121,54 +377,61 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 	close(pi[1]);
 	pi[1] = -1;
 	deadline = ms_now() + timeout_ms;
-	while (open_fds > 0) {
-		struct pollfd fds[2] = { { po[0], POLLIN, 0 },
-					 { pe[0], POLLIN, 0 } };
+	/* until the child exits; then drain what it wrote (in the pipes
+	 * already), not what a grandchild holding them may write */
+	for (;;) {
+		struct pollfd fds[3];
 		long long now = ms_now();
-		int n;
+		int nf = 0, n, i;
 
-		if ((stop && *stop) || now >= deadline) {
+		if (!done && child_exited(pid, &status, false)) {
+			done = true;
+			drain_until = now + RUN_DRAIN_MS;
+		}
+		if (done && ((po[0] < 0 && pe[0] < 0) || now >= drain_until))
+			break;
+		if (!done && ((stop && *stop) || now >= deadline)) {
 			if (!sig_sent) {
 				kill(-pid, SIGTERM);
 				sig_sent = 1;
 				kill_at = now + 1000;
 				res->timed_out = !(stop && *stop);
-			} else if (now >= kill_at && sig_sent == 1) {
+			} else if (sig_sent == 1 && now >= kill_at) {
 				kill(-pid, SIGKILL);
 				sig_sent = 2;
-				kill_at = now + 1000;
-			} else if (now >= kill_at && sig_sent == 2) {
-				break;	/* whatever holds the pipes: done */
 			}
 		}
-		n = poll(fds, 2, 50);
-		if (n < 0 && errno != EINTR)
-			break;
+		if (po[0] >= 0)
+			fds[nf++] = (struct pollfd){ po[0], POLLIN, 0 };
+		if (pe[0] >= 0)
+			fds[nf++] = (struct pollfd){ pe[0], POLLIN, 0 };
+		if (!done && pidfd >= 0)
+			fds[nf++] = (struct pollfd){ pidfd, POLLIN, 0 };
+		n = poll(fds, (nfds_t)nf, done ? 0 : pidfd >= 0 ? 50 : 10);
+		if (n == 0 && done)
+			break;	/* nothing more of the child's to read */
 		if (n <= 0)
 			continue;
-		if (fds[0].revents && fds[0].fd >= 0 &&
-		    slurp(po[0], &res->out, &res->out_len, &ocap)) {
-			close(po[0]);
-			po[0] = -1;
-			open_fds--;
-		}
-		if (fds[1].revents && fds[1].fd >= 0 &&
-		    slurp(pe[0], &res->err, &res->err_len, &ecap)) {
-			close(pe[0]);
-			pe[0] = -1;
-			open_fds--;
+		for (i = 0; i < nf; i++) {
+			if (!fds[i].revents || fds[i].fd == pidfd)
+				continue;
+			if (fds[i].fd == po[0] &&
+			    slurp(po[0], &res->out, &res->out_len, &ocap)) {
+				close(po[0]);
+				po[0] = -1;
+			} else if (fds[i].fd == pe[0] &&
+				   slurp(pe[0], &res->err, &res->err_len,
+					 &ecap)) {
+				close(pe[0]);
+				pe[0] = -1;
+			}
 		}
 	}
-	/* pipes closed (or the child ran away): reap, killing if needed */
-	while (waitpid(pid, &st, sig_sent ? 0 : WNOHANG) == 0) {
-		if (ms_now() >= deadline || (stop && *stop)) {
-			kill(-pid, SIGKILL);
-			sig_sent = 2;
-		}
-		usleep(10000);
-	}
-	res->status = WIFEXITED(st) ? WEXITSTATUS(st) :
-		      WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
+	if (pidfd >= 0)
+		close(pidfd);
+	run_sweep(tag, pid);
+	waitpid(pid, NULL, 0);
+	res->status = status;
 	if (!res->out)
 		res->out = strdup("");
 	if (!res->err)
@@ -184,10 +447,15 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 	else if (res->status == 127 && strstr(res->err, "cannot execute"))
 		rc = pcb_error(err, PCB_E_DEVICE, "cannot run '%s': not found "
 			       "or not executable", argv[0]);
-	if (rc)
+	if (rc) {
+		int timed_out = res->timed_out;
+
 		run_result_free(res);
-	return rc;
+		res->status = status;
+		res->timed_out = timed_out;
+	}
 out_close:
+	free(env);
 	if (po[0] >= 0)
 		close(po[0]);
 	if (po[1] >= 0)
@@ -203,33 +471,62 @@ out_close:
 	return rc;
 }
 
+/* The traffic log: created or appended to, never through a planted
+ * symlink or into a FIFO (fsafe.h pcb_open_rw: O_NOFOLLOW, O_NONBLOCK
+ * for the open, then a regular file or a refusal).
+ */
+static int open_log(const char *argv0, const char *log, struct pcb_err *err)
+{
+	struct pcb_err e = { 0 };
+	int fd = pcb_open_rw(log, O_CREAT | O_APPEND, PCB_MODE_DATA, &e);
+
+	if (fd < 0)
+		return pcb_error(err, e.code ? e.code : PCB_E_IO,
+				 "cannot run '%s': log: %s", argv0, e.msg);
+	return fd;
+}
+
 int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 		 struct pcb_err *err)
 {
+	char **env;
 	int in, out;
 	pid_t pid;
 
 	memset(bg, 0, sizeof(*bg));
 	snprintf(bg->name, sizeof(bg->name), "%s", argv[0]);
+	run_subreaper();
+	run_tag(bg->tag, sizeof(bg->tag));
+	out = log ? open_log(argv[0], log, err) :
+		    open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (out < 0)
+		return log ? out : pcb_error(err, PCB_E_IO, "cannot run '%s': "
+					     "/dev/null: %s", argv[0],
+					     strerror(errno));
 	in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	out = open(log ? log : "/dev/null",
-		   O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0) {
+	env = in < 0 ? NULL : run_env(bg->tag);
+	if (!env) {
+		int rc = in < 0 ? pcb_error(err, PCB_E_IO, "cannot run '%s': "
+					    "/dev/null: %s", argv[0],
+					    strerror(errno)) :
+				  pcb_error(err, PCB_E_NOMEM, "out of memory");
+
 		if (in >= 0)
 			close(in);
-		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s: %s",
-				 argv[0], log ? log : "/dev/null",
-				 strerror(errno));
+		close(out);
+		return rc;
 	}
 	pid = fork();
 	if (pid < 0) {
+		free(env);
 		close(in);
 		close(out);
 		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
 				 strerror(errno));
 	}
 	if (pid == 0)
-		child_exec(argv, in, out, out);
+		child_exec(argv, env, in, out, out);
+	free(env);
 	setpgid(pid, pid);
 	close(in);
 	close(out);
@@ -237,42 +534,35 @@ int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 	return 0;
 }
 
-static void bg_status(struct run_bg *bg, int st)
-{
-	bg->status = WIFEXITED(st) ? WEXITSTATUS(st) :
-		     WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 255;
-	bg->pid = 0;
-}
-
 bool run_bg_done(struct run_bg *bg)
 {
-	int st;
-
-	if (!bg->pid)
+	if (!bg->pid || bg->exited)
 		return true;
-	if (waitpid(bg->pid, &st, WNOHANG) != bg->pid)
-		return false;
-	bg_status(bg, st);
-	return true;
+	bg->exited = child_exited(bg->pid, &bg->status, false);
+	return bg->exited;
 }
 
 int run_bg_stop(struct run_bg *bg, int grace_ms)
 {
 	long long kill_at;
-	int st;
 
-	if (run_bg_done(bg))
+	if (!bg->pid)
 		return bg->status;
-	kill(-bg->pid, SIGTERM);
-	kill_at = ms_now() + grace_ms;
-	while (waitpid(bg->pid, &st, WNOHANG) == 0) {
-		if (ms_now() >= kill_at) {
-			kill(-bg->pid, SIGKILL);
-			waitpid(bg->pid, &st, 0);
-			break;
+	if (!run_bg_done(bg)) {
+		kill(-bg->pid, SIGTERM);
+		kill_at = ms_now() + grace_ms;
+		while (!run_bg_done(bg)) {
+			if (ms_now() >= kill_at) {
+				kill(-bg->pid, SIGKILL);
+				bg->exited = child_exited(bg->pid, &bg->status,
+							  true);
+				break;
+			}
+			usleep(5000);
 		}
-		usleep(5000);
 	}
-	bg_status(bg, st);
+	run_sweep(bg->tag, bg->pid);
+	waitpid(bg->pid, NULL, 0);
+	bg->pid = 0;
 	return bg->status;
 }

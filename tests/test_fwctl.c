@@ -1,9 +1,88 @@
-/* fwctl request bytes and reply decoding; node lookup, name resolution
- * and libpci discovery on fixture trees (tests/fixtures).
+/* fwctl request bytes and reply decoding; replies for another request;
+ * node lookup, name resolution and libpci discovery on fixture trees
+ * (tests/fixtures).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
 #include "testutil.h"
 #include "discover.h"
 #include "fwctl.h"
+#include "ppcc.h"
+
+/* A fake fwctl device: ioctl() on the file the backend opened as
+ * /dev/fwctl/fwctl0 answers FWCTL_INFO as mlx5 and FWCTL_RPC with the
+ * request's register echoed, value 1234, then one edit (below).  Every
+ * other ioctl goes to the kernel.
+ */
+enum cross { ECHO, CROSS_INDEX, CROSS_SLOT, CROSS_CMD, CROSS_PORT,
+	     CROSS_LP_MSB };
+static enum cross cross;
+static ino_t fake_ino;
+
+static bool is_fake(int fd)
+{
+	struct stat st;
+
+	return fake_ino && !fstat(fd, &st) && st.st_ino == fake_ino;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	struct fwctl_rpc *rpc;
+	uint8_t *reg;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!is_fake(fd))
+		return (int)syscall(SYS_ioctl, fd, req, arg);
+	if (req == FWCTL_INFO) {
+		((struct fwctl_info *)arg)->out_device_type =
+			FWCTL_DEVICE_TYPE_MLX5;
+		return 0;
+	}
+	if (req != FWCTL_RPC) {
+		errno = ENOTTY;
+		return -1;
+	}
+	rpc = arg;
+	memcpy((void *)(uintptr_t)rpc->out, (void *)(uintptr_t)rpc->in,
+	       rpc->in_len);
+	memset((void *)(uintptr_t)rpc->out, 0, MLX5_MBOX_HDR);
+	reg = (uint8_t *)(uintptr_t)rpc->out + MLX5_MBOX_HDR;
+	reg[8] = 0;			/* value (dword 2) = 1234 */
+	reg[9] = 0;
+	reg[10] = 1234 >> 8;
+	reg[11] = 1234 & 0xff;
+	switch (cross) {
+	case CROSS_INDEX:		/* algo_param_index, dw1 [31:16] */
+		reg[4] = 0;
+		reg[5] = 4;
+		break;
+	case CROSS_SLOT:		/* algo_slot, dw1 [3:0] */
+		reg[7] = (uint8_t)((reg[7] & 0xf0) | 3);
+		break;
+	case CROSS_CMD:			/* cmd_type, dw0 [7:0] */
+		reg[3] = 0x7;
+		break;
+	case CROSS_PORT:		/* local_port, dw0 [23:16] */
+		reg[1] = 2;
+		break;
+	case CROSS_LP_MSB:		/* lp_msb, dw0 [13:12] */
+		reg[2] |= 0x10;
+		break;
+	case ECHO:
+		break;
+	}
+	rpc->out_len = rpc->in_len;
+	return 0;
+}
 
 static void test_struct_layout(void **state)
 {
@@ -144,12 +223,81 @@ static void test_discover(void **state)
 	unsetenv("PCCBENCH_PCI_DUMP");
 }
 
+/* A reply for another index, slot, cmd_type or port is an error (exit
+ * class 2) naming the received and the requested value; for a get and
+ * for a set.
+ */
+static void test_crossed_reply(void **state)
+{
+	static const struct {
+		enum cross cross;
+		const char *want;
+		bool set;
+	} rows[] = {
+		{ CROSS_INDEX, "algo_param_index 4 (requested 1)", false },
+		{ CROSS_SLOT, "algo_slot 3 (requested 0)", false },
+		{ CROSS_CMD, "cmd_type 0x7 (requested 0x6)", false },
+		{ CROSS_PORT, "local_port 2 (requested 1)", false },
+		{ CROSS_LP_MSB, "lp_msb 1 (requested 0)", false },
+		{ CROSS_INDEX, "algo_param_index 4 (requested 1)", true },
+		{ CROSS_CMD, "cmd_type 0x7 (requested 0x8)", true },
+	};
+	char dir[] = "/tmp/pccb-fwctl-XXXXXX", path[200];
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev = NULL;
+	struct ppcc p;
+	struct stat st;
+	uint32_t v = 0;
+	size_t i;
+	int fd, rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fwctl", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/fwctl/fwctl0", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	close(fd);
+	fake_ino = st.st_ino;
+	setenv("PCCBENCH_SYSFS", "tests/fixtures/sysfs", 1);
+	setenv("PCCBENCH_DEVROOT", dir, 1);
+	assert_int_equal(reg_dev_open(&dev, &fwctl_backend_ops, "nic",
+				      "0000:08:00.0", &err), 0);
+	assert_int_equal(ppcc_init(&p, dev, tu_ppcc_layout(), &err), 0);
+	cross = ECHO;
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
+	assert_int_equal(v, 1234);
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), 0);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		cross = rows[i].cross;
+		pcb_err_reset(&err);
+		rc = rows[i].set ? ppcc_param_set(&p, 0, 1, 5, &err) :
+				   ppcc_param_get(&p, 0, 1, &v, &err);
+		if (rc != -PCB_E_DEVICE || !strstr(err.msg, rows[i].want))
+			fail_msg("row %zu: rc %d, '%s'", i, rc, err.msg);
+		assert_int_equal(pcb_exit_code(rc), 2);
+		assert_non_null(strstr(err.msg, "nic: PPCC "));
+		assert_null(strchr(err.msg, '\n'));
+	}
+	ppcc_release(&p);
+	reg_dev_close(dev);
+	fake_ino = 0;
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fwctl", dir);
+	rmdir(path);
+	rmdir(dir);
+	unsetenv("PCCBENCH_DEVROOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_struct_layout),
 		cmocka_unit_test(test_request_bytes),
 		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_crossed_reply),
 		cmocka_unit_test(test_sysfs),
 		cmocka_unit_test(test_discover),
 	};

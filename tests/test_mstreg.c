@@ -1,13 +1,21 @@
 /* Parsing mstreg's table: 4.21 and newer column widths, newer fields,
- * malformed output; and the process runner's edges.
+ * malformed output; the process runner's basics; replies for another
+ * request; what is kept of output that cannot be parsed.
  */
+#include <dirent.h>
+#include <libgen.h>
+#include <sys/stat.h>
+
 #include "testutil.h"
 #include "adb.h"
 #include "mstreg.h"
 #include "paths.h"
+#include "ppcc.h"
 #include "run.h"
 
 static struct adb_reg *ppcc;
+static char fake[4096];		/* build/tests/fake-mstreg */
+static char tmpdir[] = "/tmp/pccb-mstreg-XXXXXX";
 
 static char *table(int extra, const char *extra_rows, int drop_text)
 {
@@ -118,24 +126,253 @@ static void test_run(void **state)
 	assert_non_null(strstr(err.msg, "cannot run"));
 }
 
+/* A program at tmpdir/NAME: "#!/bin/sh" and body. */
+static void script(char *path, size_t len, const char *name,
+		   const char *body)
+{
+	FILE *fp;
+
+	snprintf(path, len, "%s/%s", tmpdir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "#!/bin/sh\n%s\n", body);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* The PPCC register of device 0000:08:00.0 through the mstreg backend,
+ * running `prog` (the fake mstreg on sim device `sim`, or a script).
+ */
+static void mst_open(struct reg_dev **dev, struct ppcc *p, const char *prog,
+		     const char *sim)
+{
+	struct pcb_err err = { 0 };
+
+	setenv("FAKE_MSTREG_SIM", sim, 1);
+	assert_int_equal(reg_dev_open(dev, &mstreg_backend_ops, "nic",
+				      "0000:08:00.0", &err), 0);
+	assert_int_equal(ppcc_init(p, *dev, tu_ppcc_layout(), &err), 0);
+	assert_int_equal((*dev)->ops->ctl(*dev, MSTREG_CTL_PROG,
+					  (void *)prog), 0);
+	assert_int_equal((*dev)->ops->ctl(*dev, MSTREG_CTL_LAYOUT,
+					  p->layout), 0);
+}
+
+static void mst_close(struct reg_dev *dev, struct ppcc *p)
+{
+	ppcc_release(p);
+	reg_dev_close(dev);
+}
+
+/* An mstreg that answers another request than the one asked: the fake
+ * mstreg, with its arguments edited by the sed expression in $CROSS.
+ */
+static void test_crossed_reply(void **state)
+{
+	static const struct {
+		const char *cross, *want;
+		bool set;
+	} rows[] = {
+		{ "s/algo_param_index=1$/algo_param_index=4/",
+		  "algo_param_index 4 (requested 1)", false },
+		{ "s/algo_slot=0/algo_slot=1/", "algo_slot 1 (requested 0)",
+		  false },
+		{ "s/^cmd_type=6$/cmd_type=7/", "cmd_type 0x7 (requested 0x6)",
+		  false },
+		{ "s/pnat=0/pnat=1/", "pnat 1 (requested 0)", false },
+		{ "s/algo_slot=0/algo_slot=1/", "algo_slot 1 (requested 0)",
+		  true },
+		{ "s/algo_param_index=1$/algo_param_index=4/",
+		  "algo_param_index 4 (requested 1)", true },
+	};
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev;
+	struct ppcc p;
+	char prog[4200], body[4400];
+	uint32_t v = 0;
+	size_t i;
+	int rc;
+
+	(void)state;
+	snprintf(body, sizeof(body), "for a; do shift; set -- \"$@\" "
+		 "\"$(printf '%%s\\n' \"$a\" | sed \"$CROSS\")\"; done\n"
+		 "exec '%s' \"$@\"", fake);
+	script(prog, sizeof(prog), "cross-mstreg", body);
+	mst_open(&dev, &p, prog, "cross");
+	/* unedited: ALPHA's default, and a set that takes */
+	setenv("CROSS", "", 1);
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
+	assert_int_equal(v, 6553);
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 19661, &err), 0);
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
+	assert_int_equal(v, 19661);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		setenv("CROSS", rows[i].cross, 1);
+		pcb_err_reset(&err);
+		rc = rows[i].set ? ppcc_param_set(&p, 0, 1, 13107, &err) :
+				   ppcc_param_get(&p, 0, 1, &v, &err);
+		if (rc != -PCB_E_DEVICE || !strstr(err.msg, rows[i].want))
+			fail_msg("row %zu (%s): rc %d, '%s'", i, rows[i].cross,
+				 rc, err.msg);
+		assert_int_equal(pcb_exit_code(rc), 2);
+		assert_non_null(strstr(err.msg, "nic: PPCC "));
+		assert_null(strchr(err.msg, '\n'));
+	}
+	unsetenv("CROSS");
+	mst_close(dev, &p);
+}
+
+/* The path at the end of "...; its output is in PATH". */
+static const char *saved_path(const struct pcb_err *err)
+{
+	const char *s = strstr(err->msg, "its output is in ");
+
+	assert_non_null(s);
+	return s + strlen("its output is in ");
+}
+
+static char *slurp_file(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = malloc(4 << 20);
+
+	assert_non_null(fp);
+	assert_non_null(buf);
+	*len = fread(buf, 1, 4 << 20, fp);
+	fclose(fp);
+	return buf;
+}
+
+/* Output that cannot be parsed is kept whole: bytes after a NUL too, in
+ * a file only its owner reads.
+ */
+static void test_saved_binary(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev;
+	struct ppcc p;
+	char prog[4200];
+	struct stat st;
+	uint32_t v;
+	size_t len;
+	char *text;
+
+	(void)state;
+	script(prog, sizeof(prog), "nul-mstreg",
+	       "printf 'hello\\000after-nul\\n'; "
+	       "printf 'warn\\000err-after-nul\\n' >&2");
+	mst_open(&dev, &p, prog, "saved");
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), -PCB_E_DEVICE);
+	text = slurp_file(saved_path(&err), &len);
+	assert_non_null(memmem(text, len, "hello\0after-nul\n", 16));
+	assert_non_null(memmem(text, len, "warn\0err-after-nul\n", 19));
+	free(text);
+	assert_int_equal(stat(saved_path(&err), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	mst_close(dev, &p);
+}
+
+/* Megabytes of output: the file is cut at about 1 MiB, and says so. */
+static void test_saved_capped(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev;
+	struct ppcc p;
+	char prog[4200];
+	uint32_t v;
+	size_t len;
+	char *text;
+
+	(void)state;
+	script(prog, sizeof(prog), "big-mstreg",
+	       "head -c 3000000 /dev/zero | tr '\\000' x");
+	mst_open(&dev, &p, prog, "saved");
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), -PCB_E_DEVICE);
+	text = slurp_file(saved_path(&err), &len);
+	assert_true(len <= (1 << 20) + 4096);
+	assert_true(len >= (1 << 19));
+	assert_non_null(memmem(text, len, "cut", 3));
+	free(text);
+	mst_close(dev, &p);
+}
+
+/* Only the newest five such files are kept. */
+static void test_saved_last_five(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev;
+	struct ppcc p;
+	char prog[4200], paths[7][512], dir[512];
+	struct dirent *de;
+	uint32_t v;
+	int i, n = 0;
+	DIR *d;
+
+	(void)state;
+	script(prog, sizeof(prog), "garbage-mstreg", "echo garbage");
+	mst_open(&dev, &p, prog, "saved");
+	for (i = 0; i < 7; i++) {
+		pcb_err_reset(&err);
+		assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err),
+				 -PCB_E_DEVICE);
+		snprintf(paths[i], sizeof(paths[i]), "%s", saved_path(&err));
+	}
+	for (i = 0; i < 7; i++)
+		assert_int_equal(access(paths[i], F_OK) == 0, i >= 2);
+	snprintf(dir, sizeof(dir), "%s", paths[6]);
+	d = opendir(dirname(dir));
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strstr(de->d_name, "mstreg-output") != NULL;
+	closedir(d);
+	assert_int_equal(n, 5);
+	mst_close(dev, &p);
+}
+
+/* The files the tests made in tmpdir, and tmpdir. */
+static void rm_tmpdir(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(tmpdir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(tmpdir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_widths),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_crossed_reply),
+		cmocka_unit_test(test_saved_binary),
+		cmocka_unit_test(test_saved_capped),
+		cmocka_unit_test(test_saved_last_five),
 	};
 	struct pcb_err err = { 0 };
 	struct adb_db *db = NULL;
-	char path[4096];
+	char path[4096], self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int rc;
 
+	if (n <= 0 || !mkdtemp(tmpdir))
+		return 1;
+	self[n] = '\0';
+	snprintf(fake, sizeof(fake), "%s/fake-mstreg", dirname(self));
+	tu_private_state();
 	if (pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &err) ||
 	    adb_db_load_file(&db, path, &err) ||
 	    adb_reg_load(db, "PPCC", &ppcc, &err))
 		return 1;
 	adb_db_free(db);
 	rc = cmocka_run_group_tests_name("mstreg", tests, NULL, NULL);
+	rm_tmpdir();
 	adb_reg_free(ppcc);
 	return rc;
 }
