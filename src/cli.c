@@ -364,6 +364,7 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 	size_t cap = 0;
 	ssize_t n;
 	long lineno = 0;
+	unsigned long w0 = s->nwrites;
 	int rc, worst = 0;
 
 	if (s->depth >= CLI_MAX_DEPTH)
@@ -394,7 +395,14 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 	}
 	free(line);
 	s->depth--;
-	/* the error was printed with its FILE:LINE already */
+	/* the error was printed with its FILE:LINE already; what the script
+	 * changed before it stopped is said once, at the top */
+	if (worst && !s->depth && s->nwrites > w0 && !s->dry_run)
+		fprintf(s->errfp, "note: %s stopped after %lu write%s to %s; "
+			"'journal show' lists them, 'journal undo' takes back "
+			"the last, 'journal restore' all\n", name,
+			s->nwrites - w0, s->nwrites - w0 == 1 ? "" : "s",
+			s->devname);
 	return worst;
 }
 

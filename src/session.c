@@ -1105,6 +1105,7 @@ static int write_params_locked(struct session *s, unsigned slot,
 		if (rc)
 			return rc;
 		seq[i] = e.seq;
+		s->nwrites++;
 	}
 	if (!nchanged) {
 		for (i = 0; i < n; i++)
@@ -1221,6 +1222,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
 			return rc;
+		s->nwrites++;
 	}
 	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
 		      ppcc_disable(&s->ppcc, slot, &s->err);

@@ -73,12 +73,14 @@ struct session {
 	struct simdev *simdev;	/* the sim device's workload, lazily */
 	struct tel_retx *retx;	/* the adp_retx context, lazily */
 	struct tel_diag *diag;	/* the diag context, lazily */
+	bool diag_kept;		/* its state replayed from an earlier process */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
 	char devid[80];		/* canonical identity: sim:NAME, PCI address */
 	int lock_fd;		/* the device lock's file, -1 until needed */
 	unsigned lock_depth;	/* sess_lock nesting */
+	unsigned long nwrites;	/* journaled writes this process made */
 };
 
 void sess_init(struct session *s, const char *devname);

@@ -1,8 +1,11 @@
 /* algo.c - `algo`: slots, enable/disable, ZTR-RTT debug mode. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
+#include "paths.h"
 
 static int cmd_algo_list(struct session *s, int argc, char **argv)
 {
@@ -148,18 +151,142 @@ static int cmd_algo_disable(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* Where debug mode remembers what it replaced: the slot active before
+ * and whether slot 0 was enabled, so `debug off` goes back to exactly
+ * that (DCQCN active -> on -> off leaves DCQCN active).  A small state
+ * file beside the device's journal, checksummed like the others.
+ */
+static int debug_state_path(struct session *s, char *buf, size_t len)
+{
+	char dir[4096], tok[128];
+	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "debug", true,
+			      &s->err);
+
+	if (!rc) {
+		pcb_file_token(tok, sizeof(tok), s->devid);
+		snprintf(buf, len, "%s/%s", dir, tok);
+	}
+	return rc;
+}
+
+/* 0 and *prev, *en0; -PCB_E_NOENT when debug mode was not turned on by
+ * pccbench (then off behaves as the seed says: slot 0 enabled).
+ */
+static int debug_state_load(struct session *s, int *prev, int *en0)
+{
+	char path[4300], *text;
+	size_t len;
+	int rc = debug_state_path(s, path, sizeof(path));
+
+	if (!rc)
+		rc = pcb_read_file(path, 4096, &text, &len, &s->err);
+	if (rc)
+		return rc;
+	if (!pcb_crc_check(text, &len) ||
+	    sscanf(text, "active %d slot0 %d", prev, en0) != 2 ||
+	    *prev < -1 || *prev >= PPCC_SLOTS || *en0 < 0 || *en0 > 1) {
+		free(text);
+		return pcb_error(&s->err, PCB_E_CORRUPT, "'%s' is damaged; "
+				 "remove it ('algo debug off' then enables "
+				 "slot 0)", path);
+	}
+	free(text);
+	return 0;
+}
+
+static int debug_state_save(struct session *s, int prev, bool en0)
+{
+	char path[4300], *text = NULL;
+	size_t len;
+	int rc = debug_state_path(s, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (asprintf(&text, "active %d slot0 %d\n", prev, en0) < 0)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	len = strlen(text);
+	if (pcb_crc_seal(&text, &len))
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	else
+		rc = pcb_write_file(path, text, len, PCB_MODE_STATE, &s->err);
+	free(text);
+	return rc;
+}
+
+/* The tuning of slot `from` onto slot 1 (the debug build): every param
+ * of slot 1 that `from` has under the same name and type, writable on
+ * slot 1 and different, in one checked, journaled write.  Says what was
+ * copied.
+ */
+static int debug_copy(struct session *s, unsigned from)
+{
+	uint32_t a[ALGO_MAX_PARAMS], b[ALGO_MAX_PARAMS];
+	struct pwrite w[ALGO_MAX_PARAMS];
+	struct slot_view *src, *dst;
+	size_t na, nb, i, k, n = 0, same = 0;
+	char line[1024] = "", x[32];
+	int rc = sess_slot_view(s, from, &src);
+
+	if (!rc)
+		rc = sess_slot_view(s, 1, &dst);
+	if (!rc)
+		rc = ppcc_bulk_get(&s->ppcc, from, a, ALGO_MAX_PARAMS, &na,
+				   &s->err);
+	if (!rc)
+		rc = ppcc_bulk_get(&s->ppcc, 1, b, ALGO_MAX_PARAMS, &nb,
+				   &s->err);
+	if (rc)
+		return rc;
+	for (i = 0; i < dst->nparams && i < nb; i++) {
+		const struct param_view *d = &dst->params[i];
+
+		for (k = 0; k < src->nparams && k < na; k++)
+			if (!strcmp(src->params[k].info.name, d->info.name))
+				break;
+		if (k == src->nparams || k >= na ||
+		    src->params[k].type != d->type)
+			continue;
+		same++;
+		if (a[k] == b[i] || d->info.prm != ALGO_PERM_RW ||
+		    a[k] < d->info.min || a[k] > d->info.max)
+			continue;
+		memset(&w[n], 0, sizeof(w[n]));
+		w[n].index = (unsigned)i;
+		w[n++].value = a[k];
+		sess_format_value(s, d->type, a[k], x, sizeof(x));
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "%s%s %s%s%s", n > 1 ? ", " : "", d->info.name, x,
+			 *d->units ? " " : "", d->units);
+	}
+	if (!n) {
+		if (!s->out.json && !s->dry_run)
+			fprintf(s->out.fp, same ? "slot 1 already has the params "
+				"of slot %u (%s)\n" : "slot %u (%s) has no param "
+				"of slot 1's: nothing copied\n", from, src->name);
+		return 0;
+	}
+	rc = sess_write_params(s, 1, w, n, true);
+	if (!rc && !s->out.json && !s->dry_run)
+		fprintf(s->out.fp, "copied from slot %u to slot 1: %s\n", from,
+			line);
+	return rc;
+}
+
 /* Seed 004 "Debug Mode": disable slot 0, enable slot 1 with counters.
- * Off: enable slot 0 first (it becomes active), then disable slot 1.
+ * On: the active slot's tuning is copied to slot 1 first (not with
+ * `keep`), and what was active is remembered.  Off: back to that.
  */
 static int cmd_algo_debug(struct session *s, int argc, char **argv)
 {
 	struct slot_view *v;
-	int rc;
+	bool on = !strcmp(argv[0], "on"), en0, cen, en1, cen1;
+	unsigned act;
+	int rc, prev = -1, was0 = 1;
 
-	(void)argc;
-	if (strcmp(argv[0], "on") && strcmp(argv[0], "off"))
+	if ((!on && strcmp(argv[0], "off")) ||
+	    (argc == 2 && (!on || strcmp(argv[1], "keep"))))
 		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: algo debug on|off");
+				 "usage: algo debug on [keep] | off");
 	rc = sess_slot_view(s, 0, &v);
 	if (!rc)
 		rc = sess_slot_view(s, 1, &v);
@@ -169,19 +296,44 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "slot 1 (%s) has no counters: not a debug "
 				 "build", v->name);
-	if (!strcmp(argv[0], "on")) {
-		rc = sess_algo_write(s, 0, false, false, true);
+	rc = ppcc_enable_status(&s->ppcc, 0, &en0, &cen, &s->err);
+	if (!rc)
+		rc = ppcc_enable_status(&s->ppcc, 1, &en1, &cen1, &s->err);
+	if (rc)
+		return rc;
+	if (on) {
+		if (!sess_active_slot(s, &act))
+			prev = (int)act;
+		pcb_err_reset(&s->err);
+		/* already on: what it replaced is remembered from then */
+		if (!(en1 && cen1 && prev == 1) && !s->dry_run)
+			rc = debug_state_save(s, prev, en0);
+		if (!rc && argc == 1 && prev >= 0 && prev != 1)
+			rc = debug_copy(s, (unsigned)prev);
+		if (!rc)
+			rc = sess_algo_write(s, 0, false, false, true);
 		if (!rc)
 			rc = sess_algo_write(s, 1, true, true, true);
 	} else {
-		rc = sess_algo_write(s, 0, true, false, true);
+		rc = debug_state_load(s, &prev, &was0);
+		if (rc == -PCB_E_NOENT) {
+			pcb_err_reset(&s->err);
+			rc = 0;
+		}
+		if (!rc && was0)
+			rc = sess_algo_write(s, 0, true, false, true);
 		if (!rc)
 			rc = sess_algo_write(s, 1, false, false, true);
+		if (!rc && !s->dry_run) {
+			char path[4300];
+
+			if (!debug_state_path(s, path, sizeof(path)))
+				unlink(path);
+		}
 	}
 	if (rc)
 		return rc;
-	report(s, !strcmp(argv[0], "on") ? "debug mode on" :
-					   "debug mode off");
+	report(s, on ? "debug mode on" : "debug mode off");
 	return 0;
 }
 
@@ -195,8 +347,9 @@ const struct cmd_row cmd_algo_verbs[] = {
 	{ "disable", cmd_algo_disable, NULL, 1, 1, "SLOT",
 	  "disable a slot; the lowest enabled slot is the active one",
 	  "algo disable 0", CMD_WRITES | CMD_DEVICE },
-	{ "debug", cmd_algo_debug, NULL, 1, 1, "on|off",
-	  "ZTR-RTT debug mode: slot 1 with counters instead of slot 0",
-	  "algo debug on", CMD_WRITES | CMD_DEVICE },
+	{ "debug", cmd_algo_debug, NULL, 1, 2, "on [keep] | off",
+	  "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, with "
+	  "the active slot's params (not with keep); off: back to the slot "
+	  "active before", "algo debug on", CMD_WRITES | CMD_DEVICE },
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };

@@ -37,6 +37,49 @@ static const char *state_name(enum diag_state st)
 	return n[st];
 }
 
+/* A new context replays what an earlier process configured and applied
+ * (diag_dev_keep), as DOCA's calls would: config, then the IDs.
+ */
+static void diag_restore(struct session *s, struct tel_diag *t)
+{
+	uint64_t ids[DIAG_MAX_IDS], bad;
+	struct diag_cfg cfg;
+	uint32_t n = 0;
+	int staged;
+
+	if (t->state != DIAG_IDLE)
+		return;
+	staged = diag_dev_kept(t->dev, &cfg, ids, &n);
+	if (!staged)
+		return;
+	t->cfg = cfg;
+	s->diag_kept = true;
+	if (tel_diag_apply_config(t) ||
+	    (staged == 2 && tel_diag_apply_data_ids(t, ids, n, &bad))) {
+		sess_warn(s, "diag: the kept configuration no longer applies; "
+			  "'diag config' anew");
+		tel_diag_stop(t);
+		s->diag_kept = false;
+	}
+}
+
+/* A replayed configuration is a starting point, not a commitment: this
+ * process's own `diag config` or `diag ids` replaces it (back to Idle, or
+ * to Configured with the kept configuration).
+ */
+static void diag_unkeep(struct session *s, struct tel_diag *t, bool config)
+{
+	struct diag_cfg cfg = t->cfg;
+
+	if (!s->diag_kept || t->state == DIAG_RUNNING)
+		return;
+	s->diag_kept = false;
+	tel_diag_stop(t);
+	t->cfg = cfg;
+	if (config)
+		tel_diag_apply_config(t);
+}
+
 /* The session's context; `force` takes ownership from a live owner. */
 static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 {
@@ -68,6 +111,7 @@ static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 			    " (another pccbench owns the diagnostic counters; "
 			    "'diag config force' takes them over)" : NULL);
 	}
+	diag_restore(s, s->diag);
 	*out = s->diag;
 	return 0;
 }
@@ -213,6 +257,7 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 	rc = diag_ctx(s, force, &t);
 	if (rc)
 		return rc;
+	diag_unkeep(s, t, false);
 	if (t->state != DIAG_IDLE)
 		return fail(s, TEL_BAD_STATE, "diag config", " (the "
 			    "configuration is applied; 'diag stop' first)");
@@ -304,6 +349,11 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 			    " (clear needs sync on, in single or repetitive "
 			    "mode)" : NULL);
 	*t = tmp;
+	if (!s->dry_run) {	/* kept for the next process too */
+		rc = diag_dev_keep(t->dev, &t->cfg, NULL, 0, 0);
+		if (rc)
+			return fail(s, rc, "diag config", NULL);
+	}
 	print_state(s, t);
 	return 0;
 }
@@ -342,8 +392,14 @@ static int apply_ids(struct session *s, struct tel_diag *t,
 {
 	uint64_t bad;
 	char name[96], hint[200];
-	int rc = tel_diag_apply_data_ids(t, ids, n, &bad);
+	int rc;
 
+	diag_unkeep(s, t, true);
+	rc = tel_diag_apply_data_ids(t, ids, n, &bad);
+
+	if (!rc && !s->dry_run)	/* kept for the next process too */
+		rc = diag_dev_keep(t->dev, &t->cfg, t->ids, t->nids,
+				   t->actual_ns);
 	if (!rc) {
 		print_state(s, t);
 		return 0;

@@ -1,5 +1,6 @@
 /* journal.c - `journal`: show, restore and clear the write journal. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,13 +12,44 @@ static void algo_state(char *b, size_t n, uint32_t v)
 		 v & 2 ? "+counters" : "");
 }
 
+/* An entry's values in real units ("0.3", "200000 ns"), raw when the
+ * slot or param is unknown now.
+ */
+static void entry_values(struct session *s, const struct jentry *e,
+			 char *a, char *b, size_t len, const char **units)
+{
+	struct slot_view *v;
+	struct pcb_err keep = s->err;
+
+	*units = "";
+	if (e->kind == J_ALGO) {
+		algo_state(a, len, e->old);
+		algo_state(b, len, e->new);
+		return;
+	}
+	if (!sess_slot_view(s, e->slot, &v) && e->index < v->nparams) {
+		const struct param_view *p = &v->params[e->index];
+
+		sess_format_value(s, p->type, e->old, a, len);
+		sess_format_value(s, p->type, e->new, b, len);
+		*units = p->units;
+		return;
+	}
+	s->err = keep;
+	snprintf(a, len, "%u", e->old);
+	snprintf(b, len, "%u", e->new);
+}
+
 static int cmd_journal_show(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
 		{ "seq", "SEQ", TBL_RIGHT }, { "time", "TIME", 0 },
 		{ "pid", "PID", TBL_RIGHT }, { "slot", "SLOT", TBL_RIGHT },
 		{ "what", "WHAT", 0 }, { "old", "OLD", TBL_RIGHT },
-		{ "new", "NEW", TBL_RIGHT }, { "outcome", "OUTCOME", 0 },
+		{ "new", "NEW", TBL_RIGHT }, { "units", "UNITS", 0 },
+		{ "raw_old", "RAW OLD", TBL_RIGHT },
+		{ "raw_new", "RAW NEW", TBL_RIGHT },
+		{ "outcome", "OUTCOME", 0 },
 	};
 	struct tbl t;
 	size_t i;
@@ -34,28 +66,25 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < journal_count(s->journal); i++) {
 		const struct jentry *e = journal_entry(s->journal, i);
-		char tb[32], a[32], b[32];
+		char tb[32], a[40], b[40];
+		const char *units;
 		time_t tt = (time_t)e->time;
 		struct tm tm;
 
 		strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S",
 			 localtime_r(&tt, &tm));
+		entry_values(s, e, a, b, sizeof(a), &units);
 		tbl_row(&t);
 		tbl_u64(&t, e->seq);
 		tbl_str(&t, tb);
 		tbl_u64(&t, (uint64_t)e->pid);
 		tbl_u64(&t, e->slot);
-		if (e->kind == J_PARAM) {
-			tbl_str(&t, e->name);
-			tbl_u64(&t, e->old);
-			tbl_u64(&t, e->new);
-		} else {
-			tbl_str(&t, "algo");
-			algo_state(a, sizeof(a), e->old);
-			algo_state(b, sizeof(b), e->new);
-			tbl_str(&t, a);
-			tbl_str(&t, b);
-		}
+		tbl_str(&t, e->kind == J_PARAM ? e->name : "algo");
+		tbl_str(&t, a);
+		tbl_str(&t, b);
+		tbl_str(&t, units);
+		tbl_u64(&t, e->old);
+		tbl_u64(&t, e->new);
 		tbl_str(&t, e->outcome > 0 ? "ok" : e->outcome < 0 ?
 			    "failed" : "unconfirmed");
 	}
@@ -70,9 +99,115 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* Back to the state before the first journaled write: params first, then
- * slot states (disable before enable so the active slot ends right).
+/* journal undo [SEQ|last]: one write taken back, itself journaled.  A
+ * later write to the same param (or slot state) would be undone too: that
+ * is refused unless --force.
  */
+static int undo_locked(struct session *s, const char *which)
+{
+	const struct jentry *e = NULL, *later = NULL;
+	struct jentry ent;	/* the journal grows (and moves) as we write */
+	size_t i, n = journal_count(s->journal);
+	char a[40], b[40], *end;
+	const char *units;
+	unsigned long seq = 0;
+	uint32_t cur;
+	int rc;
+
+	if (!strcmp(which, "last")) {
+		for (i = n; i-- > 0 && !e;)
+			if (journal_entry(s->journal, i)->outcome > 0)
+				e = journal_entry(s->journal, i);
+		if (!e)
+			return pcb_error(&s->err, PCB_E_STATE, "journal undo: "
+					 "no confirmed write in the journal");
+	} else {
+		seq = strtoul(which, &end, 10);
+		if (!*which || *end || *which == '-')
+			return pcb_error(&s->err, PCB_E_USAGE, "usage: journal "
+					 "undo [SEQ|last] (SEQ from 'journal "
+					 "show')");
+		for (i = 0; i < n && !e; i++)
+			if (journal_entry(s->journal, i)->seq == seq)
+				e = journal_entry(s->journal, i);
+		if (!e)
+			return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no "
+					 "write %lu in the journal ('journal "
+					 "show')", seq);
+	}
+	for (i = 0; i < n; i++) {
+		const struct jentry *x = journal_entry(s->journal, i);
+
+		if (x->seq > e->seq && x->kind == e->kind &&
+		    x->slot == e->slot &&
+		    (e->kind == J_ALGO || x->index == e->index) &&
+		    x->outcome >= 0)
+			later = x;
+	}
+	ent = *e;
+	e = &ent;
+	entry_values(s, e, a, b, sizeof(a), &units);
+	/* safe when the device still holds what the write put there */
+	if (e->kind == J_PARAM) {
+		rc = ppcc_param_get(&s->ppcc, e->slot, e->index, &cur, &s->err);
+	} else {
+		bool en, cen;
+
+		rc = ppcc_enable_status(&s->ppcc, e->slot, &en, &cen, &s->err);
+		cur = (uint32_t)en | (uint32_t)(en && cen) << 1;
+	}
+	if (rc)
+		return rc;
+	if (cur != e->new && !s->force)
+		return pcb_error(&s->err, PCB_E_STATE, "journal undo: slot %u "
+				 "%s was changed again since write %u (%s); "
+				 "undo that first, or --force to put %s back "
+				 "anyway", e->slot, e->kind == J_PARAM ?
+				 e->name : "algo", e->seq, later ?
+				 "by a later write" : "outside pccbench's "
+				 "journal", a);
+	if (e->kind == J_PARAM) {
+		struct pwrite w = { .index = e->index, .value = e->old };
+
+		rc = sess_write_params(s, e->slot, &w, 1, true);
+	} else {
+		rc = sess_algo_write(s, e->slot, e->old & 1, e->old & 2, true);
+	}
+	if (rc || s->dry_run)
+		return rc;
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "undone", e->seq);
+		out_u64(&s->out, "slot", e->slot);
+		out_str(&s->out, "what", e->kind == J_PARAM ? e->name : "algo");
+		out_str(&s->out, "value", a);
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "undid write %u: slot %u %s %s%s%s -> %s%s%s"
+			"\n", e->seq, e->slot, e->kind == J_PARAM ? e->name :
+			"algo", b, *units ? " " : "", units, a,
+			*units ? " " : "", units);
+	}
+	return 0;
+}
+
+static int cmd_journal_undo(struct session *s, int argc, char **argv)
+{
+	char which[24];
+	int rc;
+
+	snprintf(which, sizeof(which), "%s", argc ? argv[0] : "last");
+	rc = sess_device(s);
+	if (!rc && !s->dry_run)
+		rc = sess_lock(s);
+	if (rc)
+		return rc;
+	rc = undo_locked(s, which);
+	if (!s->dry_run)
+		sess_unlock(s);
+	return rc;
+}
+
 static int restore_locked(struct session *s);
 
 /* The whole restore under the device lock: no write can land between
@@ -241,6 +376,10 @@ const struct cmd_row cmd_journal_verbs[] = {
 	{ "show", cmd_journal_show, NULL, 0, 0, "",
 	  "every write since the last restore or clear, with old values",
 	  "journal show", CMD_DEFAULT | CMD_DEVICE },
+	{ "undo", cmd_journal_undo, NULL, 0, 1, "[SEQ|last]",
+	  "take back one write (refused when a later write changed the same "
+	  "param, unless --force); itself journaled",
+	  "journal undo 12", CMD_WRITES | CMD_DEVICE },
 	{ "restore", cmd_journal_restore, NULL, 0, 0, "",
 	  "put back the values from before the first journaled write",
 	  "journal restore", CMD_WRITES | CMD_DEVICE },

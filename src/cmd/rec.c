@@ -380,6 +380,16 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 	}
 	pr = series_pearson(x, y, ser->nrows, &n);
 	sr = series_spearman(x, y, ser->nrows, &n2);
+	if (isnan(pr)) {	/* say why, not "pearson nan" */
+		free(x);
+		free(y);
+		return pcb_error(&s->err, PCB_E_STATE, "corr: %s ~ %s: %s",
+				 ser->cols[a].name, ser->cols[b].name, n < 3 ?
+				 (n ? "fewer than 3 intervals have both" :
+				  "no interval has both (one of them is empty "
+				  "throughout?)") :
+				 "one of them does not vary");
+	}
 	if (maxlag)
 		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
 	if (s->out.json) {

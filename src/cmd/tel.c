@@ -280,6 +280,13 @@ static const struct {
 	{ "nsec", RETX_NSEC }, { "usec", RETX_USEC },
 	{ "usec_100", RETX_USEC_100 }, { "msec", RETX_MSEC },
 };
+/* the unit words of the rest of pccbench mean the same here */
+static const struct {
+	const char *alias, *name;
+} unit_alias[] = {
+	{ "ns", "nsec" }, { "us", "usec" }, { "µs", "usec" },
+	{ "100us", "usec_100" }, { "ms", "msec" },
+};
 
 static const char *unit_name(uint32_t u)
 {
@@ -454,13 +461,18 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 			rc = tel_retx_set_mode(&tmp, !strcmp(val, "double") ?
 					       RETX_DOUBLE : RETX_FIXED);
 		} else if (!strcmp(key, "unit")) {
+			for (k = 0; k < sizeof(unit_alias) /
+				    sizeof(unit_alias[0]); k++)
+				if (!strcmp(val, unit_alias[k].alias))
+					val = unit_alias[k].name;
 			for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
 				if (!strcmp(val, units[k].name))
 					break;
 			if (k == sizeof(units) / sizeof(units[0]))
 				return pcb_error(&s->err, PCB_E_INVAL,
-						 "retx config: unit is nsec, "
-						 "usec, usec_100 or msec, not "
+						 "retx config: unit is nsec "
+						 "(ns), usec (us), usec_100 "
+						 "(100us) or msec (ms), not "
 						 "'%s'", val);
 			rc = tel_retx_set_time_unit(&tmp, units[k].unit);
 		} else if (!strcmp(key, "vhca")) {
@@ -486,6 +498,11 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 		}
 		if (rc < 0)
 			return rc;
+		if (rc)
+			return tel_fail(s, rc, "retx config", NULL);
+	}
+	if (argc && !s->dry_run) {	/* kept for the next process too */
+		rc = retx_dev_keep_cfg(tmp.dev, &tmp.cfg);
 		if (rc)
 			return tel_fail(s, rc, "retx config", NULL);
 	}
@@ -522,6 +539,11 @@ static int cmd_retx_stop(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (!rc && t->state != RETX_RUNNING) {	/* as wanted: not a failure */
+		fprintf(s->errfp, "note: the histogram was not running\n");
+		retx_print_cfg(s, t);
+		return 0;
+	}
 	if (!rc)
 		rc = sess_confirm(s, "stop the retransmission histogram");
 	if (rc)

@@ -30,7 +30,7 @@ struct diag_hdr {
 	uint64_t counters[DS_COUNT];	/* cumulative */
 	uint64_t base[DS_COUNT];	/* at the period start (data_clear) */
 	uint32_t crc;			/* of the header with crc = 0 */
-	uint32_t pad;
+	uint32_t staged;		/* stopped: cfg (1), and ids (2) kept */
 };
 #define DIAG_VERSION 2	/* 2: crc */
 
@@ -97,7 +97,7 @@ static int load(struct diag_dev *d, struct diag_hdr *h)
 	    h->crc != hdr_crc(h) || !cfg_valid(&h->cfg) ||
 	    h->running > 1 || h->nids > DIAG_MAX_IDS ||
 	    h->cap != 1u << h->cfg.log_samples || h->read_next > h->next ||
-	    h->cycle_first > h->next || h->now_ns < 0 || h->pad ||
+	    h->cycle_first > h->next || h->now_ns < 0 || h->staged > 2 ||
 	    (h->running && !h->actual_ns) ||
 	    (h->actual_ns && (h->actual_ns % 1000 ||
 			      h->actual_ns < h->cfg.period_ns ||
@@ -280,6 +280,53 @@ int64_t diag_dev_until_due(struct diag_dev *d)
 static bool alive(int32_t pid)
 {
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
+		  const uint64_t *ids, uint32_t nids, uint64_t actual_ns)
+{
+	struct diag_hdr h;
+	int rc = TEL_OK;
+
+	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
+		return TEL_INVALID_VALUE;
+	flock(d->fd, LOCK_EX);
+	if (load(d, &h)) {
+		rc = TEL_DRIVER;
+	} else if (h.running) {
+		rc = TEL_BAD_STATE;
+	} else {
+		h.cfg = *cfg;
+		h.cap = 1u << cfg->log_samples;
+		h.nids = nids;
+		memset(h.ids, 0, sizeof(h.ids));
+		if (nids)
+			memcpy(h.ids, ids, nids * sizeof(*ids));
+		h.actual_ns = nids ? actual_ns : 0;
+		h.next = h.read_next = h.cycle_first = 0;
+		h.staged = nids ? 2 : 1;
+		if (store(d, &h))
+			rc = TEL_DRIVER;
+	}
+	flock(d->fd, LOCK_UN);
+	return rc;
+}
+
+int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
+		  uint32_t *nids)
+{
+	struct diag_hdr h;
+	int staged = 0;
+
+	flock(d->fd, LOCK_SH);
+	if (!load(d, &h) && !h.running) {
+		staged = (int)h.staged;
+		*cfg = h.cfg;
+		*nids = staged == 2 ? h.nids : 0;
+		memcpy(ids, h.ids, sizeof(h.ids));
+	}
+	flock(d->fd, LOCK_UN);
+	return staged;
 }
 
 int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force)
@@ -553,6 +600,7 @@ int tel_diag_start(struct tel_diag *t)
 	h.due_ns = h.now_ns + (int64_t)t->actual_ns;
 	memcpy(h.base, h.counters, sizeof(h.base));
 	h.running = 1;
+	h.staged = 2;	/* after a stop, the next process starts the same */
 	rc = unlock_store(t, &h, TEL_OK);
 	if (!rc) {
 		t->state = DIAG_RUNNING;

@@ -98,6 +98,17 @@ struct tel_diag {
 /* Take ownership (IN_USE when another live context has it, unless
  * force); a running device whose owner is gone is adopted, Running.
  */
+/* What `diag config` and `diag ids` chose, kept beside the stopped
+ * device so the next process starts from it (`diag config` in one
+ * command, `diag start` in the next).  keep: BAD_STATE while sampling;
+ * kept: 0 nothing, 1 a configuration, 2 and data IDs (into ids[], which
+ * holds DIAG_MAX_IDS).
+ */
+int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
+		  const uint64_t *ids, uint32_t nids, uint64_t actual_ns);
+int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
+		  uint32_t *nids);
+
 int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force);
 int tel_diag_destroy(struct tel_diag *t);
 /* Give up ownership without stopping, as a process that exits does. */

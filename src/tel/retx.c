@@ -210,6 +210,27 @@ void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running)
 	*running = f.running;
 }
 
+int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg)
+{
+	struct retx_file f;
+	int rc = TEL_OK;
+
+	if (!cfg_valid(cfg))
+		return TEL_INVALID_VALUE;
+	flock(d->fd, LOCK_EX);
+	if (load(d, &f))
+		rc = TEL_DRIVER;
+	else if (f.running)
+		rc = TEL_BAD_STATE;
+	else {
+		f.cfg = *cfg;
+		if (store(d, &f))
+			rc = TEL_DRIVER;
+	}
+	flock(d->fd, LOCK_UN);
+	return rc;
+}
+
 /* ---- the context -------------------------------------------------------- */
 
 int tel_retx_create(struct tel_retx *t, struct retx_dev *dev, bool attach)

@@ -50,6 +50,11 @@ void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
 		   uint64_t bins[RETX_MAX_BINS]);
 /* The device's current configuration and whether it records. */
 void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running);
+/* Keep a configuration beside the stopped device, so the next process's
+ * context starts from it (`retx config` in one command, `retx start` in
+ * the next); BAD_STATE while the histogram runs.
+ */
+int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg);
 
 enum retx_state { RETX_IDLE, RETX_RUNNING };
 

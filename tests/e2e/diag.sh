@@ -51,7 +51,7 @@ check "sync exit" 1 $rc
 case "$out" in *BAD_CONFIG*port_0_rx_bytes*) ;; *) echo "diag: sync: $out"; fail=1 ;; esac
 
 # JSON: the sample's default list; import applies it as a whole
-"$BIN" -d sim:g -c 'diag ids export '"$tmp/ids.json" >/dev/null
+"$BIN" -d sim:g -c 'diag config; diag ids export '"$tmp/ids.json" >/dev/null
 check "json first entry" '    {
       "name":"port_0_rx_bytes",
       "data_id":"0x1020000100000000"' "$(sed -n 3,5p "$tmp/ids.json")"

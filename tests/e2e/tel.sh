@@ -54,8 +54,9 @@ check "bad unit exit" 1 $?
 "$BIN" -d sim:r -c 'retx config bins 17' >/dev/null 2>&1
 check "17 bins exit" 1 $?
 check "config kept" 4 "$("$BIN" -d sim:r -j -c 'retx config' | jget bins)"
-"$BIN" -d sim:r -c 'retx stop' >/dev/null 2>&1
-check "stop when stopped exit" 1 $?
+out=$("$BIN" -d sim:r -c 'retx stop' 2>&1 >/dev/null); rc=$?
+check "stop when stopped exit" 0 $rc
+check "stop when stopped note" "note: the histogram was not running" "$out"
 # stopped: more RTOs do not count
 before=$("$BIN" -d sim:r -j -c 'retx read' | sumcounts)
 "$BIN" -d sim:r -c 'sim run 20ms' >/dev/null

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Settings that stay, debug mode that keeps the tuning, an undo per
+# write, errors that say the fix: the everyday jobs of a new user.
+. "$(dirname "$0")/lib.inc"
+export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
+	XDG_CACHE_HOME="$tmp/cache"
+raw() { sed 's/.*"raw":\([0-9]*\).*/\1/'; }
+
+# 7. retx and diag settings persist beside the device like the scenario
+"$BIN" -d sim:s -c 'retx config bins 4 bin0 50 bin1 50 unit us' >/dev/null
+check "retx config exit" 0 $?
+out=$("$BIN" -d sim:s -y -j retx start)
+case "$out" in *'"bins":4,"bin0":50,"bin1":50'*'"unit":"usec"'*) ;;
+	*) echo "trust: retx config not kept: $out"; fail=1 ;; esac
+"$BIN" -d sim:s -y retx stop >/dev/null
+"$BIN" -d sim:s -c 'diag config period 200us samples 8' >/dev/null
+"$BIN" -d sim:s -c 'diag ids apply port_0_rx_bytes' >/dev/null
+check "diag ids in the next process" 0 $?
+out=$("$BIN" -d sim:s -y -c 'diag start; sim run 1ms; diag read 3' 2>&1)
+case "$out" in *"period 200000 ns"*"port_0_rx_bytes"*"0.000600000"*) ;;
+	*) echo "trust: diag config not kept: $out"; fail=1 ;; esac
+"$BIN" -d sim:s diag stop >/dev/null
+# a new configuration in a new process replaces the kept one
+"$BIN" -d sim:s -c 'diag config period 100us' >/dev/null
+check "diag reconfigure exit" 0 $?
+
+# 8. debug mode keeps the tuning; off goes back to what was active
+"$BIN" -d sim:d -y -c 'param set ALPHA 0.3 MAX_DELAY 200us' >/dev/null 2>&1 ||
+	"$BIN" -d sim:d -y -c 'param set ALPHA 0.3 MAX_DELAY 200000' >/dev/null
+out=$("$BIN" -d sim:d -y -c 'algo debug on')
+case "$out" in *"copied from slot 0 to slot 1: ALPHA 0.3, MAX_DELAY 200"*) ;;
+	*) echo "trust: debug on: $out"; fail=1 ;; esac
+check "debug slot ALPHA" 19661 "$("$BIN" -d sim:d -j param get ALPHA | raw)"
+check "debug slot is active" 1 "$("$BIN" -d sim:d -j algo list | tr '{' '\n' | grep '"active":true' | sed 's/.*"slot":\([0-9]*\).*/\1/')"
+# the copy is one journaled write: restore puts slot 1's own back
+"$BIN" -d sim:d -j journal show | grep -q '"slot":1,"what":"ALPHA"' ||
+	{ echo "trust: the copy is not journaled"; fail=1; }
+"$BIN" -d sim:d -y -c 'algo debug off' >/dev/null
+# keep: slot 1's own params stay
+"$BIN" -d sim:k -y -c 'param set ALPHA 0.3' >/dev/null
+"$BIN" -d sim:k -y -c 'algo debug on keep' >/dev/null
+check "keep leaves slot 1's ALPHA" 6553 "$("$BIN" -d sim:k -j param get ALPHA | raw)"
+# DCQCN active -> debug on -> off: DCQCN active again, slot 0 still off
+"$BIN" -d sim:q -y -c 'algo disable 0; algo enable 2' >/dev/null
+out=$("$BIN" -d sim:q -y -c 'algo debug on; algo debug off')
+case "$out" in *"nothing copied"*"debug mode off; active: slot 2 (DCQCN)"*) ;;
+	*) echo "trust: debug off after DCQCN: $out"; fail=1 ;; esac
+check "slot 0 stays off" "false" "$("$BIN" -d sim:q -j algo list | tr '{' '\n' | grep '"slot":0' | sed 's/.*"enabled":\([a-z]*\).*/\1/')"
+
+# 9. the journal in real units; one write undone; a script that fails
+# part-way says what it changed
+"$BIN" -d sim:j -y -c 'param set ALPHA 0.2; param set AI 20; param set ALPHA 0.4' >/dev/null
+out=$("$BIN" -d sim:j journal show)
+case "$out" in *"ALPHA  0.1  0.2"*"AI       9   20  B/100Gb/s"*) ;;
+	*) echo "trust: journal show not in real units: $out"; fail=1 ;; esac
+out=$("$BIN" -d sim:j -y journal undo 1 2>&1); rc=$?
+check "undo of a param written again exit" 1 $rc
+check "undo refused" "error: journal undo: slot 0 ALPHA was changed again since write 1 (by a later write); undo that first, or --force to put 0.1 back anyway" "$out"
+check "undo last" "undid write 3: slot 0 ALPHA 0.4 -> 0.2" "$("$BIN" -d sim:j -y journal undo last)"
+check "undo 1 now" "undid write 1: slot 0 ALPHA 0.2 -> 0.1" "$("$BIN" -d sim:j -y journal undo 1)"
+check "AI untouched" 20 "$("$BIN" -d sim:j -j param get AI | raw)"
+"$BIN" -d sim:j -y --force journal undo 2 >/dev/null
+check "forced undo" 9 "$("$BIN" -d sim:j -j param get AI | raw)"
+"$BIN" -d sim:j -y journal restore >/dev/null
+printf 'param set ALPHA 0.2\nparam set AI 30\nparam set ALHPA 1\n' >"$tmp/f.pcb"
+out=$("$BIN" -d sim:j -y -x "$tmp/f.pcb" 2>&1 >/dev/null); rc=$?
+check "failed script exit" 1 $rc
+case "$out" in *"note: $tmp/f.pcb stopped after 2 writes to sim:j; 'journal show' lists them, 'journal undo' takes back the last, 'journal restore' all"*) ;;
+	*) echo "trust: failed script: $out"; fail=1 ;; esac
+
+# 13. corr over no complete point is an error that says why
+"$BIN" -d sim:c -y -c 'algo debug off; record for 1ms every 100us into c' >/dev/null 2>&1
+out=$("$BIN" corr c avg_rtt rx_gbps 2>&1); rc=$?
+check "corr without points exit" 1 $rc
+check "corr without points" "error: corr: avg_rtt ~ rx_gbps: no interval has both (one of them is empty throughout?)" "$out"
+exit $fail
