@@ -551,8 +551,8 @@ const struct cmd_row cmd_top[] = {
 	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
 	  "adaptive-retransmission histogram: config, start, read, stop",
 	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 12,
-	  "for DURATION every INTERVAL [into NAME] [clear on|off] "
+	{ "record", cmd_record, NULL, 4, 13,
+	  "for DURATION every INTERVAL [into NAME [replace]] [clear on|off] "
 	  "[ids ID,...] [while 'CMD ARGS']",
 	  "record one timeline: PCC counters, port counters, retx bins",
 	  "record for 20ms every 100us into incast", 0 },

@@ -819,6 +819,24 @@ static double unit_scale(const char *units, const char *suffix)
 	return 0;
 }
 
+/* The first two ASCII suffixes a param of `units` takes: "ns", "us". */
+static void unit_examples(const char *units, char *a, char *b, size_t len)
+{
+	static const char *const words[] = { "ns", "us", "ms", "s", "g",
+					      "Gb/s", "m", "Mb/s" };
+	size_t i, n = 0;
+
+	*a = *b = '\0';
+	for (i = 0; i < sizeof(words) / sizeof(words[0]) && n < 2; i++)
+		if (unit_scale(units, words[i]))
+			snprintf(n++ ? b : a, len, "%s", words[i]);
+}
+
+bool sess_unit_word(const struct param_view *p, const char *word)
+{
+	return unit_scale(p->units, word) != 0;
+}
+
 int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 		     uint32_t *out, struct pcb_err *err)
 {
@@ -887,6 +905,15 @@ int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 					 "(the param is in %s)", name, text,
 					 *p->units ? p->units : "plain numbers");
 		x *= sc;
+	} else if (unit_scale(p->units, p->units)) {
+		/* 200 of a time or a rate: ns or us?  Say, don't guess */
+		char a[8], b[8];
+
+		unit_examples(p->units, a, b, sizeof(a));
+		return pcb_error(err, PCB_E_INVAL, "%s: %s needs a unit: write "
+				 "%s%s or %s%s (the param is in %s), or 'raw "
+				 "%s'", name, text, text, a, text, b, p->units,
+				 text);
 	}
 	if (x != floor(x) || x > UINT32_MAX)
 		return pcb_error(err, x > UINT32_MAX ? PCB_E_RANGE : PCB_E_INVAL,

@@ -115,6 +115,8 @@ int sess_param_find(struct session *s, struct slot_view *v, const char *name,
  */
 int sess_parse_value(const struct param_view *p, const char *text, bool raw,
 		     uint32_t *out, struct pcb_err *err);
+/* A unit the param's value may carry ("us" for a time in ns). */
+bool sess_unit_word(const struct param_view *p, const char *word);
 /* The device's range and permission (read-only, min..max) for a value
  * about to be written; a value outside the recommended range is a
  * warning.

@@ -34,6 +34,11 @@ int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db);
 int cmd_split_argv(struct session *s, const char *who, const char *text,
 		   char ***out);
 void cmd_argv_free(char **argv);
+/* A duration that did not parse: "20 what? write 20ms" for a bare
+ * number, else the examples and the `range` allowed.
+ */
+int cmd_bad_duration(struct session *s, const char *who, const char *text,
+		     const char *range);
 /* A JSON metadata file: {"KIND":NAME,"device":..,"pccbench":..,"start":..
  * written to w->fp; the caller adds ,"key":value members, then
  * cmd_meta_close ends the object and puts the file in place (a temp file

@@ -251,3 +251,18 @@ int cmd_meta_close(struct session *s, struct pcb_wfile *w)
 	fputs("}\n", w->fp);
 	return pcb_wfile_commit(w, &s->err);
 }
+
+int cmd_bad_duration(struct session *s, const char *who, const char *text,
+		     const char *range)
+{
+	char *end;
+
+	strtod(text, &end);
+	if (*text && !*end && end != text)	/* a number without a unit */
+		return pcb_error(&s->err, PCB_E_INVAL, "%s%s%s what? write "
+				 "%sms (or %sus, %ss)", who, *who ? ": " : "",
+				 text, text, text, text);
+	return pcb_error(&s->err, PCB_E_INVAL, "%s%sbad duration '%s' (e.g. "
+			 "10ms, 500us, 200 us; %s)", who, *who ? ": " : "",
+			 text, range);
+}

@@ -80,8 +80,13 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		tbl_u64(&t, (uint64_t)e->pid);
 		tbl_u64(&t, e->slot);
 		tbl_str(&t, e->kind == J_PARAM ? e->name : "algo");
-		tbl_str(&t, a);
-		tbl_str(&t, b);
+		if (e->kind == J_PARAM) {	/* numbers in JSON */
+			tbl_num(&t, a);
+			tbl_num(&t, b);
+		} else {
+			tbl_str(&t, a);
+			tbl_str(&t, b);
+		}
 		tbl_str(&t, units);
 		tbl_u64(&t, e->old);
 		tbl_u64(&t, e->new);

@@ -233,8 +233,19 @@ static int cmd_param_set(struct session *s, int argc, char **argv)
 						 p->info.name);
 		memset(&w[n], 0, sizeof(w[n]));
 		w[n].index = p->index;
-		rc = sess_parse_value(p, argv[i + 1], raw, &w[n].value,
-				      &s->err);
+		if (!raw && i + 2 < argc && strlen(argv[i + 1]) < 40 &&
+		    sess_unit_word(p, argv[i + 2])) {	/* "200 us" */
+			char joined[64];
+
+			snprintf(joined, sizeof(joined), "%s%s", argv[i + 1],
+				 argv[i + 2]);
+			rc = sess_parse_value(p, joined, false, &w[n].value,
+					      &s->err);
+			i++;
+		} else {
+			rc = sess_parse_value(p, argv[i + 1], raw,
+					      &w[n].value, &s->err);
+		}
 		if (!rc)
 			rc = unchecked ? 0 : sess_check_value(s, p, w[n].value);
 		if (rc)

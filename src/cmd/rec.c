@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -75,21 +76,28 @@ int cmd_record(struct session *s, int argc, char **argv)
 	char **targv = NULL;
 	uint64_t idv[DIAG_MAX_IDS];
 	uint32_t nids = 0;
-	bool clear = false;
+	bool clear = false, replace = false;
 	time_t start = time(NULL);
+	struct stat st;
 	uint64_t k;
 	int i, rc;
 
-	for (i = 0; i + 1 < argc; i += 2) {
+	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = argv[i + 1];
 
+		if (!strcmp(key, "replace")) {	/* a word alone */
+			replace = true;
+			i--;
+			continue;
+		}
+		if (i + 1 == argc)
+			break;
 		if (!strcmp(key, "for") || !strcmp(key, "every")) {
 			int64_t *p = key[0] == 'f' ? &dur : &every;
 
 			if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
-				return pcb_error(&s->err, PCB_E_INVAL, "record: "
-						 "bad %s '%s' (e.g. 20ms, 100us;"
-						 " at least 1us)", key, val);
+				return cmd_bad_duration(s, "record", val,
+							"at least 1us");
 		} else if (!strcmp(key, "into")) {
 			snprintf(name, sizeof(name), "%s", val);
 			rc = cmd_series_path(s, name, "csv", path, sizeof(path));
@@ -125,8 +133,12 @@ int cmd_record(struct session *s, int argc, char **argv)
 	rc = 0;
 	if (i != argc || !dur || !every)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
-			       "DURATION every INTERVAL [into NAME] [clear "
-			       "on|off] [ids ID,...] [while 'CMD ARGS']");
+			       "DURATION every INTERVAL [into NAME [replace]] "
+			       "[clear on|off] [ids ID,...] [while 'CMD ARGS']");
+	else if (*name && !replace && !lstat(path, &st))
+		rc = pcb_error(&s->err, PCB_E_STATE, "record: series %s exists; "
+			       "'into %s replace' overwrites it ('series show "
+			       "%s' shows it)", name, name, name);
 	else if (every > dur || dur / every > 1000000)
 		rc = pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
 			       " intervals (1 to 1000000)", dur / every);
@@ -139,7 +151,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	for (k = 1; !rc && !*name; k++) {	/* rec1, rec2, ...: the first free */
 		snprintf(name, sizeof(name), "rec%" PRIu64, k);
 		rc = cmd_series_path(s, name, "csv", path, sizeof(path));
-		if (!rc && !access(path, F_OK))
+		if (!rc && !lstat(path, &st))
 			*name = '\0';
 	}
 	if (!rc) {
@@ -165,9 +177,9 @@ int cmd_record(struct session *s, int argc, char **argv)
 		goto out;
 	rc = rec_capture(&r, ser, dur, every, name, &done_ps);
 	if (r.traffic) {
-		int st = run_bg_stop(&bg, 2000);
+		int status = run_bg_stop(&bg, 2000);
 
-		if (!rc && st == 127)
+		if (!rc && status == 127)
 			rc = pcb_error(&s->err, PCB_E_DEVICE, "record: cannot "
 				       "run traffic command '%s' (see %s)",
 				       bg.name, log);

@@ -15,9 +15,7 @@
 static int parse_sim_dur(struct session *s, const char *t, int64_t *ps)
 {
 	if (pcb_parse_duration_ps(t, -1, ps) || *ps < 1000 || *ps > 10e12)
-		return pcb_error(&s->err, PCB_E_INVAL,
-				 "bad duration '%s' (e.g. 10ms, 500us; 1ns to "
-				 "10s)", t);
+		return cmd_bad_duration(s, "sim run", t, "1ns to 10s");
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "sim/simdev.h"
 
 #define SYNC_PS (100 * PS_PER_US)
+#define SIM_MAX_WORDS 128	/* of a scenario command */
 
 static void diag_sync(struct simdev *d, bool force);
 
@@ -71,27 +72,20 @@ static int save(struct simdev *d, struct pcb_err *err)
 	return rc;
 }
 
-/* Parse "kind k v k v ..." onto defaults; all or nothing. */
-int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
-			  char **argv, struct pcb_err *err)
+/* "k v k v ..." onto a scenario of its kind, into a copy: all or
+ * nothing.
+ */
+static int set_pairs(struct sim_cfg *out, const struct sim_cfg *base,
+		     int argc, char **argv, struct pcb_err *err)
 {
-	struct sim_cfg c;
-	enum sim_kind k;
+	struct sim_cfg c = *base;
 	int i, rc;
 
-	if (sim_kind_parse(kind, &k))
-		return pcb_error(err, PCB_E_NOENT,
-				 "sim: unknown scenario '%s' (incast, "
-				 "staircase, permutation, mix)", kind);
-	sim_cfg_default(&c);
-	c.kind = k;
-	if (k == SIM_STAIRCASE)
-		c.senders = 4;
 	if (argc % 2)
 		return pcb_error(err, PCB_E_USAGE,
 				 "sim: '%s' has no value; keys come in "
 				 "pairs: %s", argv[argc - 1],
-				 sim_cfg_keys(k));
+				 sim_cfg_keys(c.kind));
 	for (i = 0; i < argc; i += 2) {
 		rc = sim_cfg_set(&c, argv[i], argv[i + 1], err);
 		if (rc)
@@ -99,6 +93,29 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 	}
 	*out = c;
 	return 0;
+}
+
+static void kind_default(struct sim_cfg *c, enum sim_kind k)
+{
+	sim_cfg_default(c);
+	c->kind = k;
+	if (k == SIM_STAIRCASE)
+		c->senders = 4;
+}
+
+/* Parse "kind k v k v ..." onto defaults; all or nothing. */
+int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
+			  char **argv, struct pcb_err *err)
+{
+	struct sim_cfg c;
+	enum sim_kind k;
+
+	if (sim_kind_parse(kind, &k))
+		return pcb_error(err, PCB_E_NOENT,
+				 "sim: unknown scenario '%s' (incast, "
+				 "staircase, permutation, mix)", kind);
+	kind_default(&c, k);
+	return set_pairs(out, &c, argc, argv, err);
 }
 
 static int load(struct simdev *d, struct pcb_err *err)
@@ -289,9 +306,40 @@ static int64_t next_step(struct simdev *d, int64_t left)
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
 		    char **argv, struct pcb_err *err)
 {
-	struct sim_cfg c;
-	int rc = simdev_parse_scenario(&c, kind, argc, argv, err);
+	struct sim_cfg c, base;
+	enum sim_kind k;
+	int rc;
 
+	if (!strcmp(kind, "reset") && !argc) {
+		sim_cfg_default(&c);
+		rc = 0;
+	} else if (!sim_kind_parse(kind, &k)) {
+		/* the current kind: its keys change, the rest stays; another
+		 * kind starts from its defaults */
+		if (k == d->cfg.kind)
+			base = d->cfg;
+		else
+			kind_default(&base, k);
+		rc = set_pairs(&c, &base, argc, argv, err);
+	} else {	/* keys alone: onto the current scenario */
+		char *w[SIM_MAX_WORDS];
+
+		if (argc + 1 > SIM_MAX_WORDS)
+			return pcb_error(err, PCB_E_USAGE, "sim: too many "
+					 "words");
+		w[0] = (char *)kind;
+		memcpy(w + 1, argv, (size_t)argc * sizeof(*argv));
+		rc = set_pairs(&c, &d->cfg, argc + 1, w, err);
+		if (rc == -PCB_E_INVAL && !strchr(kind, ' ')) {
+			char m[sizeof(err->msg)];
+
+			snprintf(m, sizeof(m), "%s", err->msg);
+			pcb_err_reset(err);
+			rc = pcb_error(err, PCB_E_INVAL, "%s (or a scenario: "
+				       "incast, staircase, permutation, mix; "
+				       "'reset' for the default)", m);
+		}
+	}
 	if (rc)
 		return rc;
 	d->cfg = c;

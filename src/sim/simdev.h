@@ -54,7 +54,11 @@ void simdev_close(struct simdev *d);
 /* "KIND key value ..." onto the defaults, all or nothing (no device). */
 int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 			  char **argv, struct pcb_err *err);
-/* Replace the scenario: kind and `key value` pairs; drops the fabric. */
+/* Change the scenario and drop the fabric: "KIND k v ..." of the current
+ * kind changes those keys and keeps the rest, of another kind starts from
+ * its defaults; "k v ..." alone changes the current one; "reset" goes
+ * back to the default scenario.
+ */
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
 		    char **argv, struct pcb_err *err);
 /* Set a model option of the active algorithm ("target", "floor"). */

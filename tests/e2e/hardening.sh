@@ -50,7 +50,7 @@ for f in good.csv good.json good.plot.dat good.plot.gp; do
 	rm -f "$series/$f"
 	ln -s "$victim" "$series/$f"
 done
-"$BIN" -d sim:h -c 'record for 1ms every 200us into good' >/dev/null 2>&1
+"$BIN" -d sim:h -c 'record for 1ms every 200us into good replace' >/dev/null 2>&1
 "$BIN" plot good avg_rtt to "$tmp/g.png" >/dev/null 2>&1
 check "victim after writes" "precious" "$(cat "$victim")"
 for f in good.plot.dat good.plot.gp; do
@@ -143,7 +143,7 @@ workflow() {
 	for c in 'algo debug on' 'param set ALPHA 0.2' \
 		'sim scenario incast senders 4 pfc off buffer 256KB' \
 		'retx config bins 4 bin0 50 bin1 50 unit usec' 'retx start' \
-		'record for 2ms every 200us into w' \
+		'record for 2ms every 200us into w replace' \
 		"plot w avg_rtt to $tmp/out/w.png" 'plot w hist' \
 		"series export w $tmp/out/w.csv" \
 		"diag ids apply port_0_rx_bytes; diag start; sim run 1ms; diag export $tmp/out/d.csv" \

@@ -73,4 +73,35 @@ case "$out" in *"note: $tmp/f.pcb stopped after 2 writes to sim:j; 'journal show
 out=$("$BIN" corr c avg_rtt rx_gbps 2>&1); rc=$?
 check "corr without points exit" 1 $rc
 check "corr without points" "error: corr: avg_rtt ~ rx_gbps: no interval has both (one of them is empty throughout?)" "$out"
+
+# 10. a recording is not replaced by accident; a scenario keeps its keys
+"$BIN" -d sim:r -c 'record for 1ms every 100us into once' >/dev/null 2>&1
+before=$(cksum <"$tmp/data/pccbench/series/once.csv")
+out=$("$BIN" -d sim:r -c 'sim scenario incast senders 4; record for 2ms every 100us into once' 2>&1); rc=$?
+check "record over a series exit" 1 $rc
+case "$out" in *"error: record: series once exists; 'into once replace' overwrites it"*) ;;
+	*) echo "trust: record over a series: $out"; fail=1 ;; esac
+check "series unchanged" "$before" "$(cksum <"$tmp/data/pccbench/series/once.csv")"
+"$BIN" -d sim:r -c 'record for 2ms every 100us into once replace' >/dev/null 2>&1
+check "replace exit" 0 $?
+check "replaced rows" 21 "$(grep -c '' "$tmp/data/pccbench/series/once.csv")"
+"$BIN" -d sim:m -c 'sim scenario incast senders 8 pfc off' >/dev/null
+check "scenario keeps the rest" "incast senders 8 start sync size 0 rate 400g mtu 4096 delay 1us buffer 4MB ecn 100KB:400KB:0.2 ecnmode enqueue pfc off loss 0 seed 1 rto 1ms cnp_interval 4us ack_every 4" \
+	"$("$BIN" -d sim:m -c 'sim scenario incast buffer 4MB')"
+case "$("$BIN" -d sim:m -c 'sim scenario loss 0.001')" in
+	"incast senders 8 "*"buffer 4MB"*"pfc off loss 0.001"*) ;;
+	*) echo "trust: keys alone do not change the current scenario"; fail=1 ;; esac
+case "$("$BIN" -d sim:m -c 'sim scenario reset')" in
+	"incast senders 64 "*"buffer 32MB"*"pfc on loss 0 "*) ;;
+	*) echo "trust: scenario reset"; fail=1 ;; esac
+
+# 11. units: a bare number of a time is refused with the fix; "200 us"
+out=$("$BIN" -d sim:u -y -c 'param set MAX_DELAY 200' 2>&1); rc=$?
+check "bare time exit" 1 $rc
+check "bare time" "error: MAX_DELAY: 200 needs a unit: write 200ns or 200us (the param is in ns), or 'raw 200'" "$out"
+"$BIN" -d sim:u -y -c 'param set MAX_DELAY 200 us' >/dev/null
+check "200 us" 200000 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
+"$BIN" -d sim:u -y -c 'param set MAX_DELAY raw 123' >/dev/null 2>&1
+check "raw 123" 123 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
+check "sim run 20" "error: sim run: 20 what? write 20ms (or 20us, 20s)" "$("$BIN" -d sim:u -c 'sim run 20' 2>&1)"
 exit $fail
