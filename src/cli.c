@@ -9,6 +9,7 @@
 
 
 #include "cli.h"
+#include "suggest.h"
 #include "sim/simdev.h"
 #include "units.h"
 
@@ -191,9 +192,24 @@ const struct cmd_row *cli_lookup(struct session *s,
 	if (nhits > 1)
 		pcb_error(&s->err, PCB_E_AMBIG, "ambiguous %s '%s': %s", what,
 			  name, cands);
-	else
-		pcb_error(&s->err, PCB_E_NOENT, "unknown %s '%s'; try 'help'",
-			  what, name);
+	else {
+		struct suggest sg;
+		char dym[160];
+
+		suggest_init(&sg, name);
+		for (r = table; r->name; r++)
+			suggest_add(&sg, r->name);
+		if (!sg.n && !strcmp(what, "verb")) {	/* say them all */
+			snprintf(dym, sizeof(dym), "; the verbs are ");
+			for (r = table; r->name; r++)
+				snprintf(dym + strlen(dym), sizeof(dym) -
+					 strlen(dym), "%s%s", r == table ? "" :
+					 ", ", r->name);
+		}
+		pcb_error(&s->err, PCB_E_NOENT, "unknown %s '%s'%s", what,
+			  name, sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
+			  !strcmp(what, "verb") ? dym : "; try 'help'");
+	}
 	return NULL;
 }
 
@@ -228,6 +244,14 @@ static void help_row(FILE *fp, const struct cmd_row *obj,
 	fprintf(fp, "  %-44s %s\n", syn, v->help);
 }
 
+static bool cli_has_verb(const struct cmd_row *t, const char *name)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, name))
+			return true;
+	return false;
+}
+
 static void help_verb(FILE *fp, const struct cmd_row *obj,
 		      const struct cmd_row *v)
 {
@@ -238,14 +262,50 @@ static void help_verb(FILE *fp, const struct cmd_row *obj,
 		fprintf(fp, "example: %s\n", v->example);
 }
 
+static int run_argv(struct session *s, int argc, char **argv);
+
+/* -j, -p and --json after the command work as before it, for this one
+ * command (`param list -j`); other options there are told where to go.
+ */
 int cli_run_argv(struct session *s, int argc, char **argv)
+{
+	bool json = s->out.json, pretty = s->out.pretty, any = false;
+	char *words[CLI_MAX_WORDS];
+	int i, n = 0, rc;
+
+	pcb_err_reset(&s->err);
+	s->reported = false;
+	if (argc > CLI_MAX_WORDS)
+		return run_argv(s, argc, argv);
+	for (i = 0; i < argc; i++) {
+		if (i && (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))) {
+			s->out.json = any = true;
+		} else if (i && !strcmp(argv[i], "-p")) {
+			s->out.json = s->out.pretty = any = true;
+		} else if (i && (!strcmp(argv[i], "-y") ||
+				 !strcmp(argv[i], "-n") ||
+				 !strncmp(argv[i], "-d", 2))) {
+			return pcb_error(&s->err, PCB_E_USAGE, "'%s' goes before "
+					 "the command: pccbench %s %s ...",
+					 argv[i], argv[i], argv[0]);
+		} else {
+			words[n++] = argv[i];
+		}
+	}
+	rc = run_argv(s, n, words);
+	if (any) {
+		s->out.json = json;
+		s->out.pretty = pretty;
+	}
+	return rc;
+}
+
+static int run_argv(struct session *s, int argc, char **argv)
 {
 	const struct cmd_row *obj, *verb;
 	int rc, nargs, skip = 2;
 	char **args;
 
-	pcb_err_reset(&s->err);
-	s->reported = false;
 	if (argc < 1)
 		return 0;
 	obj = cli_lookup(s, cmd_top, "command", argv[0]);
@@ -256,7 +316,9 @@ int cli_run_argv(struct session *s, int argc, char **argv)
 		args = argv + 1;
 		nargs = argc - 1;
 		obj = NULL;
-	} else if (argc < 2 || !strcmp(argv[1], "--help")) {
+	} else if (argc < 2 || !strcmp(argv[1], "--help") ||
+		   (argc == 2 && !strcmp(argv[1], "help") &&
+		    !cli_has_verb(obj->sub, "help"))) {
 		for (verb = obj->sub; verb->name; verb++)
 			if (verb->flags & CMD_DEFAULT)
 				break;

@@ -197,5 +197,10 @@ int main(int argc, char **argv)
 	}
 	sess_release(&s);
 	xmlCleanupParser();
+	/* a batch run stopped by Ctrl-C or SIGTERM says so the shell way:
+	 * 128 + the signal (130, 143) */
+	if (interrupted && (cmds || script || optind < argc ||
+			    !isatty(STDIN_FILENO)))
+		return 128 + interrupted;
 	return pcb_exit_code(rc);
 }

@@ -15,6 +15,21 @@ void out_init(struct out *o, FILE *fp, bool json, bool pretty)
 	o->pretty = pretty;
 }
 
+/* The shortest text that reads back as exactly v (JSON keeps every
+ * bit; 0.1 stays "0.1").
+ */
+static void shortest(char *b, size_t len, double v)
+{
+	int p;
+
+	for (p = 6; p < 17; p++) {
+		snprintf(b, len, "%.*g", p, v);
+		if (strtod(b, NULL) == v)
+			return;
+	}
+	snprintf(b, len, "%.17g", v);
+}
+
 void out_real(struct out *o, const char *key, double v)
 {
 	char b[32];
@@ -23,7 +38,7 @@ void out_real(struct out *o, const char *key, double v)
 		out_null(o, key);
 		return;
 	}
-	snprintf(b, sizeof(b), "%.6g", v);
+	shortest(b, sizeof(b), v);
 	out_num(o, key, b);
 }
 
@@ -188,8 +203,10 @@ void tbl_release(struct tbl *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nrows * t->ncols; i++)
+	for (i = 0; i < t->nrows * t->ncols; i++) {
 		free(t->cells[i].text);
+		free(t->cells[i].json);
+	}
 	free(t->cells);
 	t->cells = NULL;
 	t->nrows = t->cap = 0;
@@ -279,8 +296,13 @@ void tbl_real(struct tbl *t, double v)
 		tbl_null(t);
 		return;
 	}
-	snprintf(b, sizeof(b), "%.6g", v);
+	snprintf(b, sizeof(b), "%.6g", v);	/* text: 6 digits */
 	tbl_num(t, b);
+	if (t->cur && t->nrows) {		/* JSON: every bit */
+		shortest(b, sizeof(b), v);
+		t->cells[(t->nrows - 1) * t->ncols + t->cur - 1].json =
+			strdup(b);
+	}
 }
 
 void tbl_bool(struct tbl *t, bool v)
@@ -298,6 +320,10 @@ static void cell_json(struct out *o, const char *key,
 {
 	switch (c->kind) {
 	case CELL_NUM:
+		if (c->json) {
+			out_num(o, key, c->json);
+			break;
+		}
 		if (c->text && !strncmp(c->text, "0x", 2)) {
 			out_u64(o, key, strtoull(c->text, NULL, 16));
 			break;

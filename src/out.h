@@ -56,6 +56,7 @@ struct tbl_col {
 struct tbl_cell {
 	enum cell_kind kind;
 	char *text;
+	char *json;		/* the JSON form where it differs (reals) */
 };
 
 struct tbl {

@@ -605,6 +605,23 @@ static int prompt_getc(FILE *fp)
 	}
 }
 
+/* One line on entering: the device, what runs on it, how to go on. */
+static void greet(struct session *s)
+{
+	struct pcb_err keep = s->err;
+	struct slot_view *v;
+	unsigned slot;
+	char algo[300] = "no algorithm enabled";
+
+	if (!sess_active_slot(s, &slot) && !sess_slot_view(s, slot, &v))
+		snprintf(algo, sizeof(algo), "%s active (slot %u)", v->name,
+			 slot);
+	s->err = keep;
+	printf("pccbench %s on %s%s: %s; 'help' lists the commands, 'quit' "
+	       "leaves\n", PCCB_VERSION, s->devname, !strncmp(s->devname,
+	       "sim", 3) ? " (simulated)" : "", algo);
+}
+
 int cli_repl(struct session *s)
 {
 	char prompt[256], hist[4200];
@@ -617,6 +634,7 @@ int cli_repl(struct session *s)
 	rl_catch_signals = 0;
 	/* readline's breaks plus the comma of data-ID lists */
 	rl_completer_word_break_characters = " \t\n\"\\'`@$><=;|&{(,";
+	greet(s);
 	history_path(hist, sizeof(hist));
 	stifle_history(HISTORY_MAX);
 	if (*hist) {

@@ -16,6 +16,7 @@
 #include "fxp.h"
 #include "paths.h"
 #include "session.h"
+#include "suggest.h"
 #include "units.h"
 #include "sim/firmware.h"
 #include "sim/simdev.h"
@@ -746,14 +747,21 @@ int sess_param_find(struct session *s, struct slot_view *v, const char *name,
 {
 	size_t i;
 
+	struct suggest sg;
+	char dym[160];
+
 	for (i = 0; i < v->nparams; i++)
 		if (!strcasecmp(v->params[i].info.name, name)) {
 			*out = &v->params[i];
 			return 0;
 		}
+	suggest_init(&sg, name);
+	for (i = 0; i < v->nparams; i++)
+		suggest_add(&sg, v->params[i].info.name);
 	return pcb_error(&s->err, PCB_E_NOENT,
-			 "unknown param '%s' for %s; 'param list' shows them",
-			 name, v->name);
+			 "unknown param '%s' for %s%s", name, v->name,
+			 sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
+			 "; 'param list' shows them");
 }
 
 /* ---- values ------------------------------------------------------------- */

@@ -42,6 +42,7 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	struct dirent *de;
 	struct tbl t;
 	size_t i, n = 0;
+	bool have_sim = false;
 	bool mst = have_prog(s->mstreg_prog ? s->mstreg_prog : "mstreg");
 	DIR *d;
 	int rc;
@@ -100,10 +101,12 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 				}
 		for (i = 0; i < nn; i++) {
 			tbl_row(&t);
-			if (!strcmp(names[i], "default"))
+			if (!strcmp(names[i], "default")) {
 				tbl_str(&t, "sim");
-			else
+				have_sim = true;
+			} else {
 				tbl_strf(&t, "sim:%s", names[i]);
+			}
 			tbl_str(&t, "simulated ConnectX-7");
 			tbl_str(&t, "PF");
 			tbl_null(&t);
@@ -113,6 +116,16 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 			free(names[i]);
 		}
 		free(names);
+	}
+	if (!have_sim) {	/* the default device is always there to use */
+		tbl_row(&t);
+		tbl_str(&t, "sim");
+		tbl_str(&t, "simulated ConnectX-7 (created on first use)");
+		tbl_str(&t, "PF");
+		tbl_null(&t);
+		tbl_null(&t);
+		tbl_null(&t);
+		tbl_str(&t, "sim");
 	}
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cmd.h"
+#include "suggest.h"
 #include "paths.h"
 #include "sim/simdev.h"
 #include "tel/diag.h"
@@ -358,6 +359,25 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* A word that names no data ID: the closest names of instance 0. */
+static int no_id(struct session *s, const char *w)
+{
+	char names[64][96], dym[320];
+	struct suggest sg;
+	size_t i, n = diag_id_count();
+
+	suggest_init(&sg, w);
+	for (i = 0; i < n && i < 64; i++) {
+		struct diag_id x = { .def = diag_id_def_at(i) };
+
+		diag_id_name(diag_id_encode(&x), names[i], sizeof(names[i]));
+		suggest_add(&sg, names[i]);
+	}
+	return pcb_error(&s->err, PCB_E_INVAL, "diag ids: '%s' is no data ID"
+			 "%s", w, sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
+			 " ('diag ids' lists them)");
+}
+
 /* "a,b c" -> IDs; a name or number that is no data ID fails. */
 static int parse_ids(struct session *s, int argc, char **argv,
 		     uint64_t *ids, uint32_t *n)
@@ -375,9 +395,7 @@ static int parse_ids(struct session *s, int argc, char **argv,
 						 "diag ids: more than %d IDs",
 						 DIAG_MAX_IDS * 2);
 			if (diag_id_parse(w, &ids[*n]))
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag ids: '%s' is no data ID "
-						 "('diag ids' lists them)", w);
+				return no_id(s, w);
 			(*n)++;
 		}
 	}

@@ -104,6 +104,96 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* Text wrapped at `width` columns, each line after `indent` spaces. */
+static void wrap(FILE *fp, const char *text, int indent, int width)
+{
+	int col = indent;
+	const char *w = text;
+
+	fprintf(fp, "%*s", indent, "");
+	while (*w) {
+		size_t n = strcspn(w, " ");
+
+		if (col > indent && col + 1 + (int)n > width) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', fp);
+			col++;
+		}
+		fprintf(fp, "%.*s", (int)n, w);
+		col += (int)n;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', fp);
+}
+
+/* param describe [slot N] NAME...: what each param does, its value,
+ * range, recommended range and access, in words.
+ */
+static int cmd_param_describe(struct session *s, int argc, char **argv)
+{
+	struct slot_view *v;
+	bool has_slot;
+	unsigned slot = 0;
+	int used, i, rc;
+
+	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, NULL);
+	if (used < 0)
+		return used;
+	if (used == argc)
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: param describe [slot N] NAME...");
+	rc = cmd_pick_slot(s, has_slot, &slot);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	for (i = used; !rc && i < argc; i++) {
+		struct param_view *p;
+		char val[32], range[96], rec[96] = "-";
+		uint32_t raw;
+
+		rc = sess_param_find(s, v, argv[i], &p);
+		if (!rc)
+			rc = ppcc_param_get(&s->ppcc, slot, p->index, &raw,
+					    &s->err);
+		if (rc)
+			break;
+		fmt(s, p, raw, val, sizeof(val));
+		sess_format_range(s, p, p->info.min, p->info.max, range,
+				  sizeof(range));
+		if (p->desc && p->desc->has_rec)
+			sess_format_range(s, p, p->desc->rec_min,
+					  p->desc->rec_max, rec, sizeof(rec));
+		if (s->out.json) {
+			out_obj_begin(&s->out, NULL);
+			out_str(&s->out, "name", p->info.name);
+			out_u64(&s->out, "slot", slot);
+			out_num(&s->out, "value", val);
+			out_str(&s->out, "units", p->units);
+			out_str(&s->out, "range", range);
+			out_str(&s->out, "recommended", rec);
+			out_str(&s->out, "access", p->info.prm == ALGO_PERM_RW ?
+				"rw" : "ro");
+			out_str(&s->out, "description", p->desc ?
+				p->desc->descr : p->info.descr);
+			out_obj_end(&s->out);
+			continue;
+		}
+		fprintf(s->out.fp, "%s (slot %u, %s, %s%s)\n", p->info.name,
+			slot, v->name, algo_ptype_name(p->type),
+			p->info.prm == ALGO_PERM_RW ? "" : ", read-only");
+		wrap(s->out.fp, p->desc && *p->desc->descr ? p->desc->descr :
+		     *p->info.descr ? p->info.descr : "(no description)", 2,
+		     76);
+		fprintf(s->out.fp, "  value %s%s%s (raw %u), range %s, "
+			"recommended %s\n", val, *p->units ? " " : "",
+			p->units, raw, range, rec);
+	}
+	return rc;
+}
+
 static int cmd_param_get(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -330,6 +420,9 @@ const struct cmd_row cmd_param_verbs[] = {
 	  "[slot N] [--unchecked] NAME [raw] VALUE [NAME VALUE...]",
 	  "write params (real units; 0x.. or raw for integers), read back",
 	  "param set ALPHA 0.3 MAX_DELAY 200us", CMD_WRITES | CMD_DEVICE },
+	{ "describe", cmd_param_describe, NULL, 1, -1, "[slot N] NAME...",
+	  "what a param does, its value, range and recommended range",
+	  "param describe ALPHA MAX_DEC", CMD_DEVICE },
 	{ "reset", cmd_param_reset, NULL, 1, -1, "[slot N] NAME...|all",
 	  "put params back to their defaults", "param reset all",
 	  CMD_WRITES | CMD_DEVICE },

@@ -208,6 +208,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
 		"drops", NULL };
 	char dat[4200], gp[4200], tmpl[4096], title[300] = "", *script = NULL;
+	char dym[160];
 	int cols[PLOT_MAX_PANELS];
 	const char *to = NULL;
 	struct series *ser;
@@ -241,9 +242,12 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			sy = series_col(ser, argv[i + 2]);
 			if (sx < 0 || sy < 0)
 				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
-					       "series %s has no column '%s'",
+					       "series %s has no column '%s'%s",
 					       argv[0], argv[sx < 0 ? i + 1 :
-							     i + 2]);
+							     i + 2],
+					       series_no_col(ser, argv[sx < 0 ?
+						       i + 1 : i + 2], dym,
+						       sizeof(dym)));
 			i += 2;
 		} else if ((c = series_col(ser, argv[i])) > 0 &&
 			   n < PLOT_MAX_PANELS) {
@@ -254,7 +258,9 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		} else {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: series %s "
 				       "has no column '%s'%s", argv[0], argv[i],
-				       c == 0 ? " (t is the x axis)" : "");
+				       c == 0 ? " (t is the x axis)" :
+				       series_no_col(ser, argv[i], dym,
+						     sizeof(dym)));
 		}
 	}
 	bin0 = series_col(ser, "retx_bin_0");

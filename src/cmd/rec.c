@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "suggest.h"
 #include "paths.h"
 #include "rec/series.h"
 #include "tel/diag_ids.h"
@@ -231,9 +232,20 @@ int cmd_series_load(struct session *s, const char *name,
 
 	if (rc)
 		return rc;
-	if (access(path, F_OK))
-		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s' ('series "
-				 "list')", name);
+	if (access(path, F_OK)) {
+		char **names = cmd_saved_names("series", false), dym[160];
+		struct suggest sg;
+		size_t i;
+
+		suggest_init(&sg, name);
+		for (i = 0; names && names[i]; i++)
+			suggest_add(&sg, names[i]);
+		rc = pcb_error(&s->err, PCB_E_NOENT, "no series '%s'%s", name,
+			       sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
+			       " ('series list')");
+		cmd_argv_free(names);
+		return rc;
+	}
 	return series_read_csv(out, name, path, &s->err);
 }
 
@@ -456,12 +468,17 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	if (argc >= 3) {
 		a = series_col(ser, argv[1]);
 		b = series_col(ser, argv[2]);
-		if (a < 0 || b < 0)
+		if (a < 0 || b < 0) {
+			char dym[160];
+
 			rc = pcb_error(&s->err, PCB_E_NOENT, "series %s has no "
-				       "column '%s'", argv[0],
-				       argv[a < 0 ? 1 : 2]);
-		else
+				       "column '%s'%s", argv[0],
+				       argv[a < 0 ? 1 : 2],
+				       series_no_col(ser, argv[a < 0 ? 1 : 2],
+						     dym, sizeof(dym)));
+		} else {
 			rc = corr_pair(s, ser, a, b, maxlag);
+		}
 	} else {
 		/* the matrix of the main columns that hold data */
 		double *vec[16] = { NULL };

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "sim/simdev.h"
@@ -167,6 +168,29 @@ static int write_trace(struct session *s, struct sim *sim,
 	return pcb_wfile_commit(w, &s->err);
 }
 
+/* `sim run` longer than a second on a terminal: how far, and how long
+ * still (from the pace so far).
+ */
+struct run_progress {
+	double t0, last;
+	bool shown;
+};
+
+static void run_progress(void *ctx, int64_t done, int64_t total)
+{
+	struct run_progress *p = ctx;
+	double now = pcb_mono_s(), el = now - p->t0;
+
+	if (el < 1 || now - p->last < 0.2 || done <= 0)
+		return;
+	p->last = now;
+	p->shown = true;
+	fprintf(stderr, "\rsim run: %3.0f %% (%.3f of %.3f ms simulated), "
+		"about %.0f s left ", 100.0 * (double)done / (double)total,
+		done / 1e9, total / 1e9, el * (double)(total - done) /
+		(double)done + 0.5);
+}
+
 static int cmd_sim_run(struct session *s, int argc, char **argv)
 {
 	struct sim_summary m;
@@ -206,8 +230,18 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 	if (!rc && trace)
 		rc = sim_trace_start(sim, every) ? pcb_error(&s->err,
 			PCB_E_RANGE, "bad trace interval") : 0;
-	if (!rc)
+	if (!rc) {
+		struct run_progress pr = { pcb_mono_s(), 0, false };
+
+		if (isatty(STDERR_FILENO) && !s->out.json) {
+			d->progress = run_progress;
+			d->progress_ctx = &pr;
+		}
 		rc = simdev_run(d, ps, s->stop, &s->err);
+		d->progress = NULL;
+		if (pr.shown)
+			fputc('\n', stderr);
+	}
 	if (tw.fp) {
 		if (!rc)
 			rc = write_trace(s, sim, &tw);
@@ -216,11 +250,12 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		if (sim)
 			sim_trace_stop(sim);
 	}
-	if (rc)
+	/* interrupted: the window simulated so far is worth seeing */
+	if (rc && !(rc == -PCB_E_INTR && sim))
 		return rc;
 	sim_summary(sim, &m);
 	print_summary(s, d, &m);
-	return 0;
+	return rc;
 }
 
 static int cmd_sim_show(struct session *s, int argc, char **argv)

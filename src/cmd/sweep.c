@@ -132,6 +132,7 @@ struct plan {
 	double *rows;		/* nruns x ncols */
 	bool *done;
 	size_t ndone;
+	size_t ndone0;		/* done before this session (resume) */
 	double sim_s;		/* the runs' wall time in the workload */
 	const struct sdef *def;	/* resume: sweep.args read back */
 };
@@ -1217,13 +1218,23 @@ struct job {
 	long run;		/* -1: idle */
 };
 
+/* n of N runs, the time so far and, from this session's pace, the time
+ * still to go.
+ */
 static void progress(struct session *s, const struct plan *pl, double t0,
 		     bool final)
 {
+	double el = pcb_mono_s() - t0;
+	size_t now = pl->ndone - pl->ndone0;
+
 	if (!isatty(STDERR_FILENO) || s->out.json)
 		return;
-	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s%s", pl->name,
-		pl->ndone, pl->nruns, pcb_mono_s() - t0, final ? "\n" : "");
+	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s", pl->name,
+		pl->ndone, pl->nruns, el);
+	if (!final && now && pl->ndone < pl->nruns)
+		fprintf(stderr, ", about %.0f s left ", el * (double)(pl->nruns -
+			pl->ndone) / (double)now + 0.5);
+	fputs(final ? "\n" : "", stderr);
 }
 
 /* The order runs start in: plan order, or a fixed shuffle. */
@@ -2258,6 +2269,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		rc = save_meta(s, pl, start, 0, "running");
 	if (rc)
 		return rc;
+	pl->ndone0 = pl->ndone;
 	rc = pl->real ? run_real(s, pl, orig, t0) : run_sim(s, pl, t0);
 	{
 		struct pcb_err keep = s->err;

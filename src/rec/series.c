@@ -7,6 +7,7 @@
 
 #include "fsafe.h"
 #include "rec/series.h"
+#include "suggest.h"
 
 struct series *series_new(const char *name)
 {
@@ -62,6 +63,18 @@ int series_add_col(struct series *s, const char *name, const char *unit)
 	snprintf(s->cols[s->ncols].unit, sizeof(s->cols[0].unit), "%s", unit);
 	s->ncols++;
 	return 0;
+}
+
+const char *series_no_col(const struct series *s, const char *name,
+			  char *buf, size_t len)
+{
+	struct suggest sg;
+	size_t i;
+
+	suggest_init(&sg, name);
+	for (i = 0; i < s->ncols; i++)
+		suggest_add(&sg, s->cols[i].name);
+	return suggest_text(&sg, buf, len);
 }
 
 int series_col(const struct series *s, const char *name)

@@ -40,6 +40,9 @@ bool series_unit_ok(const char *unit);
  */
 int series_add_col(struct series *s, const char *name, const char *unit);
 int series_col(const struct series *s, const char *name);	/* -1 */
+/* "; did you mean avg_rtt?" for a column it does not have, or "". */
+const char *series_no_col(const struct series *s, const char *name,
+			  char *buf, size_t len);
 /* Append a row of ncols values; 0 or -1 (out of memory). */
 int series_add_row(struct series *s, const double *vals);
 static inline double series_at(const struct series *s, size_t row,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "suggest.h"
 #include "sim_int.h"
 #include "units.h"
 
@@ -218,11 +219,24 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (!strcasecmp(keys[i].name, name) &&
 		    (keys[i].kinds & (1u << cfg->kind)))
 			k = &keys[i];
-	if (!k)
+	if (!k) {
+		struct suggest sg;
+		char dym[160];
+
+		suggest_init(&sg, name);
+		for (i = 0; i < NKEYS; i++)
+			if (keys[i].kinds & (1u << cfg->kind))
+				suggest_add(&sg, keys[i].name);
+		if (sg.n)
+			return pcb_error(err, PCB_E_NOENT, "sim: %s has no key "
+					 "'%s'%s", sim_kind_name(cfg->kind),
+					 name, suggest_text(&sg, dym,
+							    sizeof(dym)));
 		return pcb_error(err, PCB_E_NOENT,
 				 "sim: %s has no key '%s'; valid keys: %s",
 				 sim_kind_name(cfg->kind), name,
 				 sim_cfg_keys(cfg->kind));
+	}
 	switch (k->type) {
 	case K_RATE:
 		if (parse_u64(v, &u) &&

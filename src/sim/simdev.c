@@ -448,6 +448,8 @@ static int run(struct simdev *d, int64_t dur_ps, bool fresh,
 	left -= step;
 	simdev_sync(d);
 	while (!rc && left > 0) {
+		if (d->progress)
+			d->progress(d->progress_ctx, dur_ps - left, dur_ps);
 		step = next_step(d, left);
 		rc = sim_run_more(s, step, stop);
 		left -= step;

@@ -45,6 +45,9 @@ struct simdev {
 	uint64_t diag_last[DS_COUNT];	/* d->sim's counters at the last feed */
 	int64_t diag_t;		/* d->sim's time at the last feed, ps */
 	int64_t diag_due;	/* next sample after diag_t, ps; -1 none */
+	/* told after every step of a run: simulated ps done of total */
+	void (*progress)(void *ctx, int64_t done, int64_t total);
+	void *progress_ctx;
 };
 
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,

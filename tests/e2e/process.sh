@@ -65,7 +65,7 @@ if kill -0 $pid 2>/dev/null; then
 	echo "process: still running 1 s after SIGINT"; fail=1; kill -9 $pid
 fi
 wait $pid; rc=$?
-check "interrupted exit" 2 $rc
+check "interrupted exit" 130 $rc	# 128 + SIGINT
 grep -q "sim: interrupted at t = " "$tmp/intr.out" ||
 	{ echo "process: no interrupt message"; fail=1; }
 grep -q never "$tmp/intr.out" && { echo "process: script went on"; fail=1; }

@@ -43,6 +43,9 @@ interrupt() {
 
 start
 wait_for "pccbench sim:repl ztr_rtt>"
+# one line of greeting: the device, what runs on it, how to go on
+screen | head -n 1 | grep -qxF "pccbench $("$BIN" -V | cut -d' ' -f2) on sim:repl (simulated): ZTR_RTT active (slot 0); 'help' lists the commands, 'quit' leaves" ||
+	{ echo "repl: greeting: $(screen | head -n 1)"; fail=1; }
 keys "par" Tab
 wait_for "pccbench sim:repl ztr_rtt> param"
 keys "set AL" Tab

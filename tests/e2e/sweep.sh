@@ -121,7 +121,7 @@ while [ "$(grep -c '' "$dir/r1/results.csv" 2>/dev/null || echo 0)" -lt 3 ] &&
 done
 kill -INT $pid
 wait $pid
-check "interrupted exit" 2 $?
+check "interrupted exit" 130 $?	# 128 + SIGINT
 rows=$(grep -c '' "$dir/r1/results.csv")
 [ "$rows" -ge 3 ] && [ "$rows" -lt 17 ] ||
 	{ echo "sweep: interrupted sweep kept $rows lines"; fail=1; }
@@ -202,7 +202,9 @@ for sig in INT TERM; do
 	sleep 1.3
 	kill -$sig $pid
 	wait $pid
-	check "SIG$sig exit" 2 $?
+	rc=$?
+	case $sig in INT) want=130 ;; TERM) want=143 ;; esac	# 128 + signal
+	check "SIG$sig exit" $want $rc
 	check "restored after SIG$sig" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
 	check "SIG$sig: traffic stopped" "" "$(pgrep -f 'sleep 4.321')"
 done

@@ -104,4 +104,54 @@ check "200 us" 200000 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
 "$BIN" -d sim:u -y -c 'param set MAX_DELAY raw 123' >/dev/null 2>&1
 check "raw 123" 123 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
 check "sim run 20" "error: sim run: 20 what? write 20ms (or 20us, 20s)" "$("$BIN" -d sim:u -c 'sim run 20' 2>&1)"
+
+# 12. did you mean; OBJECT help; options after the command
+check "param typo" "error: unknown param 'ALHPA' for ZTR_RTT; did you mean ALPHA?" \
+	"$("$BIN" -d sim:u -y -c 'param set ALHPA 0.2' 2>&1)"
+check "command typo" "error: unknown command 'parm'; did you mean param?" "$("$BIN" -d sim:u parm list 2>&1)"
+check "verbs listed" "error: param: unknown verb 'show'; the verbs are list, get, set, describe, reset" \
+	"$("$BIN" -d sim:u param show 2>&1)"
+check "scenario key typo" "error: sim: incast has no key 'sendrs'; did you mean senders?" \
+	"$("$BIN" -d sim:u -c 'sim scenario incast sendrs 4' 2>&1)"
+check "series typo" "error: no series 'onc'; did you mean once?" "$("$BIN" plot onc 2>&1)"
+check "column typo" "error: plot: series once has no column 'avg_rt'; did you mean avg_rtt?" \
+	"$("$BIN" plot once avg_rt 2>&1)"
+check "data ID typo" "error: diag ids: 'port_0_rx_byte' is no data ID; did you mean port_0_rx_bytes or port_0_tx_bytes?" \
+	"$("$BIN" -d sim:u -c 'diag config; diag ids apply port_0_rx_byte' 2>&1 >/dev/null)"
+"$BIN" -d sim:u param help | head -n 1 | grep -q '^param: ' || { echo "trust: param help"; fail=1; }
+case "$("$BIN" -d sim:u param list -j)" in '[{"index":0,"name":"BW_G"'*) ;;
+	*) echo "trust: param list -j"; fail=1 ;; esac
+check "option after" "error: '-y' goes before the command: pccbench -y param ..." "$("$BIN" -d sim:u param list -y 2>&1)"
+
+# 14. an interrupted sim run still shows the window simulated so far
+"$BIN" -d sim:i -c 'sim scenario incast senders 64; sim run 10s' >"$tmp/int.out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "interrupted batch exit" 130 $?
+grep -q '^window       0.000 \.\. [0-9.]* ms (the last run)' "$tmp/int.out" ||
+	{ echo "trust: no summary after Ctrl-C: $(cat "$tmp/int.out")"; fail=1; }
+
+# 15. what a param does; full precision in JSON
+out=$("$BIN" -d sim:u param describe ALPHA)
+case "$out" in "ALPHA (slot 0, ZTR_RTT, fxp16)"*"linear coefficient"*"value 0.1 (raw 6553), range 0..1"*) ;;
+	*) echo "trust: describe: $out"; fail=1 ;; esac
+case "$("$BIN" -d sim:u -j -c 'sim scenario incast senders 4 size 64KB; sim run 200us')" in
+	*'"payload_ceiling":0.9846153846153847,'*) ;;
+	*) echo "trust: JSON not at full precision"; fail=1 ;; esac
+
+# 16. progress and ETA of a long sim run on a terminal
+if command -v script >/dev/null; then
+	script -qc "$BIN -d sim:prog -c 'sim run 2s'" /dev/null >"$tmp/tty.out" 2>&1
+	tr '\r' '\n' <"$tmp/tty.out" | grep -aq '^sim run: *[0-9]* % ([0-9.]* of 2000.000 ms simulated), about [0-9]* s left' ||
+		{ echo "trust: no progress on a terminal"; fail=1; }
+fi
+"$BIN" -d sim:u -c 'sim run 1s' 2>&1 >/dev/null | grep -q 'left' &&
+	{ echo "trust: progress when not on a terminal"; fail=1; }
+
+# 18. dev list with no state: the sim device, made on first use
+check "dev list, fresh" "sim     simulated ConnectX-7 (created on first use)  PF        -       -     -      sim" \
+	"$(XDG_STATE_HOME="$tmp/fresh" "$BIN" dev list | grep '^sim ')"
+[ -e "$tmp/fresh" ] && { echo "trust: dev list created state"; fail=1; }
 exit $fail
