@@ -9,6 +9,8 @@
 #   yscale[i], ylo[i], yhi[i]  value -> shown unit, the range
 #   tic0[i], ntic[i]  its ticks: ticpos[tic0[i] ..], ticlab[..] (finished
 #             labels in engineering form, "1.2M", "15us")
+#   nseries, snames[k]  the series (an overlay draws one line each, with
+#             a legend; data file block k-1 is series k)
 #   plottitle the title
 n = npanels
 text = (GPVAL_TERM eq "dumb")
@@ -25,6 +27,7 @@ do for [i = 1:n] {
 	set ytics ()
 	do for [k = tic0[i]:tic0[i] + ntic[i] - 1] { set ytics add (ticlab[k] ticpos[k]) }
 	if (i == n) { set xlabel xname; set format x "%g" } else { unset xlabel; set format x "" }
-	plot datafile using (column(1) * xscale):(column(cols[i]) * yscale[i]) with lines lw 1.5 notitle
+	if (nseries > 1) { set key top right } else { unset key }
+	plot for [k = 1:nseries] datafile index (k - 1) using (column(1) * xscale):(column(cols[i]) * yscale[i]) with lines lw 1.5 title (nseries > 1 ? snames[k] : "")
 }
 unset multiplot

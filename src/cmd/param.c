@@ -130,6 +130,104 @@ static void wrap(FILE *fp, const char *text, int indent, int width)
 	fputc('\n', fp);
 }
 
+/* param diff [slot N] [defaults | slot M]: the params whose value differs
+ * from the defaults (of the device's param info) or from slot M's param
+ * of the same name, in real units.
+ */
+static int cmd_param_diff(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
+		{ "other", "OTHER", TBL_RIGHT }, { "units", "UNITS", 0 },
+		{ "raw", "RAW", TBL_RIGHT }, { "raw_other", "RAW OTHER",
+					       TBL_RIGHT },
+	};
+	uint32_t a[ALGO_MAX_PARAMS], b[ALGO_MAX_PARAMS];
+	struct slot_view *v, *o = NULL;
+	bool has_slot, vs_slot = false;
+	unsigned slot = 0, other = 0;
+	size_t na, nb = 0, i, k, ndiff = 0;
+	struct tbl t;
+	int used, rc;
+
+	/* one leading "slot N" names this slot; a second, the other */
+	has_slot = argc >= 2 && !strcmp(argv[0], "slot");
+	used = has_slot ? 2 : 0;
+	rc = has_slot ? cmd_parse_slot(s, argv[1], &slot) : 0;
+	if (!rc)
+		rc = cmd_pick_slot(s, has_slot, &slot);
+	if (!rc && used < argc) {
+		if (argc - used == 1 && !strcmp(argv[used], "defaults"))
+			;
+		else if (argc - used == 2 && !strcmp(argv[used], "slot"))
+			rc = cmd_parse_slot(s, argv[used + 1], &other);
+		else
+			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: param diff "
+				       "[slot N] [defaults | slot M]");
+		vs_slot = argc - used == 2;
+	}
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (!rc)
+		rc = ppcc_bulk_get(&s->ppcc, slot, a, ALGO_MAX_PARAMS, &na,
+				   &s->err);
+	if (!rc && vs_slot) {
+		rc = sess_slot_view(s, other, &o);
+		if (!rc)	/* the view of slot may have moved: again */
+			rc = sess_slot_view(s, slot, &v);
+		if (!rc)
+			rc = ppcc_bulk_get(&s->ppcc, other, b, ALGO_MAX_PARAMS,
+					   &nb, &s->err);
+	}
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < v->nparams && i < na; i++) {
+		const struct param_view *p = &v->params[i];
+		uint32_t x = p->info.def;
+		char va[32], vb[32];
+
+		if (o) {
+			for (k = 0; k < o->nparams && k < nb; k++)
+				if (!strcmp(o->params[k].info.name,
+					    p->info.name) &&
+				    o->params[k].type == p->type)
+					break;
+			if (k == o->nparams || k >= nb)
+				continue;	/* no such param there */
+			x = b[k];
+		}
+		if (a[i] == x)
+			continue;
+		fmt(s, p, a[i], va, sizeof(va));
+		fmt(s, p, x, vb, sizeof(vb));
+		tbl_row(&t);
+		tbl_str(&t, p->info.name);
+		tbl_num(&t, va);
+		tbl_num(&t, vb);
+		tbl_str(&t, p->units);
+		tbl_u64(&t, a[i]);
+		tbl_u64(&t, x);
+		ndiff++;
+	}
+	if (!s->out.json) {
+		char what[300];
+
+		if (o)
+			snprintf(what, sizeof(what), "slot %u (%s)", other,
+				 o->name);
+		else
+			snprintf(what, sizeof(what), "the defaults");
+		fprintf(s->out.fp, "slot %u (%s) against %s: %zu param%s "
+			"differ%s\n", slot, v->name, what, ndiff,
+			ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "");
+	}
+	if (s->out.json || ndiff)
+		tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
 /* param describe [slot N] NAME...: what each param does, its value,
  * range, recommended range and access, in words.
  */
@@ -420,6 +518,10 @@ const struct cmd_row cmd_param_verbs[] = {
 	  "[slot N] [--unchecked] NAME [raw] VALUE [NAME VALUE...]",
 	  "write params (real units; 0x.. or raw for integers), read back",
 	  "param set ALPHA 0.3 MAX_DELAY 200us", CMD_WRITES | CMD_DEVICE },
+	{ "diff", cmd_param_diff, NULL, 0, 4,
+	  "[slot N] [defaults | slot M]",
+	  "the params that differ from the defaults or from slot M, in real "
+	  "units", "param diff slot 1 slot 0", CMD_DEVICE },
 	{ "describe", cmd_param_describe, NULL, 1, -1, "[slot N] NAME...",
 	  "what a param does, its value, range and recommended range",
 	  "param describe ALPHA MAX_DEC", CMD_DEVICE },

@@ -158,47 +158,204 @@ static bool col_range(const struct series *ser, size_t c, double *lo,
 
 /* The timeline template's variables: one time axis for every panel, in
  * the unit that fits the span, and per panel its column, label, range
- * and ticks in engineering form (axis.h).
+ * and ticks in engineering form (axis.h).  Several series (an overlay)
+ * share the axes: cols[k][p] is panel p's column in series k, datacol[p]
+ * its column in the data file.
  */
-static void timeline_vars(FILE *fp, const struct series *ser,
-			  const int *cols, int n, bool ascii)
+static void timeline_vars(FILE *fp, struct series *const *sers, size_t nser,
+			  int (*cols)[PLOT_MAX_PANELS], const int *datacol,
+			  int n, bool ascii)
 {
 	struct plot_axis ax[PLOT_MAX_PANELS];
-	double t0 = series_at(ser, 0, 0);
-	double t1 = series_at(ser, ser->nrows - 1, 0);
+	double t0 = NAN, t1 = NAN;
 	char xname[32];
-	size_t nt = 0, k, j;
-	double xs = plot_time_unit(t0, t1, xname, sizeof(xname), ascii);
+	size_t nt = 0, k, j, p;
+	double xs;
 
-	for (k = 0; k < (size_t)n; k++) {
-		double lo, hi;
+	for (k = 0; k < nser; k++) {
+		const struct series *ser = sers[k];
+		double a = series_at(ser, 0, 0);
+		double b = series_at(ser, ser->nrows - 1, 0);
 
-		col_range(ser, (size_t)cols[k], &lo, &hi);
-		plot_axis_make(&ax[k], ser->cols[cols[k]].unit, lo, hi, ascii);
-		nt += ax[k].nticks;
+		if (isnan(t0) || a < t0)
+			t0 = a;
+		if (isnan(t1) || b > t1)
+			t1 = b;
+	}
+	xs = plot_time_unit(t0, t1, xname, sizeof(xname), ascii);
+	for (p = 0; p < (size_t)n; p++) {
+		double lo = NAN, hi = NAN;
+
+		for (k = 0; k < nser; k++) {
+			double a, b;
+
+			if (!col_range(sers[k], (size_t)cols[k][p], &a, &b))
+				continue;
+			if (isnan(lo) || a < lo)
+				lo = a;
+			if (isnan(hi) || b > hi)
+				hi = b;
+		}
+		plot_axis_make(&ax[p], sers[0]->cols[cols[0][p]].unit, lo, hi,
+			       ascii);
+		nt += ax[p].nticks;
 	}
 	fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n", xs,
 		t0 * xs, t1 > t0 ? t1 * xs : t0 * xs + 1);
 	plot_str(fp, "xname", xname);
+	fprintf(fp, "nseries = %zu\narray snames[%zu]\n", nser, nser);
+	for (k = 0; k < nser; k++)
+		plot_str_at(fp, "snames", k + 1, sers[k]->name);
 	fprintf(fp, "npanels = %d\narray cols[%d]\narray names[%d]\n"
 		"array units[%d]\narray yscale[%d]\narray ylo[%d]\n"
 		"array yhi[%d]\narray tic0[%d]\narray ntic[%d]\n"
 		"array ticpos[%zu]\narray ticlab[%zu]\n", n, n, n, n, n, n, n,
 		n, n, nt, nt);
-	for (k = 0, nt = 0; k < (size_t)n; k++) {
+	for (p = 0, nt = 0; p < (size_t)n; p++) {
 		fprintf(fp, "cols[%zu] = %d\nyscale[%zu] = %.17g\n"
 			"ylo[%zu] = %.17g\nyhi[%zu] = %.17g\ntic0[%zu] = %zu\n"
-			"ntic[%zu] = %zu\n", k + 1, cols[k] + 1, k + 1,
-			ax[k].scale, k + 1, ax[k].lo, k + 1, ax[k].hi, k + 1,
-			nt + 1, k + 1, ax[k].nticks);
-		plot_str_at(fp, "names", k + 1, ser->cols[cols[k]].name);
-		plot_str_at(fp, "units", k + 1, ax[k].unit);
-		for (j = 0; j < ax[k].nticks; j++, nt++) {
+			"ntic[%zu] = %zu\n", p + 1, datacol[p], p + 1,
+			ax[p].scale, p + 1, ax[p].lo, p + 1, ax[p].hi, p + 1,
+			nt + 1, p + 1, ax[p].nticks);
+		plot_str_at(fp, "names", p + 1, sers[0]->cols[cols[0][p]].name);
+		plot_str_at(fp, "units", p + 1, ax[p].unit);
+		for (j = 0; j < ax[p].nticks; j++, nt++) {
 			fprintf(fp, "ticpos[%zu] = %.17g\n", nt + 1,
-				ax[k].pos[j]);
-			plot_str_at(fp, "ticlab", nt + 1, ax[k].lab[j]);
+				ax[p].pos[j]);
+			plot_str_at(fp, "ticlab", nt + 1, ax[p].lab[j]);
 		}
 	}
+}
+
+/* plot A,B[,C...] [COL...] [to FILE] [title TEXT]: the same columns of
+ * several series (before and after a tuning change) on one time axis,
+ * one line per series with a legend.
+ */
+#define PLOT_MAX_OVERLAY 8
+static int plot_overlay(struct session *s, int argc, char **argv)
+{
+	static const char *const defaults[] = {
+		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", NULL };
+	struct series *sers[PLOT_MAX_OVERLAY] = { NULL };
+	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
+	char names[512], *w, *save = NULL, dat[4200], gp[4200], tmpl[4096];
+	char title[300] = "", dym[160], *vars = NULL;
+	const char *to = NULL;
+	size_t nser = 0, k, r, len;
+	struct pcb_wfile wf;
+	int i, p, n = 0, rc = 0;
+	FILE *fp;
+
+	snprintf(names, sizeof(names), "%s", argv[0]);
+	for (w = strtok_r(names, ",", &save); w && !rc;
+	     w = strtok_r(NULL, ",", &save)) {
+		if (nser == PLOT_MAX_OVERLAY)
+			rc = pcb_error(&s->err, PCB_E_RANGE, "plot: at most %d "
+				       "series in one plot", PLOT_MAX_OVERLAY);
+		else
+			rc = cmd_series_load(s, w, &sers[nser++]);
+	}
+	for (i = 1; i < argc && !rc; i++) {
+		int c;
+
+		if (!strcmp(argv[i], "to") && i + 1 < argc) {
+			to = argv[++i];
+			len = strlen(to);
+			if (len < 5 || (strcmp(to + len - 4, ".png") &&
+					strcmp(to + len - 4, ".svg")))
+				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
+					       "'%s' is neither .png nor .svg",
+					       to);
+		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
+			snprintf(title, sizeof(title), "%s", argv[++i]);
+		} else if (n == PLOT_MAX_PANELS) {
+			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
+				       "columns in one plot", PLOT_MAX_PANELS);
+		} else {
+			for (k = 0; k < nser && !rc; k++)
+				if ((c = series_col(sers[k], argv[i])) <= 0)
+					rc = pcb_error(&s->err, PCB_E_INVAL,
+						       "plot: series %s has no "
+						       "column '%s'%s",
+						       sers[k]->name, argv[i],
+						       series_no_col(sers[k],
+							argv[i], dym,
+							sizeof(dym)));
+				else
+					cols[k][n] = c;
+			n++;
+		}
+	}
+	for (i = 0; !rc && !n && defaults[i]; i++) {	/* in every series */
+		for (k = 0; k < nser; k++) {
+			int c = series_col(sers[k], defaults[i]);
+
+			if (c <= 0 || !col_range(sers[k], (size_t)c, NULL,
+						 NULL))
+				break;
+			cols[k][0] = c;
+		}
+		if (k < nser)
+			continue;
+		for (k = 0; k < nser; k++)
+			cols[k][n] = series_col(sers[k], defaults[i]);
+		n++;
+	}
+	if (!rc && (nser < 2 || !n))
+		rc = pcb_error(&s->err, PCB_E_STATE, nser < 2 ?
+			       "plot: name two or more series, A,B" :
+			       "plot: no column has data in every series");
+	for (k = 0; !rc && k < nser; k++)
+		if (!sers[k]->nrows)
+			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
+				       "is empty", sers[k]->name);
+	if (!rc)
+		rc = cmd_series_path(s, sers[0]->name, "overlay.dat", dat,
+				     sizeof(dat));
+	if (!rc)
+		rc = cmd_series_path(s, sers[0]->name, "overlay.gp", gp,
+				     sizeof(gp));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
+				   &s->err);
+	/* the data: a block per series ("t v1 .. vn"), two blank lines
+	 * between blocks (gnuplot's index) */
+	if (!rc)
+		rc = pcb_wfile_open(&wf, dat, PCB_MODE_DATA, &s->err);
+	for (k = 0; !rc && k < nser; k++) {
+		for (r = 0; r < sers[k]->nrows; r++) {
+			double v[PLOT_MAX_PANELS + 1];
+
+			for (p = 0; p < n; p++)
+				v[p + 1] = series_at(sers[k], r,
+						     (size_t)cols[k][p]);
+			put_row(wf.fp, series_at(sers[k], r, 0), v,
+				(size_t)n + 1);
+		}
+		fputs("\n\n", wf.fp);
+	}
+	if (!rc)
+		rc = pcb_wfile_commit(&wf, &s->err);
+	fp = rc ? NULL : open_memstream(&vars, &len);
+	if (!rc && !fp)
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	if (!rc) {
+		for (p = 0; p < n; p++)
+			datacol[p] = p + 2;
+		if (!*title)
+			snprintf(title, sizeof(title), "%s", argv[0]);
+		plot_str(fp, "datafile", dat);
+		plot_str(fp, "plottitle", title);
+		timeline_vars(fp, sers, nser, cols, datacol, n, !to);
+		if (fclose(fp))
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	if (!rc)
+		rc = plot_render(s, to, vars, n, tmpl, dat, gp);
+	free(vars);
+	for (k = 0; k < nser; k++)
+		series_free(sers[k]);
+	return rc;
 }
 
 /* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
@@ -219,6 +376,8 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	size_t len;
 	FILE *fp;
 
+	if (strchr(argv[0], ','))
+		return plot_overlay(s, argc, argv);
 	rc = cmd_series_load(s, argv[0], &ser);
 	if (rc)
 		return rc;
@@ -363,7 +522,13 @@ int cmd_plot(struct session *s, int argc, char **argv)
 			plot_str(fp, k ? "yname" : "xname", lab);
 		}
 	} else if (!hist) {
-		timeline_vars(fp, ser, cols, n, !to);
+		int one[1][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
+
+		for (k = 0; k < n; k++) {
+			one[0][k] = cols[k];
+			datacol[k] = cols[k] + 1;
+		}
+		timeline_vars(fp, &ser, 1, one, datacol, n, !to);
 	}
 	series_free(ser);
 	rc = ferror(fp);

@@ -109,7 +109,7 @@ check "sim run 20" "error: sim run: 20 what? write 20ms (or 20us, 20s)" "$("$BIN
 check "param typo" "error: unknown param 'ALHPA' for ZTR_RTT; did you mean ALPHA?" \
 	"$("$BIN" -d sim:u -y -c 'param set ALHPA 0.2' 2>&1)"
 check "command typo" "error: unknown command 'parm'; did you mean param?" "$("$BIN" -d sim:u parm list 2>&1)"
-check "verbs listed" "error: param: unknown verb 'show'; the verbs are list, get, set, describe, reset" \
+check "verbs listed" "error: param: unknown verb 'show'; the verbs are list, get, set, diff, describe, reset" \
 	"$("$BIN" -d sim:u param show 2>&1)"
 check "scenario key typo" "error: sim: incast has no key 'sendrs'; did you mean senders?" \
 	"$("$BIN" -d sim:u -c 'sim scenario incast sendrs 4' 2>&1)"
@@ -149,6 +149,25 @@ if command -v script >/dev/null; then
 fi
 "$BIN" -d sim:u -c 'sim run 1s' 2>&1 >/dev/null | grep -q 'left' &&
 	{ echo "trust: progress when not on a terminal"; fail=1; }
+
+# 19. before/after on one time axis; what differs, in real units
+"$BIN" -d sim:o -y -c 'algo debug on; sim scenario incast senders 16; record for 2ms every 100us into before' >/dev/null 2>&1
+"$BIN" -d sim:o -y -c 'param set ALPHA 0.4; record for 3ms every 100us into after' >/dev/null 2>&1
+"$BIN" plot before,after avg_rtt rx_gbps to "$tmp/ov.svg" >/dev/null
+check "overlay exit" 0 $?
+for label in '>before<' '>after<' '>t (ms)<' '>avg_rtt<'; do
+	grep -qF "$label" "$tmp/ov.svg" || { echo "trust: overlay lacks '$label'"; fail=1; }
+done
+check "overlay blocks" 2 "$(awk 'BEGIN { RS = "\n\n\n" } NF { n++ } END { print n }' "$tmp/data/pccbench/series/before.overlay.dat")"
+grep -q '^xhi = 3$' "$tmp/data/pccbench/series/before.overlay.gp" ||
+	{ echo "trust: overlay time axis is not the union (0.1..3 ms)"; fail=1; }
+out=$("$BIN" plot before,after nothing 2>&1); rc=$?
+check "overlay bad column" 1 $rc
+check "param diff" "slot 1 (ZTR_RTT_DEBUG) against the defaults: 1 param differs
+NAME   VALUE  OTHER  UNITS    RAW  RAW OTHER
+ALPHA    0.4    0.1         26214       6553" "$("$BIN" -d sim:o param diff)"
+check "param diff slots" "ALPHA 0.4 0.1" \
+	"$("$BIN" -d sim:o -j param diff slot 1 slot 0 | sed 's/.*"name":"\([A-Z]*\)","value":\([0-9.]*\),"other":\([0-9.]*\).*/\1 \2 \3/')"
 
 # 18. dev list with no state: the sim device, made on first use
 check "dev list, fresh" "sim     simulated ConnectX-7 (created on first use)  PF        -       -     -      sim" \
