@@ -62,9 +62,10 @@ static double nice_step(double span, int want)
 }
 
 void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
-		    double hi, bool ascii)
+		    double hi, bool ascii, bool zero)
 {
 	double step, t;
+	bool plain;
 	size_t i;
 
 	memset(a, 0, sizeof(*a));
@@ -84,10 +85,14 @@ void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
 	}
 	lo *= a->scale;
 	hi *= a->scale;
-	if (lo > 0)	/* counts and rates start at 0 */
+	if (lo > 0 && zero)	/* counts and rates start at 0 */
 		lo = 0;
 	if (hi <= lo)
 		hi = lo + (lo ? fabs(lo) : a->scale);
+	/* ratios and percentages read best as they are: 0.5, not 500m */
+	plain = !*a->suffix && a->scale == 1 && (!strcmp(unit, "1") ||
+		!strcmp(unit, "%") || !*unit) && fabs(hi) < 1e4 &&
+		fabs(lo) < 1e4;
 	step = nice_step(hi - lo, 4);
 	a->lo = floor(lo / step) * step;
 	a->hi = ceil(hi / step - 1e-9) * step;
@@ -96,8 +101,11 @@ void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
 		double v = fabs(t) < step * 1e-6 ? 0 : t;
 
 		a->pos[a->nticks] = v;
-		plot_eng(a->lab[a->nticks], sizeof(a->lab[0]), v, step,
-			 a->suffix, ascii);
+		if (plain)
+			snprintf(a->lab[a->nticks], sizeof(a->lab[0]), "%g", v);
+		else
+			plot_eng(a->lab[a->nticks], sizeof(a->lab[0]), v, step,
+				 a->suffix, ascii);
 		a->nticks++;
 	}
 }

@@ -25,11 +25,11 @@ struct plot_axis {
 };
 
 /* The axis of a column of `unit` over data lo..hi (NAN when it has none);
- * ascii: "u" for micro (the text terminal counts bytes).  The range
- * starts at 0 for data that never goes negative.
+ * ascii: "u" for micro (the text terminal counts bytes).  zero: the range
+ * starts at 0 for data that never goes negative (else it hugs the data).
  */
 void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
-		    double hi, bool ascii);
+		    double hi, bool ascii, bool zero);
 
 /* The time axis over t0..t1 seconds: its scale and label ("t (ms)"). */
 double plot_time_unit(double t0, double t1, char *label, size_t len,

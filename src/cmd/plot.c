@@ -11,7 +11,11 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "axis.h"
+#include "fsafe.h"
+#include "tel/retx.h"
 #include "cmd.h"
 #include "paths.h"
 #include "rec/series.h"
@@ -197,7 +201,7 @@ static void timeline_vars(FILE *fp, struct series *const *sers, size_t nser,
 				hi = b;
 		}
 		plot_axis_make(&ax[p], sers[0]->cols[cols[0][p]].unit, lo, hi,
-			       ascii);
+			       ascii, true);
 		nt += ax[p].nticks;
 	}
 	fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n", xs,
@@ -358,6 +362,117 @@ static int plot_overlay(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* What each retx bin covers, from the series' metadata ("retx_bins_ps",
+ * written by record): "0-100µs", ..., ">=1.6ms"; "bin N" when the
+ * metadata does not say (a series from an older pccbench).
+ */
+static void bin_labels(struct session *s, const char *name, int nbins,
+		       char (*lab)[32], bool ascii)
+{
+	struct pcb_err e = { 0 };
+	json_object *root = NULL, *arr;
+	char path[4200], *text = NULL;
+	size_t len;
+	int k;
+
+	for (k = 0; k < nbins; k++)
+		snprintf(lab[k], sizeof(lab[0]), "bin %d", k);
+	if (cmd_series_path(s, name, "json", path, sizeof(path)) ||
+	    pcb_read_file(path, 1 << 20, &text, &len, &e))
+		return;
+	root = json_tokener_parse(text);
+	free(text);
+	if (!root || !json_object_object_get_ex(root, "retx_bins_ps", &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != (size_t)nbins) {
+		json_object_put(root);
+		return;
+	}
+	for (k = 0; k < nbins; k++) {
+		json_object *b = json_object_array_get_idx(arr, (size_t)k);
+		json_object *lo = json_object_array_get_idx(b, 0);
+		json_object *hi = json_object_array_get_idx(b, 1);
+		double l, h;
+		char a[16], c[16];
+
+		if (!json_object_is_type(b, json_type_array) ||
+		    !json_object_is_type(lo, json_type_int))
+			continue;
+		l = (double)json_object_get_int64(lo) / 1e12;
+		h = json_object_is_type(hi, json_type_int) ?
+		    (double)json_object_get_int64(hi) / 1e12 : -1;
+		plot_eng(a, sizeof(a), l, h > l ? (h - l) / 10 : l / 10,
+			 "s", ascii);
+		if (h < 0) {
+			snprintf(lab[k], sizeof(lab[0]), ">=%s", a);
+			continue;
+		}
+		plot_eng(c, sizeof(c), h, (h - l) / 10, "s", ascii);
+		snprintf(lab[k], sizeof(lab[0]), "%s-%s", l ? a : "0", c);
+	}
+	json_object_put(root);
+}
+
+/* The histogram over time on a text terminal: a row per bin (the widest
+ * at the top), a column per time bucket, the count shaded from ' ' (none)
+ * to '@' (the most in one interval).
+ */
+static int hist_text(struct session *s, const struct series *ser, int bin0,
+		     int nbins, char (*lab)[32], const char *title)
+{
+	static const char shade[] = " .:-=+*#%@";
+	double max = 0, xs, t0 = series_at(ser, 0, 0);
+	double t1 = series_at(ser, ser->nrows - 1, 0);
+	int w, h, k, c, cols, lw = 0;
+	char xname[32], line[512];
+	size_t r;
+
+	term_size(&w, &h);
+	for (k = 0; k < nbins; k++)
+		if ((int)strlen(lab[k]) > lw)
+			lw = (int)strlen(lab[k]);
+	cols = w - lw - 3;
+	if (cols > (int)sizeof(line) - 1)
+		cols = (int)sizeof(line) - 1;
+	if (cols < 10)
+		cols = 10;
+	for (r = 0; r < ser->nrows; r++)
+		for (k = 0; k < nbins; k++) {
+			double v = series_at(ser, r, (size_t)(bin0 + k));
+
+			if (!isnan(v) && v > max)
+				max = v;
+		}
+	xs = plot_time_unit(t0, t1, xname, sizeof(xname), true);
+	fprintf(s->out.fp, "%s\n", title);
+	for (k = nbins - 1; k >= 0; k--) {
+		for (c = 0; c < cols; c++) {	/* the most in the bucket */
+			size_t r0 = ser->nrows * (size_t)c / (size_t)cols;
+			size_t r1 = ser->nrows * (size_t)(c + 1) / (size_t)cols;
+			double m = 0;
+
+			if (r1 <= r0)	/* fewer rows than columns */
+				r1 = r0 + 1;
+			for (r = r0; r < r1 && r < ser->nrows; r++) {
+				double v = series_at(ser, r,
+						     (size_t)(bin0 + k));
+
+				if (!isnan(v) && v > m)
+					m = v;
+			}
+			line[c] = max <= 0 || m <= 0 ? shade[0] :
+				  shade[1 + (int)(m / max * 8.999)];
+		}
+		line[cols] = '\0';
+		fprintf(s->out.fp, "%*s |%s|\n", lw, lab[k], line);
+	}
+	fprintf(s->out.fp, "%*s  %-*.6g%*.6g\n", lw, "", cols / 2, t0 * xs,
+		cols - cols / 2, t1 * xs);
+	fprintf(s->out.fp, "%*s  %s; '%c' none, '%c' the most: %.0f timeouts "
+		"in one interval\n", lw, "", xname, shade[0], shade[9], max);
+	return 0;
+}
+
 /* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
 int cmd_plot(struct session *s, int argc, char **argv)
 {
@@ -365,7 +480,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
 		"drops", NULL };
 	char dat[4200], gp[4200], tmpl[4096], title[300] = "", *script = NULL;
-	char dym[160];
+	char dym[160], binlab[RETX_MAX_BINS][32];
 	int cols[PLOT_MAX_PANELS];
 	const char *to = NULL;
 	struct series *ser;
@@ -426,6 +541,10 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	for (k = bin0; k >= 0 && (size_t)k < ser->ncols &&
 	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
 		nbins++;
+	if (!rc && hist && nbins > RETX_MAX_BINS)
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "plot: series %s has %d "
+			       "retx bins (at most %d)", argv[0], nbins,
+			       RETX_MAX_BINS);
 	if (!rc && hist && bin0 < 0)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
 			       "retx bins (start the histogram before "
@@ -497,6 +616,14 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	if (!*title)
 		snprintf(title, sizeof(title), "%s%s", ser->name,
 			 hist ? ": retransmission timeouts" : "");
+	if (hist) {
+		bin_labels(s, argv[0], nbins, binlab, !to);
+		if (!to) {	/* gnuplot's dumb heatmap shows nothing */
+			rc = hist_text(s, ser, bin0, nbins, binlab, title);
+			series_free(ser);
+			return rc;
+		}
+	}
 	if (sx >= 0 && !title[0])
 		snprintf(title, sizeof(title), "%s", ser->name);
 	/* the template's variables; plot_render adds the terminal */
@@ -521,7 +648,19 @@ int cmd_plot(struct session *s, int argc, char **argv)
 				 *axis[k]->unit ? ")" : "");
 			plot_str(fp, k ? "yname" : "xname", lab);
 		}
-	} else if (!hist) {
+	} else if (hist) {
+		double t0 = series_at(ser, 0, 0);
+		double t1 = series_at(ser, ser->nrows - 1, 0);
+		char xname[32];
+		double xs = plot_time_unit(t0, t1, xname, sizeof(xname), false);
+
+		fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n"
+			"nbins = %d\narray binlab[%d]\n", xs, t0 * xs, t1 > t0 ?
+			t1 * xs : t0 * xs + 1, nbins, nbins);
+		plot_str(fp, "xname", xname);
+		for (k = 0; k < nbins; k++)
+			plot_str_at(fp, "binlab", (size_t)k + 1, binlab[k]);
+	} else {
 		int one[1][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
 
 		for (k = 0; k < n; k++) {

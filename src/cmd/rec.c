@@ -60,6 +60,21 @@ static int save_meta(struct session *s, struct recorder *r,
 		fputs(",\"algorithm\":", fp);
 		out_json_string(fp, r->d->algo_label);
 	}
+	if (r->retx) {	/* what each retx_bin_N column covers, in ps */
+		uint64_t u = tel_retx_unit_ps(r->retx_cfg.unit), lo, hi;
+		uint32_t i;
+
+		fputs(",\"retx_bins_ps\":[", fp);
+		for (i = 0; i < r->nbins; i++) {
+			tel_retx_bin_range(&r->retx_cfg, i, &lo, &hi);
+			fprintf(fp, "%s[%" PRIu64 ",", i ? "," : "", lo * u);
+			if (hi == UINT64_MAX)
+				fputs("null]", fp);
+			else
+				fprintf(fp, "%" PRIu64 "]", (hi + 1) * u);
+		}
+		fputc(']', fp);
+	}
 	cmd_meta_algo(s, fp);
 	return cmd_meta_close(s, &w);
 }

@@ -279,6 +279,7 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 		retx_dev_peek(r->d->retx, &cfg, &running, r->prev.bins);
 		r->retx = running;
 		r->nbins = running ? cfg.num_bins : 0;
+		r->retx_cfg = cfg;
 	}
 	if (r->slot < 0)
 		sess_warn(s, "record: no slot has the algorithm and counters "

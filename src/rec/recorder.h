@@ -56,6 +56,7 @@ struct recorder {
 	bool clear;			/* get-and-clear the PCC counters */
 	bool retx;			/* histogram running: bins columns */
 	uint32_t nbins;
+	struct retx_cfg retx_cfg;	/* its bins' widths */
 	uint32_t nids;			/* diag data IDs asked for */
 	uint64_t idv[DIAG_MAX_IDS];
 	int ids[DIAG_MAX_IDS];		/* their DS_* sources */

@@ -76,4 +76,39 @@ check "gnuplot failure exit" 2 $rc
 check "gnuplot failure lines" 1 "$(printf '%s\n' "$out" | grep -c '')"
 check "old file kept" "old" "$(cat "$tmp/keep.png")"
 check "no temp file left" "" "$(ls -A "$tmp" | grep '^\.keep\.png\.')"
+
+# 3. heatmaps: the retx bins labelled with the time they cover, viridis,
+# and a text form on the terminal that shows the data
+"$BIN" -d sim:h -y -c 'algo debug on; sim scenario incast senders 64 pfc off buffer 4MB size 1MB; retx config bins 8 bin0 100 bin1 100 unit usec mode double; retx start; record for 10ms every 100us into h' >/dev/null 2>&1
+"$BIN" plot h hist to "$tmp/h.svg" >/dev/null
+check "heatmap exit" 0 $?
+for label in '>0-100µs<' '>800µs-1.6ms<' '>>=6.4ms<' '>t (ms)<'; do
+	grep -qF "$label" "$tmp/h.svg" || { echo "plot: heatmap lacks '$label'"; fail=1; }
+done
+grep -q '#440154' "$top/plots/hist.gp" || { echo "plot: heatmap palette is not viridis"; fail=1; }
+COLUMNS=80 "$BIN" plot h hist >"$tmp/h.txt"
+check "text heatmap rows" 8 "$(grep -c ' |.*|$' "$tmp/h.txt")"
+grep -q '^ *800us-1.6ms |.*[@%#*+=].*|$' "$tmp/h.txt" ||
+	{ echo "plot: text heatmap shows no timeouts in 800us-1.6ms: $(cat "$tmp/h.txt")"; fail=1; }
+# sweeps: two params on the terminal are a table with the best marked;
+# one param: every error bar inside the range, a small spread from 0
+"$BIN" -d sim:h -y -c 'algo debug off; sweep ALPHA 0.05,0.4 AI 5,60 for 1ms measure util scenario incast senders 8 into g2' >/dev/null 2>&1
+out=$(COLUMNS=80 "$BIN" sweep plot g2)
+case "$out" in "util (1) (highest is best; * marks it)"*"ALPHA"*"AI"*"*"*) ;;
+	*) echo "plot: sweep table: $out"; fail=1 ;; esac
+"$BIN" sweep plot g2 to "$tmp/g2.svg" >/dev/null
+for label in '>best<' 'spread '; do
+	grep -qF "$label" "$tmp/g2.svg" || { echo "plot: sweep heatmap lacks '$label'"; fail=1; }
+done
+"$BIN" -d sim:h -y -c 'sweep ALPHA 0.05,0.1,0.4 for 1ms repeat 3 seeds 1,2,3 measure util,queue_p99 scenario incast senders 8 start jitter into g1' >/dev/null 2>&1
+"$BIN" sweep plot g1 to "$tmp/g1.png" >/dev/null
+check "sweep line plot exit" 0 $?
+sg="$tmp/data/pccbench/sweeps/g1"
+# every mean +- ci of util inside [ylo, yhi]
+out=$(awk -v lo="$(sed -n 's/^ylo\[1\] = //p' "$sg/plot.gp")" -v hi="$(sed -n 's/^yhi\[1\] = //p' "$sg/plot.gp")" \
+	'{ if ($2 - $3 < lo || $2 + $3 > hi) bad++ } END { print bad + 0 }' "$sg/plot.dat")
+check "error bars inside" 0 "$out"
+grep -q "^ylo\[1\] = 0$" "$sg/plot.gp" || { echo "plot: util within 10 % does not start at 0"; fail=1; }
+grep -q "spread\[1\] = 'spread [0-9.]* % of the mean (highest is best)'" "$sg/plot.gp" ||
+	{ echo "plot: no spread for util"; fail=1; }
 exit $fail

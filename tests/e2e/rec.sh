@@ -50,7 +50,7 @@ check "png width" "000004b0" "$(dd if="$tmp/p.png" bs=1 skip=16 count=4 2>/dev/n
 for label in 't (ms)' '>avg_rtt<' 'ecn_marked (1/s)' 'lossy incast' 'µs<'; do
 	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
 done
-grep -qF 'retx bin' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
+grep -qF 'retransmission timeout after' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
 r=$("$BIN" -j corr inc ecn_marked avg_rtt | sed 's/.*"pearson":\([-0-9.e]*\).*/\1/')
 "$BIN" plot inc scatter ecn_marked avg_rtt to "$tmp/s.svg" >/dev/null
 check "scatter exit" 0 $?

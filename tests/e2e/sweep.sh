@@ -104,7 +104,7 @@ tail -n +2 "$dir/a1/results.csv" | tr -d '\r' | awk -F, '
 "$BIN" $S -c "sweep plot a1 to $tmp/a.png" >/dev/null
 check "png signature" "89504e470d0a1a0a" "$(head -c 8 "$tmp/a.png" | od -An -tx1 | tr -d ' \n')"
 "$BIN" $S -c "sweep plot j1 to $tmp/j.svg" >/dev/null
-for label in ALPHA 'AI (B/100Gb/s)' 'avg_rtt (ns)' 'util (1)'; do
+for label in ALPHA 'AI (B/100Gb/s)' '>avg_rtt<' 'util (1)' 'µs<'; do
 	grep -qF "$label" "$tmp/j.svg" || { echo "sweep: heatmap lacks '$label'"; fail=1; }
 done
 COLUMNS=80 LINES=40 "$BIN" $S sweep plot a1 >"$tmp/dumb.txt"
