@@ -942,6 +942,22 @@ int sess_check_value(struct session *s, const struct param_view *p,
 				 "%s is read-only on this slot; nothing was "
 				 "written", p->info.name);
 	if (raw < p->info.min || raw > p->info.max) {
+		/* in the units the value was typed in (real numbers are the
+		 * input even under `set units raw`), the raw beside */
+		unsigned fb = algo_ptype_frac_bits(p->type);
+
+		if (fb) {
+			char lo[32], hi[32];
+
+			fxp_format(val, sizeof(val), raw, fb);
+			fxp_format(lo, sizeof(lo), p->info.min, fb);
+			fxp_format(hi, sizeof(hi), p->info.max, fb);
+			return pcb_error(&s->err, PCB_E_RANGE, "%s: %s (raw %u) is "
+					 "out of range %s..%s (raw %u..%u); "
+					 "nothing was written", p->info.name,
+					 val, raw, lo, hi, p->info.min,
+					 p->info.max);
+		}
 		sess_format_value(s, p->type, raw, val, sizeof(val));
 		sess_format_range(s, p, p->info.min, p->info.max, range,
 				  sizeof(range));

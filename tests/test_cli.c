@@ -52,7 +52,7 @@ static const struct bad bad_cmds[] = {
 	{ 1, "param set ALPHA abc", "ALPHA: 'abc' is not a number" },
 	{ 1, "param set ALPHA 0.1x", "ALPHA: '0.1x' is not a number" },
 	{ 1, "param set ALPHA -0.1", "ALPHA: -0.1 is negative" },
-	{ 1, "param set ALPHA 1.5", "ALPHA: 1.5 is out of range 0..1" },
+	{ 1, "param set ALPHA 1.5", "ALPHA: 1.5 (raw 98304) is out of range 0..1 (raw 0..65536)" },
 	{ 1, "param set ALPHA 1e400", "ALPHA: '1e400' is not a number" },
 	{ 1, "param set MAX_DELAY 2ms", "MAX_DELAY: 2000000 ns is out of "
 	  "range 1..1048576 ns" },
@@ -66,7 +66,7 @@ static const struct bad bad_cmds[] = {
 	{ 1, "param reset FIXED_RATE", "FIXED_RATE is read-only" },
 	{ 1, "param set ALPHA 0.2 ALPHA 0.3", "ALPHA given twice" },
 	/* a bad second param stops the first too: nothing written */
-	{ 1, "param set ALPHA 0.2 MAX_DEC 7", "MAX_DEC: 7 is out of range" },
+	{ 1, "param set ALPHA 0.2 MAX_DEC 7", "MAX_DEC: 7 (raw 458752) is out of range" },
 	{ 1, "param set ALPHA 0.2 BOGUS 1", "unknown param 'BOGUS'" },
 	{ 1, "counter show", "counters are not enabled on any slot" },
 	{ 1, "counter show 0", "slot 0 (ZTR_RTT) has no counters" },

@@ -28,7 +28,7 @@ printf 'echo one\nparam set ALPHA 9\necho three\n' >"$tmp/s.pcb"
 out=$("$BIN" -x "$tmp/s.pcb" 2>&1); rc=$?
 check "-x exit" 1 $rc
 check "-x output" "one
-$tmp/s.pcb:2: error: ALPHA: 9 is out of range 0..1; nothing was written" "$out"
+$tmp/s.pcb:2: error: ALPHA: 9 (raw 589824) is out of range 0..1 (raw 0..65536); nothing was written" "$out"
 out=$("$BIN" --force -x "$tmp/s.pcb" 2>/dev/null); rc=$?
 check "--force goes on" "one
 three" "$out"

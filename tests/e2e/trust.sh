@@ -103,6 +103,8 @@ check "bare time" "error: MAX_DELAY: 200 needs a unit: write 200ns or 200us (the
 check "200 us" 200000 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
 "$BIN" -d sim:u -y -c 'param set MAX_DELAY raw 123' >/dev/null 2>&1
 check "raw 123" 123 "$("$BIN" -d sim:u -j param get MAX_DELAY | raw)"
+check "raw units: what was typed" "error: ALPHA: 2 (raw 131072) is out of range 0..1 (raw 0..65536); nothing was written" \
+	"$("$BIN" -d sim:u -y -c 'set units raw; param set ALPHA 2' 2>&1 >/dev/null)"
 check "sim run 20" "error: sim run: 20 what? write 20ms (or 20us, 20s)" "$("$BIN" -d sim:u -c 'sim run 20' 2>&1)"
 
 # 12. did you mean; OBJECT help; options after the command
