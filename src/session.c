@@ -15,6 +15,7 @@
 #include "fsafe.h"
 #include "fxp.h"
 #include "paths.h"
+#include "rec/hostctr.h"
 #include "session.h"
 #include "suggest.h"
 #include "units.h"
@@ -66,6 +67,12 @@ static void device_release(struct session *s)
 	s->dev = NULL;
 	journal_close(s->journal);
 	s->journal = NULL;
+	if (s->host)
+		hostctr_close(s->host);
+	free(s->host);
+	free(s->host_prev);
+	s->host = NULL;
+	s->host_prev = NULL;
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);	/* drops the lock too */
 	s->lock_fd = -1;

@@ -74,6 +74,8 @@ struct session {
 	struct tel_retx *retx;	/* the adp_retx context, lazily */
 	struct tel_diag *diag;	/* the diag context, lazily */
 	bool diag_kept;		/* its state replayed from an earlier process */
+	struct hostctr *host;	/* `counter show host`'s source, lazily */
+	uint64_t *host_prev;	/* its last values: deltas since then */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */

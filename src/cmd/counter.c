@@ -1,9 +1,12 @@
 /* counter.c - `counter`: the algorithm counters of the slot holding them. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "fxp.h"
+#include "rec/hostctr.h"
 
 /* The slot with counter_en, or the one named. */
 static int counter_slot(struct session *s, int argc, char **argv,
@@ -138,8 +141,89 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	return 0;
 }
 
+/* counter show host [HANDLE]: the host's RDMA, port and netdev counters
+ * (hostctr.h) of the device or of HANDLE (mlx5_0, mlx5_0/2, a netdev, a
+ * PCI address), with the growth since the last `counter show host` of
+ * this session.
+ */
+static int show_host(struct session *s, const char *handle)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
+		{ "delta", "DELTA", TBL_RIGHT },
+	};
+	uint64_t *v;
+	struct tbl t;
+	size_t i;
+	int rc = 0;
+
+	if (!handle && !strncmp(s->devname, "sim", 3))
+		return pcb_error(&s->err, PCB_E_STATE, "counter show host: the "
+				 "sim device's NIC counters are 'sim counters'; "
+				 "a host's: 'counter show host mlx5_0' (or a "
+				 "netdev)");
+	if (s->host && handle && strcmp(handle, s->host->netdev) &&
+	    strcmp(handle, s->host->rdma) && strcmp(handle, s->host->bdf)) {
+		hostctr_close(s->host);	/* another device: start over */
+		free(s->host);
+		free(s->host_prev);
+		s->host = NULL;
+		s->host_prev = NULL;
+	}
+	if (!s->host) {
+		s->host = calloc(1, sizeof(*s->host));
+		if (!s->host)
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		rc = hostctr_open(s->host, handle ? handle : s->devname,
+				  &s->err);
+		if (!rc && *s->host->warn)
+			sess_warn(s, "counter show host: %s", s->host->warn);
+		if (rc) {
+			free(s->host);
+			s->host = NULL;
+			return rc;
+		}
+	}
+	v = calloc(s->host->n ? s->host->n : 1, sizeof(*v));
+	if (!v)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = hostctr_read(s->host, v, &s->err);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < s->host->n; i++) {
+		tbl_row(&t);
+		tbl_str(&t, hostctr_name(s->host, i));
+		if (v[i] == UINT64_MAX)
+			tbl_null(&t);
+		else
+			tbl_u64(&t, v[i]);
+		if (!s->host_prev || v[i] == UINT64_MAX ||
+		    s->host_prev[i] == UINT64_MAX || v[i] < s->host_prev[i])
+			tbl_null(&t);	/* first look, missing or reset */
+		else
+			tbl_u64(&t, v[i] - s->host_prev[i]);
+	}
+	if (!s->out.json)
+		fprintf(s->out.fp, "%s%s%s%s port %u%s%s\n", s->host->bdf,
+			*s->host->bdf ? " " : "", *s->host->rdma ?
+			s->host->rdma : "(no RDMA device)", "", s->host->port,
+			*s->host->netdev ? ", netdev " : "", s->host->netdev);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	free(s->host_prev);
+	s->host_prev = v;
+	return 0;
+}
+
 static int cmd_counter_show(struct session *s, int argc, char **argv)
 {
+	if (argc >= 1 && !strcmp(argv[0], "host"))
+		return argc > 2 ? pcb_error(&s->err, PCB_E_USAGE, "usage: "
+					    "counter show host [DEVICE]") :
+			show_host(s, argc == 2 ? argv[1] : NULL);
 	return show(s, argc, argv, false);
 }
 
@@ -149,9 +233,11 @@ static int cmd_counter_clear(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_counter_verbs[] = {
-	{ "show", cmd_counter_show, NULL, 0, 1, "[SLOT]",
-	  "counters of the slot holding counter_en, with the average RTT",
-	  "counter show", CMD_DEFAULT | CMD_DEVICE },
+	{ "show", cmd_counter_show, NULL, 0, 2, "[SLOT] | host [DEVICE]",
+	  "counters of the slot holding counter_en, with the average RTT; "
+	  "host: the RDMA hw_counters, port counters and ethtool statistics "
+	  "with the growth since the last look",
+	  "counter show host mlx5_0", CMD_DEFAULT },
 	{ "clear", cmd_counter_clear, NULL, 0, 1, "[SLOT]",
 	  "read and clear the counters (PPCC bulk get and clear)",
 	  "counter clear", CMD_DEVICE },

@@ -1,0 +1,236 @@
+/* hostctr.c - a real host's RDMA, port and netdev counters (hostctr.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "discover.h"
+#include "rec/hostctr.h"
+
+/* The last component of a sysfs link's target: ".../0000:08:00.0". */
+static int link_base(const char *link, char *buf, size_t len)
+{
+	char t[PATH_MAX];
+	ssize_t n = readlink(link, t, sizeof(t) - 1);
+	const char *b;
+
+	if (n <= 0)
+		return -1;
+	t[n] = '\0';
+	b = strrchr(t, '/');
+	b = b ? b + 1 : t;
+	if (strlen(b) >= len)
+		return -1;
+	memcpy(buf, b, strlen(b) + 1);
+	return 0;
+}
+
+/* The first entry of $SYSFS/bus/pci/devices/BDF/SUB, "" when none. */
+static void first_in(const char *bdf, const char *sub, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	buf[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s/%s", pcb_sysfs(), bdf,
+		 sub);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < len &&
+		    (!*buf || strcmp(de->d_name, buf) < 0))
+			memcpy(buf, de->d_name, strlen(de->d_name) + 1);
+	closedir(d);
+}
+
+/* Handle -> PCI function, RDMA device, port and netdev. */
+static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
+{
+	char name[64], path[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%s", handle);
+	h->port = 1;
+	slash = strchr(name, '/');
+	if (slash) {	/* mlx5_0/2 */
+		char *end;
+		unsigned long p = strtoul(slash + 1, &end, 10);
+
+		if (!slash[1] || *end || p < 1 || p > 255)
+			return pcb_error(err, PCB_E_INVAL, "bad port in '%s' "
+					 "(mlx5_0/1)", handle);
+		h->port = (unsigned)p;
+		*slash = '\0';
+	}
+	snprintf(path, sizeof(path), "%s/class/net/%s", pcb_sysfs(), name);
+	if (!pcb_is_pci_name(name) && strncmp(name, "mlx5_", 5) &&
+	    !stat(path, &st)) {	/* a netdev */
+		snprintf(h->netdev, sizeof(h->netdev), "%s", name);
+		snprintf(path, sizeof(path), "%s/class/net/%s/device",
+			 pcb_sysfs(), name);
+		if (link_base(path, h->bdf, sizeof(h->bdf)))
+			h->bdf[0] = '\0';	/* virtual: no PCI, no RDMA */
+		else
+			first_in(h->bdf, "infiniband", h->rdma,
+				 sizeof(h->rdma));
+		return 0;
+	}
+	if (pcb_resolve_pci(name, h->bdf, sizeof(h->bdf), err))
+		return -err->code;
+	if (!strncmp(name, "mlx5_", 5))
+		snprintf(h->rdma, sizeof(h->rdma), "%s", name);
+	else
+		first_in(h->bdf, "infiniband", h->rdma, sizeof(h->rdma));
+	first_in(h->bdf, "net", h->netdev, sizeof(h->netdev));
+	return 0;
+}
+
+/* Every regular file of dir, opened for re-reading, named prefix+file. */
+static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int added = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+		struct hostctr_file *nf;
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.' ||
+		    strlen(prefix) + strlen(de->d_name) >= sizeof(nf->name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			continue;
+		}
+		nf = realloc(h->files, (h->nfiles + 1) * sizeof(*nf));
+		if (!nf) {
+			close(fd);
+			break;
+		}
+		h->files = nf;
+		snprintf(nf[h->nfiles].name, sizeof(nf->name), "%s%s", prefix,
+			 de->d_name);
+		nf[h->nfiles++].fd = fd;
+		added++;
+	}
+	closedir(d);
+	return added;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct hostctr_file *)a)->name,
+		      ((const struct hostctr_file *)b)->name);
+}
+
+int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
+{
+	char dir[PATH_MAX];
+	struct pcb_err e = { 0 };
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	h->eth.fd = -1;
+	rc = resolve(h, handle, err);
+	if (rc)
+		return rc;
+	if (*h->rdma) {
+		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
+			 "hw_counters", pcb_sysfs(), h->rdma, h->port);
+		if (add_dir(h, dir, "") < 0)
+			snprintf(h->warn, sizeof(h->warn), "%s port %u has no "
+				 "hw_counters", h->rdma, h->port);
+		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
+			 "counters", pcb_sysfs(), h->rdma, h->port);
+		add_dir(h, dir, "");
+	} else {
+		snprintf(h->warn, sizeof(h->warn), "%s has no RDMA device",
+			 handle);
+	}
+	if (*h->netdev) {
+		snprintf(dir, sizeof(dir), "%s/class/net/%s/statistics",
+			 pcb_sysfs(), h->netdev);
+		add_dir(h, dir, "net_");
+		if (pcb_ethtool_open(&h->eth, h->netdev, &e)) {
+			snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
+				 strlen(h->warn), "%s%s", *h->warn ? "; " : "",
+				 e.msg);
+			h->eth.n = 0;
+		}
+	}
+	qsort(h->files, h->nfiles, sizeof(*h->files), cmp_file);
+	h->n = h->nfiles + h->eth.n;
+	if (!h->n) {
+		hostctr_close(h);
+		return pcb_error(err, PCB_E_NOENT, "'%s': no host counters "
+				 "(no RDMA device or netdev found)", handle);
+	}
+	return 0;
+}
+
+void hostctr_close(struct hostctr *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nfiles; i++)
+		close(h->files[i].fd);
+	free(h->files);
+	if (h->eth.fd >= 0 || h->eth.names)
+		pcb_ethtool_close(&h->eth);
+	memset(h, 0, sizeof(*h));
+	h->eth.fd = -1;
+}
+
+const char *hostctr_name(const struct hostctr *h, size_t i)
+{
+	return i < h->nfiles ? h->files[i].name : h->eth.names[i - h->nfiles];
+}
+
+int hostctr_find(const struct hostctr *h, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(hostctr_name(h, i), name))
+			return (int)i;
+	return -1;
+}
+
+int hostctr_read(struct hostctr *h, uint64_t *vals, struct pcb_err *err)
+{
+	char buf[32], *end;
+	size_t i;
+
+	for (i = 0; i < h->nfiles; i++) {
+		ssize_t n = pread(h->files[i].fd, buf, sizeof(buf) - 1, 0);
+
+		vals[i] = UINT64_MAX;
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		errno = 0;
+		vals[i] = strtoull(buf, &end, 10);
+		if (end == buf || errno || (*end && *end != '\n'))
+			vals[i] = UINT64_MAX;
+	}
+	if (h->eth.n)
+		return pcb_ethtool_read(&h->eth, vals + h->nfiles, err);
+	return 0;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# A real host's counters: RDMA hw_counters and port counters from a sysfs
+# tree in the kernel's layout (found from a PCI address, mlx5_0, mlx5_0/1
+# or the netdev), growth since the last look exact; and the ethtool
+# statistics through the real SIOCETHTOOL ioctl on a veth pair in a
+# network namespace of the test's own.
+. "$(dirname "$0")/lib.inc"
+export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
+	XDG_CACHE_HOME="$tmp/cache"
+
+# ---- a sysfs tree as the kernel lays it out ----
+sys="$tmp/sys"
+pci="$sys/devices/pci0000:00/0000:00:01.0/0000:08:00.0"
+port="$pci/infiniband/mlx5_0/ports/1"
+mkdir -p "$port/hw_counters" "$port/counters" "$pci/net/ens1f0np0/statistics" \
+	"$sys/class/infiniband" "$sys/class/net" "$sys/bus/pci/devices"
+ln -s ../../devices/pci0000:00/0000:00:01.0/0000:08:00.0/infiniband/mlx5_0 "$sys/class/infiniband/mlx5_0"
+ln -s ../../../0000:08:00.0 "$pci/infiniband/mlx5_0/device"
+ln -s ../../devices/pci0000:00/0000:00:01.0/0000:08:00.0/net/ens1f0np0 "$sys/class/net/ens1f0np0"
+ln -s ../../../0000:08:00.0 "$pci/net/ens1f0np0/device"
+ln -s ../../../devices/pci0000:00/0000:00:01.0/0000:08:00.0 "$sys/bus/pci/devices/0000:08:00.0"
+for c in np_cnp_sent rp_cnp_handled np_ecn_marked_roce_packets roce_adp_retrans \
+	roce_adp_retrans_to out_of_sequence local_ack_timeout_err; do
+	echo 100 >"$port/hw_counters/$c"
+done
+echo 1000 >"$port/counters/port_rcv_data"
+echo 2000 >"$port/counters/port_xmit_data"
+echo 5 >"$pci/net/ens1f0np0/statistics/rx_dropped"
+export PCCBENCH_SYSFS="$sys"
+
+names() { "$BIN" -j counter show host "$1" | tr '{' '\n' | sed -n 's/.*"name":"\([a-z_0-9]*\)".*/\1/p' | tr '\n' ' '; }
+want="local_ack_timeout_err net_rx_dropped np_cnp_sent np_ecn_marked_roce_packets out_of_sequence port_rcv_data port_xmit_data roce_adp_retrans roce_adp_retrans_to rp_cnp_handled "
+for h in 0000:08:00.0 08:00.0 mlx5_0 mlx5_0/1 ens1f0np0; do
+	check "counters from $h" "$want" "$(names "$h" 2>/dev/null)"
+done
+# the growth since the last look, exact; a counter that went back is no
+# number (a driver reload), never a negative one
+# (two looks in one session; the files move while it sleeps between
+# them, once the first look is out)
+printf 'counter show host mlx5_0\nsleep 2s wall\ncounter show host mlx5_0\n' >"$tmp/look.pcb"
+"$BIN" -j -x "$tmp/look.pcb" >"$tmp/look.json" 2>/dev/null &
+pid=$!
+i=0
+while [ "$(grep -c '' "$tmp/look.json")" -lt 1 ] && [ $i -lt 200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+echo 137 >"$port/hw_counters/np_cnp_sent"
+echo 40 >"$port/hw_counters/rp_cnp_handled"
+wait $pid
+check "look exit" 0 $?
+second=$(tail -n 1 "$tmp/look.json")
+case "$second" in *'"name":"np_cnp_sent","value":137,"delta":37}'*) ;;
+	*) echo "hostctr: cnp_sent delta: $second"; fail=1 ;; esac
+case "$second" in *'"name":"rp_cnp_handled","value":40,"delta":null}'*) ;;
+	*) echo "hostctr: a counter that went back: $second"; fail=1 ;; esac
+case "$second" in *'"name":"port_rcv_data","value":1000,"delta":0}'*) ;;
+	*) echo "hostctr: unchanged counter: $second"; fail=1 ;; esac
+out=$("$BIN" counter show host mlx5_9 2>&1); rc=$?
+check "unknown device exit" 1 $rc
+unset PCCBENCH_SYSFS
+
+# ---- ethtool through the real ioctl: a veth pair in a namespace ----
+if unshare -nm true 2>/dev/null && command -v ip >/dev/null; then
+	unshare -nm sh -c '
+		mount -t sysfs none /sys || exit 3
+		ip link add vA type veth peer name vB || exit 3
+		ip link set vA up && ip link set vB up
+		"$0" -j counter show host vA >"$1/e1.json" 2>"$1/e1.err"
+		cat /sys/class/net/vB/ifindex >"$1/ifindex"
+		' "$BIN" "$tmp"
+	rc=$?
+	if [ "$rc" -eq 3 ]; then
+		echo "hostctr: no veth here; ethtool path not tested"
+	else
+		check "veth exit" 0 $rc
+		grep -q "\"name\":\"peer_ifindex\",\"value\":$(cat "$tmp/ifindex")," "$tmp/e1.json" ||
+			{ echo "hostctr: ethtool peer_ifindex of vA: $(cat "$tmp/e1.json")"; fail=1; }
+		grep -q '"name":"net_tx_packets"' "$tmp/e1.json" ||
+			{ echo "hostctr: no netdev statistics"; fail=1; }
+		check "veth warning" "warning: counter show host: vA has no RDMA device" "$(cat "$tmp/e1.err")"
+	fi
+else
+	echo "hostctr: cannot make a network namespace; ethtool path not tested"
+fi
+exit $fail
