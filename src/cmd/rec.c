@@ -84,7 +84,7 @@ static int save_meta(struct session *s, struct recorder *r,
  */
 int cmd_record(struct session *s, int argc, char **argv)
 {
-	struct recorder r;
+	struct recorder r = { 0 };
 	struct series *ser = NULL;
 	struct run_bg bg;
 	int64_t dur = 0, every = 0, done_ps = 0;
@@ -234,6 +234,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 		}
 	}
 out:
+	rec_close(&r);
 	cmd_argv_free(targv);
 	series_free(ser);
 	return rc;

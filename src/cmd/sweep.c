@@ -1163,6 +1163,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	msg->sim_s = pcb_mono_s() - t0;
 	if (!rc && summarise(pl, ser, &r, d->sim, msg->v))
 		rc = pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
+	rec_close(&r);
 	series_free(ser);
 	return rc;
 }
@@ -1527,6 +1528,7 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 	}
 	progress(s, pl, t0, true);
 	free(order);
+	rec_close(&r);
 	if (wrote) {
 		/* the originals come back whatever happened, even after
 		 * Ctrl-C: the flag is set aside for the restoring writes */

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
@@ -32,44 +33,92 @@ static const char *const knames[REC_K_COUNT] = {
 	"ZTR_CC_HYPER_DEC_COUNTER", "ZTR_CC_TX_DEC_COUNTER",
 };
 
-/* One sysfs counter: a decimal number, or false. */
-static bool sysfs_u64(const char *dir, const char *name, uint64_t *v)
-{
-	char path[4200], buf[32];
-	ssize_t n;
-	int fd;
+/* Where a real host's timeline columns come from: the sum of these
+ * counters (hw_counters, port counters, ethtool names), times scale; for
+ * bytes the RDMA port's counters first (4-byte words), else ethtool's
+ * PHY bytes.  One vocabulary with the sim's counter names.
+ */
+static const struct {
+	const char *col;
+	const char *names[3];	/* "%d" in a name: every priority 0..7 */
+	uint64_t scale;
+	const char *alt;	/* when none of names exists */
+} hsrc[REC_H_COUNT] = {
+	[REC_H_CNP_H] = { "cnp_handled", { "rp_cnp_handled" }, 1, NULL },
+	[REC_H_CNP_S] = { "cnp_sent", { "np_cnp_sent" }, 1, NULL },
+	[REC_H_ECN] = { "ecn_marked", { "np_ecn_marked_roce_packets" }, 1,
+			NULL },
+	[REC_H_RX_BYTES] = { "rx_gbps", { "port_rcv_data" }, 4,
+			     "rx_bytes_phy" },
+	[REC_H_TX_BYTES] = { "tx_gbps", { "port_xmit_data" }, 4,
+			     "tx_bytes_phy" },
+	[REC_H_PAUSES] = { "pauses", { "rx_prio%d_pause", "tx_prio%d_pause" },
+			   1, NULL },
+	[REC_H_DROPS] = { "drops", { "rx_discards_phy", "tx_discards_phy" },
+			  1, NULL },
+};
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return sscanf(buf, "%" SCNu64, v) == 1;
+/* The host's counters behind each column, found once: index lists in
+ * r->hidx (-1 ends a list).
+ */
+static void host_map(struct recorder *r)
+{
+	char missing[256] = "", nm[64];
+	size_t q, k, n;
+	int p, i;
+
+	for (q = 0; q < REC_H_COUNT; q++) {
+		n = 0;
+		for (k = 0; k < 3 && hsrc[q].names[k]; k++)
+			for (p = 0; p < 8; p++) {
+				snprintf(nm, sizeof(nm), hsrc[q].names[k], p);
+				i = hostctr_find(r->host, nm);
+				if (i >= 0 && n < REC_H_MAX)
+					r->hidx[q][n++] = i;
+				if (!strchr(hsrc[q].names[k], '%'))
+					break;
+			}
+		r->hscale[q] = hsrc[q].scale;
+		if (!n && hsrc[q].alt &&
+		    (i = hostctr_find(r->host, hsrc[q].alt)) >= 0) {
+			r->hidx[q][n++] = i;
+			r->hscale[q] = 1;
+		}
+		r->hidx[q][n] = -1;
+		if (!n) {	/* named as an engineer knows it */
+			const char *w = hsrc[q].names[0], *pc = strstr(w, "%d");
+
+			snprintf(missing + strlen(missing), sizeof(missing) -
+				 strlen(missing), "%s%s (%.*s%s%s)",
+				 *missing ? ", " : "", hsrc[q].col,
+				 pc ? (int)(pc - w) : (int)strlen(w), w,
+				 pc ? "N" : "", pc ? pc + 2 : "");
+		}
+	}
+	if (*missing)
+		sess_warn(r->s, "record: %s has no counter for %s: empty "
+			  "columns", r->s->devname, missing);
 }
 
-/* The RDMA port's counters of a real NIC (IB port counters count data in
- * units of 4 bytes).
+/* The columns' sums from one read; a missing counter makes its sum
+ * missing, never a smaller number.
  */
-static void read_port(const struct recorder *r, struct sim_port_counters *p)
+static void host_sums(const struct recorder *r, uint64_t *out)
 {
-	char hw[4200], cnt[4200];
+	size_t q;
+	int k;
 
-	snprintf(hw, sizeof(hw), "%s/hw_counters", r->port_dir);
-	snprintf(cnt, sizeof(cnt), "%s/counters", r->port_dir);
-	if (sysfs_u64(cnt, "port_rcv_data", &p->rx_bytes))
-		p->rx_bytes *= 4;
-	if (sysfs_u64(cnt, "port_xmit_data", &p->tx_bytes))
-		p->tx_bytes *= 4;
-	sysfs_u64(cnt, "port_rcv_packets", &p->rx_pkts);
-	sysfs_u64(cnt, "port_xmit_packets", &p->tx_pkts);
-	sysfs_u64(hw, "np_cnp_sent", &p->cnp_sent);
-	sysfs_u64(hw, "rp_cnp_handled", &p->cnp_handled);
-	sysfs_u64(hw, "np_ecn_marked_roce_packets", &p->ecn_marked);
-	sysfs_u64(hw, "local_ack_timeout_err", &p->rto);
+	for (q = 0; q < REC_H_COUNT; q++) {
+		uint64_t sum = 0;
+
+		for (k = 0; r->hidx[q][k] >= 0 && sum != UINT64_MAX; k++) {
+			uint64_t v = r->hvals[r->hidx[q][k]];
+
+			sum = v == UINT64_MAX ? UINT64_MAX : sum + v;
+		}
+		out[q] = k == 0 ? UINT64_MAX :
+			 sum == UINT64_MAX ? sum : sum * r->hscale[q];
+	}
 }
 
 static int read_sources(struct recorder *r, struct rec_snap *n)
@@ -90,8 +139,11 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		sim_port_counters(r->d->sim, &n->port);
 		if (r->nids)
 			simdev_diag_sources(r->d->sim, n->ds);
-	} else if (*r->port_dir) {
-		read_port(r, &n->port);
+	} else if (r->host) {
+		rc = hostctr_read(r->host, r->hvals, &r->s->err);
+		if (rc)
+			return rc;
+		host_sums(r, n->host);
 	}
 	/* the bins change only with new timeouts (or another reader) */
 	if (n != &r->prev)
@@ -167,15 +219,28 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, dt);
 		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, dt);
 	}
-	if (!r->d && !*r->port_dir)	/* a real NIC without sysfs counters */
+	if (!r->d) {		/* a real host: its counters' growth */
+		static const int col[REC_H_COUNT] = {
+			REC_C_CNP_H, REC_C_CNP_S, REC_C_ECN, REC_C_RX, REC_C_TX,
+			REC_C_PAUSES, REC_C_DROPS };
+		const uint64_t *ha = r->prev.host, *hb = n->host;
+		size_t q;
+
+		for (q = 0; r->host && q < REC_H_COUNT; q++) {
+			double g = ha[q] == UINT64_MAX || hb[q] == UINT64_MAX ?
+				   NAN : grow(ha[q], hb[q]);
+
+			row[col[q]] = q == REC_H_RX_BYTES ||
+				      q == REC_H_TX_BYTES ? g * 8 / dt / 1e9 :
+				      g / dt;
+		}
 		return;
+	}
 	row[REC_C_CNP_H] = grow(a->cnp_handled, b->cnp_handled) / dt;
 	row[REC_C_CNP_S] = grow(a->cnp_sent, b->cnp_sent) / dt;
 	row[REC_C_ECN] = grow(a->ecn_marked, b->ecn_marked) / dt;
 	row[REC_C_RX] = grow(a->rx_bytes, b->rx_bytes) * 8 / dt / 1e9;
 	row[REC_C_TX] = grow(a->tx_bytes, b->tx_bytes) * 8 / dt / 1e9;
-	if (!r->d)		/* pauses (ethtool), drops: not in sysfs */
-		return;
 	row[REC_C_PAUSES] = (double)(b->pause_tx + b->sw_pause_tx -
 				     a->pause_tx - a->sw_pause_tx) / dt;
 	row[REC_C_DROPS] = (double)(b->drops_nobuf + b->drops_loss -
@@ -211,24 +276,32 @@ static int find_slot(struct recorder *r)
 	return rc;
 }
 
-/* A real NIC's RDMA port in sysfs, for the port columns. */
-static void find_port(struct recorder *r)
+/* A real NIC's host counters (hostctr.h), for the port columns. */
+static void find_host(struct recorder *r)
 {
-	char bdf[32], rdma[64], dir[4096];
 	struct pcb_err e = { 0 };
-	struct stat st;
 
-	if (pcb_resolve_pci(r->s->devname, bdf, sizeof(bdf), &e))
+	r->host = calloc(1, sizeof(*r->host));
+	if (!r->host)
 		return;
-	pcb_rdma_name(bdf, rdma, sizeof(rdma));
-	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/1",
-		 pcb_sysfs(), rdma);
-	if (*rdma && !stat(dir, &st))
-		snprintf(r->port_dir, sizeof(r->port_dir), "%s", dir);
-	else
-		sess_warn(r->s, "record: %s has no RDMA port counters in sysfs "
-			  "(%s): CNP, ECN and Gb/s columns stay empty",
-			  r->s->devname, *rdma ? dir : "no infiniband device");
+	if (hostctr_open(r->host, r->s->devname, &e) ||
+	    !(r->hvals = calloc(r->host->n, sizeof(*r->hvals)))) {
+		sess_warn(r->s, "record: %s: CNP, ECN, Gb/s, pause and drop "
+			  "columns stay empty", e.code ? e.msg : "out of memory");
+		rec_close(r);
+		return;
+	}
+	host_map(r);
+}
+
+void rec_close(struct recorder *r)
+{
+	if (r->host)
+		hostctr_close(r->host);
+	free(r->host);
+	free(r->hvals);
+	r->host = NULL;
+	r->hvals = NULL;
 }
 
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
@@ -258,7 +331,7 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 				 "come from DOCA telemetry, which pccbench "
 				 "reads on the sim device only");
 	} else {
-		find_port(r);
+		find_host(r);
 	}
 	for (i = 0; i < nids; i++) {
 		r->idv[i] = ids[i];

@@ -5,15 +5,16 @@
  * counters, the retransmission histogram and any diag data IDs asked
  * for.  On a real NIC each interval waits wall time (optionally while a
  * traffic command runs), reads the PCC counters through the register
- * transport and the RDMA port's counters from sysfs
- * (/sys/class/infiniband/DEV/ports/1/{counters,hw_counters}: bytes,
- * packets, np_cnp_sent, rp_cnp_handled, np_ecn_marked_roce_packets);
- * pauses, drops and retx bins stay missing there.  Rates are per second of
+ * transport and the host's counters (rec/hostctr.h: the RDMA port's
+ * hw_counters and counters, the netdev's ethtool statistics): CNP, ECN,
+ * bytes, PFC pauses (rx+tx_prioN_pause) and discards (rx+tx_discards_phy);
+ * a column without a source there stays missing, named once in a warning;
+ * retx bins stay missing there.  Rates are per second of
  * device time; an interval without RTT samples has no average RTT
  * (missing, never 0).  `record` and `sweep` both record through here.
  *
  * Column names are stable (rec_col_names); units go in the series header.
- * Ownership: rec_open/rec_release; the session and its devices stay the
+ * Ownership: rec_open/rec_close; the session and its devices stay the
  * caller's.
  */
 #ifndef PCCB_RECORDER_H
@@ -22,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rec/hostctr.h"
 #include "rec/series.h"
 #include "run.h"
 #include "session.h"
@@ -41,8 +43,15 @@ enum { REC_K_SUM, REC_K_NUM, REC_K_MIN_RTT, REC_K_MAX_RTT, REC_K_MIN_RATE,
        REC_K_MAX_RATE, REC_K_AI, REC_K_HAI, REC_K_DEC, REC_K_HYPER,
        REC_K_TXDEC, REC_K_COUNT };
 
+/* What a real host's counters give the timeline (sums of named
+ * counters, hostctr.h); UINT64_MAX: no source.
+ */
+enum { REC_H_CNP_H, REC_H_CNP_S, REC_H_ECN, REC_H_RX_BYTES, REC_H_TX_BYTES,
+       REC_H_PAUSES, REC_H_DROPS, REC_H_COUNT };
+
 struct rec_snap {
 	uint32_t pcc[ALGO_MAX_COUNTERS];
+	uint64_t host[REC_H_COUNT];	/* a real host's, see above */
 	uint64_t ds[DS_COUNT];		/* the diag data IDs' sources */
 	struct sim_port_counters port;
 	uint64_t bins[RETX_MAX_BINS];
@@ -61,7 +70,11 @@ struct recorder {
 	uint64_t idv[DIAG_MAX_IDS];
 	int ids[DIAG_MAX_IDS];		/* their DS_* sources */
 	size_t rto_peeked;		/* the sim's RTO count at the last peek */
-	char port_dir[4096];		/* real NIC: .../ports/1, "" none */
+	struct hostctr *host;		/* real NIC: its counters, or NULL */
+	uint64_t *hvals;		/* a read of them */
+#define REC_H_MAX 17
+	int hidx[REC_H_COUNT][REC_H_MAX];	/* the counters of each sum */
+	uint64_t hscale[REC_H_COUNT];
 	struct run_bg *traffic;		/* `while` command, or NULL */
 	const char *traffic_log;	/* where its output goes */
 	struct rec_snap prev;
@@ -77,6 +90,7 @@ struct recorder {
  */
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 	     uint32_t nids, bool clear);
+void rec_close(struct recorder *r);
 /* Add the columns to an empty series. */
 int rec_columns(struct recorder *r, struct series *ser);
 /* Record `dur` in steps of `every` (ps) into ser.  On the sim the first

@@ -120,7 +120,7 @@ export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
 "$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 10ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
-check "no sysfs: one warning" "warning: record: 0000:08:00.0 has no RDMA port counters in sysfs (no infiniband device): CNP, ECN and Gb/s columns stay empty" "$(cat "$tmp/nic.err")"
+check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause and drop columns stay empty" "$(cat "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
 grep -q "series nic: 6 points x 18 columns, 600ms every 100ms" "$tmp/nic.out" ||
 	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }
