@@ -618,6 +618,10 @@ const struct cmd_row cmd_top[] = {
 	  "[ids ID,...] [while 'CMD ARGS']",
 	  "record one timeline: PCC counters, port counters, retx bins",
 	  "record for 20ms every 100us into incast", 0 },
+	{ "watch", cmd_watch, NULL, 0, 5, "[COL,...] [every I] [for D]",
+	  "the timeline's rates as they come: a table redrawn on a terminal, "
+	  "a line per interval otherwise; Ctrl-C stops",
+	  "watch cnp_handled,ecn_marked,rx_gbps every 1s", 0 },
 	{ "series", NULL, cmd_series_verbs, 0, 0, NULL,
 	  "recorded timelines: list, show, export, drop", NULL, 0 },
 	{ "corr", cmd_corr, NULL, 1, 5, "NAME [X Y [lag MAX]]",

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,154 @@ int cmd_record(struct session *s, int argc, char **argv)
 out:
 	rec_close(&r);
 	cmd_argv_free(targv);
+	series_free(ser);
+	return rc;
+}
+
+/* ---- watch -------------------------------------------------------------- */
+
+struct watch {
+	struct session *s;
+	int cols[SERIES_MAX_COLS];
+	size_t ncols;
+	bool tty;
+	const char *every;
+};
+
+/* One interval: on a terminal the table redrawn in place (like mlnx_perf),
+ * else a line per interval (like perf stat -I).
+ */
+static void watch_row(void *ctx, const struct series *ser)
+{
+	struct watch *w = ctx;
+	size_t r = ser->nrows - 1, k;
+	FILE *fp = w->s->out.fp;
+	char v[32];
+
+	if (w->s->out.json) {
+		out_obj_begin(&w->s->out, NULL);
+		out_real(&w->s->out, "t", series_at(ser, r, 0));
+		for (k = 0; k < w->ncols; k++)
+			out_real(&w->s->out, ser->cols[w->cols[k]].name,
+				 series_at(ser, r, (size_t)w->cols[k]));
+		out_obj_end(&w->s->out);
+		out_end_doc(&w->s->out);
+		fflush(fp);
+		return;
+	}
+	if (w->tty) {
+		fprintf(fp, "\033[H\033[2J%s: t = %.3f s, every %s (Ctrl-C "
+			"stops)\n\n", w->s->devname, series_at(ser, r, 0),
+			w->every);
+		for (k = 0; k < w->ncols; k++) {
+			const struct series_col *c = &ser->cols[w->cols[k]];
+			double x = series_at(ser, r, (size_t)w->cols[k]);
+
+			if (isnan(x))
+				snprintf(v, sizeof(v), "-");
+			else
+				snprintf(v, sizeof(v), "%.6g", x);
+			fprintf(fp, "  %-14s %14s %s\n", c->name, v, c->unit);
+		}
+	} else {
+		if (r == 0) {
+			fprintf(fp, "%12s", "t (s)");
+			for (k = 0; k < w->ncols; k++)
+				fprintf(fp, " %14s", ser->cols[w->cols[k]].name);
+			fputc('\n', fp);
+		}
+		fprintf(fp, "%12.6f", series_at(ser, r, 0));
+		for (k = 0; k < w->ncols; k++) {
+			double x = series_at(ser, r, (size_t)w->cols[k]);
+
+			if (isnan(x))
+				fprintf(fp, " %14s", "-");
+			else
+				fprintf(fp, " %14.6g", x);
+		}
+		fputc('\n', fp);
+	}
+	fflush(fp);
+}
+
+/* watch [COL,...] [every I] [for D]: the timeline's rates as they come,
+ * on the device's clock (simulated time on the sim), until D or Ctrl-C.
+ */
+int cmd_watch(struct session *s, int argc, char **argv)
+{
+	static const char *const defaults[] = {
+		"avg_rtt", "cnp_handled", "cnp_sent", "ecn_marked", "rx_gbps",
+		"tx_gbps", "pauses", "drops", NULL };
+	struct recorder r = { 0 };
+	struct series *ser = NULL;
+	struct watch w = { .s = s };
+	const char *colarg = NULL, *every_t = NULL;
+	int64_t every = 0, dur = 0, done = 0;
+	char buf[1024], *tok, *save, dym[160];
+	int i, c, rc = 0;
+
+	for (i = 0; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "every") && i + 1 < argc) {
+			every_t = argv[++i];
+			if (pcb_parse_duration_ps(every_t, -1, &every) ||
+			    every < 1000000)
+				rc = cmd_bad_duration(s, "watch", every_t,
+						      "at least 1us");
+		} else if (!strcmp(argv[i], "for") && i + 1 < argc) {
+			if (pcb_parse_duration_ps(argv[i + 1], -1, &dur) ||
+			    dur < 1000000)
+				rc = cmd_bad_duration(s, "watch", argv[i + 1],
+						      "at least 1us");
+			i++;
+		} else if (!colarg) {
+			colarg = argv[i];
+		} else {
+			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: watch "
+				       "[COL,...] [every I] [for D]");
+		}
+	}
+	if (!rc)
+		rc = rec_open(&r, s, NULL, 0, false);
+	if (!rc && !(ser = series_new("watch")))
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	if (!rc)
+		rc = rec_columns(&r, ser);
+	if (!rc && !every) {	/* a second of wall time; 1 ms simulated */
+		every_t = r.d ? "1ms" : "1s";
+		every = r.d ? 1000000000LL : 1000000000000LL;
+	}
+	w.tty = isatty(fileno(s->out.fp)) && !s->out.json;
+	w.every = every_t;
+	snprintf(buf, sizeof(buf), "%s", colarg ? colarg : "");
+	for (tok = colarg ? strtok_r(buf, ",", &save) : NULL; !rc && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		c = series_col(ser, tok);
+		if (c <= 0)
+			rc = pcb_error(&s->err, PCB_E_INVAL, "watch: no column "
+				       "'%s'%s", tok, series_no_col(ser, tok,
+				       dym, sizeof(dym)));
+		else if (w.ncols < SERIES_MAX_COLS)
+			w.cols[w.ncols++] = c;
+	}
+	for (i = 0; !rc && !colarg && defaults[i]; i++)
+		if ((c = series_col(ser, defaults[i])) > 0)
+			w.cols[w.ncols++] = c;
+	if (!rc && !dur && !w.tty && !isatty(STDIN_FILENO) && !s->out.json)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "watch: 'for D' outside a "
+			       "terminal (nobody would stop it)");
+	if (!rc) {
+		r.on_row = watch_row;
+		r.on_row_ctx = &w;
+		rc = rec_capture(&r, ser, dur ? dur : every * 1000000, every,
+				 NULL, &done);
+		if (rc == -PCB_E_INTR && !dur) {	/* Ctrl-C: the way out */
+			pcb_err_reset(&s->err);
+			if (s->stop && *s->stop == SIGINT)
+				*s->stop = 0;
+			rc = 0;
+		}
+	}
+	rec_close(&r);
 	series_free(ser);
 	return rc;
 }

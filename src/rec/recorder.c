@@ -485,6 +485,8 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 			break;
 		}
 		r->prev = n;
+		if (r->on_row)
+			r->on_row(r->on_row_ctx, ser);
 		if (tty && w - w0 > 1.0 && (k % 64 == 0 || k + 1 == count ||
 					   !r->d)) {
 			fprintf(stderr, "\rrecord %s: %3.0f %% (%.3f of %.3f "

@@ -72,6 +72,9 @@ struct recorder {
 	size_t rto_peeked;		/* the sim's RTO count at the last peek */
 	struct hostctr *host;		/* real NIC: its counters, or NULL */
 	uint64_t *hvals;		/* a read of them */
+	/* told after each row (watch), or NULL */
+	void (*on_row)(void *ctx, const struct series *ser);
+	void *on_row_ctx;
 #define REC_H_MAX 17
 	int hidx[REC_H_COUNT][REC_H_MAX];	/* the counters of each sum */
 	uint64_t hscale[REC_H_COUNT];
