@@ -113,9 +113,11 @@ test-run:
 	$(Q)O=$(O) BIN=$(BIN) tests/run-tests.sh $(TESTS)
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb $(O)/tests/bench_diag
+	$(Q)$(MAKE) --no-print-directory all $(O)/tests/bench_adb $(O)/tests/bench_diag \
+		$(O)/tests/bench_hostctr
 	$(Q)$(O)/tests/bench_adb
 	$(Q)$(O)/tests/bench_diag
+	$(Q)$(O)/tests/bench_hostctr
 	$(Q)./$(BIN) bench sim all
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
@@ -140,3 +142,57 @@ clean:
 	rm -rf build build-san build-clang pccbench reg/libpccreg.a
 
 -include $(DEPS)
+
+# ---- fuzzing --------------------------------------------------------------
+# make fuzz [FUZZ_S=10]: libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with
+# clang into build-fuzz/, the project's sources instrumented with
+# -fsanitize=fuzzer-no-link,address,undefined.  tests/fuzz/run.sh first
+# replays tests/fuzz/regress/NAME/ and tests/fuzz/corpus/NAME/, then fuzzes
+# each harness FUZZ_S seconds on a copy of its corpus; any crash, leak or
+# timeout fails.  FUZZ=NAME,... picks harnesses.
+FUZZ_CC ?= clang
+FUZZ_O ?= build-fuzz
+FUZZ_S ?= 10
+FUZZ_COMMA := ,
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 $(WFLAGS) -Wno-unused-command-line-argument -O1 -g \
+	$(FUZZ_SAN) $(PKG_CFLAGS) -MMD -MP
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_O)/%)
+FUZZ_APP_OBJ := $(APP_SRC:%.c=$(FUZZ_O)/%.o) $(ALGO_SRC:%.c=$(FUZZ_O)/%.o)
+FUZZ_REG_OBJ := $(REG_SRC:%.c=$(FUZZ_O)/%.o)
+
+.PHONY: fuzz fuzz-build
+fuzz: fuzz-build
+	$(Q)FUZZ_O=$(FUZZ_O) tests/fuzz/run.sh $(FUZZ_S) $(subst $(FUZZ_COMMA), ,$(FUZZ))
+
+fuzz-build: $(FUZZ_BINS)
+.SECONDARY: $(FUZZ_SRC:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz.o
+
+# the project's code: no -Werror (clang warns where gcc does not)
+$(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link \
+		-c -o $@ $<
+
+$(FUZZ_O)/libpccbapp.a: $(FUZZ_APP_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_O)/libpccreg.a: $(FUZZ_REG_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_O)/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -Itests/fuzz $(FUZZ_CFLAGS) $(WERROR) \
+		-c -o $@ $<
+
+$(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_O)/tests/fuzz/fuzz.o \
+		$(FUZZ_O)/libpccbapp.a $(FUZZ_O)/libpccreg.a
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
+
+-include $(wildcard $(addprefix $(FUZZ_O)/,src/*.d src/*/*.d reg/*.d \
+	algos/*.d algos/*/*.d tests/fuzz/*.d))
