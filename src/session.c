@@ -269,6 +269,8 @@ int sess_lock(struct session *s)
 	char pid[24];
 	int rc, n;
 
+	if (s->dry_run)		/* nothing is written: nothing to order */
+		return 0;
 	if (s->lock_depth) {
 		s->lock_depth++;
 		return 0;
@@ -314,7 +316,7 @@ int sess_lock(struct session *s)
 
 void sess_unlock(struct session *s)
 {
-	if (s->lock_depth && !--s->lock_depth)
+	if (!s->dry_run && s->lock_depth && !--s->lock_depth)
 		flock(s->lock_fd, LOCK_UN);
 }
 
@@ -1080,15 +1082,12 @@ static int write_params_locked(struct session *s, unsigned slot,
 int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 		      size_t n, bool journal)
 {
-	int rc;
+	int rc = sess_lock(s);
 
-	if (s->dry_run)
-		return write_params_locked(s, slot, w, n, journal);
-	rc = sess_lock(s);
-	if (rc)
-		return rc;
-	rc = write_params_locked(s, slot, w, n, journal);
-	sess_unlock(s);
+	if (!rc) {
+		rc = write_params_locked(s, slot, w, n, journal);
+		sess_unlock(s);
+	}
 	return rc;
 }
 
@@ -1220,15 +1219,12 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal)
 {
-	int rc;
+	int rc = sess_lock(s);
 
-	if (s->dry_run)
-		return algo_write_locked(s, slot, enable, counters, journal);
-	rc = sess_lock(s);
-	if (rc)
-		return rc;
-	rc = algo_write_locked(s, slot, enable, counters, journal);
-	sess_unlock(s);
+	if (!rc) {
+		rc = algo_write_locked(s, slot, enable, counters, journal);
+		sess_unlock(s);
+	}
 	return rc;
 }
 

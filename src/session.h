@@ -96,7 +96,8 @@ int sess_device(struct session *s);
  * (and a whole restore), so two processes never lose each other's writes.
  * Nests.  Taking it re-reads the journal, whose sequence numbers are then
  * this process's to give.  Waits while another holds it (saying so after
- * a second), up to a minute; Ctrl-C stops the wait.
+ * a second), up to a minute; Ctrl-C stops the wait.  A dry run writes
+ * nothing and takes no lock.
  */
 int sess_lock(struct session *s);
 void sess_unlock(struct session *s);

@@ -203,13 +203,12 @@ static int cmd_journal_undo(struct session *s, int argc, char **argv)
 
 	snprintf(which, sizeof(which), "%s", argc ? argv[0] : "last");
 	rc = sess_device(s);
-	if (!rc && !s->dry_run)
+	if (!rc)
 		rc = sess_lock(s);
 	if (rc)
 		return rc;
 	rc = undo_locked(s, which);
-	if (!s->dry_run)
-		sess_unlock(s);
+	sess_unlock(s);
 	return rc;
 }
 
@@ -225,13 +224,12 @@ static int cmd_journal_restore(struct session *s, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	rc = sess_device(s);
-	if (!rc && !s->dry_run)
+	if (!rc)
 		rc = sess_lock(s);
 	if (rc)
 		return rc;
 	rc = restore_locked(s);
-	if (!s->dry_run)
-		sess_unlock(s);
+	sess_unlock(s);
 	return rc;
 }
 

@@ -12,6 +12,27 @@ static const char *perm_name(uint32_t prm)
 	       "ro,clear" : "ro";
 }
 
+/* "[slot N] NAME..." of get and describe: the slot (the active one unless
+ * named) and its view; the index of the first name, or -PCB_E_*.
+ */
+static int names_target(struct session *s, int argc, char **argv,
+			const char *usage, unsigned *slot,
+			struct slot_view **v)
+{
+	bool has_slot;
+	int used = cmd_parse_target(s, argc, argv, &has_slot, slot, NULL);
+	int rc;
+
+	if (used < 0)
+		return used;
+	if (used == argc)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s", usage);
+	rc = cmd_pick_slot(s, has_slot, slot);
+	if (!rc)
+		rc = sess_slot_view(s, *slot, v);
+	return rc ? rc : used;
+}
+
 static void fmt(const struct session *s, const struct param_view *p,
 		uint32_t raw, char *b, size_t n)
 {
@@ -233,20 +254,14 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
  */
 static int cmd_param_describe(struct session *s, int argc, char **argv)
 {
-	struct slot_view *v;
-	bool has_slot;
+	struct slot_view *v = NULL;
 	unsigned slot = 0;
-	int used, i, rc;
+	int used, i, rc = 0;
 
-	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, NULL);
+	used = names_target(s, argc, argv, "param describe [slot N] NAME...",
+			    &slot, &v);
 	if (used < 0)
 		return used;
-	if (used == argc)
-		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: param describe [slot N] NAME...");
-	rc = cmd_pick_slot(s, has_slot, &slot);
-	if (!rc)
-		rc = sess_slot_view(s, slot, &v);
 	for (i = used; !rc && i < argc; i++) {
 		struct param_view *p;
 		char val[32], range[96], rec[96] = "-";
@@ -299,23 +314,15 @@ static int cmd_param_get(struct session *s, int argc, char **argv)
 		{ "units", "UNITS", 0 }, { "raw", "RAW", TBL_RIGHT },
 		{ "slot", "", TBL_JSON_ONLY },
 	};
-	struct slot_view *v;
-	bool has_slot;
+	struct slot_view *v = NULL;
 	unsigned slot = 0;
 	struct tbl t;
 	int used, i, rc;
 
-	used = cmd_parse_target(s, argc, argv, &has_slot, &slot, NULL);
+	used = names_target(s, argc, argv, "param get [slot N] NAME...", &slot,
+			    &v);
 	if (used < 0)
 		return used;
-	if (used == argc)
-		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: param get [slot N] NAME...");
-	rc = cmd_pick_slot(s, has_slot, &slot);
-	if (!rc)
-		rc = sess_slot_view(s, slot, &v);
-	if (rc)
-		return rc;
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = used; i < argc; i++) {
 		struct param_view *p;
