@@ -236,14 +236,10 @@ static int f_access(struct reg_dev *dev, enum reg_method m, uint32_t reg_id,
 				    err);
 }
 
-static int f_ctl(struct reg_dev *dev, int op, void *arg)
+const char *fwctl_node(const struct reg_dev *dev)
 {
-	struct fwctl_dev *f = to_f(dev);
-
-	if (op != 1)
-		return -PCB_E_INVAL;
-	*(const char **)arg = f->node;
-	return 0;
+	return dev->ops == &fwctl_backend_ops ?
+	       ((const struct fwctl_dev *)(const void *)dev)->node : NULL;
 }
 
 const struct reg_backend_ops fwctl_backend_ops = {
@@ -253,5 +249,4 @@ const struct reg_backend_ops fwctl_backend_ops = {
 	.open = f_open,
 	.close = f_close,
 	.access = f_access,
-	.ctl = f_ctl,
 };

@@ -77,5 +77,7 @@ const char *mlx5_status_str(uint8_t status);
 int fwctl_find_node(const char *bdf, char *node, size_t len);
 
 extern const struct reg_backend_ops fwctl_backend_ops;
+/* The fwctl node of a fwctl device ("fwctl0"), NULL for another kind. */
+const char *fwctl_node(const struct reg_dev *dev);
 
 #endif

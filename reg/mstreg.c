@@ -55,34 +55,28 @@ static void m_close(struct reg_dev *dev)
 	free(m->prog);
 }
 
-static int m_ctl(struct reg_dev *dev, int op, void *arg)
+int mstreg_configure(struct reg_dev *dev, const struct adb_reg *layout,
+		     const char *prog, int timeout_ms,
+		     volatile sig_atomic_t *stop, struct pcb_err *err)
 {
-	struct mstreg_dev *m = to_m(dev);
-	char *p;
+	struct mstreg_dev *m;
+	char *p = NULL;
 
-	switch (op) {
-	case MSTREG_CTL_PROG:
-		p = strdup(arg);
-		if (!p)
-			return -PCB_E_NOMEM;
+	if (dev->ops != &mstreg_backend_ops)
+		return pcb_error(err, PCB_E_INVAL, "%s is not an mstreg device",
+				 dev->name);
+	m = to_m(dev);
+	if (prog && !(p = strdup(prog)))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (p) {
 		free(m->prog);
 		m->prog = p;
-		return 0;
-	case MSTREG_CTL_TIMEOUT:
-		m->timeout_ms = *(int *)arg;
-		return 0;
-	case MSTREG_CTL_LAYOUT:
-		m->layout = arg;
-		return 0;
-	case MSTREG_CTL_STOP:
-		m->stop = arg;
-		return 0;
-	case MSTREG_CTL_RUNS:
-		*(unsigned long *)arg = m->runs;
-		return 0;
-	default:
-		return -PCB_E_INVAL;
 	}
+	m->layout = layout;
+	if (timeout_ms > 0)
+		m->timeout_ms = timeout_ms;
+	m->stop = stop;
+	return 0;
 }
 
 /* "Name    | 0x0000abcd" rows between the `=` rules after the header. */
@@ -409,5 +403,4 @@ const struct reg_backend_ops mstreg_backend_ops = {
 	.open = m_open,
 	.close = m_close,
 	.access = m_access,
-	.ctl = m_ctl,
 };

@@ -19,21 +19,23 @@
 #ifndef PCCB_MSTREG_H
 #define PCCB_MSTREG_H
 
+#include <signal.h>
+
 #include "adb.h"
 #include "transport.h"
 
 #define REG_CAP_NO_BULK_SET 0x4
 
-/* ctl ops (before the first access) */
-enum mstreg_ctl {
-	MSTREG_CTL_PROG = 1,	/* const char *: program path or name */
-	MSTREG_CTL_TIMEOUT,	/* int *: milliseconds */
-	MSTREG_CTL_LAYOUT,	/* const struct adb_reg *: PPCC layout */
-	MSTREG_CTL_STOP,	/* volatile sig_atomic_t *: interrupt flag */
-	MSTREG_CTL_RUNS,	/* unsigned long *: runs so far (out) */
-};
-
 extern const struct reg_backend_ops mstreg_backend_ops;
+
+/* An mstreg device's settings, before its first access: the PPCC layout
+ * (required), the program (NULL: "mstreg" from PATH), the time limit of
+ * one run and the interrupt flag.  -PCB_E_INVAL when dev is not an mstreg
+ * device.
+ */
+int mstreg_configure(struct reg_dev *dev, const struct adb_reg *layout,
+		     const char *prog, int timeout_ms,
+		     volatile sig_atomic_t *stop, struct pcb_err *err);
 
 /* Parse mstreg's table into buf through the layout; 0 or -PCB_E_PARSE
  * (naming what was expected).  Fields the layout lacks are ignored.

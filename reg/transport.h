@@ -46,7 +46,6 @@ struct reg_backend_ops {
 	int (*access)(struct reg_dev *dev, enum reg_method method,
 		      uint32_t reg_id, uint8_t *buf, size_t len,
 		      uint32_t *status, struct pcb_err *err);
-	int (*ctl)(struct reg_dev *dev, int op, void *arg);
 };
 
 struct reg_dev {

@@ -218,12 +218,8 @@ opened:
 	if (!rc && ops == &mstreg_backend_ops) {
 		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
 
-		s->dev->ops->ctl(s->dev, MSTREG_CTL_LAYOUT, layout);
-		s->dev->ops->ctl(s->dev, MSTREG_CTL_TIMEOUT, &t);
-		s->dev->ops->ctl(s->dev, MSTREG_CTL_STOP, (void *)s->stop);
-		if (s->mstreg_prog)
-			rc = s->dev->ops->ctl(s->dev, MSTREG_CTL_PROG,
-					      s->mstreg_prog);
+		rc = mstreg_configure(s->dev, layout, s->mstreg_prog, t,
+				      s->stop, &s->err);
 	}
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
@@ -335,7 +331,7 @@ int sess_simdev(struct session *s, struct simdev **out)
 	if (s->dev->ops != &sim_backend_ops)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "'%s' is not a simulated device", s->devname);
-	s->dev->ops->ctl(s->dev, 0, &fw);
+	fw = simfw_of(s->dev);
 	rc = simdev_open(&s->simdev, fw, strchr(s->devname, ':') ?
 			 strchr(s->devname, ':') + 1 : "default", &s->err);
 	if (!rc)

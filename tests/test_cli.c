@@ -177,7 +177,7 @@ static void test_bad_commands(void **state)
 	assert_true(sizeof(bad_cmds) / sizeof(bad_cmds[0]) >= 40);
 	sess_init(&s, "sim:badcmds");
 	assert_int_equal(sess_device(&s), 0);
-	s.dev->ops->ctl(s.dev, 0, &fw);
+	fw = simfw_of(s.dev);
 	gen = simfw_generation(fw);
 	for (i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++) {
 		const struct bad *b = &bad_cmds[i];

@@ -152,10 +152,8 @@ static void mst_open(struct reg_dev **dev, struct ppcc *p, const char *prog,
 	assert_int_equal(reg_dev_open(dev, &mstreg_backend_ops, "nic",
 				      "0000:08:00.0", &err), 0);
 	assert_int_equal(ppcc_init(p, *dev, tu_ppcc_layout(), &err), 0);
-	assert_int_equal((*dev)->ops->ctl(*dev, MSTREG_CTL_PROG,
-					  (void *)prog), 0);
-	assert_int_equal((*dev)->ops->ctl(*dev, MSTREG_CTL_LAYOUT,
-					  p->layout), 0);
+	assert_int_equal(mstreg_configure(*dev, p->layout, prog, 0, NULL,
+					  &err), 0);
 }
 
 static void mst_close(struct reg_dev *dev, struct ppcc *p)

@@ -170,7 +170,7 @@ static void test_enable_counters(void **state)
 	assert_int_equal(ppcc_enable_status(&f->p, 1, &en, &cen, &f->err), 0);
 	assert_true(en);
 	assert_true(cen);
-	f->dev->ops->ctl(f->dev, 0, &fw);
+	fw = simfw_of(f->dev);
 	assert_int_equal(simfw_active_slot(fw), 1);
 	/* counters count and wrap at 32 bits */
 	simfw_counter_add(fw, 1, 10, 5);

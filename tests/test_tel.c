@@ -352,7 +352,7 @@ static void test_pcc_counters(void **state)
 			 TEL_BAD_STATE);
 	/* slot 1 (debug build) enabled with counters by another handle */
 	assert_int_equal(ppcc_enable(&f->p2, 1, true, &f->err), 0);
-	f->dev2->ops->ctl(f->dev2, 0, &fw);
+	fw = simfw_of(f->dev2);
 	simfw_counter_add(fw, 1, 2, 7);
 	simfw_counter_add(fw, 1, 10, 3);
 	assert_int_equal(tel_pcc_get_num_counters(&t, 1, &want), TEL_OK);

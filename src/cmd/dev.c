@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fwctl.h"
 #include "discover.h"
 #include "mstreg.h"
 #include "paths.h"
@@ -143,10 +144,8 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	if (s->dev->ops == &sim_backend_ops)
-		s->dev->ops->ctl(s->dev, 0, &fw);
-	else if (!strcmp(s->dev->ops->name, "fwctl"))
-		s->dev->ops->ctl(s->dev, 1, &node);
+	fw = simfw_of(s->dev);
+	node = fwctl_node(s->dev);
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_str(&s->out, "device", s->devname);

@@ -1104,7 +1104,7 @@ static int worker_device(struct session *s, const char *dir)
 	rc = pcb_mkdirs(sim, 0700, &s->err);
 	if (rc)
 		return rc;
-	s->dev->ops->ctl(s->dev, 0, &fw);
+	fw = simfw_of(s->dev);
 	snprintf(from, sizeof(from), "%s", simfw_path(fw));
 	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
 	rc = copy_file(from, to, &s->err);

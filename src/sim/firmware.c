@@ -786,11 +786,10 @@ static int sim_access(struct reg_dev *dev, enum reg_method m,
 			    err);
 }
 
-static int sim_ctl(struct reg_dev *dev, int op, void *arg)
+struct simfw *simfw_of(const struct reg_dev *dev)
 {
-	(void)op;
-	*(struct simfw **)arg = to_sim(dev)->fw;
-	return 0;
+	return dev->ops == &sim_backend_ops ?
+	       ((const struct sim_dev *)(const void *)dev)->fw : NULL;
 }
 
 const struct reg_backend_ops sim_backend_ops = {
@@ -800,5 +799,4 @@ const struct reg_backend_ops sim_backend_ops = {
 	.open = sim_open,
 	.close = sim_close,
 	.access = sim_access,
-	.ctl = sim_ctl,
 };

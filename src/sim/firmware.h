@@ -68,5 +68,7 @@ void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value);
 
 extern const struct reg_backend_ops sim_backend_ops;
+/* The firmware of a sim device, NULL for another kind. */
+struct simfw *simfw_of(const struct reg_dev *dev);
 
 #endif
