@@ -24,9 +24,10 @@ static int eth_ioctl(struct pcb_ethtool *e, void *data)
 /* How many statistics the driver has now. */
 static int stat_count(struct pcb_ethtool *e, uint32_t *n, struct pcb_err *err)
 {
-	struct {
+	/* the header and room for one count (data[] is a flexible array) */
+	union {
 		struct ethtool_sset_info hdr;
-		uint32_t count;
+		uint8_t room[sizeof(struct ethtool_sset_info) + sizeof(uint32_t)];
 	} si;
 
 	memset(&si, 0, sizeof(si));
@@ -35,7 +36,7 @@ static int stat_count(struct pcb_ethtool *e, uint32_t *n, struct pcb_err *err)
 	if (eth_ioctl(e, &si))
 		return pcb_error(err, errno == ENODEV ? PCB_E_NOENT : PCB_E_IO,
 				 "ethtool %s: %s", e->ifname, strerror(errno));
-	*n = si.hdr.sset_mask & (1ULL << ETH_SS_STATS) ? si.count : 0;
+	*n = si.hdr.sset_mask & (1ULL << ETH_SS_STATS) ? si.hdr.data[0] : 0;
 	return 0;
 }
 
