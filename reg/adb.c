@@ -137,6 +137,8 @@ static const struct adb_node *find_node(const struct adb_db *db,
 {
 	struct adb_node key = { .name = name };
 
+	if (!db->nnodes)	/* bsearch(.., NULL, 0) is undefined */
+		return NULL;
 	return bsearch(&key, db->nodes, db->nnodes, sizeof(key), node_cmp);
 }
 
@@ -220,7 +222,8 @@ static int adb_index(struct adb_db *db, struct pcb_err *err)
 		db->nodes[db->nnodes].is_union = v && !strcmp(v, "1");
 		db->nnodes++;
 	}
-	qsort(db->nodes, db->nnodes, sizeof(*db->nodes), node_cmp);
+	if (db->nnodes > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(db->nodes, db->nnodes, sizeof(*db->nodes), node_cmp);
 
 	/* Register names and ids: the union selector's enum (mstreg does
 	 * the same).  Files without it still give nodes by name.
@@ -263,7 +266,8 @@ static int adb_index(struct adb_db *db, struct pcb_err *err)
 		}
 		break;
 	}
-	qsort(db->regs, db->nregs, sizeof(*db->regs), regname_cmp);
+	if (db->nregs > 1)
+		qsort(db->regs, db->nregs, sizeof(*db->regs), regname_cmp);
 	return 0;
 }
 
@@ -667,7 +671,8 @@ static int flatten_node(struct flat *fl, const struct adb_node *node,
 		n++;
 	}
 	/* mstreg prints fields of a node in offset order */
-	qsort(fds, n, sizeof(*fds), fdesc_cmp);
+	if (n > 1)
+		qsort(fds, n, sizeof(*fds), fdesc_cmp);
 	for (i = 0; i < n && !rc; i++)
 		rc = flatten_field(fl, &fds[i], base, node->size, path, suffix,
 				   inherit, depth);

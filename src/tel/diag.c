@@ -33,6 +33,12 @@ struct diag_hdr {
 	uint32_t staged;		/* stopped: cfg (1), and ids (2) kept */
 };
 #define DIAG_VERSION 2	/* 2: crc */
+/* Bounds no device reaches, so no sum of them overflows: a sample period
+ * of at most 2^40 ns (18 minutes), a device clock of at most 2^53 ns (104
+ * days of simulated time).
+ */
+#define DIAG_MAX_PERIOD_NS (1ULL << 40)
+#define DIAG_MAX_NOW_NS (1LL << 53)
 
 struct diag_rec {
 	uint64_t id;
@@ -69,7 +75,7 @@ static void cfg_default(struct diag_cfg *c)
 
 static bool cfg_valid(const struct diag_cfg *c)
 {
-	return c->period_ns >= 1 && c->log_samples <= DIAG_LOG_MAX_SAMPLES &&
+	return c->period_ns >= 1 && c->period_ns <= DIAG_MAX_PERIOD_NS && c->log_samples <= DIAG_LOG_MAX_SAMPLES &&
 	       c->max_ids >= 1 && c->max_ids <= DIAG_MAX_IDS &&
 	       c->mode <= DIAG_ON_DEMAND && c->format <= 2 && c->sync <= 1 &&
 	       c->clear <= 1 && c->ts <= DIAG_RTC;
@@ -101,8 +107,9 @@ static int load(struct diag_dev *d, struct diag_hdr *h)
 	    (h->running && !h->actual_ns) ||
 	    (h->actual_ns && (h->actual_ns % 1000 ||
 			      h->actual_ns < h->cfg.period_ns ||
-			      h->actual_ns > INT64_MAX / 4)) ||
-	    h->due_ns < 0)
+			      h->actual_ns > DIAG_MAX_PERIOD_NS)) ||
+	    h->now_ns > DIAG_MAX_NOW_NS || h->due_ns < 0 ||
+	    (h->running && h->due_ns > h->now_ns + (int64_t)h->actual_ns))
 		return -1;
 	for (i = 0; i < h->nids; i++)
 		if (diag_dev_supported(h->ids[i]))
