@@ -165,7 +165,7 @@ static int f_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 				 spec);
 	snprintf(path, sizeof(path), "%s/fwctl/%s",
 		 devroot && *devroot ? devroot : "/dev", f->node);
-	f->fd = open(path, O_RDWR | O_CLOEXEC);
+	f->fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	if (f->fd < 0)
 		return pcb_error(err, PCB_E_DEVICE, "%s: cannot open %s: %s%s",
 				 spec, path, strerror(errno),

@@ -498,7 +498,7 @@ int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 	run_subreaper();
 	run_tag(bg->tag, sizeof(bg->tag));
 	out = log ? open_log(argv[0], log, err) :
-		    open("/dev/null", O_WRONLY | O_CLOEXEC);
+		    open("/dev/null", O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (out < 0)
 		return log ? out : pcb_error(err, PCB_E_IO, "cannot run '%s': "
 					     "/dev/null: %s", argv[0],
