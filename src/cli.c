@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "suggest.h"
-#include "sim/simdev.h"
+#include "device.h"
 #include "units.h"
 
 #define CLI_MAX_DEPTH 8		/* `source` nesting */
@@ -554,8 +554,6 @@ static int parse_duration(struct session *s, const char *t, long long *ns)
  */
 static int cmd_sleep(struct session *s, int argc, char **argv)
 {
-	struct timespec ts;
-	struct simdev *d;
 	long long ns = 0;
 	int rc = parse_duration(s, argv[0], &ns);
 
@@ -564,28 +562,7 @@ static int cmd_sleep(struct session *s, int argc, char **argv)
 			       "[wall]");
 	if (rc)
 		return rc;
-	if (argc == 1) {
-		rc = sess_device(s);
-		if (rc)
-			return rc;
-	}
-	if (argc == 1 && !(s->dev->ops->caps & REG_CAP_REAL)) {
-		struct sim *sim;
-
-		rc = sess_simdev(s, &d);
-		if (!rc)
-			rc = simdev_sim(d, &sim, &s->err);
-		if (!rc)
-			rc = simdev_run_more(d, ns * PS_PER_NS, s->stop,
-					     &s->err);
-		return rc;
-	}
-	ts.tv_sec = (time_t)(ns / 1000000000);
-	ts.tv_nsec = (long)(ns % 1000000000);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		if (s->stop && *s->stop)
-			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
-	return 0;
+	return dev_advance(s, ns * 1000, argc == 2);
 }
 
 static int cmd_source(struct session *s, int argc, char **argv)

@@ -13,7 +13,7 @@
 #include "cmd.h"
 #include "suggest.h"
 #include "paths.h"
-#include "sim/simdev.h"
+#include "device.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
 #include "tel/diag_io.h"
@@ -84,27 +84,20 @@ static void diag_unkeep(struct session *s, struct tel_diag *t, bool config)
 /* The session's context; `force` takes ownership from a live owner. */
 static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 {
-	struct simdev *d;
+	struct diag_dev *dd;
 	int rc;
 
 	if (s->diag) {
 		*out = s->diag;
 		return 0;
 	}
-	rc = sess_device(s);
-	if (rc)
-		return rc;
-	if (s->dev->ops->caps & REG_CAP_REAL)
-		return pcb_error(&s->err, PCB_E_STATE, "diag: NOT_SUPPORTED on "
-				 "%s (pccbench drives the diagnostic counters "
-				 "of the sim device only)", s->devname);
-	rc = sess_simdev(s, &d);
+	rc = dev_diag(s, &dd);
 	if (rc)
 		return rc;
 	s->diag = calloc(1, sizeof(*s->diag));
 	if (!s->diag)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = tel_diag_create(s->diag, d->diag, force);
+	rc = tel_diag_create(s->diag, dd, force);
 	if (rc) {
 		free(s->diag);
 		s->diag = NULL;
@@ -203,7 +196,7 @@ static void print_state(struct session *s, const struct tel_diag *t)
 
 static int cmd_diag_show(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	int rc = diag_ctx(s, false, &t);
 
 	(void)argc;
@@ -474,7 +467,7 @@ static int ids_list(struct session *s)
 static int cmd_diag_ids(struct session *s, int argc, char **argv)
 {
 	uint64_t ids[DIAG_MAX_IDS * 2];
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	uint32_t n;
 	int rc;
 
@@ -512,7 +505,7 @@ static int cmd_diag_ids(struct session *s, int argc, char **argv)
 
 static int cmd_diag_check(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	uint64_t id;
 	char name[96];
 	int rc;
@@ -536,7 +529,7 @@ static int cmd_diag_check(struct session *s, int argc, char **argv)
 
 static int cmd_diag_start(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	int rc = diag_ctx(s, false, &t);
 
 	(void)argc;
@@ -555,7 +548,7 @@ static int cmd_diag_start(struct session *s, int argc, char **argv)
 
 static int cmd_diag_stop(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	int rc = diag_ctx(s, false, &t);
 
 	(void)argc;
@@ -571,7 +564,7 @@ static int cmd_diag_stop(struct session *s, int argc, char **argv)
 
 static int cmd_diag_restart(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	int rc = diag_ctx(s, false, &t);
 
 	(void)argc;
@@ -636,7 +629,7 @@ static int parse_count(struct session *s, int argc, char **argv,
 
 static int cmd_diag_read(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	struct diag_sample smp;
 	struct tbl_col cols[DIAG_MAX_IDS + 2];
 	char names[DIAG_MAX_IDS][96];
@@ -679,7 +672,7 @@ static int cmd_diag_read(struct session *s, int argc, char **argv)
 
 static int cmd_diag_export(struct session *s, int argc, char **argv)
 {
-	struct tel_diag *t;
+	struct tel_diag *t = NULL;
 	uint8_t *buf = NULL;
 	uint32_t n, got, size;
 	int rc = parse_count(s, argc - 1, argv + 1, 1u << 16, &n);

@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "cmd.h"
-#include "sim/simdev.h"
+#include "device.h"
 #include "tel/pcc.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
@@ -301,35 +301,27 @@ static const char *unit_name(uint32_t u)
 /* The session's histogram context, attached to a running histogram. */
 static int retx_ctx(struct session *s, struct tel_retx **out)
 {
-	struct simdev *d;
+	struct retx_dev *rd;
 	int rc;
 
 	if (s->retx) {
 		*out = s->retx;
 		return 0;
 	}
-	rc = sess_device(s);
-	if (rc)
-		return rc;
-	if (s->dev->ops->caps & REG_CAP_REAL)
-		return pcb_error(&s->err, PCB_E_STATE, "retx: NOT_SUPPORTED "
-				 "on %s (pccbench knows the adaptive-"
-				 "retransmission histogram of the sim device "
-				 "only)", s->devname);
-	rc = sess_simdev(s, &d);
+	rc = dev_retx(s, &rd);
 	if (rc)
 		return rc;
 	s->retx = calloc(1, sizeof(*s->retx));
 	if (!s->retx)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	tel_retx_create(s->retx, d->retx, true);
+	tel_retx_create(s->retx, rd, true);
 	*out = s->retx;
 	return 0;
 }
 
 static int cmd_retx_caps(struct session *s, int argc, char **argv)
 {
-	struct tel_retx *t;
+	struct tel_retx *t = NULL;
 	uint32_t max_bins, bm;
 	size_t i;
 	int rc = retx_ctx(s, &t);
@@ -513,7 +505,7 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 
 static int cmd_retx_start(struct session *s, int argc, char **argv)
 {
-	struct tel_retx *t;
+	struct tel_retx *t = NULL;
 	int rc = retx_ctx(s, &t);
 
 	(void)argc;
@@ -534,7 +526,7 @@ static int cmd_retx_start(struct session *s, int argc, char **argv)
 
 static int cmd_retx_stop(struct session *s, int argc, char **argv)
 {
-	struct tel_retx *t;
+	struct tel_retx *t = NULL;
 	int rc = retx_ctx(s, &t);
 
 	(void)argc;
@@ -558,7 +550,7 @@ static int cmd_retx_stop(struct session *s, int argc, char **argv)
 
 static int cmd_retx_detect(struct session *s, int argc, char **argv)
 {
-	struct tel_retx *t;
+	struct tel_retx *t = NULL;
 	uint8_t changed;
 	int rc = retx_ctx(s, &t);
 
@@ -590,7 +582,7 @@ static int cmd_retx_read(struct session *s, int argc, char **argv)
 	};
 	uint64_t bins[RETX_MAX_BINS], lo, hi, total = 0;
 	struct retx_cfg dc;
-	struct tel_retx *t;
+	struct tel_retx *t = NULL;
 	bool running;
 	struct tbl tb;
 	uint32_t n, i;
