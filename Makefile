@@ -139,7 +139,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pccbench
 
 clean:
-	rm -rf build build-san build-clang pccbench reg/libpccreg.a
+	rm -rf build build-san build-clang build-fuzz pccbench reg/libpccreg.a
 
 -include $(DEPS)
 
