@@ -175,7 +175,8 @@ int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
 			h->eth.n = 0;
 		}
 	}
-	qsort(h->files, h->nfiles, sizeof(*h->files), cmp_file);
+	if (h->nfiles > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(h->files, h->nfiles, sizeof(*h->files), cmp_file);
 	h->n = h->nfiles + h->eth.n;
 	if (!h->n) {
 		hostctr_close(h);
