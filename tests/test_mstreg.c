@@ -327,21 +327,6 @@ static void test_saved_last_five(void **state)
 	mst_close(dev, &p);
 }
 
-/* The files the tests made in tmpdir, and tmpdir. */
-static void rm_tmpdir(void)
-{
-	struct dirent *de;
-	DIR *d = opendir(tmpdir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	closedir(d);
-	rmdir(tmpdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,7 +355,7 @@ int main(void)
 		return 1;
 	adb_db_free(db);
 	rc = cmocka_run_group_tests_name("mstreg", tests, NULL, NULL);
-	rm_tmpdir();
+	tu_rm_dir(tmpdir);
 	adb_reg_free(ppcc);
 	return rc;
 }

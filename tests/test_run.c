@@ -277,21 +277,6 @@ static void test_bg_log_append(void **state)
 	assert_string_equal(text, "before\nhello\n");
 }
 
-/* The files the tests made in tmpdir, and tmpdir. */
-static void rm_tmpdir(void)
-{
-	struct dirent *de;
-	DIR *d = opendir(tmpdir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlinkat(dirfd(d), de->d_name, 0);
-	closedir(d);
-	rmdir(tmpdir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +301,6 @@ int main(void)
 		return 1;
 	}
 	rc = cmocka_run_group_tests_name("run", tests, NULL, NULL);
-	rm_tmpdir();
+	tu_rm_dir(tmpdir);
 	return rc;
 }

@@ -2,6 +2,8 @@
 #ifndef PCCB_TESTUTIL_H
 #define PCCB_TESTUTIL_H
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -47,6 +49,21 @@ static inline struct adb_reg *tu_ppcc_layout(void)
 	assert_int_equal(adb_reg_load(db, "PPCC", &r, &err), 0);
 	adb_db_free(db);
 	return r;
+}
+
+/* Remove the files a test made in dir (one level), and dir. */
+static inline void tu_rm_dir(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	rmdir(dir);
 }
 
 /* Deterministic PRNG for the random round trips. */
