@@ -19,17 +19,10 @@
 #include <unistd.h>
 
 #include "rec/hostctr.h"
+#include "units.h"
 
 #define RUNS 7
 #define LOOPS 2000
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -82,11 +75,11 @@ static double measure(const char *handle, size_t *n)
 	*n = h.n;
 	v = calloc(h.n, sizeof(*v));
 	for (r = 0; r < RUNS; r++) {
-		double t0 = now_s();
+		double t0 = pcb_mono_s();
 
 		for (k = 0; k < LOOPS; k++)
 			hostctr_read(&h, v, &err);
-		t[r] = (now_s() - t0) / LOOPS * 1e6;
+		t[r] = (pcb_mono_s() - t0) / LOOPS * 1e6;
 	}
 	free(v);
 	hostctr_close(&h);
