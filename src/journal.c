@@ -160,7 +160,9 @@ static bool parse_line(struct journal *j, char *line)
 			return false;
 		e.kind = J_ALGO;
 	}
-	if (!e.seq || add_entry(j, &e))
+	/* a time a calendar can show (year 1970..9999), a real pid */
+	if (!e.seq || e.time < 0 || e.time > 253402300799LL || e.pid <= 0 ||
+	    add_entry(j, &e))
 		return false;
 	if (e.seq >= j->next_seq)
 		j->next_seq = e.seq + 1;

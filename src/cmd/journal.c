@@ -71,8 +71,10 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		time_t tt = (time_t)e->time;
 		struct tm tm;
 
-		strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S",
-			 localtime_r(&tt, &tm));
+		if (localtime_r(&tt, &tm))
+			strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S", &tm);
+		else
+			snprintf(tb, sizeof(tb), "%lld", e->time);
 		entry_values(s, e, a, b, sizeof(a), &units);
 		tbl_row(&t);
 		tbl_u64(&t, e->seq);
