@@ -125,6 +125,12 @@ void pcb_rdma_name(const char *bdf, char *buf, size_t len)
 	buf[strcspn(buf, ",")] = '\0';	/* the first */
 }
 
+void pcb_netdev_name(const char *bdf, char *buf, size_t len)
+{
+	names_in(bdf, "net", buf, len);
+	buf[strcspn(buf, ",")] = '\0';
+}
+
 static jmp_buf pci_jmp;
 static char pci_msg[256];
 

@@ -38,6 +38,8 @@ int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 bool pcb_is_pci_name(const char *name);
 /* The RDMA device of a PCI function ("mlx5_0"), "" when none. */
 void pcb_rdma_name(const char *bdf, char *buf, size_t len);
+/* Its (first) netdev ("ens1f0np0"), "" when none. */
+void pcb_netdev_name(const char *bdf, char *buf, size_t len);
 /* $PCCBENCH_SYSFS or /sys. */
 const char *pcb_sysfs(void);
 

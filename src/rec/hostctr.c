@@ -31,26 +31,6 @@ static int link_base(const char *link, char *buf, size_t len)
 	return 0;
 }
 
-/* The first entry of $SYSFS/bus/pci/devices/BDF/SUB, "" when none. */
-static void first_in(const char *bdf, const char *sub, char *buf, size_t len)
-{
-	char dir[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	buf[0] = '\0';
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s/%s", pcb_sysfs(), bdf,
-		 sub);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && strlen(de->d_name) < len &&
-		    (!*buf || strcmp(de->d_name, buf) < 0))
-			memcpy(buf, de->d_name, strlen(de->d_name) + 1);
-	closedir(d);
-}
-
 /* Handle -> PCI function, RDMA device, port and netdev. */
 static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 {
@@ -79,8 +59,7 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 		if (link_base(path, h->bdf, sizeof(h->bdf)))
 			h->bdf[0] = '\0';	/* virtual: no PCI, no RDMA */
 		else
-			first_in(h->bdf, "infiniband", h->rdma,
-				 sizeof(h->rdma));
+			pcb_rdma_name(h->bdf, h->rdma, sizeof(h->rdma));
 		return 0;
 	}
 	if (pcb_resolve_pci(name, h->bdf, sizeof(h->bdf), err))
@@ -88,8 +67,8 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 	if (!strncmp(name, "mlx5_", 5))
 		snprintf(h->rdma, sizeof(h->rdma), "%s", name);
 	else
-		first_in(h->bdf, "infiniband", h->rdma, sizeof(h->rdma));
-	first_in(h->bdf, "net", h->netdev, sizeof(h->netdev));
+		pcb_rdma_name(h->bdf, h->rdma, sizeof(h->rdma));
+	pcb_netdev_name(h->bdf, h->netdev, sizeof(h->netdev));
 	return 0;
 }
 
