@@ -1,16 +1,12 @@
 /* recorder.c - polling every source of a device into a series. */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "discover.h"
 #include "rec/recorder.h"
 #include "sim/simdev.h"
 #include "tel/diag_ids.h"
