@@ -368,3 +368,44 @@ bool pcb_crc_check(const char *buf, size_t *len)
 	*len = n - 13;
 	return true;
 }
+
+int pcb_copy_file(const char *from, const char *to, struct pcb_err *err)
+{
+	struct pcb_err e = { 0, "" };
+	char buf[16384];
+	int in = pcb_open_read(from, &e), out, rc = 0;
+	ssize_t n;
+
+	if (in == -PCB_E_NOENT)
+		return 0;
+	if (in < 0)
+		return pcb_error(err, e.code, "%s", e.msg);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   PCB_MODE_STATE);
+	if (out < 0) {
+		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s", to,
+			       strerror(errno));
+		close(in);
+		return rc;
+	}
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		ssize_t o = 0, w;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		while (o < n && (w = write(out, buf + o, (size_t)(n - o))) > 0)
+			o += w;
+		if (o < n)
+			break;
+	}
+	if (n != 0)
+		rc = pcb_error(err, PCB_E_IO, "cannot copy '%s' to '%s': %s",
+			       from, to, strerror(errno));
+	close(in);
+	if (close(out) && !rc)
+		rc = pcb_error(err, PCB_E_IO, "cannot write '%s': %s", to,
+			       strerror(errno));
+	return rc;
+}

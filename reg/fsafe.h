@@ -94,4 +94,9 @@ bool pcb_crc_check(const char *buf, size_t *len);
 /* Is `path` a real directory (not a symlink) owned by us or root? */
 int pcb_check_dir(const char *path, struct pcb_err *err);
 
+/* A copy of the regular file `from` as the new file `to` (O_EXCL, mode
+ * PCB_MODE_STATE); a missing `from` copies nothing.
+ */
+int pcb_copy_file(const char *from, const char *to, struct pcb_err *err);
+
 #endif

@@ -20,4 +20,12 @@ const char *pcb_format_duration(int64_t ps, char *buf, size_t len);
 /* CLOCK_MONOTONIC in seconds: wall time for intervals and progress. */
 double pcb_mono_s(void);
 
+/* Picoseconds per unit: the device clocks' and durations' unit. */
+#ifndef PS_PER_NS
+#define PS_PER_NS 1000LL
+#define PS_PER_US 1000000LL
+#define PS_PER_MS 1000000000LL
+#endif
+#define PS_PER_S 1000000000000LL
+
 #endif

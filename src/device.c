@@ -1,34 +1,179 @@
-/* device.c - the clock and telemetry providers of the sim device and of
- * real NICs (see device.h).
+/* device.c - opening a device of the right kind, and what every kind
+ * answers through its operations (device.h).
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
-#include "device.h"
-#include "sim/simdev.h"
+#include "dev_impl.h"
+#include "discover.h"
+#include "fwctl.h"
+#include "mstreg.h"
+#include "sim/firmware.h"
+#include "units.h"
 
-static bool simulated(const struct session *s)
+const struct series_col dev_summary_cols[DEV_S_COUNT] = {
+	{ "util", "1" }, { "jain", "1" }, { "queue_mean", "B" },
+	{ "queue_p99", "B" }, { "queue_max", "B" }, { "rtt_mean", "ns" },
+	{ "rtt_p99", "ns" }, { "rtos", "count" },
+};
+
+static bool simulated_name(const char *devname)
 {
-	return !(s->dev->ops->caps & REG_CAP_REAL);
+	return !strcmp(devname, "sim") || !strncmp(devname, "sim:", 4);
+}
+
+/* sim:NAME, the PCI address of a NIC however it was named, else the name:
+ * one journal and one lock per device.
+ */
+void dev_identity(const char *devname, char *out, size_t len)
+{
+	char bdf[32];
+
+	if (simulated_name(devname))
+		snprintf(out, len, "sim:%s", strchr(devname, ':') ?
+			 strchr(devname, ':') + 1 : "default");
+	else if (!pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
+		snprintf(out, len, "%s", bdf);
+	else
+		snprintf(out, len, "%s", devname);
+}
+
+/* The register transport: the sim's firmware for sim names; for a real
+ * NIC fwctl where the kernel offers it, else mstreg (or what --backend
+ * says).
+ */
+static int open_transport(struct session *s, struct adb_reg *layout,
+			  bool *sim)
+{
+	const struct reg_backend_ops *ops = &sim_backend_ops;
+	const char *spec = s->devname;
+	char bdf[32], node[64];
+	bool pci;
+	int rc;
+
+	*sim = simulated_name(s->devname);
+	if (s->backend && !strcmp(s->backend, "sim") && !*sim)
+		return pcb_error(&s->err, PCB_E_INVAL, "'%s' is not a "
+				 "simulated device (sim, sim:NAME)",
+				 s->devname);
+	if (s->backend && strcmp(s->backend, "sim") && *sim)
+		return pcb_error(&s->err, PCB_E_INVAL, "'%s' is simulated; %s "
+				 "reaches real NICs (0000:08:00.0, mlx5_0)",
+				 s->devname, s->backend);
+	if (*sim) {
+		spec = !strcmp(s->devname, "sim") ? "default" : s->devname + 4;
+	} else {
+		pci = !pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL);
+		if (s->backend && !strcmp(s->backend, "fwctl")) {
+			if (!pci)
+				return pcb_error(&s->err, PCB_E_NOENT, "'%s': "
+						 "no PCI function for fwctl",
+						 s->devname);
+			ops = &fwctl_backend_ops;
+			spec = bdf;
+		} else if (!s->backend && pci &&
+			   !fwctl_find_node(bdf, node, sizeof(node))) {
+			ops = &fwctl_backend_ops;
+			spec = bdf;
+		} else {
+			ops = &mstreg_backend_ops;
+		}
+	}
+	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
+	if (!rc && ops == &mstreg_backend_ops) {
+		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
+
+		rc = mstreg_configure(s->dev, layout, s->mstreg_prog, t,
+				      s->stop, &s->err);
+	}
+	return rc;
+}
+
+int dev_open(struct session *s, struct adb_reg *layout)
+{
+	bool sim;
+	int rc;
+
+	dev_identity(s->devname, s->devid, sizeof(s->devid));
+	rc = open_transport(s, layout, &sim);
+	if (rc)
+		return rc;
+	if ((sim ? dev_sim_new : dev_nic_new)(&s->device))
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	s->device->s = s;
+	return 0;
+}
+
+void dev_close(struct session *s)
+{
+	if (s->device)
+		s->device->ops->close(s->device);
+	s->device = NULL;
+}
+
+/* The session's device, opened on first use. */
+static int dev(struct session *s, struct device **out)
+{
+	int rc = sess_device(s);
+
+	if (!rc)
+		*out = s->device;
+	return rc;
+}
+
+unsigned dev_traits(struct session *s)
+{
+	struct device *d;
+
+	return dev(s, &d) ? 0 : d->ops->traits;
+}
+
+const char *dev_kind(struct session *s)
+{
+	struct device *d;
+
+	return dev(s, &d) ? "?" : d->ops->kind;
+}
+
+int64_t dev_tick(struct session *s)
+{
+	struct device *d;
+
+	return dev(s, &d) ? PS_PER_S : d->ops->tick;
+}
+
+int64_t dev_now(struct session *s)
+{
+	struct device *d;
+
+	return dev(s, &d) ? 0 : d->ops->now(d);
+}
+
+int dev_run_until(struct session *s, int64_t until, bool window)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->run_until(d, until, window, &s->err);
+}
+
+int dev_run(struct session *s, int64_t ps, bool window)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->run_until(d, d->ops->now(d) + ps, window,
+					   &s->err);
 }
 
 int dev_advance(struct session *s, int64_t ps, bool wall)
 {
 	struct timespec ts;
-	struct simdev *d;
-	struct sim *sim;
-	int rc = wall ? 0 : sess_device(s);
 
-	if (rc)
-		return rc;
-	if (!wall && simulated(s)) {
-		rc = sess_simdev(s, &d);
-		if (!rc)
-			rc = simdev_sim(d, &sim, &s->err);
-		if (!rc)
-			rc = simdev_run_more(d, ps, s->stop, &s->err);
-		return rc;
-	}
+	if (!wall)
+		return dev_run(s, ps, false);
 	ts.tv_sec = (time_t)(ps / 1000000000000LL);
 	ts.tv_nsec = (long)(ps % 1000000000000LL / 1000);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
@@ -37,39 +182,117 @@ int dev_advance(struct session *s, int64_t ps, bool wall)
 	return 0;
 }
 
-/* The sim device's provider; a real NIC's: NOT_SUPPORTED, saying why. */
-static int sim_only(struct session *s, const char *what, const char *why,
-		    struct simdev **d)
+int dev_ctrs(struct session *s, struct dev_ctrs **out)
 {
-	int rc = sess_device(s);
+	struct device *d;
+	int rc = dev(s, &d);
 
-	if (rc)
-		return rc;
-	if (!simulated(s))
-		return pcb_error(&s->err, PCB_E_STATE, "%s: NOT_SUPPORTED on %s "
-				 "(%s)", what, s->devname, why);
-	return sess_simdev(s, d);
+	return rc ? rc : d->ops->ctrs(d, out, &s->err);
+}
+
+int dev_ctr_find(const struct dev_ctrs *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->name(c, i), name))
+			return (int)i;
+	return -1;
 }
 
 int dev_retx(struct session *s, struct retx_dev **out)
 {
-	struct simdev *d;
-	int rc = sim_only(s, "retx", "pccbench knows the adaptive-"
-			  "retransmission histogram of the sim device only",
-			  &d);
+	struct device *d;
+	int rc = dev(s, &d);
 
-	if (!rc)
-		*out = d->retx;
-	return rc;
+	return rc ? rc : d->ops->retx(d, out, &s->err);
+}
+
+bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
+		   bool *running, uint64_t *bins)
+{
+	struct device *d;
+
+	*running = false;
+	return !dev(s, &d) && d->ops->retx_peek(d, gen, cfg, running, bins);
 }
 
 int dev_diag(struct session *s, struct diag_dev **out)
 {
-	struct simdev *d;
-	int rc = sim_only(s, "diag", "pccbench drives the diagnostic "
-			  "counters of the sim device only", &d);
+	struct device *d;
+	int rc = dev(s, &d);
 
-	if (!rc)
-		*out = d->diag;
-	return rc;
+	return rc ? rc : d->ops->diag(d, out, &s->err);
+}
+
+int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT])
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->diag_sources(d, v, &s->err);
+}
+
+int dev_summary(struct session *s, double v[DEV_S_COUNT])
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->summary(d, v, &s->err);
+}
+
+int dev_workload(struct session *s, char *buf, size_t len, uint64_t *seed)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->workload(d, buf, len, seed, &s->err);
+}
+
+int dev_replay(struct session *s, int argc, char **argv, uint64_t seed)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->replay(d, argc, argv, seed, &s->err);
+}
+
+int dev_traffic_start(struct session *s, char **argv, const char *log)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->traffic_start(d, argv, log, &s->err);
+}
+
+int dev_traffic_stop(struct session *s, int rc)
+{
+	struct pcb_err e = { 0 };
+	int rc2 = s->device ? s->device->ops->traffic_stop(s->device, &e) : 0;
+
+	if (rc || !rc2)
+		return rc;
+	s->err = e;
+	return rc2;
+}
+
+int dev_copy(struct session *s, const char *dir)
+{
+	struct device *d;
+	int rc = dev(s, &d);
+
+	return rc ? rc : d->ops->copy(d, dir, &s->err);
+}
+
+void dev_meta(struct session *s, FILE *fp)
+{
+	if (s->device)
+		s->device->ops->meta(s->device, fp);
+}
+
+size_t dev_info(struct session *s, const char *kv[][2], size_t max)
+{
+	struct device *d;
+
+	return dev(s, &d) ? 0 : d->ops->info(d, kv, max);
 }

@@ -1,29 +1,184 @@
-/* device.h - what a device is beyond its register transport: a clock and
- * telemetry providers, answered by the kind of device it is (the sim
- * device or a real NIC) so commands never ask which kind they have.
+/* device.h - the device: what pccbench runs against, beyond its register
+ * transport.  One object per session, made when the device is opened;
+ * the sim device (dev_sim.c) and real NICs (dev_nic.c) each implement
+ * it, and every command that records, sweeps, waits or reads telemetry
+ * goes through here without asking which kind it has.
  *
- * The clock: device time advances by `ps` -- the sim device runs its
- * fabric for that much simulated time, a real NIC (or `wall`) waits
- * wall time; Ctrl-C stops both.  Providers: the adaptive-retransmission
- * histogram and the diagnostic-counter sampler of the device, or
- * -PCB_E_STATE with "NOT_SUPPORTED on DEV (why)".
+ * - a clock: device time, in ps.  The sim device's runs its fabric (run
+ *   = simulate that much; a new statistics window when asked); a real
+ *   NIC's is the monotonic wall clock since the device was opened (run =
+ *   wait, watching a traffic command).  Ctrl-C stops both.
+ * - a counter source: a named snapshot of the host's counters in the
+ *   kernel's and ethtool's vocabulary (rp_cnp_handled, rx_prio3_pause,
+ *   port_rcv_data, ...), the same names with the same meaning on both
+ *   (README: "Timeline columns").  What the device does not have is not
+ *   in the snapshot (a column from it stays empty), never a 0.
+ * - telemetry providers: the adaptive-retransmission histogram, the
+ *   diagnostic-counter sampler and the data IDs' sources; each may be
+ *   -PCB_E_STATE "NOT_SUPPORTED on DEV (why)".
+ * - a workload: either one that replays from a seed (DEV_T_REPLAY: the
+ *   sim's scenario; a run can start afresh, in another process on a copy
+ *   of the device) or traffic a program makes beside it (DEV_T_TRAFFIC:
+ *   `while 'ib_write_bw ...'`).
  *
- * This is the first part of the device object of the real-hosts issue:
- * the recorder and sweeps still hold their own sim/real branches.
+ * Ownership: the session opens and closes the device (sess_device,
+ * sess_release); everything a function hands out stays the device's.
  */
 #ifndef PCCB_DEVICE_H
 #define PCCB_DEVICE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "rec/series.h"
 #include "session.h"
+#include "tel/diag.h"
 
 struct retx_dev;
 struct diag_dev;
+struct retx_cfg;
 
+/* What a device is like, for the commands that must plan around it. */
+enum {
+	DEV_T_CONFIRM = 0x1,	/* writes change hardware: ask first */
+	DEV_T_CACHE = 0x2,	/* reading algorithm descriptions is slow:
+				 * keep them between sessions */
+	DEV_T_REPLAY = 0x4,	/* the workload replays from a seed */
+	DEV_T_TRAFFIC = 0x8,	/* traffic is a program run beside it */
+};
+
+/* A counter snapshot's source.  n names, each read as a 64-bit count
+ * (UINT64_MAX: could not be read this time).
+ */
+struct dev_ctrs {
+	size_t n;
+	const char *(*name)(const struct dev_ctrs *c, size_t i);
+	int (*read)(struct dev_ctrs *c, uint64_t *vals, struct pcb_err *err);
+	char where[192];	/* what is counted, for headers */
+	char warn[256];		/* what could not be opened, or "" */
+	const char *unmodeled;	/* columns the device does not model by
+				 * design ("adp_retrans,..."), or NULL */
+};
+
+/* The run summaries a replaying device gives (sweep measures). */
+enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,
+       DEV_S_RTTMEAN, DEV_S_RTTP99, DEV_S_RTOS, DEV_S_COUNT };
+extern const struct series_col dev_summary_cols[DEV_S_COUNT];
+
+struct device;
+struct dev_ops {
+	const char *kind;		/* "sim", "nic" */
+	unsigned traits;
+	int64_t tick;			/* a refresh interval its clock suits */
+	void (*close)(struct device *d);
+	int64_t (*now)(struct device *d);
+	/* until device time `until` (ps) */
+	int (*run_until)(struct device *d, int64_t until, bool window,
+			 struct pcb_err *err);
+	int (*ctrs)(struct device *d, struct dev_ctrs **out,
+		    struct pcb_err *err);
+	int (*retx)(struct device *d, struct retx_dev **out,
+		    struct pcb_err *err);
+	/* the histogram's bins when they may have changed since *gen */
+	bool (*retx_peek)(struct device *d, size_t *gen, struct retx_cfg *cfg,
+			  bool *running, uint64_t *bins);
+	int (*diag)(struct device *d, struct diag_dev **out,
+		    struct pcb_err *err);
+	int (*diag_sources)(struct device *d, uint64_t v[DS_COUNT],
+			    struct pcb_err *err);
+	int (*summary)(struct device *d, double v[DEV_S_COUNT],
+		       struct pcb_err *err);
+	int (*workload)(struct device *d, char *buf, size_t len,
+			uint64_t *seed, struct pcb_err *err);
+	int (*replay)(struct device *d, int argc, char **argv, uint64_t seed,
+		      struct pcb_err *err);
+	int (*traffic_start)(struct device *d, char **argv, const char *log,
+			     struct pcb_err *err);
+	int (*traffic_stop)(struct device *d, struct pcb_err *err);
+	int (*copy)(struct device *d, const char *dir, struct pcb_err *err);
+	void (*meta)(struct device *d, FILE *fp);
+	/* "key", "value" pairs for `dev show`; how many */
+	size_t (*info)(struct device *d, const char *kv[][2], size_t max);
+};
+
+struct device {
+	const struct dev_ops *ops;
+	struct session *s;
+};
+
+/* Open the session's register transport and its device (sess_device). */
+int dev_open(struct session *s, struct adb_reg *layout);
+void dev_close(struct session *s);
+/* The canonical identity (sim:NAME, a PCI address) of a device name. */
+void dev_identity(const char *devname, char *out, size_t len);
+
+unsigned dev_traits(struct session *s);
+const char *dev_kind(struct session *s);
+
+/* A refresh interval (ps) the device's clock suits (watch). */
+int64_t dev_tick(struct session *s);
+/* Device time now (ps). */
+int64_t dev_now(struct session *s);
+/* Let `ps` of device time pass; window: a new statistics window starts
+ * (the sim's summaries cover what follows).  wall: wall time on any
+ * device (`sleep 1s wall`).
+ */
+int dev_run(struct session *s, int64_t ps, bool window);
+/* The same until device time `until`: on a real NIC a schedule that
+ * does not drift by what reading the counters takes.
+ */
+int dev_run_until(struct session *s, int64_t until, bool window);
 int dev_advance(struct session *s, int64_t ps, bool wall);
+
+int dev_ctrs(struct session *s, struct dev_ctrs **out);
+/* The index of a counter, or -1. */
+int dev_ctr_find(const struct dev_ctrs *c, const char *name);
+
 int dev_retx(struct session *s, struct retx_dev **out);
+/* The histogram's configuration and bins; false when unchanged since
+ * *gen (then bins are untouched) or when the device has none.
+ */
+bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
+		   bool *running, uint64_t *bins);
 int dev_diag(struct session *s, struct diag_dev **out);
+/* The diag data IDs' sources (cumulative, DS_*). */
+int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT]);
+
+/* A replaying device's summary of its last window. */
+int dev_summary(struct session *s, double v[DEV_S_COUNT]);
+/* Its workload as words ("incast senders 16 ..."), and seed. */
+int dev_workload(struct session *s, char *buf, size_t len, uint64_t *seed);
+/* Start afresh at t = 0 running the workload argv (KIND key value ...)
+ * with seed, in this process only.
+ */
+int dev_replay(struct session *s, int argc, char **argv, uint64_t seed);
+/* A workload's words checked without a device (a saved sweep); its
+ * seed.
+ */
+int dev_workload_check(int argc, char **argv, uint64_t *seed,
+		       struct pcb_err *err);
+/* The keys a workload of that kind takes ("senders, rate, ..."), or NULL
+ * for no such kind.
+ */
+const char *dev_workload_keys(const char *kind);
+/* What a workload costs: CPU s per device s, roughly. */
+double dev_workload_cost(int argc, char **argv);
+
+/* A traffic command runs while the device's clock runs: its output goes
+ * to log; a command that fails ends the run with an error.  Stopping it
+ * returns rc (and keeps its error) when rc is one, else an error when
+ * the command could not run at all.
+ */
+int dev_traffic_start(struct session *s, char **argv, const char *log);
+int dev_traffic_stop(struct session *s, int rc);
+
+/* A copy of a replaying device's state under the state directory dir
+ * (dir/pccbench/...), for a process whose XDG_STATE_HOME is dir.
+ */
+int dev_copy(struct session *s, const char *dir);
+/* Extra members of a series' metadata (",\"seed\":1,..."). */
+void dev_meta(struct session *s, FILE *fp);
+size_t dev_info(struct session *s, const char *kv[][2], size_t max);
 
 #endif

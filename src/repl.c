@@ -24,7 +24,8 @@
 #include "cmd/cmd.h"
 #include "discover.h"
 #include "paths.h"
-#include "sim/sim.h"
+#include "device.h"
+#include "rec/recorder.h"
 #include "tel/diag_ids.h"
 
 #define HISTORY_MAX 2000
@@ -273,7 +274,7 @@ static void complete_sweep(struct session *s, char **words, int n, int first,
 	static const char *const keys = "for, warmup, every, repeat, seeds, "
 		"jobs, measure, scenario, while, into, plot, shuffle";
 	static const char *const kinds = "incast, staircase, permutation, mix";
-	enum sim_kind kind;
+	const char *wkeys;
 	int i, scen = -1;
 	bool in_axes = true;
 
@@ -297,11 +298,10 @@ static void complete_sweep(struct session *s, char **words, int n, int first,
 	if (in_axes)
 		return;		/* a range or list of values */
 	if (!strcmp(words[n - 1], "measure")) {
-		cand_list(c, "avg_rtt, min_rtt, max_rtt, min_rate, max_rate, "
-			  "ai, hai, dec, hyper_dec, tx_dec, cnp_handled, "
-			  "cnp_sent, ecn_marked, rx_gbps, tx_gbps, pauses, "
-			  "drops, util, jain, queue_mean, queue_p99, "
-			  "queue_max, rtt_mean, rtt_p99, rtos");
+		for (i = 1; i < REC_C_FIXED; i++)
+			cand_add(c, rec_fixed_cols[i].name);
+		for (i = 0; i < DEV_S_COUNT; i++)
+			cand_add(c, dev_summary_cols[i].name);
 		append_char = ',';
 		return;
 	}
@@ -309,9 +309,9 @@ static void complete_sweep(struct session *s, char **words, int n, int first,
 		cand_list(c, kinds);
 		return;
 	}
-	if (scen >= 0 && !sim_kind_parse(words[scen + 1], &kind) &&
+	if (scen >= 0 && (wkeys = dev_workload_keys(words[scen + 1])) &&
 	    (n - scen) % 2 == 0) {
-		cand_list(c, sim_cfg_keys(kind));
+		cand_list(c, wkeys);
 		cand_list(c, keys);
 		return;
 	}
@@ -366,7 +366,7 @@ static bool complete_for(struct session *s, char **words, int n,
 	const struct cmd_row *obj, *verb = NULL;
 	struct pcb_err keep = s->err;
 	static const char *const kinds = "incast, staircase, permutation, mix";
-	enum sim_kind kind;
+	const char *wkeys;
 
 	if (n == 0) {
 		cand_rows(c, cmd_top);
@@ -479,8 +479,8 @@ static bool complete_for(struct session *s, char **words, int n,
 		if (!strcmp(verb->name, "scenario") && n == 2)
 			cand_list(c, kinds);
 		else if (!strcmp(verb->name, "scenario") && n % 2 == 1 &&
-			 !sim_kind_parse(words[2], &kind))
-			cand_list(c, sim_cfg_keys(kind));
+			 (wkeys = dev_workload_keys(words[2])))
+			cand_list(c, wkeys);
 		else if (!strcmp(verb->name, "run") && n >= 3) {
 			if (!strcmp(words[n - 1], "trace"))
 				return false;	/* a file */

@@ -19,8 +19,7 @@
 #include "session.h"
 #include "suggest.h"
 #include "units.h"
-#include "sim/firmware.h"
-#include "sim/simdev.h"
+#include "device.h"
 #include "tel/diag.h"
 #include "mstreg.h"
 #include "fwctl.h"
@@ -57,8 +56,7 @@ static void device_release(struct session *s)
 		tel_diag_release(s->diag);
 	free(s->diag);
 	s->diag = NULL;
-	simdev_close(s->simdev);
-	s->simdev = NULL;
+	dev_close(s);
 	views_release(s);
 	if (s->have_ppcc)
 		ppcc_release(&s->ppcc);
@@ -143,84 +141,18 @@ static int load_ppcc_layout(struct session *s, struct adb_reg **out)
 	return rc;
 }
 
-/* sim:NAME, the PCI address of a NIC however it was named, else the name:
- * one journal and one lock per device.
- */
-static void dev_identity(struct session *s, bool is_sim)
-{
-	char bdf[32];
-
-	if (is_sim)
-		snprintf(s->devid, sizeof(s->devid), "sim:%s",
-			 strchr(s->devname, ':') ? strchr(s->devname, ':') + 1 :
-			 "default");
-	else if (!pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL))
-		snprintf(s->devid, sizeof(s->devid), "%s", bdf);
-	else
-		snprintf(s->devid, sizeof(s->devid), "%s", s->devname);
-}
-
 int sess_device(struct session *s)
 {
-	const char *spec;
 	struct adb_reg *layout = NULL;
 	char msg[1024];
-	int rc;
-
-	const struct reg_backend_ops *ops;
-	bool is_sim = !strcmp(s->devname, "sim") ||
-		      !strncmp(s->devname, "sim:", 4);
 	size_t bad_line;
+	int rc;
 
 	if (s->dev)
 		return 0;
-	dev_identity(s, is_sim);
-	spec = !strcmp(s->devname, "sim") ? "default" :
-	       is_sim ? s->devname + 4 : s->devname;
-	if (s->backend && !strcmp(s->backend, "sim") && !is_sim)
-		return pcb_error(&s->err, PCB_E_INVAL,
-				 "'%s' is not a simulated device (sim, "
-				 "sim:NAME)", s->devname);
-	if (s->backend && strcmp(s->backend, "sim") && is_sim)
-		return pcb_error(&s->err, PCB_E_INVAL,
-				 "'%s' is simulated; %s reaches real NICs "
-				 "(0000:08:00.0, mlx5_0)", s->devname,
-				 s->backend);
-	ops = &sim_backend_ops;
-	if (!is_sim) {
-		/* a real NIC: fwctl where the kernel offers it, else mstreg */
-		char bdf[32], node[64];
-		bool pci = !pcb_resolve_pci(s->devname, bdf, sizeof(bdf),
-					    NULL);
-
-		if (s->backend && !strcmp(s->backend, "fwctl")) {
-			if (!pci)
-				return pcb_error(&s->err, PCB_E_NOENT,
-						 "'%s': no PCI function for "
-						 "fwctl", s->devname);
-			ops = &fwctl_backend_ops;
-			spec = bdf;
-		} else if (!s->backend && pci &&
-			   !fwctl_find_node(bdf, node, sizeof(node))) {
-			ops = &fwctl_backend_ops;
-			spec = bdf;
-		} else {
-			ops = &mstreg_backend_ops;
-		}
-		rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
-		goto opened;
-	}
-	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
-opened:
-	if (rc)
-		return rc;
 	rc = load_ppcc_layout(s, &layout);
-	if (!rc && ops == &mstreg_backend_ops) {
-		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
-
-		rc = mstreg_configure(s->dev, layout, s->mstreg_prog, t,
-				      s->stop, &s->err);
-	}
+	if (!rc)
+		rc = dev_open(s, layout);
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
 	if (!rc) {
@@ -314,29 +246,6 @@ void sess_unlock(struct session *s)
 {
 	if (!s->dry_run && s->lock_depth && !--s->lock_depth)
 		flock(s->lock_fd, LOCK_UN);
-}
-
-int sess_simdev(struct session *s, struct simdev **out)
-{
-	struct simfw *fw = NULL;
-	int rc;
-
-	if (s->simdev) {
-		*out = s->simdev;
-		return 0;
-	}
-	rc = sess_device(s);
-	if (rc)
-		return rc;
-	if (s->dev->ops != &sim_backend_ops)
-		return pcb_error(&s->err, PCB_E_STATE,
-				 "'%s' is not a simulated device", s->devname);
-	fw = simfw_of(s->dev);
-	rc = simdev_open(&s->simdev, fw, strchr(s->devname, ':') ?
-			 strchr(s->devname, ':') + 1 : "default", &s->err);
-	if (!rc)
-		*out = s->simdev;
-	return rc;
 }
 
 static void load_descs(struct session *s)
@@ -596,7 +505,7 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 	struct slot_view *v;
 	uint32_t n;
 	unsigned i;
-	bool real;
+	bool cache;
 	int rc;
 
 	if (slot >= PPCC_SLOTS)
@@ -610,8 +519,8 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 		*out = v;
 		return 0;
 	}
-	real = (s->dev->ops->caps & REG_CAP_REAL) != 0;
-	if (real && s->info_valid) {
+	cache = (dev_traits(s) & DEV_T_CACHE) != 0;
+	if (cache && s->info_valid) {
 		/* the algo number is known: the cache may answer alone */
 		v->algo_num = s->info_arr[slot];
 		if (v->algo_num && !cache_load(s, slot, v)) {
@@ -625,7 +534,7 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 			    &s->err);
 	if (rc)
 		return rc;
-	if (real && v->algo_num && !cache_load(s, slot, v)) {
+	if (cache && v->algo_num && !cache_load(s, slot, v)) {
 		view_finish(s, v);
 		*out = v;
 		return 0;
@@ -683,7 +592,7 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 		clean(v->counters[i].info.descr);
 	}
 	view_finish(s, v);
-	if (real)
+	if (cache)
 		cache_save(s, slot, v);
 	*out = v;
 	return 0;
@@ -992,7 +901,7 @@ int sess_confirm(struct session *s, const char *what)
 	if (s->read_only)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "read-only session: will not %s", what);
-	if (!(s->dev->ops->caps & REG_CAP_REAL) || s->yes)
+	if (!(dev_traits(s) & DEV_T_CONFIRM) || s->yes)
 		return 0;
 	if (!isatty(STDIN_FILENO))
 		return pcb_error(&s->err, PCB_E_STATE,

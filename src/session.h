@@ -70,12 +70,13 @@ struct session {
 	char **dry;		/* collected mstreg lines in dry-run mode */
 	size_t ndry;
 	int depth;		/* source nesting */
-	struct simdev *simdev;	/* the sim device's workload, lazily */
+	struct device *device;	/* clock, counters, telemetry (device.h) */
 	struct tel_retx *retx;	/* the adp_retx context, lazily */
 	struct tel_diag *diag;	/* the diag context, lazily */
 	bool diag_kept;		/* its state replayed from an earlier process */
 	struct hostctr *host;	/* `counter show host`'s source, lazily */
 	uint64_t *host_prev;	/* its last values: deltas since then */
+	char host_key[80];	/* whose: a handle, or "" the device's */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
@@ -102,9 +103,6 @@ int sess_device(struct session *s);
 int sess_lock(struct session *s);
 void sess_unlock(struct session *s);
 
-/* The simulated workload of a sim device. */
-struct simdev;
-int sess_simdev(struct session *s, struct simdev **out);
 int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out);
 /* Lowest enabled slot. */
 int sess_active_slot(struct session *s, unsigned *slot);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
+#include "rec/recorder.h"
 #include "rec/series.h"
 
 static void test_delta(void **state)
@@ -226,10 +227,81 @@ static void test_csv(void **state)
 	series_free(s);
 }
 
+/* mlx5's counter names (hw_counters, port counters, ethtool -S) and the
+ * timeline columns each feeds: every column of README's table, and
+ * names that must feed none.
+ */
+static void test_mlx5_columns(void **state)
+{
+#define B(c) (1ULL << (c))
+	static const struct {
+		const char *name;
+		int prio;
+		uint64_t cols, alt;
+	} tab[] = {
+		{ "rp_cnp_handled", -1, B(REC_C_CNP_H), 0 },
+		{ "np_cnp_sent", -1, B(REC_C_CNP_S), 0 },
+		{ "np_ecn_marked_roce_packets", -1, B(REC_C_ECN), 0 },
+		{ "port_rcv_data", -1, B(REC_C_RX), 0 },
+		{ "port_xmit_data", -1, B(REC_C_TX), 0 },
+		{ "rx_bytes_phy", -1, 0, B(REC_C_RX) },
+		{ "tx_bytes_phy", -1, 0, B(REC_C_TX) },
+		{ "rx_prio3_pause", -1, B(REC_C_PAUSES) | B(REC_C_PAUSE_RX), 0 },
+		{ "tx_prio0_pause", -1, B(REC_C_PAUSES) | B(REC_C_PAUSE_TX), 0 },
+		{ "tx_prio7_pause", -1, B(REC_C_PAUSES) | B(REC_C_PAUSE_TX), 0 },
+		{ "rx_prio3_pause", 3, B(REC_C_PAUSES) | B(REC_C_PAUSE_RX), 0 },
+		{ "rx_prio4_pause", 3, 0, 0 },	/* another priority */
+		{ "rx_prio8_pause", -1, 0, 0 },	/* no such priority */
+		{ "rx_prio3_pause_duration", -1, 0, 0 },
+		{ "rx_prio3_pause_transition", -1, 0, 0 },
+		{ "rx_global_pause", -1, 0, 0 },
+		{ "rx_discards_phy", -1, B(REC_C_DROPS), 0 },
+		{ "tx_discards_phy", -1, B(REC_C_DROPS), 0 },
+		{ "roce_adp_retrans", -1, B(REC_C_ADP), 0 },
+		{ "roce_adp_retrans_to", -1, B(REC_C_ADP_TO), 0 },
+		{ "roce_slow_restart", -1, B(REC_C_SLOW), 0 },
+		{ "roce_slow_restart_cnps", -1, 0, 0 },
+		{ "roce_slow_restart_trans", -1, 0, 0 },
+		{ "out_of_sequence", -1, B(REC_C_OOS), 0 },
+		{ "packet_seq_err", -1, B(REC_C_SEQ_ERR), 0 },
+		{ "local_ack_timeout_err", -1, B(REC_C_ACK_TO), 0 },
+		{ "implied_nak_seq_err", -1, 0, 0 },
+		{ "rx_out_of_buffer", -1, 0, 0 },
+		{ "rx_vport_rdma_unicast_bytes", -1, 0, 0 },
+		{ "tx_pause_storm_warning_events", -1, 0, 0 },
+		{ "rx_prio3_bytes", -1, 0, 0 },
+	};
+	uint64_t seen = 0;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		uint64_t c = rec_counter_columns(tab[i].name, tab[i].prio,
+						 false);
+		uint64_t a = rec_counter_columns(tab[i].name, tab[i].prio,
+						 true);
+
+		if (c != tab[i].cols || a != tab[i].alt)
+			fail_msg("%s (prio %d): columns %#llx alt %#llx, want "
+				 "%#llx %#llx", tab[i].name, tab[i].prio,
+				 (unsigned long long)c, (unsigned long long)a,
+				 (unsigned long long)tab[i].cols,
+				 (unsigned long long)tab[i].alt);
+		seen |= c | a;
+	}
+	/* every counter column has a source in the table */
+	for (i = REC_C_CNP_H; i < REC_C_FIXED; i++)
+		if (!(seen >> i & 1))
+			fail_msg("column %s has no mlx5 counter",
+				 rec_fixed_cols[i].name);
+#undef B
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_mlx5_columns),
 		cmocka_unit_test(test_corr),
 		cmocka_unit_test(test_csv),
 	};

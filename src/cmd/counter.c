@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "fxp.h"
+#include "device.h"
 #include "rec/hostctr.h"
 
 /* The slot with counter_en, or the one named. */
@@ -142,10 +143,29 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	return 0;
 }
 
-/* counter show host [HANDLE]: the host's RDMA, port and netdev counters
- * (hostctr.h) of the device or of HANDLE (mlx5_0, mlx5_0/2, a netdev, a
- * PCI address), with the growth since the last `counter show host` of
- * this session.
+/* A host counter source for `counter show host HANDLE`: another NIC
+ * than the device, read through its kernel files and ethtool.
+ */
+struct other {
+	struct dev_ctrs c;
+	struct hostctr *h;
+};
+
+static const char *other_name(const struct dev_ctrs *c, size_t i)
+{
+	return hostctr_name(((const struct other *)c)->h, i);
+}
+
+static int other_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
+{
+	return hostctr_read(((struct other *)c)->h, v, err);
+}
+
+/* counter show host [HANDLE]: the device's host counters (device.h: the
+ * kernel's and ethtool's names; the sim device names its host NICs'
+ * alike), or those of HANDLE (mlx5_0, mlx5_0/2, a netdev, a PCI address),
+ * with the growth since the last `counter show host` of the same source
+ * in this session.
  */
 static int show_host(struct session *s, const char *handle)
 {
@@ -153,50 +173,64 @@ static int show_host(struct session *s, const char *handle)
 		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
 		{ "delta", "DELTA", TBL_RIGHT },
 	};
+	struct other o = { .c = { .name = other_name, .read = other_read } };
+	struct dev_ctrs *c = &o.c;
+	char key[80];
 	uint64_t *v;
 	struct tbl t;
 	size_t i;
 	int rc = 0;
 
-	if (!handle && !strncmp(s->devname, "sim", 3))
-		return pcb_error(&s->err, PCB_E_STATE, "counter show host: the "
-				 "sim device's NIC counters are 'sim counters'; "
-				 "a host's: 'counter show host mlx5_0' (or a "
-				 "netdev)");
-	if (s->host && handle && strcmp(handle, s->host->netdev) &&
-	    strcmp(handle, s->host->rdma) && strcmp(handle, s->host->bdf)) {
-		hostctr_close(s->host);	/* another device: start over */
-		free(s->host);
-		free(s->host_prev);
-		s->host = NULL;
+	snprintf(key, sizeof(key), "%s", handle ? handle : "");
+	if (s->host_prev && strcmp(key, s->host_key)) {
+		free(s->host_prev);	/* another source: start over */
 		s->host_prev = NULL;
 	}
-	if (!s->host) {
+	if (s->host && (!handle || (strcmp(handle, s->host->netdev) &&
+				    strcmp(handle, s->host->rdma) &&
+				    strcmp(handle, s->host->bdf)))) {
+		hostctr_close(s->host);
+		free(s->host);
+		s->host = NULL;
+	}
+	if (!handle) {
+		rc = dev_ctrs(s, &c);
+	} else if (!s->host) {
 		s->host = calloc(1, sizeof(*s->host));
 		if (!s->host)
 			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-		rc = hostctr_open(s->host, handle ? handle : s->devname,
-				  &s->err);
-		if (!rc && *s->host->warn)
-			sess_warn(s, "counter show host: %s", s->host->warn);
+		rc = hostctr_open(s->host, handle, &s->err);
 		if (rc) {
 			free(s->host);
 			s->host = NULL;
-			return rc;
 		}
 	}
-	v = calloc(s->host->n ? s->host->n : 1, sizeof(*v));
+	if (rc)
+		return rc;
+	if (handle) {
+		o.h = s->host;
+		o.c.n = s->host->n;
+		snprintf(o.c.where, sizeof(o.c.where), "%s%s%s port %u%s%s",
+			 s->host->bdf, *s->host->bdf ? " " : "",
+			 *s->host->rdma ? s->host->rdma : "(no RDMA device)",
+			 s->host->port, *s->host->netdev ? ", netdev " : "",
+			 s->host->netdev);
+		snprintf(o.c.warn, sizeof(o.c.warn), "%s", s->host->warn);
+	}
+	if (*c->warn)
+		sess_warn(s, "counter show host: %s", c->warn);
+	v = calloc(c->n ? c->n : 1, sizeof(*v));
 	if (!v)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = hostctr_read(s->host, v, &s->err);
+	rc = c->read(c, v, &s->err);
 	if (rc) {
 		free(v);
 		return rc;
 	}
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < s->host->n; i++) {
+	for (i = 0; i < c->n; i++) {
 		tbl_row(&t);
-		tbl_str(&t, hostctr_name(s->host, i));
+		tbl_str(&t, c->name(c, i));
 		if (v[i] == UINT64_MAX)
 			tbl_null(&t);
 		else
@@ -208,14 +242,12 @@ static int show_host(struct session *s, const char *handle)
 			tbl_u64(&t, v[i] - s->host_prev[i]);
 	}
 	if (!s->out.json)
-		fprintf(s->out.fp, "%s%s%s%s port %u%s%s\n", s->host->bdf,
-			*s->host->bdf ? " " : "", *s->host->rdma ?
-			s->host->rdma : "(no RDMA device)", "", s->host->port,
-			*s->host->netdev ? ", netdev " : "", s->host->netdev);
+		fprintf(s->out.fp, "%s\n", c->where);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	free(s->host_prev);
 	s->host_prev = v;
+	snprintf(s->host_key, sizeof(s->host_key), "%s", key);
 	return 0;
 }
 

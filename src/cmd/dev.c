@@ -10,7 +10,7 @@
 #include "discover.h"
 #include "mstreg.h"
 #include "paths.h"
-#include "sim/firmware.h"
+#include "device.h"
 
 /* Is a program on PATH (or a path) executable? */
 static bool have_prog(const char *prog)
@@ -133,10 +133,26 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* The text label of a device fact (dev_info's JSON key). */
+static const char *info_label(const char *key, const char **prefix)
+{
+	*prefix = "";
+	if (!strcmp(key, "state_file"))
+		return "state";
+	if (!strcmp(key, "fwctl_node")) {
+		*prefix = "/dev/fwctl/";
+		return "fwctl";
+	}
+	return key;
+}
+
 static int cmd_dev_show(struct session *s, int argc, char **argv)
 {
-	struct simfw *fw = NULL;
-	const char *node = NULL;
+	const char *kv[8][2], *pre;
+	struct dev_ctrs *c = NULL;
+	struct pcb_err keep;
+	bool hw;
+	size_t n, i;
 	int rc;
 
 	(void)argc;
@@ -144,21 +160,23 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	fw = simfw_of(s->dev);
-	node = fwctl_node(s->dev);
+	hw = (dev_traits(s) & DEV_T_CONFIRM) != 0;
+	n = dev_info(s, kv, 8);
+	keep = s->err;
+	if (dev_ctrs(s, &c))	/* a NIC without RDMA device or netdev */
+		c = NULL;
+	s->err = keep;
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_str(&s->out, "device", s->devname);
 		out_str(&s->out, "backend", s->dev->ops->name);
-		out_bool(&s->out, "real", s->dev->ops->caps & REG_CAP_REAL);
+		out_str(&s->out, "kind", dev_kind(s));
+		out_bool(&s->out, "real", hw);
 		out_bool(&s->out, "read_only", s->read_only);
-		if (fw)
-			out_str(&s->out, "state_file", simfw_path(fw));
-		if (node)
-			out_str(&s->out, "fwctl_node", node);
-		if (!fw && !node)
-			out_str(&s->out, "program", s->mstreg_prog ?
-				s->mstreg_prog : "mstreg");
+		for (i = 0; i < n; i++)
+			out_str(&s->out, kv[i][0], kv[i][1]);
+		if (c)
+			out_str(&s->out, "counters", c->where);
 		out_str(&s->out, "journal", journal_path(s->journal));
 		out_u64(&s->out, "register_gets", s->dev->n_get);
 		out_u64(&s->out, "register_sets", s->dev->n_set);
@@ -166,16 +184,15 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 		return 0;
 	}
 	fprintf(s->out.fp, "device     %s\nbackend    %s%s%s\n", s->devname,
-		s->dev->ops->name, s->dev->ops->caps & REG_CAP_REAL ?
-		" (real hardware: writes ask first)" : " (simulated)",
-		s->read_only ? ", read-only" : "");
-	if (fw)
-		fprintf(s->out.fp, "state      %s\n", simfw_path(fw));
-	else if (node)
-		fprintf(s->out.fp, "fwctl      /dev/fwctl/%s\n", node);
-	else
-		fprintf(s->out.fp, "program    %s\n", s->mstreg_prog ?
-			s->mstreg_prog : "mstreg");
+		s->dev->ops->name, hw ? " (real hardware: writes ask first)" :
+		" (simulated)", s->read_only ? ", read-only" : "");
+	for (i = 0; i < n; i++) {
+		const char *l = info_label(kv[i][0], &pre);
+
+		fprintf(s->out.fp, "%-10s %s%s\n", l, pre, kv[i][1]);
+	}
+	if (c)
+		fprintf(s->out.fp, "counters   %s\n", c->where);
 	fprintf(s->out.fp, "journal    %s\naccesses   %lu get, %lu set\n",
 		journal_path(s->journal), s->dev->n_get, s->dev->n_set);
 	return 0;

@@ -27,7 +27,6 @@
 #include "tel/diag_ids.h"
 #include "run.h"
 #include "rec/recorder.h"
-#include "sim/simdev.h"
 #include "units.h"
 
 int cmd_series_path(struct session *s, const char *name, const char *ext,
@@ -44,7 +43,6 @@ static int save_meta(struct session *s, struct recorder *r,
 		     const struct series *ser, const char *path,
 		     time_t start, double every)
 {
-	char cfg[1024];
 	struct pcb_wfile w;
 	FILE *fp;
 	int rc = cmd_meta_open(s, &w, path, "series", ser->name, start);
@@ -53,14 +51,9 @@ static int save_meta(struct session *s, struct recorder *r,
 		return rc;
 	fp = w.fp;
 	fprintf(fp, ",\"interval_s\":%.9g,\"points\":%zu", every, ser->nrows);
-	if (r->d) {
-		sim_cfg_format(&r->d->cfg, cfg, sizeof(cfg));
-		fprintf(fp, ",\"seed\":%" PRIu64 ",\"scenario\":",
-			r->d->cfg.seed);
-		out_json_string(fp, cfg);
-		fputs(",\"algorithm\":", fp);
-		out_json_string(fp, r->d->algo_label);
-	}
+	dev_meta(s, fp);
+	if (r->prio >= 0)
+		fprintf(fp, ",\"prio\":%d", r->prio);
 	if (r->retx) {	/* what each retx_bin_N column covers, in ps */
 		uint64_t u = tel_retx_unit_ps(r->retx_cfg.unit), lo, hi;
 		uint32_t i;
@@ -81,13 +74,14 @@ static int save_meta(struct session *s, struct recorder *r,
 }
 
 /* record for DURATION every INTERVAL [into NAME] [clear on|off]
- *        [ids ID,...] [while 'CMD ARGS']
+ *        [ids ID,...] [prio N] [while 'CMD ARGS']
  */
 int cmd_record(struct session *s, int argc, char **argv)
 {
 	struct recorder r = { 0 };
 	struct series *ser = NULL;
-	struct run_bg bg;
+	bool traffic = false;
+	long prio = -1;
 	int64_t dur = 0, every = 0, done_ps = 0;
 	char name[64] = "", path[4200], meta[4200], log[4200];
 	char **targv = NULL;
@@ -143,6 +137,15 @@ int cmd_record(struct session *s, int argc, char **argv)
 			rc = cmd_split_argv(s, "record", val, &targv);
 			if (rc)
 				return rc;
+		} else if (!strcmp(key, "prio")) {
+			char *end;
+
+			prio = strtol(val, &end, 10);
+			if (*end || end == val || prio < 0 || prio > 7) {
+				cmd_argv_free(targv);
+				return pcb_error(&s->err, PCB_E_RANGE, "record: "
+						 "prio is 0..7, not '%s'", val);
+			}
 		} else {
 			break;
 		}
@@ -151,7 +154,8 @@ int cmd_record(struct session *s, int argc, char **argv)
 	if (i != argc || !dur || !every)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
 			       "DURATION every INTERVAL [into NAME [replace]] "
-			       "[clear on|off] [ids ID,...] [while 'CMD ARGS']");
+			       "[clear on|off] [ids ID,...] [prio N] "
+			       "[while 'CMD ARGS']");
 	else if (*name && !replace && !lstat(path, &st))
 		rc = pcb_error(&s->err, PCB_E_STATE, "record: series %s exists; "
 			       "'into %s replace' overwrites it ('series show "
@@ -160,11 +164,9 @@ int cmd_record(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
 			       " intervals (1 to 1000000)", dur / every);
 	if (!rc)
-		rc = rec_open(&r, s, idv, nids, clear);
-	if (!rc && targv && r.d)
-		rc = pcb_error(&s->err, PCB_E_STATE, "record: 'while' runs a "
-			       "traffic command on a real NIC; the sim device "
-			       "makes its own traffic ('sim scenario')");
+		rc = rec_open(&r, s, idv, nids, clear, (int)prio);
+	if (!rc && targv && !(dev_traits(s) & DEV_T_TRAFFIC))
+		rc = dev_traffic_start(s, targv, NULL);	/* says why not */
 	for (k = 1; !rc && !*name; k++) {	/* rec1, rec2, ...: the first free */
 		snprintf(name, sizeof(name), "rec%" PRIu64, k);
 		rc = cmd_series_path(s, name, "csv", path, sizeof(path));
@@ -184,23 +186,14 @@ int cmd_record(struct session *s, int argc, char **argv)
 		if (!rc)
 			rc = rec_baseline(&r);
 		if (!rc)
-			rc = run_bg_start(&bg, targv, log, &s->err);
-		if (!rc) {
-			r.traffic = &bg;
-			r.traffic_log = log;
-		}
+			rc = dev_traffic_start(s, targv, log);
+		traffic = !rc;
 	}
 	if (rc)
 		goto out;
 	rc = rec_capture(&r, ser, dur, every, name, &done_ps);
-	if (r.traffic) {
-		int status = run_bg_stop(&bg, 2000);
-
-		if (!rc && status == 127)
-			rc = pcb_error(&s->err, PCB_E_DEVICE, "record: cannot "
-				       "run traffic command '%s' (see %s)",
-				       bg.name, log);
-	}
+	if (traffic)
+		rc = dev_traffic_stop(s, rc);
 	/* an interrupted or failed record keeps what it has, and tells the
 	 * first error (writing the files resets the session's) */
 	if (ser->nrows) {
@@ -307,7 +300,7 @@ static void watch_row(void *ctx, const struct series *ser)
 	fflush(fp);
 }
 
-/* watch [COL,...] [every I] [for D]: the timeline's rates as they come,
+/* watch [COL,...] [every I] [for D] [prio N]: the timeline's rates as they come,
  * on the device's clock (simulated time on the sim), until D or Ctrl-C.
  */
 int cmd_watch(struct session *s, int argc, char **argv)
@@ -320,7 +313,8 @@ int cmd_watch(struct session *s, int argc, char **argv)
 	struct watch w = { .s = s };
 	const char *colarg = NULL, *every_t = NULL;
 	int64_t every = 0, dur = 0, done = 0;
-	char buf[1024], *tok, *save, dym[160];
+	char buf[1024], *tok, *save, dym[160], tick[32];
+	long prio = -1;
 	int i, c, rc = 0;
 
 	for (i = 0; i < argc && !rc; i++) {
@@ -336,22 +330,31 @@ int cmd_watch(struct session *s, int argc, char **argv)
 				rc = cmd_bad_duration(s, "watch", argv[i + 1],
 						      "at least 1us");
 			i++;
+		} else if (!strcmp(argv[i], "prio") && i + 1 < argc) {
+			char *end;
+
+			prio = strtol(argv[++i], &end, 10);
+			if (*end || end == argv[i] || prio < 0 || prio > 7)
+				rc = pcb_error(&s->err, PCB_E_RANGE, "watch: "
+					       "prio is 0..7, not '%s'",
+					       argv[i]);
 		} else if (!colarg) {
 			colarg = argv[i];
 		} else {
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: watch "
-				       "[COL,...] [every I] [for D]");
+				       "[COL,...] [every I] [for D] [prio N]");
 		}
 	}
 	if (!rc)
-		rc = rec_open(&r, s, NULL, 0, false);
+		rc = rec_open(&r, s, NULL, 0, false, (int)prio);
 	if (!rc && !(ser = series_new("watch")))
 		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc)
 		rc = rec_columns(&r, ser);
-	if (!rc && !every) {	/* a second of wall time; 1 ms simulated */
-		every_t = r.d ? "1ms" : "1s";
-		every = r.d ? 1000000000LL : 1000000000000LL;
+	if (!rc && !every) {	/* the device's: 1 s of wall time, 1 ms
+				 * simulated */
+		every = dev_tick(s);
+		every_t = pcb_format_duration(every, tick, sizeof(tick));
 	}
 	w.tty = isatty(fileno(s->out.fp)) && !s->out.json;
 	w.every = every_t;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "dev_sim.h"
 #include "sim/simdev.h"
 #include "units.h"
 
@@ -119,7 +120,7 @@ static void print_summary(struct session *s, struct simdev *d,
 /* The device's workload and its fabric (built on first use). */
 static int fabric(struct session *s, struct simdev **d, struct sim **sim)
 {
-	int rc = sess_simdev(s, d);
+	int rc = dev_simdev(s, d);
 
 	return rc ? rc : simdev_sim(*d, sim, &s->err);
 }
@@ -128,7 +129,7 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 {
 	struct simdev *d;
 	char cfg[1024];
-	int rc = sess_simdev(s, &d);
+	int rc = dev_simdev(s, &d);
 
 	if (!rc && argc)
 		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, &s->err);
@@ -282,7 +283,7 @@ static int cmd_sim_reset(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = sess_simdev(s, &d);
+	rc = dev_simdev(s, &d);
 	if (rc)
 		return rc;
 	simdev_reset(d);
@@ -298,7 +299,7 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	size_t i;
 	int rc;
 
-	rc = sess_simdev(s, &d);
+	rc = dev_simdev(s, &d);
 	if (rc)
 		return rc;
 	if (argc % 2)

@@ -61,7 +61,7 @@
 #include "rec/recorder.h"
 #include "rec/series.h"
 #include "rec/stats.h"
-#include "sim/simdev.h"
+#include "device.h"
 #include "units.h"
 
 #define SW_MAX_AXES	4
@@ -77,14 +77,11 @@
 #define SW_STR_(x)	#x
 #define SW_STR(x)	SW_STR_(x)
 
-/* Window measures the simulator computes itself (the sim device only). */
-enum { S_UTIL, S_JAIN, S_QMEAN, S_QP99, S_QMAX, S_RTTMEAN, S_RTTP99, S_RTOS,
-       S_COUNT };
-static const struct series_col scalar_cols[S_COUNT] = {
-	{ "util", "1" }, { "jain", "1" }, { "queue_mean", "B" },
-	{ "queue_p99", "B" }, { "queue_max", "B" }, { "rtt_mean", "ns" },
-	{ "rtt_p99", "ns" }, { "rtos", "count" },
-};
+/* Window measures a replaying device computes itself: its summary
+ * (device.h, DEV_S_*).
+ */
+#define S_COUNT DEV_S_COUNT
+#define scalar_cols dev_summary_cols
 /* A timeline measure becomes five columns. */
 static const char *const stat_names[] = { "mean", "p50", "p99", "min",
 					  "max" };
@@ -110,7 +107,8 @@ struct sdef;
 
 struct plan {
 	char name[64], dir[4096];
-	bool real;		/* a real NIC: runs in this process */
+	bool replay;		/* the device replays a workload from a seed:
+				 * runs start afresh, in worker processes */
 	unsigned slot;
 	struct slot_view *v;
 	size_t naxes;
@@ -123,7 +121,6 @@ struct plan {
 	struct measure m[SW_MAX_MEAS];
 	char **scen;		/* kind and pairs, or NULL */
 	int nscen;
-	struct sim_cfg cfg;	/* the scenario they give (sim) */
 	char **targv;		/* the `while` command, or NULL */
 	char plot[4096];
 	bool shuffle;
@@ -312,7 +309,7 @@ static int parse_count(struct pcb_err *err, const char *key, const char *val,
 }
 
 /* "a,b,c" into m[]; real: a real NIC's sweep (no sim measures). */
-static int parse_measures(struct pcb_err *err, bool real, const char *list,
+static int parse_measures(struct pcb_err *err, bool replay, const char *list,
 			  struct measure *ms, size_t *nm)
 {
 	char buf[1024], *w, *save;
@@ -339,7 +336,7 @@ static int parse_measures(struct pcb_err *err, bool real, const char *list,
 					 "sim also util, jain, queue_mean, "
 					 "queue_p99, queue_max, rtt_mean, "
 					 "rtt_p99, rtos)", w);
-		if (m.scalar >= 0 && real)
+		if (m.scalar >= 0 && !replay)
 			return pcb_error(err, PCB_E_INVAL, "sweep: '%s' is "
 					 "the simulator's own measure; a real "
 					 "NIC gives the timeline columns", w);
@@ -455,23 +452,16 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 {
 	unsigned long repeat = 0, jobs = 0;
 	const char *measure = NULL, *seeds = NULL;
-	struct sim_cfg cfg;
-	struct simdev *d = NULL;
+	uint64_t seed0 = 0;
 	bool have_for = false;
 	int i, rc, k;
 	size_t n;
 
 	pl->jobs = 1;
-	sim_cfg_default(&cfg);
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	pl->real = s->dev->ops->caps & REG_CAP_REAL;
-	if (!pl->real) {
-		rc = sess_simdev(s, &d);
-		if (rc)
-			return rc;
-	}
+	pl->replay = (dev_traits(s) & DEV_T_REPLAY) != 0;
 	rc = sess_active_slot(s, &pl->slot);
 	if (!rc)
 		rc = sess_slot_view(s, pl->slot, &pl->v);
@@ -582,9 +572,8 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			for (pl->nscen = 1; i + 1 < argc &&
 			     !is_keyword(argv[i + 1]); i++)
 				pl->nscen++;
-			rc = simdev_parse_scenario(&cfg, pl->scen[0],
-						   pl->nscen - 1, pl->scen + 1,
-						   &s->err);
+			rc = dev_workload_check(pl->nscen, pl->scen, &seed0,
+						&s->err);
 			if (rc)
 				return rc;
 		} else {
@@ -603,7 +592,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			}
 	}
 	/* what only one kind of device has */
-	if (pl->real) {
+	if (!pl->replay) {
 		if (pl->scen)
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
 					 "'scenario' is for the sim device; "
@@ -629,9 +618,9 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
-			cfg = d->cfg;
-			sim_cfg_format(&cfg, line, sizeof(line));
-			rc = save_word(s, pl, "scenario");
+			rc = dev_workload(s, line, sizeof(line), &seed0);
+			if (!rc)
+				rc = save_word(s, pl, "scenario");
 			for (w = strtok_r(line, " ", &save); w && !rc;
 			     w = strtok_r(NULL, " ", &save))
 				rc = save_word(s, pl, w);
@@ -643,7 +632,6 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}
-		pl->cfg = cfg;	/* given, or the device's */
 		if (jobs) {
 			pl->jobs = (unsigned)jobs;
 		} else {	/* the CPUs, capped */
@@ -659,7 +647,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 		pl->every = pl->dur / 200;
 		if (pl->every < 10 * PS_PER_US)
 			pl->every = 10 * PS_PER_US;
-		if (pl->real && pl->every < 100 * PS_PER_MS)
+		if (!pl->replay && pl->every < 100 * PS_PER_MS)
 			pl->every = 100 * PS_PER_MS;
 		if (pl->every > pl->dur)
 			pl->every = pl->dur;
@@ -693,7 +681,7 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 	} else {
 		pl->repeat = repeat ? repeat : 1;
 		for (n = 0; n < pl->repeat; n++)
-			pl->seeds[n] = pl->real ? 0 : cfg.seed + n;
+			pl->seeds[n] = pl->replay ? seed0 + n : 0;
 	}
 	pl->npoints = 1;
 	for (n = 0; n < pl->naxes; n++) {
@@ -712,11 +700,11 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 		rc = sess_counters_slot(s, &k);
 		if (rc)
 			return rc;
-		measure = pl->real ? "avg_rtt,max_rtt,dec,hai" :
+		measure = !pl->replay ? "avg_rtt,max_rtt,dec,hai" :
 			  k >= 0 ? "avg_rtt,util,queue_p99,cnp_handled" :
 				   "rtt_mean,util,queue_p99,cnp_handled";
 	}
-	rc = parse_measures(&s->err, pl->real, measure, pl->m, &pl->nmeas);
+	rc = parse_measures(&s->err, pl->replay, measure, pl->m, &pl->nmeas);
 	if (rc)
 		return rc;
 	for (n = 0; n < pl->nmeas; n++) {
@@ -731,16 +719,9 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 						 "enabled ('algo debug on')",
 						 measure_name(&pl->m[n]));
 		}
-		if (pl->real && (pl->m[n].col == REC_C_PAUSES ||
-				 pl->m[n].col == REC_C_DROPS))
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: on a real "
-					 "NIC pccbench reads the PCC counters "
-					 "and the RDMA port's counters; %s is "
-					 "in neither",
-					 measure_name(&pl->m[n]));
 	}
-	{	/* the canonical list: a,b,c (16 names of < 16 chars) */
-		char list[SW_MAX_MEAS * 16] = "";
+	{	/* the canonical list: a,b,c (16 names of < 24 chars) */
+		char list[SW_MAX_MEAS * 24] = "";
 
 		for (n = 0; n < pl->nmeas; n++)
 			snprintf(list + strlen(list), sizeof(list) -
@@ -816,36 +797,36 @@ static void fill_writes(const struct plan *pl, size_t point,
  * would let a few slow samples in a quiet interval outweigh thousands);
  * its p50/p99/min/max are over the intervals' averages.
  */
-static int summarise(const struct plan *pl, const struct series *ser,
-		     const struct recorder *rec, struct sim *sim, double *v)
+static int summarise(struct session *s, const struct plan *pl,
+		     const struct series *ser, const struct recorder *rec,
+		     double *v)
 {
-	struct sim_summary sum;
+	double x[S_COUNT];
 	size_t i, o = 0;
 
-	memset(&sum, 0, sizeof(sum));
-	if (sim)
-		sim_summary(sim, &sum);
+	for (i = 0; i < S_COUNT; i++)
+		x[i] = NAN;
+	for (i = 0; i < pl->nmeas; i++)
+		if (pl->m[i].scalar >= 0) {
+			int rc = dev_summary(s, x);
+
+			if (rc)
+				return rc;
+			break;
+		}
 	for (i = 0; i < pl->nmeas; i++) {
 		const struct measure *m = &pl->m[i];
 		double *col;
 		struct stats st;
 
 		if (m->scalar >= 0) {
-			double x[S_COUNT] = {
-				sum.util, sum.jain, sum.q_mean, sum.q_p99,
-				sum.q_max, sum.rtt_samples ? sum.rtt_mean : NAN,
-				sum.rtt_samples ? sum.rtt_p99 : NAN,
-				(double)sum.rtos };
-
 			v[o++] = x[m->scalar];
 			continue;
 		}
 		col = cmd_series_column(ser, (size_t)m->col);
-		if (!col)
-			return -1;
-		if (stats_summary(col, ser->nrows, &st)) {
+		if (!col || stats_summary(col, ser->nrows, &st)) {
 			free(col);
-			return -1;
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 		}
 		free(col);
 		if (m->col == REC_C_AVG_RTT)
@@ -869,7 +850,7 @@ static void store_run(struct plan *pl, size_t run, const double *v)
 	point_values(pl, point, idx);
 	row[0] = (double)point;
 	row[1] = (double)(run % pl->repeat);
-	row[2] = pl->real ? NAN : (double)pl->seeds[run % pl->repeat];
+	row[2] = pl->replay ? (double)pl->seeds[run % pl->repeat] : NAN;
 	for (k = 0; k < pl->naxes; k++)
 		row[SW_FIXED_COLS + k] = pl->ax[k].real[idx[k]];
 	memcpy(row + SW_FIXED_COLS + pl->naxes, v,
@@ -966,7 +947,7 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 		out_json_string(fp, measure_name(&pl->m[k]));
 	}
 	fputs("]", fp);
-	if (!pl->real) {
+	if (pl->replay) {
 		char line[2048] = "";
 
 		for (k = 0; k < (size_t)pl->nscen; k++)
@@ -996,47 +977,6 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
  * be a regular file (none: the device's defaults, nothing to copy), the
  * copy is created, never opened through whatever is there.
  */
-static int copy_file(const char *from, const char *to, struct pcb_err *err)
-{
-	struct pcb_err e = { 0, "" };
-	char buf[16384];
-	int in = pcb_open_read(from, &e), out, rc = 0;
-	ssize_t n;
-
-	if (in == -PCB_E_NOENT)
-		return 0;
-	if (in < 0)
-		return pcb_error(err, e.code, "%s", e.msg);
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		   PCB_MODE_STATE);
-	if (out < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot create '%s': %s", to,
-			       strerror(errno));
-		close(in);
-		return rc;
-	}
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		ssize_t o = 0, w;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		while (o < n && (w = write(out, buf + o, (size_t)(n - o))) > 0)
-			o += w;
-		if (o < n)
-			break;
-	}
-	if (n != 0)
-		rc = pcb_error(err, PCB_E_IO, "cannot copy '%s' to '%s': %s",
-			       from, to, strerror(errno));
-	close(in);
-	if (close(out) && !rc)
-		rc = pcb_error(err, PCB_E_IO, "cannot write '%s': %s", to,
-			       strerror(errno));
-	return rc;
-}
-
 static int rm_one(const char *path, const struct stat *st, int flag,
 		  struct FTW *ftw)
 {
@@ -1092,34 +1032,15 @@ static void remove_stale(const char *root)
 }
 
 /* A worker's device: a private state directory holding a copy of the
- * sim device's firmware state and scenario files.
+ * device's state, found there through XDG_STATE_HOME.
  */
 static int worker_device(struct session *s, const char *dir)
 {
-	char sim[4400], from[4200], to[4500], *dot;
-	struct simfw *fw;
-	int rc;
+	int rc = dev_copy(s, dir);
 
-	snprintf(sim, sizeof(sim), "%s/pccbench/sim", dir);
-	rc = pcb_mkdirs(sim, 0700, &s->err);
-	if (rc)
-		return rc;
-	fw = simfw_of(s->dev);
-	snprintf(from, sizeof(from), "%s", simfw_path(fw));
-	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-	rc = copy_file(from, to, &s->err);
-	if (rc)
-		return rc;
-	dot = strrchr(from, '.');
-	if (dot && strlen(dot) >= strlen(".scenario")) {
-		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
-		snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-		rc = copy_file(from, to, &s->err);
-		if (rc)
-			return rc;
-	}
-	setenv("XDG_STATE_HOME", dir, 1);
-	return 0;
+	if (!rc)
+		setenv("XDG_STATE_HOME", dir, 1);
+	return rc;
 }
 
 /* One run on the worker's device.  Every run starts from an empty fabric
@@ -1132,16 +1053,14 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	struct pwrite w[SW_MAX_AXES];
 	struct series *ser;
 	struct recorder r;
-	struct simdev *d;
 	int64_t done;
 	double t0;
-	int rc = sess_simdev(cs, &d);
+	/* the sweep's scenario (checked by the parent) */
+	int rc = dev_replay(cs, pl->nscen, pl->scen,
+			    pl->seeds[run % pl->repeat]);
 
 	if (rc)
 		return rc;
-	d->cfg = pl->cfg;	/* the sweep's scenario (checked by the parent) */
-	d->cfg.seed = pl->seeds[run % pl->repeat];
-	simdev_reset(d);
 	fill_writes(pl, run / pl->repeat, w);
 	/* checked and read back, not journaled: the worker's device is a
 	 * scratch copy deleted with the sweep, and the journal's two
@@ -1153,16 +1072,16 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	if (!ser)
 		return pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
 	t0 = pcb_mono_s();	/* building the fabric is part of simulating */
-	rc = rec_open(&r, cs, NULL, 0, true);
+	rc = rec_open(&r, cs, NULL, 0, true, -1);
 	if (!rc)
 		rc = rec_columns(&r, ser);
 	if (!rc && pl->warmup)
-		rc = simdev_run(d, pl->warmup, cs->stop, &cs->err);
+		rc = dev_run(cs, pl->warmup, true);
 	if (!rc)
 		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
 	msg->sim_s = pcb_mono_s() - t0;
-	if (!rc && summarise(pl, ser, &r, d->sim, msg->v))
-		rc = pcb_error(&cs->err, PCB_E_NOMEM, "out of memory");
+	if (!rc)
+		rc = summarise(cs, pl, ser, &r, msg->v);
 	rec_close(&r);
 	series_free(ser);
 	return rc;
@@ -1283,7 +1202,7 @@ static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 	}
 }
 
-static int run_sim(struct session *s, struct plan *pl, double t0)
+static int run_replay(struct session *s, struct plan *pl, double t0)
 {
 	struct job *jobs = calloc(pl->jobs, sizeof(*jobs));
 	struct pollfd *pfd = calloc(pl->jobs, sizeof(*pfd));
@@ -1454,7 +1373,7 @@ static int run_sim(struct session *s, struct plan *pl, double t0)
 
 /* ---- running on a real NIC ---------------------------------------------- */
 
-static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
+static int run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		    double t0)
 {
 	struct recorder r;
@@ -1477,12 +1396,12 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 		}
 		close(fd);
 	}
-	rc = rec_open(&r, s, NULL, 0, true);
+	rc = rec_open(&r, s, NULL, 0, true, -1);
 	s->yes = true;		/* confirmed once, with the plan */
 	for (i = 0; !rc && i < pl->nruns; i++) {
 		size_t run = order[i];
 		struct series *ser;
-		struct run_bg bg;
+		bool traffic = false;
 		double v[SW_MAX_MEAS * SW_NSTATS], t1;
 		int64_t done;
 
@@ -1499,26 +1418,21 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 			break;
 		}
 		rc = rec_columns(&r, ser);
-		r.traffic = NULL;
 		if (!rc && pl->targv) {
-			rc = run_bg_start(&bg, pl->targv, log, &s->err);
-			if (!rc) {
-				r.traffic = &bg;
-				r.traffic_log = log;
-			}
+			rc = dev_traffic_start(s, pl->targv, log);
+			traffic = !rc;
 		}
 		t1 = pcb_mono_s();
 		if (!rc && pl->warmup)
-			rc = rec_wait(&r, pl->warmup / 1e12);
+			rc = dev_run(s, pl->warmup, true);
 		if (!rc)
 			rc = rec_capture(&r, ser, pl->dur, pl->every, NULL,
 					 &done);
 		pl->sim_s += pcb_mono_s() - t1;
-		if (r.traffic && run_bg_stop(&bg, 2000) == 127 && !rc)
-			rc = pcb_error(&s->err, PCB_E_DEVICE, "sweep: cannot run "
-				       "'%s' (see %s)", bg.name, log);
-		if (!rc && summarise(pl, ser, &r, NULL, v))
-			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		if (traffic)
+			rc = dev_traffic_stop(s, rc);
+		if (!rc)
+			rc = summarise(s, pl, ser, &r, v);
 		series_free(ser);
 		if (rc)
 			break;
@@ -1563,19 +1477,13 @@ static int run_real(struct session *s, struct plan *pl, const uint32_t *orig,
 
 static double estimate_s(const struct plan *pl)
 {
-	const struct sim_cfg *c = &pl->cfg;
-	double flows, per_run, runs = (double)(pl->nruns - pl->ndone);
+	double runs = (double)(pl->nruns - pl->ndone);
 
-	if (pl->real)
+	if (!pl->replay)	/* device time is wall time */
 		return runs * ((pl->warmup + pl->dur) / 1e12 + 0.5);
-	/* the standard case (64 flows, 400 Gb/s, 4 KB) runs about 10 ms of
-	 * device time in 0.1 s; cost grows with packets */
-	flows = c->kind == SIM_INCAST || c->kind == SIM_STAIRCASE ?
-		c->senders : (double)c->leaves * c->hosts_per_leaf;
-	per_run = (pl->warmup + pl->dur) / 1e12 * 10.0 *
-		  (flows < 64 ? 1.0 : flows / 64.0) * c->rate_gbps / 400.0 *
-		  4096.0 / c->mtu + 0.01;
-	return runs * per_run / pl->jobs;
+	return runs * ((pl->warmup + pl->dur) / 1e12 *
+		       dev_workload_cost(pl->nscen, pl->scen) + 0.01) /
+	       pl->jobs;
 }
 
 static void print_plan(struct session *s, const struct plan *pl)
@@ -1599,7 +1507,7 @@ static void print_plan(struct session *s, const struct plan *pl)
 		out_u64(&s->out, "jobs", pl->jobs);
 		snprintf(v, sizeof(v), "%.1f", estimate_s(pl));
 		out_num(&s->out, "estimate_s", v);
-		if (!pl->real)
+		if (pl->replay)
 			out_str(&s->out, "scenario", scen);
 		out_arr_begin(&s->out, "axes");
 		for (k = 0; k < pl->naxes; k++) {
@@ -1644,7 +1552,7 @@ static void print_plan(struct session *s, const struct plan *pl)
 			pcb_format_duration(pl->warmup, v, sizeof(v)));
 	fprintf(s->out.fp, "%s recorded", pcb_format_duration(pl->dur, v, sizeof(v)));
 	fprintf(s->out.fp, " every %s\n", pcb_format_duration(pl->every, v, sizeof(v)));
-	if (!pl->real) {
+	if (pl->replay) {
 		fprintf(s->out.fp, "  %-14s %s; seeds", "scenario", scen);
 		for (k = 0; k < pl->repeat; k++)
 			fprintf(s->out.fp, "%s%" PRIu64, k ? ", " : " ",
@@ -1661,7 +1569,7 @@ static void print_plan(struct session *s, const struct plan *pl)
 		fprintf(s->out.fp, "%s%s", k ? ", " : " ",
 			measure_name(&pl->m[k]));
 	fprintf(s->out.fp, "\n  %-14s %u%s; about %.1f s\n", "jobs", pl->jobs,
-		pl->real ? " (a real NIC: one point at a time)" :
+		!pl->replay ? " (a real NIC: one point at a time)" :
 			   " worker processes, each on a copy of the device",
 		estimate_s(pl));
 }
@@ -1914,20 +1822,18 @@ static int def_words(struct session *s, struct sdef *d)
 			}
 			d->have_seeds = !rc;
 		} else if (!strcmp(key, "measure")) {
-			if (parse_measures(&s->err, false, val, d->m,
+			if (parse_measures(&s->err, true, val, d->m,
 					   &d->nmeas))
 				rc = file_rewrap(s, d->path);
 			have_measure = true;
 		} else if (!strcmp(key, "scenario")) {
-			struct sim_cfg cfg;
+			uint64_t seed;
 			int ns;
 
 			for (ns = 1; i + ns < d->nwords &&
 			     !is_keyword(w[i + ns]); ns++)
 				;
-			sim_cfg_default(&cfg);
-			if (simdev_parse_scenario(&cfg, val, ns - 1, w + i + 1,
-						  &s->err))
+			if (dev_workload_check(ns, w + i, &seed, &s->err))
 				rc = file_rewrap(s, d->path);
 			i += ns - 1;
 		}			/* while: the command, run as it is */
@@ -2239,7 +2145,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		if (!s->dry_run)
 			fprintf(s->out.fp, "sweep %s: every run is done\n",
 				pl->name);
-		if (!s->dry_run || !pl->real)
+		if (!s->dry_run || pl->replay)
 			return 0;
 		/* the register writes a real sweep would make, then the
 		 * restore */
@@ -2252,7 +2158,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		}
 		return rc;
 	}
-	if (pl->real) {		/* one confirmation for the whole plan */
+	if (!pl->replay) {	/* one confirmation for the whole plan */
 		char what[256];
 
 		if (!s->yes && isatty(STDIN_FILENO))
@@ -2273,7 +2179,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	if (rc)
 		return rc;
 	pl->ndone0 = pl->ndone;
-	rc = pl->real ? run_real(s, pl, orig, t0) : run_sim(s, pl, t0);
+	rc = pl->replay ? run_replay(s, pl, t0) : run_live(s, pl, orig, t0);
 	{
 		struct pcb_err keep = s->err;
 		int rc2 = save_meta(s, pl, start, pcb_mono_s() - t0, !rc ?
@@ -2365,7 +2271,7 @@ static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 		rc = file_bad(s, d->path, 0, "%zu points x %zu repeats here, "
 			      "%zu x %zu on the device", d->npoints, d->repeat,
 			      pl->npoints, pl->repeat);
-	if (!rc && !pl->real) {	/* the seeds the rows must have */
+	if (!rc && pl->replay) {	/* the seeds the rows must have */
 		memcpy(d->seeds, pl->seeds, sizeof(d->seeds));
 		d->have_seeds = true;
 	}

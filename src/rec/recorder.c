@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "rec/recorder.h"
-#include "sim/simdev.h"
 #include "tel/diag_ids.h"
 #include "units.h"
 
@@ -19,6 +18,10 @@ const struct series_col rec_fixed_cols[REC_C_FIXED] = {
 	{ "hyper_dec", "1/s" }, { "tx_dec", "1/s" }, { "cnp_handled", "1/s" },
 	{ "cnp_sent", "1/s" }, { "ecn_marked", "1/s" }, { "rx_gbps", "Gb/s" },
 	{ "tx_gbps", "Gb/s" }, { "pauses", "1/s" }, { "drops", "1/s" },
+	{ "pause_rx", "1/s" }, { "pause_tx", "1/s" }, { "adp_retrans", "1/s" },
+	{ "adp_retrans_timeouts", "1/s" }, { "slow_restart", "1/s" },
+	{ "out_of_sequence", "1/s" }, { "packet_seq_err", "1/s" },
+	{ "local_ack_timeout", "1/s" },
 };
 
 /* The ZTR-RTT counters a timeline uses, by name. */
@@ -29,67 +32,130 @@ static const char *const knames[REC_K_COUNT] = {
 	"ZTR_CC_HYPER_DEC_COUNTER", "ZTR_CC_TX_DEC_COUNTER",
 };
 
-/* Where a real host's timeline columns come from: the sum of these
- * counters (hw_counters, port counters, ethtool names), times scale; for
- * bytes the RDMA port's counters first (4-byte words), else ethtool's
- * PHY bytes.  One vocabulary with the sim's counter names.
+/* Where the device-counter columns come from: the sum of these counters
+ * (the kernel's hw_counters and port counters, ethtool's names; the sim
+ * device gives the same names), times scale; for bytes the RDMA port's
+ * counters first (4-byte words), else ethtool's PHY bytes.  Names of the
+ * sim's own (sim_...) add what only a simulated fabric can count.
  */
 static const struct {
-	const char *col;
-	const char *names[3];	/* "%d" in a name: every priority 0..7 */
+	const char *names[4];	/* "%d" in a name: every priority 0..7 */
 	uint64_t scale;
 	const char *alt;	/* when none of names exists */
 } hsrc[REC_H_COUNT] = {
-	[REC_H_CNP_H] = { "cnp_handled", { "rp_cnp_handled" }, 1, NULL },
-	[REC_H_CNP_S] = { "cnp_sent", { "np_cnp_sent" }, 1, NULL },
-	[REC_H_ECN] = { "ecn_marked", { "np_ecn_marked_roce_packets" }, 1,
-			NULL },
-	[REC_H_RX_BYTES] = { "rx_gbps", { "port_rcv_data" }, 4,
-			     "rx_bytes_phy" },
-	[REC_H_TX_BYTES] = { "tx_gbps", { "port_xmit_data" }, 4,
-			     "tx_bytes_phy" },
-	[REC_H_PAUSES] = { "pauses", { "rx_prio%d_pause", "tx_prio%d_pause" },
-			   1, NULL },
-	[REC_H_DROPS] = { "drops", { "rx_discards_phy", "tx_discards_phy" },
-			  1, NULL },
+	[REC_C_CNP_H - REC_H_FIRST] = { { "rp_cnp_handled" }, 1, NULL },
+	[REC_C_CNP_S - REC_H_FIRST] = { { "np_cnp_sent" }, 1, NULL },
+	[REC_C_ECN - REC_H_FIRST] = { { "np_ecn_marked_roce_packets" }, 1,
+				      NULL },
+	[REC_C_RX - REC_H_FIRST] = { { "port_rcv_data" }, 4, "rx_bytes_phy" },
+	[REC_C_TX - REC_H_FIRST] = { { "port_xmit_data" }, 4, "tx_bytes_phy" },
+	[REC_C_PAUSES - REC_H_FIRST] = { { "rx_prio%d_pause",
+					   "tx_prio%d_pause" }, 1, NULL },
+	[REC_C_DROPS - REC_H_FIRST] = { { "rx_discards_phy", "tx_discards_phy",
+					  "sim_switch_drops",
+					  "sim_link_drops" }, 1, NULL },
+	[REC_C_PAUSE_RX - REC_H_FIRST] = { { "rx_prio%d_pause" }, 1, NULL },
+	[REC_C_PAUSE_TX - REC_H_FIRST] = { { "tx_prio%d_pause" }, 1, NULL },
+	[REC_C_ADP - REC_H_FIRST] = { { "roce_adp_retrans" }, 1, NULL },
+	[REC_C_ADP_TO - REC_H_FIRST] = { { "roce_adp_retrans_to" }, 1, NULL },
+	[REC_C_SLOW - REC_H_FIRST] = { { "roce_slow_restart" }, 1, NULL },
+	[REC_C_OOS - REC_H_FIRST] = { { "out_of_sequence" }, 1, NULL },
+	[REC_C_SEQ_ERR - REC_H_FIRST] = { { "packet_seq_err" }, 1, NULL },
+	[REC_C_ACK_TO - REC_H_FIRST] = { { "local_ack_timeout_err" }, 1,
+					 NULL },
 };
 
-/* The host's counters behind each column, found once: index lists in
- * r->hidx (-1 ends a list).
+/* Is col in the comma-separated list? */
+static bool listed(const char *list, const char *col)
+{
+	size_t n = strlen(col);
+
+	for (; list && *list; list += strcspn(list, ","),
+	     list += *list == ',')
+		if (!strncmp(list, col, n) && (list[n] == ',' || !list[n]))
+			return true;
+	return false;
+}
+
+/* Does name match pat, whose "%d" stands for a priority: prio, or any of
+ * 0..7 when prio < 0?
+ */
+static bool pat_match(const char *pat, const char *name, int prio)
+{
+	const char *pc = strstr(pat, "%d");
+	size_t n = pc ? (size_t)(pc - pat) : strlen(pat);
+
+	if (!pc)
+		return !strcmp(pat, name);
+	return !strncmp(pat, name, n) && name[n] >= '0' && name[n] <= '7' &&
+	       (prio < 0 || name[n] - '0' == prio) && !strcmp(pc + 2,
+							       name + n + 1);
+}
+
+uint64_t rec_counter_columns(const char *name, int prio, bool alt)
+{
+	uint64_t mask = 0;
+	size_t q, k;
+
+	for (q = 0; q < REC_H_COUNT; q++) {
+		bool hit = false;
+
+		if (alt)
+			hit = hsrc[q].alt && !strcmp(hsrc[q].alt, name);
+		for (k = 0; !alt && k < 4 && hsrc[q].names[k]; k++)
+			hit |= pat_match(hsrc[q].names[k], name, prio);
+		if (hit)
+			mask |= 1ULL << (REC_H_FIRST + q);
+	}
+	return mask;
+}
+
+/* The counters behind each column, found once: index lists in r->hidx
+ * (-1 ends a list); a column whose counters all lack takes its
+ * alternative.
  */
 static void host_map(struct recorder *r)
 {
-	char missing[256] = "", nm[64];
-	size_t q, k, n;
-	int p, i;
+	uint64_t have = 0, alt = 0;
+	char missing[512] = "";
+	size_t q, i, n[REC_H_COUNT] = { 0 };
 
-	for (q = 0; q < REC_H_COUNT; q++) {
-		n = 0;
-		for (k = 0; k < 3 && hsrc[q].names[k]; k++)
-			for (p = 0; p < 8; p++) {
-				snprintf(nm, sizeof(nm), hsrc[q].names[k], p);
-				i = hostctr_find(r->host, nm);
-				if (i >= 0 && n < REC_H_MAX)
-					r->hidx[q][n++] = i;
-				if (!strchr(hsrc[q].names[k], '%'))
-					break;
-			}
+	for (q = 0; q < REC_H_COUNT; q++)
 		r->hscale[q] = hsrc[q].scale;
-		if (!n && hsrc[q].alt &&
-		    (i = hostctr_find(r->host, hsrc[q].alt)) >= 0) {
-			r->hidx[q][n++] = i;
-			r->hscale[q] = 1;
-		}
-		r->hidx[q][n] = -1;
-		if (!n) {	/* named as an engineer knows it */
-			const char *w = hsrc[q].names[0], *pc = strstr(w, "%d");
+	for (i = 0; i < r->ctrs->n; i++) {
+		const char *nm = r->ctrs->name(r->ctrs, i);
+		uint64_t m = rec_counter_columns(nm, r->prio, false);
 
-			snprintf(missing + strlen(missing), sizeof(missing) -
-				 strlen(missing), "%s%s (%.*s%s%s)",
-				 *missing ? ", " : "", hsrc[q].col,
-				 pc ? (int)(pc - w) : (int)strlen(w), w,
-				 pc ? "N" : "", pc ? pc + 2 : "");
-		}
+		for (q = 0; m && q < REC_H_COUNT; q++)
+			if (m >> (REC_H_FIRST + q) & 1 && n[q] < REC_H_MAX - 1)
+				r->hidx[q][n[q]++] = (int)i;
+		have |= m;
+		alt |= rec_counter_columns(nm, r->prio, true);
+	}
+	for (i = 0; i < r->ctrs->n && (alt & ~have); i++) {
+		uint64_t m = rec_counter_columns(r->ctrs->name(r->ctrs, i),
+						 r->prio, true) & ~have;
+
+		for (q = 0; m && q < REC_H_COUNT; q++)
+			if (m >> (REC_H_FIRST + q) & 1 && !n[q]) {
+				r->hidx[q][n[q]++] = (int)i;
+				r->hscale[q] = 1;
+			}
+	}
+	for (q = 0; q < REC_H_COUNT; q++) {
+		const char *col = rec_fixed_cols[REC_H_FIRST + q].name;
+		const char *w = hsrc[q].names[0], *pc = strstr(w, "%d");
+		char pn[8];
+
+		r->hidx[q][n[q]] = -1;
+		if (n[q] || listed(r->ctrs->unmodeled, col))
+			continue;
+		/* named as an engineer knows it */
+		snprintf(pn, sizeof(pn), r->prio < 0 ? "N" : "%d", r->prio);
+		snprintf(missing + strlen(missing), sizeof(missing) -
+			 strlen(missing), "%s%s (%.*s%s%s)", *missing ? ", " : "",
+			 col, pc ? (int)(pc - w) : (int)strlen(w), w,
+			 pc ? pn : "", pc ? pc + 2 : "");
 	}
 	if (*missing)
 		sess_warn(r->s, "record: %s has no counter for %s: empty "
@@ -131,23 +197,23 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		if (rc)
 			return rc;
 	}
-	if (r->d && r->d->sim) {
-		sim_port_counters(r->d->sim, &n->port);
-		if (r->nids)
-			simdev_diag_sources(r->d->sim, n->ds);
-	} else if (r->host) {
-		rc = hostctr_read(r->host, r->hvals, &r->s->err);
+	if (r->ctrs) {
+		rc = r->ctrs->read(r->ctrs, r->hvals, &r->s->err);
 		if (rc)
 			return rc;
 		host_sums(r, n->host);
+	} else {
+		memset(n->host, 0xff, sizeof(n->host));
 	}
-	/* the bins change only with new timeouts (or another reader) */
+	if (r->nids) {
+		rc = dev_diag_sources(r->s, n->ds);
+		if (rc)
+			return rc;
+	}
 	if (n != &r->prev)
 		memcpy(n->bins, r->prev.bins, sizeof(n->bins));
-	if (r->retx && r->d->rto_seen != r->rto_peeked) {
-		retx_dev_peek(r->d->retx, &cfg, &running, n->bins);
-		r->rto_peeked = r->d->rto_seen;
-	}
+	if (r->retx)
+		dev_retx_peek(r->s, &r->retx_gen, &cfg, &running, n->bins);
 	return 0;
 }
 
@@ -187,7 +253,6 @@ static double grow(uint64_t a, uint64_t b)
 static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		     double dt, double *row)
 {
-	const struct sim_port_counters *a = &r->prev.port, *b = &n->port;
 	uint32_t i;
 
 	for (i = 0; i < REC_C_FIXED; i++)
@@ -215,32 +280,15 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, dt);
 		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, dt);
 	}
-	if (!r->d) {		/* a real host: its counters' growth */
-		static const int col[REC_H_COUNT] = {
-			REC_C_CNP_H, REC_C_CNP_S, REC_C_ECN, REC_C_RX, REC_C_TX,
-			REC_C_PAUSES, REC_C_DROPS };
-		const uint64_t *ha = r->prev.host, *hb = n->host;
-		size_t q;
+	for (i = 0; i < REC_H_COUNT; i++) {	/* the device's counters */
+		uint64_t ha = r->prev.host[i], hb = n->host[i];
+		double g = ha == UINT64_MAX || hb == UINT64_MAX ? NAN :
+			   grow(ha, hb);
 
-		for (q = 0; r->host && q < REC_H_COUNT; q++) {
-			double g = ha[q] == UINT64_MAX || hb[q] == UINT64_MAX ?
-				   NAN : grow(ha[q], hb[q]);
-
-			row[col[q]] = q == REC_H_RX_BYTES ||
-				      q == REC_H_TX_BYTES ? g * 8 / dt / 1e9 :
-				      g / dt;
-		}
-		return;
+		row[REC_H_FIRST + i] = REC_H_FIRST + i == REC_C_RX ||
+				       REC_H_FIRST + i == REC_C_TX ?
+				       g * 8 / dt / 1e9 : g / dt;
 	}
-	row[REC_C_CNP_H] = grow(a->cnp_handled, b->cnp_handled) / dt;
-	row[REC_C_CNP_S] = grow(a->cnp_sent, b->cnp_sent) / dt;
-	row[REC_C_ECN] = grow(a->ecn_marked, b->ecn_marked) / dt;
-	row[REC_C_RX] = grow(a->rx_bytes, b->rx_bytes) * 8 / dt / 1e9;
-	row[REC_C_TX] = grow(a->tx_bytes, b->tx_bytes) * 8 / dt / 1e9;
-	row[REC_C_PAUSES] = (double)(b->pause_tx + b->sw_pause_tx -
-				     a->pause_tx - a->sw_pause_tx) / dt;
-	row[REC_C_DROPS] = (double)(b->drops_nobuf + b->drops_loss -
-				    a->drops_nobuf - a->drops_loss) / dt;
 	for (i = 0; r->retx && i < r->nbins; i++)
 		/* a reader that cleared in between: the bin is the growth */
 		row[REC_C_FIXED + i] = (double)(n->bins[i] >= r->prev.bins[i] ?
@@ -272,63 +320,49 @@ static int find_slot(struct recorder *r)
 	return rc;
 }
 
-/* A real NIC's host counters (hostctr.h), for the port columns. */
-static void find_host(struct recorder *r)
+/* The device's counters, for the columns from cnp_handled on. */
+static void find_ctrs(struct recorder *r)
 {
-	struct pcb_err e = { 0 };
+	struct pcb_err keep = r->s->err;
 
-	r->host = calloc(1, sizeof(*r->host));
-	if (!r->host)
-		return;
-	if (hostctr_open(r->host, r->s->devname, &e) ||
-	    !(r->hvals = calloc(r->host->n, sizeof(*r->hvals)))) {
-		sess_warn(r->s, "record: %s: CNP, ECN, Gb/s, pause and drop "
-			  "columns stay empty", e.code ? e.msg : "out of memory");
-		rec_close(r);
+	if (dev_ctrs(r->s, &r->ctrs) ||
+	    !(r->hvals = calloc(r->ctrs->n ? r->ctrs->n : 1,
+				sizeof(*r->hvals)))) {
+		sess_warn(r->s, "record: %s: CNP, ECN, Gb/s, pause, drop and "
+			  "retransmission columns stay empty", r->ctrs ?
+			  "out of memory" : r->s->err.msg);
+		r->s->err = keep;
+		r->ctrs = NULL;
 		return;
 	}
+	if (*r->ctrs->warn)
+		sess_warn(r->s, "record: %s", r->ctrs->warn);
 	host_map(r);
 }
 
 void rec_close(struct recorder *r)
 {
-	if (r->host)
-		hostctr_close(r->host);
-	free(r->host);
 	free(r->hvals);
-	r->host = NULL;
 	r->hvals = NULL;
+	r->ctrs = NULL;
 }
 
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
-	     uint32_t nids, bool clear)
+	     uint32_t nids, bool clear, int prio)
 {
-	struct retx_cfg cfg;
-	bool running = false;
+	uint64_t ds[DS_COUNT];
 	uint32_t i;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->s = s;
 	r->clear = clear;
+	r->prio = prio;
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	if (!(s->dev->ops->caps & REG_CAP_REAL)) {
-		struct sim *sim;
-
-		rc = sess_simdev(s, &r->d);
-		if (!rc)
-			rc = simdev_sim(r->d, &sim, &s->err);
-		if (rc)
-			return rc;
-	} else if (nids) {
-		return pcb_error(&s->err, PCB_E_STATE, "record: diag data IDs "
-				 "come from DOCA telemetry, which pccbench "
-				 "reads on the sim device only");
-	} else {
-		find_host(r);
-	}
+	if (nids && (rc = dev_diag_sources(s, ds)))
+		return pcb_error(&s->err, PCB_E_STATE, "record: %s", s->err.msg);
 	for (i = 0; i < nids; i++) {
 		r->idv[i] = ids[i];
 		r->ids[i] = diag_dev_source(ids[i]);
@@ -336,20 +370,18 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 			char nm[96];
 
 			diag_id_name(ids[i], nm, sizeof(nm));
-			return pcb_error(&s->err, PCB_E_INVAL, "record: the sim "
-					 "device does not measure %s", nm);
+			return pcb_error(&s->err, PCB_E_INVAL, "record: %s does "
+					 "not measure %s", s->devname, nm);
 		}
 	}
 	r->nids = nids;
 	rc = find_slot(r);
 	if (rc)
 		return rc;
-	if (r->d) {
-		retx_dev_peek(r->d->retx, &cfg, &running, r->prev.bins);
-		r->retx = running;
-		r->nbins = running ? cfg.num_bins : 0;
-		r->retx_cfg = cfg;
-	}
+	find_ctrs(r);
+	r->retx_gen = (size_t)-1;
+	dev_retx_peek(s, &r->retx_gen, &r->retx_cfg, &r->retx, r->prev.bins);
+	r->nbins = r->retx ? r->retx_cfg.num_bins : 0;
 	if (r->slot < 0)
 		sess_warn(s, "record: no slot has the algorithm and counters "
 			  "enabled: RTT and rate columns stay empty ('algo "
@@ -382,58 +414,13 @@ int rec_columns(struct recorder *r, struct series *ser)
 	return 0;
 }
 
-static int traffic_check(struct recorder *r)
-{
-	const char *log = r->traffic_log ? r->traffic_log : "/dev/null";
-
-	if (!r->traffic || !run_bg_done(r->traffic) || !r->traffic->status)
-		return 0;
-	if (r->traffic->status == 127)
-		return pcb_error(&r->s->err, PCB_E_DEVICE, "cannot run traffic "
-				 "command '%s' (not found or not executable; "
-				 "see %s)", r->traffic->name, log);
-	return pcb_error(&r->s->err, PCB_E_DEVICE, "traffic command '%s' "
-			 "failed (exit %d); its output is in %s",
-			 r->traffic->name, r->traffic->status, log);
-}
-
-/* Wait until wall time `until`, in slices that notice an interrupt and a
- * traffic command that failed.
- */
-static int wait_until(struct recorder *r, double until)
-{
-	for (;;) {
-		double left = until - pcb_mono_s();
-		struct timespec ts;
-		int rc = traffic_check(r);
-
-		if (rc)
-			return rc;
-		if (r->s->stop && *r->s->stop)
-			return pcb_error(&r->s->err, PCB_E_INTR,
-					 "interrupted");
-		if (left <= 0)
-			return 0;
-		if (left > 0.05)
-			left = 0.05;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(left * 1e9);
-		nanosleep(&ts, NULL);
-	}
-}
-
-int rec_wait(struct recorder *r, double seconds)
-{
-	return wait_until(r, pcb_mono_s() + seconds);
-}
-
 int rec_baseline(struct recorder *r)
 {
 	int rc;
 
 	r->rtt_sum = r->rtt_num = 0;
-	r->rto_peeked = (size_t)-1;
-	r->prev_w = pcb_mono_s();
+	r->retx_gen = (size_t)-1;
+	r->prev_t = dev_now(r->s);
 	rc = read_sources(r, &r->prev);
 	r->have_prev = !rc;
 	return rc;
@@ -443,9 +430,10 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done)
 {
 	struct session *s = r->s;
-	double row[SERIES_MAX_COLS], t0, w0, wprev;
+	double row[SERIES_MAX_COLS], w0 = pcb_mono_s(), shown_at = 0;
 	bool shown = false, tty = progress && isatty(STDERR_FILENO);
 	uint64_t k, count = (uint64_t)(dur / every);
+	int64_t t0, tprev;
 	struct rec_snap n;
 	int rc;
 
@@ -454,28 +442,21 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	r->have_prev = false;
 	if (rc)
 		return rc;
-	w0 = wprev = r->prev_w;	/* intervals start at the baseline */
-	t0 = r->d ? sim_now(r->d->sim) / 1e12 : 0;
+	t0 = tprev = r->prev_t;	/* intervals start at the baseline */
 	for (k = 0; k < count; k++) {
-		double dt = every / 1e12, w;
+		int64_t tn;
+		double w;
 
-		if (r->d) {
-			rc = k ? simdev_run_more(r->d, every, s->stop, &s->err) :
-				 simdev_run(r->d, every, s->stop, &s->err);
-		} else {
-			rc = wait_until(r, w0 + (double)(k + 1) * dt);
-		}
+		rc = dev_run_until(s, t0 + (int64_t)(k + 1) * every, k == 0);
 		if (rc)
 			break;
 		rc = read_sources(r, &n);
 		if (rc)
 			break;
-		w = pcb_mono_s();
-		if (!r->d)	/* the real interval: reads take time */
-			dt = w - wprev;
-		wprev = w;
+		tn = dev_now(s);	/* on a real NIC reads take time */
 		*done += every;
-		make_row(r, &n, r->d ? t0 + *done / 1e12 : w - w0, dt, row);
+		make_row(r, &n, tn / 1e12, (double)(tn - tprev) / 1e12, row);
+		tprev = tn;
 		if (series_add_row(ser, row)) {
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 			break;
@@ -483,12 +464,14 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		r->prev = n;
 		if (r->on_row)
 			r->on_row(r->on_row_ctx, ser);
-		if (tty && w - w0 > 1.0 && (k % 64 == 0 || k + 1 == count ||
-					   !r->d)) {
+		w = pcb_mono_s();
+		if (tty && w - w0 > 1.0 && (w - shown_at > 0.2 ||
+					   k + 1 == count)) {
 			fprintf(stderr, "\rrecord %s: %3.0f %% (%.3f of %.3f "
 				"ms)", progress, 100.0 * (double)(k + 1) /
 				(double)count, *done / 1e9, dur / 1e9);
 			shown = true;
+			shown_at = w;
 		}
 	}
 	if (shown)

@@ -20,7 +20,8 @@ ln -s ../../devices/pci0000:00/0000:00:01.0/0000:08:00.0/net/ens1f0np0 "$sys/cla
 ln -s ../../../0000:08:00.0 "$pci/net/ens1f0np0/device"
 ln -s ../../../devices/pci0000:00/0000:00:01.0/0000:08:00.0 "$sys/bus/pci/devices/0000:08:00.0"
 for c in np_cnp_sent rp_cnp_handled np_ecn_marked_roce_packets roce_adp_retrans \
-	roce_adp_retrans_to out_of_sequence local_ack_timeout_err; do
+	roce_adp_retrans_to out_of_sequence local_ack_timeout_err packet_seq_err \
+	roce_slow_restart; do
 	echo 100 >"$port/hw_counters/$c"
 done
 echo 1000 >"$port/counters/port_rcv_data"
@@ -29,7 +30,7 @@ echo 5 >"$pci/net/ens1f0np0/statistics/rx_dropped"
 export PCCBENCH_SYSFS="$sys"
 
 names() { "$BIN" -j counter show host "$1" | tr '{' '\n' | sed -n 's/.*"name":"\([a-z_0-9]*\)".*/\1/p' | tr '\n' ' '; }
-want="local_ack_timeout_err net_rx_dropped np_cnp_sent np_ecn_marked_roce_packets out_of_sequence port_rcv_data port_xmit_data roce_adp_retrans roce_adp_retrans_to rp_cnp_handled "
+want="local_ack_timeout_err net_rx_dropped np_cnp_sent np_ecn_marked_roce_packets out_of_sequence packet_seq_err port_rcv_data port_xmit_data roce_adp_retrans roce_adp_retrans_to roce_slow_restart rp_cnp_handled "
 for h in 0000:08:00.0 08:00.0 mlx5_0 mlx5_0/1 ens1f0np0; do
 	check "counters from $h" "$want" "$(names "$h" 2>/dev/null)"
 done
@@ -70,13 +71,15 @@ export FAKE_MSTREG_SIM=hc
 hw="$port/hw_counters"
 echo 100 >"$hw/np_cnp_sent"
 echo 100 >"$hw/rp_cnp_handled"
-"$BIN" $M -c "record for 1s every 100ms into hc while 'sh -c \"sleep 0.25; echo 1100 >$hw/np_cnp_sent; echo 2000 >$port/counters/port_rcv_data; sleep 0.3; echo 1400 >$hw/np_cnp_sent; echo 5 >$hw/np_ecn_marked_roce_packets; sleep 5\"'" \
+"$BIN" $M -c "record for 1s every 100ms into hc while 'sh -c \"sleep 0.25; echo 1100 >$hw/np_cnp_sent; echo 2000 >$port/counters/port_rcv_data; echo 107 >$hw/roce_adp_retrans; echo 103 >$hw/roce_adp_retrans_to; echo 111 >$hw/roce_slow_restart; echo 150 >$hw/out_of_sequence; echo 120 >$hw/packet_seq_err; echo 102 >$hw/local_ack_timeout_err; sleep 0.3; echo 1400 >$hw/np_cnp_sent; echo 5 >$hw/np_ecn_marked_roce_packets; echo 109 >$hw/roce_adp_retrans; sleep 5\"'" \
 	>/dev/null 2>"$tmp/hc.err"
 check "real record exit" 0 $?
-check "real record warning" "warning: record: 0000:08:00.0 has no counter for pauses (rx_prioN_pause), drops (rx_discards_phy): empty columns" "$(grep "has no counter" "$tmp/hc.err")"
+check "real record warning" "warning: record: 0000:08:00.0 has no counter for pauses (rx_prioN_pause), drops (rx_discards_phy), pause_rx (rx_prioN_pause), pause_tx (tx_prioN_pause): empty columns" "$(grep "has no counter" "$tmp/hc.err")"
 csv="$tmp/data/pccbench/series/hc.csv"
 # columns: 1 t, 12 cnp_handled, 13 cnp_sent, 14 ecn_marked, 15 rx_gbps,
-# 17 pauses, 18 drops
+# 17 pauses, 18 drops, 19 pause_rx, 20 pause_tx, 21 adp_retrans,
+# 22 adp_retrans_timeouts, 23 slow_restart, 24 out_of_sequence,
+# 25 packet_seq_err, 26 local_ack_timeout
 sum() { tail -n +2 "$csv" | tr -d '\r' | awk -F, -v c="$1" -v k="$2" \
 	'{ if ($c != "") s += $c * ($1 - p) * k; p = $1 } END { printf "%.0f", s }'; }
 check "cnp_sent added" 1300 "$(sum 13 1)"
@@ -84,7 +87,35 @@ check "rx bytes added (4-byte words)" 4000 "$(sum 15 125000000)"
 check "ecn: a counter that went back is a gap" "1 0" "$(tail -n +2 "$csv" | tr -d '\r' |
 	awk -F, '{ if ($14 == "") g++; else if ($14 < 0) neg++ } END { print g + 0, neg + 0 }')"
 check "cnp_handled never moved" 0 "$(sum 12 1)"
-check "pauses and drops empty" "" "$(tail -n +2 "$csv" | tr -d '\r' | cut -d, -f17,18 | tr -d ',\n')"
+check "adp_retrans added" 9 "$(sum 21 1)"
+check "adp_retrans_timeouts added" 3 "$(sum 22 1)"
+check "slow_restart added" 11 "$(sum 23 1)"
+check "out_of_sequence added" 50 "$(sum 24 1)"
+check "packet_seq_err added" 20 "$(sum 25 1)"
+check "local_ack_timeout added" 2 "$(sum 26 1)"
+check "pauses and drops empty" "" "$(tail -n +2 "$csv" | tr -d '\r' | cut -d, -f17-20 | tr -d ',\n')"
+
+# a sweep on the real NIC measures the same columns per point, the warm-up
+# excluded: each point's traffic adds 1000 CNPs in the warm-up and 300 in
+# the recorded window; every swept param is restored afterwards
+alpha0=$("$BIN" $M -j param get ALPHA | jget value)
+cat >"$tmp/drive.sh" <<EOF
+sleep 0.1
+v=\$(cat $hw/np_cnp_sent); echo \$((v + 1000)) >$hw/np_cnp_sent
+sleep 0.4
+v=\$(cat $hw/np_cnp_sent); echo \$((v + 300)) >$hw/np_cnp_sent
+sleep 5
+EOF
+"$BIN" $M -y -c "sweep ALPHA 0.2,0.3 warmup 300ms for 600ms every 200ms measure cnp_sent,out_of_sequence while 'sh $tmp/drive.sh' into hs" \
+	>/dev/null 2>"$tmp/hs.err"
+check "real sweep exit" 0 $?
+res="$tmp/data/pccbench/sweeps/hs/results.csv"
+k=$(head -n 1 "$res" | tr -d '\r' | tr ',' '\n' | grep -n '^cnp_sent_mean' | cut -d: -f1)
+# mean rate x 600 ms: 300, not 1300 (the intervals are wall time, the
+# mean one of their rates: within 10 %)
+check "real sweep: cnp_sent per point, warm-up excluded" "ok ok" "$(tail -n +2 "$res" | tr -d '\r' |
+	awk -F, -v k="$k" '{ x = $k * 0.6; printf "%s%s", (NR > 1 ? " " : ""), (x > 270 && x < 330 ? "ok" : x) }')"
+check "real sweep: ALPHA restored" "$alpha0" "$("$BIN" $M -j param get ALPHA | jget value)"
 unset PCCBENCH_SYSFS
 
 # ---- ethtool through the real ioctl: a veth pair in a namespace ----

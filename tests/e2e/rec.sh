@@ -10,13 +10,13 @@ dir="$tmp/data/pccbench/series"
 "$BIN" -d sim:r -j -c 'record for 20ms every 200us into inc' >"$tmp/rec.json"
 check "record exit" 0 $?
 check "points" 100 "$(sed -n 's/.*"points":\([0-9]*\).*/\1/p' "$tmp/rec.json")"
-check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s),cnp_sent (1/s),ecn_marked (1/s),rx_gbps (Gb/s),tx_gbps (Gb/s),pauses (1/s),drops (1/s),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
+check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s),cnp_sent (1/s),ecn_marked (1/s),rx_gbps (Gb/s),tx_gbps (Gb/s),pauses (1/s),drops (1/s),pause_rx (1/s),pause_tx (1/s),adp_retrans (1/s),adp_retrans_timeouts (1/s),slow_restart (1/s),out_of_sequence (1/s),packet_seq_err (1/s),local_ack_timeout (1/s),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
 	"$(head -n 1 "$dir/inc.csv" | tr -d '\r')"
 check "rows" 101 "$(grep -c '' "$dir/inc.csv")"
 check "last t" "0.02" "$(tail -n 1 "$dir/inc.csv" | cut -d, -f1)"
 # the retx bins of the timeline add up to the histogram
 bins=$(tail -n +2 "$dir/inc.csv" | tr -d '\r' |
-	awk -F, '{ for (i = 19; i <= 26; i++) s += $i } END { print s + 0 }')
+	awk -F, '{ for (i = 27; i <= 34; i++) s += $i } END { print s + 0 }')
 hist=$("$BIN" -d sim:r -j retx read | tr '{' '\n' |
 	sed -n 's/.*"count":\([0-9]*\).*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
 check "bins = histogram" "$hist" "$bins"
@@ -30,7 +30,7 @@ grep -q '"algorithm":"ZTR-RTT (reconstructed), slot 1"' "$dir/inc.json" ||
 zero=$(tail -n +2 "$dir/inc.csv" | cut -d, -f2 | grep -c '^0$')
 check "no zero avg_rtt" 0 "$zero"
 
-check "series list" "inc 100 26" "$("$BIN" -j series list | sed 's/.*"name":"\([^"]*\)","points":\([0-9]*\),"columns":\([0-9]*\).*/\1 \2 \3/')"
+check "series list" "inc 100 34" "$("$BIN" -j series list | sed 's/.*"name":"\([^"]*\)","points":\([0-9]*\),"columns":\([0-9]*\).*/\1 \2 \3/')"
 out=$("$BIN" -j corr inc avg_rtt ecn_marked lag 5)
 case "$out" in *'"x":"avg_rtt","y":"ecn_marked","points":'*'"pearson":'*'"best_lag":'*) ;;
 	*) echo "rec: corr: $out"; fail=1 ;; esac
@@ -86,13 +86,13 @@ rm -f "$dir"/long.plot.*
 "$BIN" -d sim:r -c 'record for 2ms every 100us into ids ids port_0_rx_bytes,port_0_tx_transport_cnp_sent_packets' >/dev/null
 check "ids exit" 0 $?
 check "ids header" "port_0_rx_bytes (B/s),port_0_tx_transport_cnp_sent_packets (1/s)" \
-	"$(head -n 1 "$dir/ids.csv" | tr -d '\r' | cut -d, -f27-)"
-bad=$(tail -n +2 "$dir/ids.csv" | tr -d '\r' | awk -F, '{ d = $27 * 8 / 1e9 - $15; if (d > 1e-6 || d < -1e-6) n++; if ($28 != $13) n++ } END { print n + 0 }')
+	"$(head -n 1 "$dir/ids.csv" | tr -d '\r' | cut -d, -f35-)"
+bad=$(tail -n +2 "$dir/ids.csv" | tr -d '\r' | awk -F, '{ d = $35 * 8 / 1e9 - $15; if (d > 1e-6 || d < -1e-6) n++; if ($36 != $13) n++ } END { print n + 0 }')
 check "ids agree with rx_gbps and cnp_sent" 0 "$bad"
 "$BIN" series drop ids >/dev/null
 out=$("$BIN" -d sim:r record for 1ms every 100us ids pcie_n0_i0_d0_link_inbound_bytes 2>&1); rc=$?
 check "unmeasured id" 1 $rc
-check "unmeasured id message" "error: record: the sim device does not measure pcie_n0_i0_d0_link_inbound_bytes" "$out"
+check "unmeasured id message" "error: record: sim:r does not measure pcie_n0_i0_d0_link_inbound_bytes" "$out"
 
 # bad input: one line, exit 1, nothing written
 out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
@@ -120,9 +120,9 @@ export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
 "$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 10ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
-check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause and drop columns stay empty" "$(cat "$tmp/nic.err")"
+check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause, drop and retransmission columns stay empty" "$(cat "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
-grep -q "series nic: 6 points x 18 columns, 600ms every 100ms" "$tmp/nic.out" ||
+grep -q "series nic: 6 points x 26 columns, 600ms every 100ms" "$tmp/nic.out" ||
 	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }
 # the traffic moved the counters: RTT samples in some interval, and wall
 # time in t (about 0.1 s apart); port columns stay empty on a real NIC
@@ -130,7 +130,7 @@ check "real record: intervals with RTT" yes "$(tail -n +2 "$dir/nic.csv" | tr -d
 	awk -F, '$2 != "" { n++ } END { print (n > 0 ? "yes" : "no") }')"
 check "real record: wall time" yes "$(tail -n 1 "$dir/nic.csv" | cut -d, -f1 |
 	awk '{ print ($1 > 0.5 && $1 < 2 ? "yes" : "no") }')"
-check "real record: no port columns" "" "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' | cut -d, -f12-18 | tr -d ',\n')"
+check "real record: no port columns" "" "$(tail -n +2 "$dir/nic.csv" | tr -d '\r' | cut -d, -f12-26 | tr -d ',\n')"
 "$BIN" $M -c "record for 300ms every 100ms into niclog while 'echo traffic says hello'" >/dev/null 2>&1
 check "traffic output in NAME.while.log" "traffic says hello" "$(cat "$dir/niclog.while.log")"
 # the RDMA port's counters from sysfs (a fixture tree the traffic command

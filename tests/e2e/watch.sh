@@ -66,4 +66,21 @@ out=$(PCCBENCH_SYSFS="$sys" FAKE_MSTREG_SIM=wn "$BIN" -d 0000:08:00.0 --backend 
 check "real watch exit" 0 $?
 check "real watch lines" 7 "$(printf '%s\n' "$out" | grep -c '')"
 check "cnp_sent seen" 500 "$(printf '%s\n' "$out" | tail -n +2 | awk '{ s += $2 * ($1 - p); p = $1 } END { printf "%.0f", s }')"
+
+# the same on a terminal: the table redrawn with the host's rate once the
+# driver moves the counter; Ctrl-C ends it
+tmux -L "$sock" kill-server 2>/dev/null
+tmux -L "$sock" new-session -d -s w -x 120 -y 30 \
+	"env XDG_STATE_HOME=$tmp/state PCCBENCH_SYSFS=$sys FAKE_MSTREG_SIM=wn TERM=xterm $BIN -d 0000:08:00.0 --backend mstreg --mstreg $O/tests/fake-mstreg watch cnp_sent,local_ack_timeout every 200ms; echo WATCH-ENDED \$?; sleep 30"
+wait_for "0000:08:00.0: t = "
+wait_for "local_ack_timeout"
+screen | grep -qE 'cnp_sent +0 ' || { echo "watch: cnp_sent not 0 before it moved"; screen | sed 's/^/  | /'; fail=1; }
+echo 1500 >"$port/hw_counters/np_cnp_sent"
+i=0
+until screen | grep -qE 'cnp_sent +[1-9][0-9.]* 1/s' || [ $i -ge 100 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+[ $i -lt 100 ] || { echo "watch: the terminal never showed the rate"; screen | sed 's/^/  | /'; fail=1; }
+tmux -L "$sock" send-keys -t w C-c
+wait_for "WATCH-ENDED 0"
 exit $fail

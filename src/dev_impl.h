@@ -1,0 +1,17 @@
+/* dev_impl.h - what the device implementations share with device.c:
+ * their operations and constructors.  Only device.c, dev_sim.c and
+ * dev_nic.c include it.
+ */
+#ifndef PCCB_DEV_IMPL_H
+#define PCCB_DEV_IMPL_H
+
+#include "device.h"
+
+extern const struct dev_ops dev_sim_ops;
+extern const struct dev_ops dev_nic_ops;
+
+/* A zeroed device of the kind; -1 out of memory. */
+int dev_sim_new(struct device **out);
+int dev_nic_new(struct device **out);
+
+#endif

@@ -1,0 +1,452 @@
+/* dev_sim.c - the sim device (device.h): its clock is simulated time,
+ * its workload the scenario (sim/simdev.h), its counters the fabric's
+ * host NICs named as the kernel and ethtool name a real host's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "dev_impl.h"
+#include "dev_sim.h"
+#include "fsafe.h"
+#include "out.h"
+#include "paths.h"
+#include "sim/simdev.h"
+#include "units.h"
+#include "tel/retx.h"
+
+struct sim_device {
+	struct device base;
+	struct simdev *sd;		/* the workload, opened on first use */
+	struct dev_ctrs ctrs;
+	struct sim_port_counters last;	/* for the counters' read */
+};
+
+static struct sim_device *sim_of(struct device *d)
+{
+	return (struct sim_device *)d;
+}
+
+/* ---- the workload --------------------------------------------------- */
+
+int dev_simdev(struct session *s, struct simdev **out)
+{
+	struct sim_device *m;
+	int rc = sess_device(s);
+
+	if (rc)
+		return rc;
+	if (s->device->ops != &dev_sim_ops)
+		return pcb_error(&s->err, PCB_E_STATE, "'%s' is not a "
+				 "simulated device", s->devname);
+	m = sim_of(s->device);
+	if (!m->sd) {
+		const char *c = strchr(s->devname, ':');
+
+		rc = simdev_open(&m->sd, simfw_of(s->dev), c ? c + 1 :
+				 "default", &s->err);
+		if (rc)
+			return rc;
+	}
+	*out = m->sd;
+	return 0;
+}
+
+static int fabric(struct device *d, struct sim **out, struct pcb_err *err)
+{
+	struct simdev *sd;
+	int rc = dev_simdev(d->s, &sd);
+
+	if (rc && err != &d->s->err)
+		*err = d->s->err;
+	return rc ? rc : simdev_sim(sd, out, err);
+}
+
+static void sim_close(struct device *d)
+{
+	simdev_close(sim_of(d)->sd);
+	free(d);
+}
+
+static int64_t sim_now_ps(struct device *d)
+{
+	const struct simdev *sd = sim_of(d)->sd;
+
+	return sd && sd->sim ? sim_now(sd->sim) : 0;
+}
+
+static int simd_run(struct device *d, int64_t until, bool window,
+		   struct pcb_err *err)
+{
+	struct sim *sim;
+	int64_t ps;
+	int rc = fabric(d, &sim, err);
+
+	if (rc)
+		return rc;
+	ps = until - sim_now(sim);
+	if (ps <= 0 && !window)
+		return 0;
+	return window ? simdev_run(sim_of(d)->sd, ps > 0 ? ps : 0,
+				   d->s->stop, err) :
+			simdev_run_more(sim_of(d)->sd, ps, d->s->stop, err);
+}
+
+/* ---- counters ------------------------------------------------------- */
+
+/* The kernel's and ethtool's names for what the fabric's host NICs count
+ * (summed over every host); "%d" names go per priority 0..7.  Names of
+ * the sim's own begin with sim_: a host cannot count them.
+ */
+enum { F_CNP_H, F_CNP_S, F_ECN, F_OOS, F_NAK, F_ACK_TO, F_RCV_WORDS,
+       F_XMIT_WORDS, F_RCV_PKTS, F_XMIT_PKTS, F_RX_B, F_TX_B, F_RX_P, F_TX_P,
+       F_PAUSE_US, F_SW_DROP, F_LINK_DROP, F_SW_PAUSE, F_SW_ECN,
+       F_SCALARS, F_RX_PRIO_B = F_SCALARS, F_RX_PRIO_P, F_TX_PRIO_B,
+       F_TX_PRIO_P, F_RX_PRIO_PAUSE, F_TX_PRIO_PAUSE, F_PRIO_END };
+
+#define NCTRS (F_SCALARS + (F_PRIO_END - F_SCALARS) * 8)
+#define PIDX(f, p) (F_SCALARS + ((f) - F_SCALARS) * 8 + (p))
+
+static const char *const scalar_names[F_SCALARS] = {
+	"rp_cnp_handled", "np_cnp_sent", "np_ecn_marked_roce_packets",
+	"out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
+	"port_rcv_data", "port_xmit_data", "port_rcv_packets",
+	"port_xmit_packets", "rx_bytes_phy", "tx_bytes_phy",
+	"rx_packets_phy", "tx_packets_phy", "rx_prio3_pause_duration",
+	"sim_switch_drops", "sim_link_drops", "sim_switch_pause_tx",
+	"sim_switch_ecn_marked",
+};
+static const char *const prio_fmt[F_PRIO_END - F_SCALARS] = {
+	"rx_prio%d_bytes", "rx_prio%d_packets", "tx_prio%d_bytes",
+	"tx_prio%d_packets", "rx_prio%d_pause", "tx_prio%d_pause",
+};
+static char prio_names[F_PRIO_END - F_SCALARS][8][32];
+
+static const char *ctr_name(const struct dev_ctrs *c, size_t i)
+{
+	(void)c;
+	if (i < F_SCALARS)
+		return scalar_names[i];
+	i -= F_SCALARS;
+	if (!prio_names[i / 8][i % 8][0])
+		snprintf(prio_names[i / 8][i % 8], sizeof(prio_names[0][0]),
+			 prio_fmt[i / 8], (int)(i % 8));
+	return prio_names[i / 8][i % 8];
+}
+
+static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
+{
+	struct sim_device *m = (struct sim_device *)((char *)c -
+		offsetof(struct sim_device, ctrs));
+	struct sim_port_counters *p = &m->last;
+	struct sim *sim;
+	size_t i;
+	int rc = fabric(&m->base, &sim, err);
+
+	if (rc)
+		return rc;
+	sim_port_counters(sim, p);
+	v[F_CNP_H] = p->cnp_handled;
+	v[F_CNP_S] = p->cnp_sent;
+	v[F_ECN] = p->ecn_marked;
+	v[F_OOS] = p->out_of_sequence;
+	v[F_NAK] = p->nacks;
+	v[F_ACK_TO] = p->rto;
+	v[F_RCV_WORDS] = p->rx_bytes / 4;	/* 4-byte words, as mlx5 */
+	v[F_XMIT_WORDS] = p->tx_bytes / 4;
+	v[F_RCV_PKTS] = p->rx_pkts;
+	v[F_XMIT_PKTS] = p->tx_pkts;
+	v[F_RX_B] = p->rx_bytes;
+	v[F_TX_B] = p->tx_bytes;
+	v[F_RX_P] = p->rx_pkts;
+	v[F_TX_P] = p->tx_pkts;
+	v[F_PAUSE_US] = p->pause_rx_ns / 1000;
+	v[F_SW_DROP] = p->drops_nobuf;
+	v[F_LINK_DROP] = p->drops_loss;
+	v[F_SW_PAUSE] = p->sw_pause_tx;
+	v[F_SW_ECN] = p->ecn_marked_sw;
+	for (i = 0; i < 8; i++) {
+		v[PIDX(F_RX_PRIO_B, i)] = p->rx_bytes_prio[i];
+		v[PIDX(F_RX_PRIO_P, i)] = p->rx_pkts_prio[i];
+		v[PIDX(F_TX_PRIO_B, i)] = p->tx_bytes_prio[i];
+		v[PIDX(F_TX_PRIO_P, i)] = p->tx_pkts_prio[i];
+		v[PIDX(F_RX_PRIO_PAUSE, i)] =
+			p->pause_rx_prio[i];
+		v[PIDX(F_TX_PRIO_PAUSE, i)] =
+			p->pause_tx_prio[i];
+	}
+	return 0;
+}
+
+static int sim_ctrs(struct device *d, struct dev_ctrs **out,
+		    struct pcb_err *err)
+{
+	struct sim_device *m = sim_of(d);
+
+	(void)err;
+	if (!m->ctrs.n) {
+		m->ctrs.n = NCTRS;
+		m->ctrs.name = ctr_name;
+		m->ctrs.read = ctr_read;
+		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: the "
+			 "fabric's host NICs, summed", d->s->devid);
+		/* the sim retransmits on timeouts with a backed-off timer
+		 * and does not tell adaptive retransmissions apart */
+		m->ctrs.unmodeled = "adp_retrans,adp_retrans_timeouts,"
+				    "slow_restart";
+	}
+	*out = &m->ctrs;
+	return 0;
+}
+
+/* ---- telemetry ------------------------------------------------------ */
+
+static int sim_retx(struct device *d, struct retx_dev **out,
+		    struct pcb_err *err)
+{
+	struct simdev *sd;
+	int rc = dev_simdev(d->s, &sd);
+
+	(void)err;
+	if (!rc)
+		*out = sd->retx;
+	return rc;
+}
+
+static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
+			  bool *running, uint64_t *bins)
+{
+	struct pcb_err keep = d->s->err;
+	struct simdev *sd;
+
+	if (dev_simdev(d->s, &sd)) {
+		d->s->err = keep;
+		return false;
+	}
+	/* the bins change only with new timeouts (or another reader) */
+	if (sd->rto_seen == *gen)
+		return false;
+	retx_dev_peek(sd->retx, cfg, running, bins);
+	*gen = sd->rto_seen;
+	return true;
+}
+
+static int sim_diag(struct device *d, struct diag_dev **out,
+		    struct pcb_err *err)
+{
+	struct simdev *sd;
+	int rc = dev_simdev(d->s, &sd);
+
+	(void)err;
+	if (!rc)
+		*out = sd->diag;
+	return rc;
+}
+
+static int sim_diag_sources(struct device *d, uint64_t v[DS_COUNT],
+			    struct pcb_err *err)
+{
+	struct sim *sim;
+	int rc = fabric(d, &sim, err);
+
+	if (!rc)
+		simdev_diag_sources(sim, v);
+	return rc;
+}
+
+static int sim_summ(struct device *d, double v[DEV_S_COUNT],
+		    struct pcb_err *err)
+{
+	struct sim_summary sum;
+	struct sim *sim;
+	int rc = fabric(d, &sim, err);
+
+	if (rc)
+		return rc;
+	sim_summary(sim, &sum);
+	v[DEV_S_UTIL] = sum.util;
+	v[DEV_S_JAIN] = sum.jain;
+	v[DEV_S_QMEAN] = sum.q_mean;
+	v[DEV_S_QP99] = sum.q_p99;
+	v[DEV_S_QMAX] = sum.q_max;
+	v[DEV_S_RTTMEAN] = sum.rtt_samples ? sum.rtt_mean : NAN;
+	v[DEV_S_RTTP99] = sum.rtt_samples ? sum.rtt_p99 : NAN;
+	v[DEV_S_RTOS] = (double)sum.rtos;
+	return 0;
+}
+
+/* ---- workload ------------------------------------------------------- */
+
+static int sim_workload(struct device *d, char *buf, size_t len,
+			uint64_t *seed, struct pcb_err *err)
+{
+	struct simdev *sd;
+	int rc = dev_simdev(d->s, &sd);
+
+	(void)err;
+	if (rc)
+		return rc;
+	sim_cfg_format(&sd->cfg, buf, len);
+	*seed = sd->cfg.seed;
+	return 0;
+}
+
+static int sim_replay(struct device *d, int argc, char **argv, uint64_t seed,
+		      struct pcb_err *err)
+{
+	struct sim_cfg cfg;
+	struct simdev *sd;
+	int rc = dev_simdev(d->s, &sd);
+
+	if (rc)
+		return rc;
+	sim_cfg_default(&cfg);
+	if (argc < 1)
+		return pcb_error(err, PCB_E_USAGE, "no scenario");
+	rc = simdev_parse_scenario(&cfg, argv[0], argc - 1, argv + 1, err);
+	if (rc)
+		return rc;
+	cfg.seed = seed;
+	sd->cfg = cfg;		/* this process's run only: not saved */
+	simdev_reset(sd);
+	return 0;
+}
+
+int dev_workload_check(int argc, char **argv, uint64_t *seed,
+		       struct pcb_err *err)
+{
+	struct sim_cfg cfg;
+	int rc;
+
+	sim_cfg_default(&cfg);
+	if (argc < 1)
+		return pcb_error(err, PCB_E_USAGE, "no scenario");
+	rc = simdev_parse_scenario(&cfg, argv[0], argc - 1, argv + 1, err);
+	*seed = cfg.seed;
+	return rc;
+}
+
+const char *dev_workload_keys(const char *kind)
+{
+	enum sim_kind k;
+
+	return sim_kind_parse(kind, &k) ? NULL : sim_cfg_keys(k);
+}
+
+/* The standard case (64 flows, 400 Gb/s, 4 KB) runs about 10 ms of device
+ * time in 0.1 s; the cost grows with packets.
+ */
+double dev_workload_cost(int argc, char **argv)
+{
+	struct pcb_err e = { 0 };
+	struct sim_cfg c;
+	double flows;
+
+	sim_cfg_default(&c);
+	if (argc >= 1)
+		simdev_parse_scenario(&c, argv[0], argc - 1, argv + 1, &e);
+	flows = c.kind == SIM_INCAST || c.kind == SIM_STAIRCASE ? c.senders :
+		(double)c.leaves * c.hosts_per_leaf;
+	return 10.0 * (flows < 64 ? 1.0 : flows / 64.0) * c.rate_gbps / 400.0 *
+	       4096.0 / c.mtu;
+}
+
+static int sim_traffic(struct device *d, char **argv, const char *log,
+		       struct pcb_err *err)
+{
+	(void)argv;
+	(void)log;
+	return pcb_error(err, PCB_E_STATE, "'while' runs a traffic command "
+			 "on a real NIC; %s makes its own traffic ('sim "
+			 "scenario')", d->s->devname);
+}
+
+static int sim_traffic_stop(struct device *d, struct pcb_err *err)
+{
+	(void)d;
+	(void)err;
+	return 0;
+}
+
+/* The firmware state and scenario files, copied into dir/pccbench/sim. */
+static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
+{
+	char sim[4400], from[4200], to[4500], *dot;
+	int rc;
+
+	snprintf(sim, sizeof(sim), "%s/pccbench/sim", dir);
+	rc = pcb_mkdirs(sim, 0700, err);
+	if (rc)
+		return rc;
+	snprintf(from, sizeof(from), "%s", simfw_path(simfw_of(d->s->dev)));
+	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
+	rc = pcb_copy_file(from, to, err);
+	if (rc)
+		return rc;
+	dot = strrchr(from, '.');
+	if (dot && strlen(dot) >= strlen(".scenario")) {
+		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
+		snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
+		rc = pcb_copy_file(from, to, err);
+	}
+	return rc;
+}
+
+static void sim_meta(struct device *d, FILE *fp)
+{
+	struct simdev *sd = sim_of(d)->sd;
+	char cfg[1024];
+
+	if (!sd)
+		return;
+	sim_cfg_format(&sd->cfg, cfg, sizeof(cfg));
+	fprintf(fp, ",\"seed\":%" PRIu64 ",\"scenario\":", sd->cfg.seed);
+	out_json_string(fp, cfg);
+	fputs(",\"algorithm\":", fp);
+	out_json_string(fp, sd->algo_label);
+}
+
+static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
+{
+	if (!max)
+		return 0;
+	kv[0][0] = "state_file";
+	kv[0][1] = simfw_path(simfw_of(d->s->dev));
+	return 1;
+}
+
+const struct dev_ops dev_sim_ops = {
+	.kind = "sim",
+	.tick = PS_PER_MS,
+	.traits = DEV_T_REPLAY,
+	.close = sim_close,
+	.now = sim_now_ps,
+	.run_until = simd_run,
+	.ctrs = sim_ctrs,
+	.retx = sim_retx,
+	.retx_peek = sim_retx_peek,
+	.diag = sim_diag,
+	.diag_sources = sim_diag_sources,
+	.summary = sim_summ,
+	.workload = sim_workload,
+	.replay = sim_replay,
+	.traffic_start = sim_traffic,
+	.traffic_stop = sim_traffic_stop,
+	.copy = sim_copy,
+	.meta = sim_meta,
+	.info = sim_info,
+};
+
+int dev_sim_new(struct device **out)
+{
+	struct sim_device *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return -1;
+	m->base.ops = &dev_sim_ops;
+	*out = &m->base;
+	return 0;
+}
