@@ -255,6 +255,71 @@ static void test_pfc(void **state)
 	sim_free(s);
 }
 
+/* The bytes a switch sets aside for PFC: the headroom of its ports. */
+static uint64_t pfc_need(const struct sim *s, uint32_t w)
+{
+	return s->sws[w].headroom;
+}
+
+/* PFC always resumes (issue 23, bug 1): with the shared pool nearly
+ * all headroom the dynamic Xoff sits at its floor of two packets, and
+ * the Xon point must stay reachable; a 64:1 incast without CC then runs
+ * at line rate, losslessly, in every window.
+ */
+static void test_pfc_resume(void **state)
+{
+	struct sim_cfg c = incast(64);
+	struct sim_summary m;
+	struct sim_algo none;
+	struct sim *s;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	c.mtu = 1024;
+	s = mk(&c, &none);
+	c.buffer = pfc_need(s, 0) + 16 * 1024;	/* pool: 16 KB */
+	sim_free(s);
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), 0);
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	if (m.util < 0.95 * m.payload_ceiling || m.drops)
+		fail_msg("second window: utilisation %.4f of %.4f, %llu drops",
+			 m.util, m.payload_ceiling,
+			 (unsigned long long)m.drops);
+	assert_true(m.pauses > 0);
+	sim_free(s);
+}
+
+/* The watchdog: a pause that is never lifted (here forced on the
+ * switch port towards the receiver) stops every departure while data
+ * waits; the run ends with an error that names the paused port.
+ */
+static void test_stall_watchdog(void **state)
+{
+	struct sim_cfg c = incast(4);
+	struct pcb_err err = { 0 };
+	struct sim_algo none;
+	struct sim *s;
+	uint32_t out;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, PS_PER_MS, NULL), 0);
+	assert_int_equal(sim_stall(s, &err), 0);
+	out = s->sws[0].routes[4].first;	/* towards host 4 */
+	s->ports[out].paused = true;
+	s->ports[out].pause_start = s->now;
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), -PCB_E_DEVICE);
+	/* it stops once the interval has passed, not at the end */
+	assert_true(s->now < 3 * PS_PER_MS);
+	assert_int_equal(sim_stall(s, &err), -PCB_E_DEVICE);
+	if (!strstr(err.msg, "switch 0 port 4") || !strstr(err.msg, "stall"))
+		fail_msg("stall message: %s", err.msg);
+	sim_free(s);
+}
+
 /* Lossy: drops appear, tail losses end in retransmission timeouts, and
  * every flow still completes (goodput recovers).
  */
@@ -743,6 +808,8 @@ int main(void)
 		cmocka_unit_test(test_standing_queue),
 		cmocka_unit_test(test_alpha_monotone),
 		cmocka_unit_test(test_pfc),
+		cmocka_unit_test(test_pfc_resume),
+		cmocka_unit_test(test_stall_watchdog),
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_dcqcn_fair),
 		cmocka_unit_test(test_determinism),

@@ -11,6 +11,7 @@
  * moved reschedules or drops.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -723,6 +724,8 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
+	if (data_class(k))
+		s->last_tx = s->now;
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
@@ -770,7 +773,11 @@ static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
 
 /* ---- PFC ---------------------------------------------------------------- */
 
-/* Dynamic Xoff: an eighth of the shared buffer still free. */
+#define XON_OFFSET 3072
+
+/* Dynamic Xoff: an eighth of the shared buffer still free, never less
+ * than two packets.
+ */
 static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 {
 	uint64_t reserved = w->used + w->headroom;
@@ -779,6 +786,19 @@ static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 
 	return free_ / 8 > 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) ?
 	       free_ / 8 : 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
+
+/* Xon, as SAI defines it: max(static Xon, Xoff - Xon offset).  The
+ * offset is HPCC ns-3's 3 KB; the static floor, one packet, lies below
+ * the Xoff floor (two packets), so the band is never empty and an
+ * ingress that drains always resumes: without the floor a dynamic Xoff
+ * below the offset could never be met (issue 23, bug 1).
+ */
+static uint64_t xon_thr(const struct sim *s, const struct sw *w)
+{
+	uint64_t xoff = xoff_thr(s, w), pkt = s->cfg.mtu + HDR_BYTES;
+
+	return xoff > XON_OFFSET + pkt ? xoff - XON_OFFSET : pkt;
 }
 
 static void pfc_send(struct sim *s, uint32_t inport, bool pause)
@@ -803,7 +823,7 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 	if (!p->pause_sent)
 		return;
 	w = &s->sws[p->owner];
-	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
+	if (p->ingress_bytes <= xon_thr(s, w))
 		pfc_send(s, inport, false);
 }
 
@@ -1825,6 +1845,92 @@ static void rebase(struct sim *s)
 	s->nfar = keep;
 }
 
+/* Does data wait behind port pi: in its queue, or, at a host's NIC, in
+ * a QP with packets to send?
+ */
+static bool port_waits(const struct sim *s, uint32_t pi)
+{
+	const struct port *p = &s->ports[pi];
+	const struct host *h;
+	uint32_t i;
+
+	if (p->data.n)
+		return true;
+	if (p->is_switch)
+		return false;
+	h = &s->hosts[p->owner];
+	for (i = 0; i < h->nactive; i++)
+		if (qp_has_work(&s->qps[h->capactive ? h->active[i] :
+						       h->act[i]]))
+			return true;
+	return false;
+}
+
+/* The watchdog's test (at most every 16 K events and at the end of a
+ * run, so a port scan is cheap): no data has left any port for
+ * SIM_STALL_PS, yet some port that PFC holds has data to send.  Only a
+ * pause that is never lifted does that; congestion alone keeps some
+ * port sending.
+ */
+static bool stalled(const struct sim *s)
+{
+	uint32_t i;
+
+	if (s->now - s->last_tx < SIM_STALL_PS)
+		return false;
+	for (i = 0; i < s->nports; i++)
+		if (s->ports[i].paused && port_waits(s, i))
+			return true;
+	return false;
+}
+
+static int port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
+{
+	const struct port *p = &s->ports[pi];
+
+	if (!p->is_switch)
+		return snprintf(b, n, "host %u", p->owner);
+	return snprintf(b, n, "switch %u port %u", p->owner,
+			pi - s->nodes[p->node].port0);
+}
+
+int sim_stall(const struct sim *s, struct pcb_err *err)
+{
+	char names[320];
+	size_t len = 0;
+	uint64_t queued = 0;
+	uint32_t i, shown = 0, more = 0;
+
+	if (!stalled(s))
+		return 0;
+	names[0] = '\0';
+	for (i = 0; i < s->nports; i++) {
+		char one[48];
+
+		queued += s->ports[i].data.bytes;
+		if (!s->ports[i].paused || !port_waits(s, i))
+			continue;
+		port_name(s, i, one, sizeof(one));
+		if (len + strlen(one) + 2 < sizeof(names) - 16 && shown < 8) {
+			len += (size_t)snprintf(names + len,
+						sizeof(names) - len, "%s%s",
+						shown ? ", " : "", one);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (more)
+		snprintf(names + len, sizeof(names) - len, " and %u more",
+			 more);
+	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
+			 "%.3f ms: no data has left any port since %.3f ms, "
+			 "%llu bytes queued; paused by PFC: %s",
+			 (double)s->now / PS_PER_MS,
+			 (double)s->last_tx / PS_PER_MS,
+			 (unsigned long long)queued, names);
+}
+
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;
@@ -1835,21 +1941,36 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 							     end;
 
 		rebase(s);
-		struct ev e;
+		for (;;) {
+			/* the watchdog looks once SIM_STALL_PS has passed
+			 * without a data departure, whether events come or
+			 * not (a stalled fabric may have none) */
+			int64_t watch = s->last_tx + SIM_STALL_PS;
+			int64_t until = watch > s->now && watch < step_end ?
+					watch : step_end;
+			struct ev e;
 
-		while (ev_pop(s, step_end, &e)) {
-			int64_t t = ev_time(s, &e);
+			while (ev_pop(s, until, &e)) {
+				int64_t t = ev_time(s, &e);
 
-			while (s->tr_every && t >= s->tr_next)
-				trace_sample(s);
-			s->now = t;
-			dispatch(s, &e);
-			if (!(++s->events & 0x3fff)) {
-				lane_review(s);
-				if (stop && *stop) {
-					mem_note(s);
-					return -PCB_E_INTR;
+				while (s->tr_every && t >= s->tr_next)
+					trace_sample(s);
+				s->now = t;
+				dispatch(s, &e);
+				if (!(++s->events & 0x3fff)) {
+					lane_review(s);
+					if (stop && *stop) {
+						mem_note(s);
+						return -PCB_E_INTR;
+					}
 				}
+			}
+			if (until == step_end)
+				break;
+			s->now = until;
+			if (stalled(s)) {
+				mem_note(s);
+				return -PCB_E_DEVICE;
 			}
 		}
 		while (s->tr_every && s->tr_next <= step_end)
@@ -1859,7 +1980,7 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 			break;
 	}
 	mem_note(s);
-	return 0;
+	return stalled(s) ? -PCB_E_DEVICE : 0;
 }
 
 int64_t sim_now(const struct sim *s)

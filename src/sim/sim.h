@@ -93,6 +93,12 @@ void sim_free(struct sim *s);
 int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
 /* The same, continuing the current statistics window. */
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
+/* The watchdog: 0 while the fabric moves; -PCB_E_DEVICE, with err
+ * naming the paused ports, once no data packet has left any port for
+ * SIM_STALL_PS while data waits (sim_run then stops, returning the same).
+ */
+#define SIM_STALL_PS PS_PER_MS
+int sim_stall(const struct sim *s, struct pcb_err *err);
 int64_t sim_now(const struct sim *s);
 uint64_t sim_events(const struct sim *s);
 

@@ -307,6 +307,7 @@ struct sim {
 	uint64_t rx_payload, tr_rx_last;
 	struct sim_port_counters c;
 	uint64_t pause_events;
+	int64_t last_tx;	/* the latest data departure anywhere */
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
 	double base_rtt_ns;
 	uint32_t bottleneck;	/* port whose queue the summary reports */
