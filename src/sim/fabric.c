@@ -625,6 +625,8 @@ static unsigned char *qp_state(struct sim *s, uint32_t qp)
 
 static uint32_t nic_pick(struct sim *s, struct host *h);
 static void pfc_check_resume(struct sim *s, uint32_t inport);
+static void ingress_add(struct sim *s, struct sw *w, struct port *p,
+			int64_t delta);
 static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 			int64_t t);
 
@@ -700,8 +702,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			struct sw *w = &s->sws[p->owner];
 
 			k = &s->pk[ki];
-			w->used -= k->size;
-			s->ports[k->port].ingress_bytes -= k->size;
+			ingress_add(s, w, &s->ports[k->port], -(int64_t)k->size);
 			pfc_check_resume(s, k->port);
 			if (s->cfg.ecn_dequeue)
 				ecn_mark(s, p, k);
@@ -775,22 +776,23 @@ static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
 
 #define XON_OFFSET 3072
 
-/* Dynamic Xoff: an eighth of the shared buffer still free, never less
- * than two packets.
+/* Dynamic Xoff: the reserve plus an eighth of the shared pool still
+ * free (HPCC ns-3's alpha for ports at host speed).  The pool excludes
+ * every port's reserve and headroom, so whatever the thresholds do, the
+ * bytes held stay within the buffer.
  */
 static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 {
-	uint64_t reserved = w->used + w->headroom;
-	uint64_t free_ = s->cfg.buffer > reserved ? s->cfg.buffer - reserved :
-						     0;
+	uint64_t set_aside = w->headroom + w->reserve + w->shared;
+	uint64_t free_ = s->cfg.buffer > set_aside ? s->cfg.buffer - set_aside :
+						      0;
 
-	return free_ / 8 > 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) ?
-	       free_ / 8 : 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+	return pfc_reserve(s) + free_ / 8;
 }
 
 /* Xon, as SAI defines it: max(static Xon, Xoff - Xon offset).  The
  * offset is HPCC ns-3's 3 KB; the static floor, one packet, lies below
- * the Xoff floor (two packets), so the band is never empty and an
+ * the Xoff floor (the reserve), so the band is never empty and an
  * ingress that drains always resumes: without the floor a dynamic Xoff
  * below the offset could never be met (issue 23, bug 1).
  */
@@ -801,14 +803,28 @@ static uint64_t xon_thr(const struct sim *s, const struct sw *w)
 	return xoff > XON_OFFSET + pkt ? xoff - XON_OFFSET : pkt;
 }
 
+/* Ingress port p of switch w holds delta more bytes (or fewer). */
+static void ingress_add(struct sim *s, struct sw *w, struct port *p,
+			int64_t delta)
+{
+	uint64_t r = pfc_reserve(s);
+
+	w->shared -= p->ingress_bytes > r ? p->ingress_bytes - r : 0;
+	p->ingress_bytes += (uint64_t)delta;
+	w->shared += p->ingress_bytes > r ? p->ingress_bytes - r : 0;
+	w->used += (uint64_t)delta;
+}
+
 static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 {
 	struct port *p = &s->ports[inport];
 
 	p->pause_sent = pause;
 	p->pause_tx++;
-	if (pause)
+	if (pause) {
 		p->xoff_at = s->now;
+		p->hdrm_used = 0;
+	}
 	s->c.sw_pause_tx++;
 	/* the frame leaves ahead of data and crosses the link */
 	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
@@ -859,7 +875,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	const struct route *r = &w->routes[k->dst];
 	uint32_t e = r->first + (r->count > 1 ?
 				 s->qps[k->qp].ecmp % r->count : 0);
-	struct port *out = &s->ports[e];
+	struct port *out = &s->ports[e], *in;
 
 	if (!data_class(k)) {
 		ctrl_queue(s, e, ki);
@@ -877,16 +893,20 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	}
 	if (!s->cfg.ecn_dequeue)
 		ecn_mark(s, out, k);
-	w->used += k->size;
-	s->ports[inport].ingress_bytes += k->size;
+	in = &s->ports[inport];
+	ingress_add(s, w, in, k->size);
 	k->port = inport;
 	q_account(s, out);
 	q_push(s, &out->data, ki);
 	if (out->data.bytes > out->q_max)
 		out->q_max = out->data.bytes;
-	if (s->cfg.pfc && !s->ports[inport].pause_sent &&
-	    s->ports[inport].ingress_bytes > xoff_thr(s, w))
+	if (in->pause_sent) {	/* into the headroom */
+		in->hdrm_used += k->size;
+		if (in->hdrm_used > in->hdrm_peak)
+			in->hdrm_peak = in->hdrm_used;
+	} else if (s->cfg.pfc && in->ingress_bytes > xoff_thr(s, w)) {
 		pfc_send(s, inport, true);
+	}
 	port_start(s, e);
 }
 

@@ -490,12 +490,57 @@ static int add_switch(struct sim *s, uint32_t w, uint32_t nports)
 	return s->sws[w].routes ? 0 : -1;
 }
 
-static uint64_t link_headroom(const struct sim *s)
+/* What may still reach switch port pi after it sends Xoff, from its own
+ * link: the PFC frame's serialisation and two link delays of data (the
+ * bytes on the wire plus those sent while the frame crosses), the packet
+ * the peer is sending when the pause lands, and one more for packet
+ * boundaries.  The simulated peer stops at its next packet boundary, so
+ * a real MAC's response time (802.3 Annex 31B quanta, which switch
+ * vendors add) is not in it.
+ */
+static uint64_t port_headroom(const struct sim *s, uint32_t pi)
 {
-	/* what still arrives after a pause: two link delays of data plus
-	 * a packet being sent at each end */
-	return 2 * (uint64_t)(s->cfg.delay_ps / (8000 / s->cfg.rate_gbps)) +
-	       2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) + CTRL_BYTES;
+	const struct port *p = &s->ports[pi];
+	uint64_t wire = ((uint64_t)p->delay + p->ppb - 1) / p->ppb;
+
+	return CTRL_BYTES + 2 * wire + 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
+
+/* Each switch port's headroom and reserve, set aside from the buffer;
+ * with PFC on, a buffer that cannot hold them is refused, naming the
+ * least that would do (a lossless class cannot be promised otherwise).
+ */
+static int pfc_size(struct sim *s, struct pcb_err *err)
+{
+	uint64_t need = 0;
+	uint32_t w, i, worst = 0;
+
+	for (w = 0; w < s->nsw; w++) {
+		struct sw *sw = &s->sws[w];
+		const struct node *n = &s->nodes[sw->node];
+
+		for (i = n->port0; i < n->port0 + n->nports; i++) {
+			s->ports[i].headroom = (uint32_t)port_headroom(s, i);
+			sw->headroom += s->ports[i].headroom;
+			sw->reserve += pfc_reserve(s);
+		}
+		if (sw->headroom + sw->reserve > need) {
+			need = sw->headroom + sw->reserve;
+			worst = w;
+		}
+	}
+	if (s->cfg.pfc && need > s->cfg.buffer) {
+		char have[32];
+
+		fmt_bytes(have, sizeof(have), s->cfg.buffer);
+		return pcb_error(err, PCB_E_RANGE, "sim: buffer %s cannot "
+				 "hold the PFC headroom and reserve of switch "
+				 "%u's %u ports; PFC needs buffer %lluKB or "
+				 "more", have, worst,
+				 s->nodes[s->sws[worst].node].nports,
+				 (unsigned long long)((need + 1023) / 1024));
+	}
+	return 0;
 }
 
 /* The idle-path RTT of a probe: 64 bytes out, 64 back, store and forward
@@ -526,7 +571,6 @@ static int build_star(struct sim *s, uint32_t n)
 		s->sws[0].routes[i].first = port0 + i;
 		s->sws[0].routes[i].count = 1;
 	}
-	s->sws[0].headroom = n * link_headroom(s);
 	s->base_rtt_ns = path_rtt_ns(s, 2);
 	return 0;
 }
@@ -572,7 +616,6 @@ static int build_leaf_spine(struct sim *s)
 				r->count = S;
 			}
 		}
-		s->sws[l].headroom = (H + S) * link_headroom(s);
 	}
 	for (sp = 0; sp < S; sp++) {
 		uint32_t p0 = s->nodes[s->sws[L + sp].node].port0;
@@ -581,7 +624,6 @@ static int build_leaf_spine(struct sim *s)
 			s->sws[L + sp].routes[h].first = p0 + h / H;
 			s->sws[L + sp].routes[h].count = 1;
 		}
-		s->sws[L + sp].headroom = L * link_headroom(s);
 	}
 	s->base_rtt_ns = path_rtt_ns(s, L > 1 ? 4 : 2);
 	return 0;
@@ -746,5 +788,5 @@ int sim_build(struct sim *s, struct pcb_err *err)
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	return 0;
+	return pfc_size(s, err);
 }

@@ -141,7 +141,11 @@ struct port {
 	uint64_t win0_payload;	/* port_payload at the window's start */
 	/* line 4: rare */
 	uint32_t node;
-	unsigned char pad_[60];	/* to five whole lines */
+	uint32_t headroom;	/* switch ingress: bytes that may still come
+				 * after its Xoff (scenario.c sizes it) */
+	uint32_t hdrm_used;	/* ... came since the latest Xoff */
+	uint32_t hdrm_peak;	/* the most that ever came after one */
+	unsigned char pad_[48];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
@@ -180,9 +184,18 @@ struct route {
 	uint32_t first, count;	/* ECMP group: consecutive egress ports */
 };
 
+/* Buffer accounting with PFC (an independent-headroom model): each
+ * ingress port has a reserve (its Xoff floor) and a headroom of its own;
+ * the rest of the buffer is the shared pool, and `shared` counts the
+ * bytes ingress ports hold above their reserves.  scenario.c refuses a
+ * buffer smaller than the reserves and headrooms together.
+ */
 struct sw {
 	uint32_t node;
-	uint64_t used, headroom;
+	uint64_t used;		/* every byte held */
+	uint64_t headroom;	/* of all ports */
+	uint64_t reserve;	/* of all ports */
+	uint64_t shared;	/* held above the reserves */
 	struct route *routes;	/* per destination host */
 };
 
@@ -318,6 +331,13 @@ struct sim {
 	size_t cdf_n;
 	double mean_size;
 };
+
+/* The Xoff floor of every switch ingress port: two packets, kept aside
+ * from the shared pool. */
+static inline uint64_t pfc_reserve(const struct sim *s)
+{
+	return 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
 
 /* fabric.c, for scenario.c */
 uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports);
