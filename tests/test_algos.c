@@ -438,6 +438,44 @@ static void test_dcqcn_cut_alpha(void **state)
 	algo_desc_free(f.desc);
 }
 
+/* rpg_gd below 10 makes alpha / 2^gd exceed 1 (issue 23, bug 3: gd 9
+ * wrapped the rate to 409,500,195 Mb/s, CC off): the cut takes at most
+ * the whole rate, then rpg_min_dec_fac and rpg_min_rate bound it, and
+ * the rate never rises on a CNP.
+ */
+static void test_dcqcn_small_gd(void **state)
+{
+	uint32_t gd;
+
+	(void)state;
+	for (gd = 0; gd <= 15; gd++) {
+		struct fx f;
+		uint32_t want;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_GD] = gd;
+		f.port.line_gbps = 400;
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		/* alpha 1023: the cut is 1023 / 2^gd of the rate, at most
+		 * all of it; min_dec_fac 50 keeps half */
+		want = gd >= 11 ? ALGO_RATE_ONE - (uint32_t)(((uint64_t)
+			ALGO_RATE_ONE * 1023) >> gd) : ALGO_RATE_ONE / 2;
+		if (f.out.rate != want || C(&f, DCQCN_C_MAX_RATE) > 400000)
+			fail_msg("rpg_gd %u: rate %u (want %u), max %u Mb/s",
+				 gd, f.out.rate, want,
+				 C(&f, DCQCN_C_MAX_RATE));
+		/* no factor floor: the rate floor, 1 Mb/s */
+		f.conf.params[DCQCN_MIN_DEC_FAC] = 0;
+		f.ops->on_cnp(&f.port, f.qp, 10 * US, &f.out);
+		if (gd <= 9 && f.out.rate != ALGO_RATE_ONE / 400000)
+			fail_msg("rpg_gd %u, no min_dec_fac: rate %u", gd,
+				 f.out.rate);
+		assert_true(f.out.rate <= want);
+		algo_desc_free(f.desc);
+	}
+}
+
 static void test_dcqcn_stages(void **state)
 {
 	struct fx f;
@@ -730,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_ztr_timeouts_nacks),
 		cmocka_unit_test(test_counters_wrap_and_off),
 		cmocka_unit_test(test_dcqcn_cut_alpha),
+		cmocka_unit_test(test_dcqcn_small_gd),
 		cmocka_unit_test(test_dcqcn_stages),
 		cmocka_unit_test(test_dcqcn_first_rate_clamp),
 		cmocka_unit_test(test_template_branches),

@@ -148,7 +148,13 @@ static void dcqcn_on_cnp(struct algo_port *p, void *qp, int64_t now,
 		if (P(CLAMP_TGT) ||
 		    (P(CLAMP_AFTER_TIME_INC) && q->last_inc_timer))
 			q->rt = q->rc;
+		/* alpha / 2^gd exceeds 1 when gd < 10: a cut takes at
+		 * most the whole rate, then the floors below hold.  What
+		 * the firmware does there is not documented [UNK]; its
+		 * documentation gives gd 10-11 */
 		cut = (uint64_t)q->rc * q->alpha >> P(GD);
+		if (cut > q->rc)
+			cut = q->rc;
 		floor_fac = (uint64_t)q->rc * P(MIN_DEC_FAC) / 100;
 		floor_min = mbps(p, P(MIN_RATE));
 		cut = q->rc - cut;
