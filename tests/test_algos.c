@@ -476,6 +476,67 @@ static void test_dcqcn_small_gd(void **state)
 	}
 }
 
+/* alpha against the real-valued EWMA, computed in double (issue 23,
+ * bug 4): the value kept tracks the reference within 1/4 of a unit,
+ * whether CNPs come often or rarely, and decays without them; the 10-bit
+ * alpha the cut uses is its floor.  A floor at every update instead
+ * took 1/1024 per update at least, so
+ * with a CNP less than once every 5 updates alpha fell to 0 and cuts
+ * stopped although the reference sits near the CNP fraction.
+ */
+static void test_dcqcn_alpha_reference(void **state)
+{
+	static const struct {
+		uint32_t g;		/* dce_tcp_g */
+		int every;		/* a CNP every this many us; 0 none */
+	} runs[] = { { 1019, 10 }, { 1019, 3 }, { 1019, 40 }, { 1020, 7 },
+		     { 1019, 0 }, { 960, 25 } };
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		double ref = 1023.0 / 1024, g = runs[r].g / 1024.0, worst = 0;
+		struct fx f;
+		int k;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_G] = runs[r].g;
+		f.conf.params[DCQCN_TIME_RESET] = 131071;	/* no increase */
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		for (k = 1; k <= 3000; k++) {
+			/* the first update sees the first CNP (t = 0) */
+			bool cnp = k == 1 ||
+				   (runs[r].every && k % runs[r].every == 0);
+			double d;
+
+			if (cnp && k > 1)
+				f.ops->on_cnp(&f.port, f.qp, k * US - 500,
+					      &f.out);
+			f.ops->on_timer(&f.port, f.qp, k * US, &f.out);
+			ref = ref * g + (cnp ? 1 - g : 0);
+			if (ref > 1023.0 / 1024)
+				ref = 1023.0 / 1024;
+			/* the kept value tracks the reference; the 10-bit
+			 * alpha of the cut is its floor */
+			d = dq(&f)->alpha_fx / 1024.0 - ref * 1024;
+			if (d < 0)
+				d = -d;
+			if (d > worst)
+				worst = d;
+			assert_int_equal(dq(&f)->alpha, dq(&f)->alpha_fx >> 10);
+		}
+		assert_true(dq(&f)->limited);
+		assert_int_equal(C(&f, DCQCN_C_ALPHA_UPDATE), 3000);
+		if (worst > 0.25)
+			fail_msg("g %u, CNP every %d us: alpha %u, reference "
+				 "%.2f, worst gap %.2f /1024", runs[r].g,
+				 runs[r].every, dq(&f)->alpha, ref * 1024,
+				 worst);
+		algo_desc_free(f.desc);
+	}
+}
+
 static void test_dcqcn_stages(void **state)
 {
 	struct fx f;
@@ -769,6 +830,7 @@ int main(void)
 		cmocka_unit_test(test_counters_wrap_and_off),
 		cmocka_unit_test(test_dcqcn_cut_alpha),
 		cmocka_unit_test(test_dcqcn_small_gd),
+		cmocka_unit_test(test_dcqcn_alpha_reference),
 		cmocka_unit_test(test_dcqcn_stages),
 		cmocka_unit_test(test_dcqcn_first_rate_clamp),
 		cmocka_unit_test(test_template_branches),
