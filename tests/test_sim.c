@@ -436,6 +436,61 @@ static void test_dcqcn_fair(void **state)
 	sim_free(s);
 }
 
+/* Every statistic covers the latest run (issue 23, bug 6): after a
+ * warm-up, the second window's drops, timeouts, pauses, events and FCTs
+ * are those of that window alone, the FCTs of the flows that started in
+ * it and finished by its end.
+ */
+static void test_window(void **state)
+{
+	struct sim_port_counters pc;
+	struct sim_summary m[2];
+	struct sim_algo a;
+	struct sim_cfg c = incast(64);
+	struct sim *s;
+	uint32_t i, want = 0, got = 0;
+	size_t b;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.pfc = false;		/* drops and timeouts in both windows */
+	c.size = 1 << 20;
+	c.buffer = 2 << 20;
+	c.jitter = true;
+	c.jitter_ps = 3 * PS_PER_MS;
+	s = mk(&c, &a);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m[0]);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_summary(s, &m[1]);
+	sim_port_counters(s, &pc);
+	assert_true(m[0].drops > 0 && m[1].drops > 0);
+	assert_int_equal(m[0].drops + m[1].drops,
+			 pc.drops_nobuf + pc.drops_loss);
+	assert_int_equal(m[0].rtos + m[1].rtos, pc.rto);
+	assert_int_equal(m[0].events + m[1].events, sim_events(s));
+	sim_free(s);
+	/* PFC pauses, and the FCTs of a mix */
+	sim_cfg_default(&c);
+	c.kind = SIM_MIX;
+	c.load = 60;
+	c.seed = 3;
+	s = mk(&c, &a);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m[0]);
+	sim_run(s, 3 * PS_PER_MS, NULL);
+	sim_summary(s, &m[1]);
+	assert_true(m[0].pauses > 0);
+	assert_int_equal(m[0].pauses + m[1].pauses, s->pause_events);
+	for (i = 0; i < s->nqps; i++)
+		want += s->qps[i].done && s->qps[i].start >= m[1].t0;
+	for (b = 0; b < m[1].nfct; b++)
+		got += m[1].fct[b].n;
+	assert_true(want > 100);
+	assert_int_equal(got, want);
+	sim_free(s);
+}
+
 /* Same seed, same everything; another seed, another run. */
 static void test_determinism(void **state)
 {
@@ -869,6 +924,7 @@ int main(void)
 		cmocka_unit_test(test_stall_watchdog),
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_dcqcn_fair),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_reference_runs),
 		cmocka_unit_test(test_trace),

@@ -1176,7 +1176,8 @@ static void flow_done(struct sim *s, uint32_t qi)
 	q->finish = s->now;
 	s->c.tx_cqe++;
 	host_deactivate(&s->hosts[q->src], qi);
-	if (s->cfg.kind != SIM_MIX)
+	/* FCTs of the flows the window saw whole: a warm-up's stay out */
+	if (s->cfg.kind != SIM_MIX || q->start < s->win_t0)
 		return;
 	/* FCT slowdown against the flow alone on an idle path */
 	ideal = s->base_rtt_ns * PS_PER_NS +
@@ -1710,6 +1711,11 @@ static void window_reset(struct sim *s)
 	uint32_t i;
 
 	s->win_t0 = s->now;
+	s->win0_drops = s->c.drops_nobuf + s->c.drops_loss;
+	s->win0_rtos = s->c.rto;
+	s->win0_pauses = s->pause_events;
+	s->win0_events = s->events;
+	s->nfct = 0;
 	lhist_clear(&s->rtt);
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
@@ -2166,7 +2172,7 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	sum->t0 = s->win_t0;
 	sum->t1 = s->now;
 	sum->payload_ceiling = (double)s->cfg.mtu / (s->cfg.mtu + HDR_BYTES);
-	sum->events = s->events;
+	sum->events = s->events - s->win0_events;
 	sum->base_rtt = s->base_rtt_ns;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
@@ -2209,8 +2215,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total;
 		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
 	}
-	sum->pauses = s->pause_events;
-	sum->drops = s->c.drops_nobuf + s->c.drops_loss;
-	sum->rtos = s->c.rto;
+	sum->pauses = s->pause_events - s->win0_pauses;
+	sum->drops = s->c.drops_nobuf + s->c.drops_loss - s->win0_drops;
+	sum->rtos = s->c.rto - s->win0_rtos;
 	fct_buckets(s, sum);
 }

@@ -144,6 +144,9 @@ struct sim_fct_bucket {
 	double p50, p95, p99;	/* FCT slowdown */
 };
 
+/* Every field covers the window alone (a warm-up run before it stays
+ * out); the FCTs are those of the flows that started in it and finished.
+ */
 struct sim_summary {
 	int64_t t0, t1;			/* the window: the latest run */
 	double util;			/* bottleneck payload / line rate */

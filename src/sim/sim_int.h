@@ -296,10 +296,12 @@ struct sim {
 	uint64_t rng[4];
 	uint64_t line_ppb;	/* host link ps per byte */
 	int64_t win_t0;
+	/* the cumulative counts when the window began */
+	uint64_t win0_drops, win0_rtos, win0_pauses, win0_events;
 	struct lhist rtt;
 	int64_t *rto_vals;
 	size_t nrto, caprto;
-	struct fct_rec *fct;
+	struct fct_rec *fct;	/* flows of the window (started in it) */
 	size_t nfct, capfct;
 	struct lhist *qhists;	/* the switch ports', mapped */
 	size_t qhists_bytes;
