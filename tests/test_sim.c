@@ -864,6 +864,63 @@ static void test_scenarios(void **state)
 	}
 }
 
+/* Leaf-spine paths differ (issue 23, bug 7): a flow inside a leaf
+ * crosses 2 links, others 4.  The idle path the summary gives is that of
+ * the probes it averages, so lone probes match it; and each flow's ideal
+ * FCT is its own path's, so none needs clamping at a slowdown of 1.
+ */
+static void test_leaf_spine_paths(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim_cfg c;
+	struct sim *s;
+	double lo = 1e9;
+	size_t i;
+
+	(void)state;
+	sim_cfg_default(&c);
+	c.kind = SIM_PERMUTATION;
+	c.seed = 4;
+	algo_for(&a, "ztr_rtt");
+	a.conf.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
+	s = mk(&c, &a);
+	for (i = 0; i < s->nqps; i++)	/* the derangement has both kinds */
+		lo = s->qps[i].src / 4 == s->qps[i].dst / 4 ? 0 : lo;
+	assert_true(lo == 0);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	assert_true(m.rtt_samples > 100);
+	/* between 2 hops (4005 ns) and 4 (8010 ns), each probe within a
+	 * packet or two of its own path's */
+	if (m.base_rtt < 4005 || m.base_rtt > 8011 ||
+	    m.rtt_mean < m.base_rtt || m.rtt_mean > m.base_rtt + 170)
+		fail_msg("idle path %.1f ns, probes %.1f ns", m.base_rtt,
+			 m.rtt_mean);
+	sim_free(s);
+	/* a light mix on two leaves: half the flows stay in theirs */
+	sim_cfg_default(&c);
+	c.kind = SIM_MIX;
+	assert_int_equal(sim_cfg_set(&c, "leaves", "2", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "hosts", "8", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "load", "2", &err), 0);
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	assert_true(s->nfct > 20);
+	lo = 1e9;
+	for (i = 0; i < s->nfct; i++) {
+		if (s->fct[i].slowdown <= 1.0)
+			fail_msg("flow %zu of %llu B: slowdown %.4f", i,
+				 (unsigned long long)s->fct[i].size,
+				 s->fct[i].slowdown);
+		lo = s->fct[i].slowdown < lo ? s->fct[i].slowdown : lo;
+	}
+	assert_true(lo < 1.5);
+	sim_free(s);
+}
+
 static void test_cfg_keys(void **state)
 {
 	struct pcb_err err = { 0 };
@@ -932,6 +989,7 @@ int main(void)
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_event_bucket),
 		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_leaf_spine_paths),
 		cmocka_unit_test(test_cfg_keys),
 	};
 	struct pcb_err err = { 0 };

@@ -1179,8 +1179,8 @@ static void flow_done(struct sim *s, uint32_t qi)
 	/* FCTs of the flows the window saw whole: a warm-up's stay out */
 	if (s->cfg.kind != SIM_MIX || q->start < s->win_t0)
 		return;
-	/* FCT slowdown against the flow alone on an idle path */
-	ideal = s->base_rtt_ns * PS_PER_NS +
+	/* FCT slowdown against the flow alone on its idle path */
+	ideal = (double)q->path_rtt +
 		(double)(q->size + (uint64_t)q->npkts * HDR_BYTES) *
 		(double)s->line_ppb;
 	fct = (double)(q->finish - q->start);
@@ -1285,6 +1285,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			if (!q->rto_on)
 				s->timer_hint = true;	/* may disarm */
 			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
+			s->rtt_base_sum += q->path_rtt;
 			s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
 			s->tr_rtt_n++;
 			if (s->algo.ops) {
@@ -1598,6 +1599,7 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	q->last_cnp = INT64_MIN / 2;
 	q->start = start;
 	q->stop = stop;
+	q->path_rtt = sim_path_rtt(s, src, dst);
 	ev_push(s, start, EV_FLOW_START, qi);
 	if (stop > 0)
 		ev_push(s, stop, EV_FLOW_STOP, qi);
@@ -1717,6 +1719,7 @@ static void window_reset(struct sim *s)
 	s->win0_events = s->events;
 	s->nfct = 0;
 	lhist_clear(&s->rtt);
+	s->rtt_base_sum = 0;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -2164,7 +2167,7 @@ static void fct_buckets(struct sim *s, struct sim_summary *sum)
 
 void sim_summary(struct sim *s, struct sim_summary *sum)
 {
-	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0;
+	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0, path = 0;
 	uint32_t i, busiest = NONE, queue = NONE;
 	double best_q = -1;
 
@@ -2173,7 +2176,6 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	sum->t1 = s->now;
 	sum->payload_ceiling = (double)s->cfg.mtu / (s->cfg.mtu + HDR_BYTES);
 	sum->events = s->events - s->win0_events;
-	sum->base_rtt = s->base_rtt_ns;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -2208,12 +2210,19 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		sum->flows++;
 		sx += (double)q->win_bytes;
 		sxx += (double)q->win_bytes * (double)q->win_bytes;
+		path += (double)q->path_rtt;
 	}
 	sum->jain = sxx > 0 ? sx * sx / (sum->flows * sxx) : 0;
+	/* the idle path of what is compared with it: the probes answered,
+	 * else the window's flows, else the longest path */
+	sum->base_rtt = sum->flows ? path / sum->flows / PS_PER_NS :
+				     s->base_rtt_ns;
 	sum->rtt_samples = s->rtt.total;
 	if (s->rtt.total) {
 		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total;
 		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
+		sum->base_rtt = (double)s->rtt_base_sum /
+				(double)s->rtt.total / PS_PER_NS;
 	}
 	sum->pauses = s->pause_events - s->win0_pauses;
 	sum->drops = s->c.drops_nobuf + s->c.drops_loss - s->win0_drops;

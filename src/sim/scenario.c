@@ -553,6 +553,28 @@ static double path_rtt_ns(const struct sim *s, unsigned hops)
 	       PS_PER_NS;
 }
 
+/* The idle-path RTT of a probe from host src to dst and back, on the
+ * route the switches give (every ECMP choice is as long): 64 bytes each
+ * way, store and forward at every hop.
+ */
+int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
+{
+	uint32_t p = s->hosts[src].port, hops;
+	int64_t rtt = 0;
+
+	for (hops = 0; hops < 16; hops++) {
+		const struct port *l = &s->ports[p];
+		const struct port *q = &s->ports[l->peer];
+
+		rtt += 2 * (CTRL_BYTES * (int64_t)l->ppb + l->delay);
+		if (!q->is_switch)
+			break;
+		/* owner is not set yet while the scenario builds */
+		p = s->sws[s->nodes[q->node].idx].routes[dst].first;
+	}
+	return rtt;
+}
+
 /* One switch, n hosts: host i on switch port i. */
 static int build_star(struct sim *s, uint32_t n)
 {

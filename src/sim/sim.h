@@ -156,7 +156,9 @@ struct sim_summary {
 	double q_mean, q_p99, q_max;	/* bottleneck queue, bytes */
 	double rtt_mean, rtt_p99;	/* probe RTT, ns */
 	uint64_t rtt_samples;
-	double base_rtt;		/* analytic idle-path RTT, ns */
+	double base_rtt;		/* idle-path RTT, ns: the mean of the
+				 * answered probes' paths (else the
+				 * flows') */
 	uint64_t pauses, drops, rtos;
 	uint64_t events;
 	size_t nfct;

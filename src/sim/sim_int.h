@@ -247,7 +247,8 @@ struct qp {
 	uint64_t size;
 	int64_t start, stop, finish;
 	uint64_t win_bytes;	/* delivered in the stats window */
-	unsigned char pad_[56];	/* to four whole lines */
+	int64_t path_rtt;	/* a probe's RTT on the idle path, ps */
+	unsigned char pad_[48];	/* to four whole lines */
 };
 
 _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
@@ -299,6 +300,7 @@ struct sim {
 	/* the cumulative counts when the window began */
 	uint64_t win0_drops, win0_rtos, win0_pauses, win0_events;
 	struct lhist rtt;
+	int64_t rtt_base_sum;	/* the answered probes' idle paths, ps */
 	int64_t *rto_vals;
 	size_t nrto, caprto;
 	struct fct_rec *fct;	/* flows of the window (started in it) */
@@ -324,7 +326,7 @@ struct sim {
 	uint64_t pause_events;
 	int64_t last_tx;	/* the latest data departure anywhere */
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
-	double base_rtt_ns;
+	double base_rtt_ns;	/* the longest idle path */
 	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;
 	/* mix workload */
@@ -355,6 +357,7 @@ int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 
 /* scenario.c, for fabric.c */
 int sim_build(struct sim *s, struct pcb_err *err);
+int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
 void sim_flow_gen(struct sim *s, uint32_t host);
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
