@@ -653,17 +653,19 @@ static int build_leaf_spine(struct sim *s)
 
 /* ---- workloads ------------------------------------------------------------ */
 
-/* Flow size CDFs (cc-sim.md 1.1): bytes -> percent of flows at or below. */
-static const uint64_t ws_size[] = { 10000, 20000, 30000, 50000, 80000,
+/* Flow size CDFs (cc-sim.md 1.1, dcqcn-pfc.md 2.7): bytes -> percent of
+ * flows at or below, from (0, 0) as HPCC's files start.
+ */
+static const uint64_t ws_size[] = { 0, 10000, 20000, 30000, 50000, 80000,
 				    200000, 1000000, 2000000, 5000000,
 				    10000000, 30000000 };
-static const uint32_t ws_pct[] = { 15, 20, 30, 40, 53, 60, 70, 80, 90, 97,
-				   100 };
-static const uint64_t hd_size[] = { 100, 200, 300, 350, 400, 500, 600, 700,
-				    1000, 2000, 7000, 30000, 50000, 80000,
-				    120000, 300000, 1000000, 2000000,
+static const uint32_t ws_pct[] = { 0, 15, 20, 30, 40, 53, 60, 70, 80, 90,
+				   97, 100 };
+static const uint64_t hd_size[] = { 0, 100, 200, 300, 350, 400, 500, 600,
+				    700, 1000, 2000, 7000, 30000, 50000,
+				    80000, 120000, 300000, 1000000, 2000000,
 				    10000000 };
-static const uint32_t hd_pct[] = { 10, 20, 50, 150, 200, 300, 400, 500,
+static const uint32_t hd_pct[] = { 0, 10, 20, 50, 150, 200, 300, 400, 500,
 				   600, 670, 700, 720, 820, 870, 900, 950,
 				   975, 990, 1000 };	/* per mille */
 
@@ -672,23 +674,25 @@ static double rand01(struct sim *s)
 	return (double)(sim_rand(s) >> 11) / 9007199254740992.0;
 }
 
-/* Inverse CDF with linear interpolation; the first point is a mass. */
-static uint64_t draw_size(struct sim *s)
+/* Inverse CDF with linear interpolation; at least one byte (a flow of
+ * size 0 would be a long-lived one).
+ */
+uint64_t sim_draw_size(struct sim *s)
 {
 	double u = rand01(s) * (double)s->cdf_pct[s->cdf_n - 1];
+	uint64_t v = s->cdf_size[s->cdf_n - 1];
 	size_t i;
 
-	if (u <= s->cdf_pct[0])
-		return s->cdf_size[0];
 	for (i = 1; i < s->cdf_n; i++)
 		if (u <= s->cdf_pct[i]) {
 			double f = (u - s->cdf_pct[i - 1]) /
 				   (s->cdf_pct[i] - s->cdf_pct[i - 1]);
 
-			return s->cdf_size[i - 1] + (uint64_t)(f *
+			v = s->cdf_size[i - 1] + (uint64_t)(f *
 				(double)(s->cdf_size[i] - s->cdf_size[i - 1]));
+			break;
 		}
-	return s->cdf_size[s->cdf_n - 1];
+	return v ? v : 1;
 }
 
 static double cdf_mean(const struct sim *s)
@@ -722,7 +726,7 @@ void sim_flow_gen(struct sim *s, uint32_t h)
 {
 	/* one draw after the other: the order of a call's arguments is
 	 * the compiler's choice (gcc and clang differ) */
-	uint64_t size = draw_size(s);
+	uint64_t size = sim_draw_size(s);
 	uint32_t dst = other_host(s, h);
 
 	sim_add_qp(s, h, dst, size, s->now, 0);

@@ -359,6 +359,7 @@ int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 int sim_build(struct sim *s, struct pcb_err *err);
 int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
 void sim_flow_gen(struct sim *s, uint32_t host);
+uint64_t sim_draw_size(struct sim *s);	/* mix: a flow size, bytes */
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);
