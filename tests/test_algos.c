@@ -438,6 +438,105 @@ static void test_dcqcn_cut_alpha(void **state)
 	algo_desc_free(f.desc);
 }
 
+/* rpg_gd below 10 makes alpha / 2^gd exceed 1 (issue 23, bug 3: gd 9
+ * wrapped the rate to 409,500,195 Mb/s, CC off): the cut takes at most
+ * the whole rate, then rpg_min_dec_fac and rpg_min_rate bound it, and
+ * the rate never rises on a CNP.
+ */
+static void test_dcqcn_small_gd(void **state)
+{
+	uint32_t gd;
+
+	(void)state;
+	for (gd = 0; gd <= 15; gd++) {
+		struct fx f;
+		uint32_t want;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_GD] = gd;
+		f.port.line_gbps = 400;
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		/* alpha 1023: the cut is 1023 / 2^gd of the rate, at most
+		 * all of it; min_dec_fac 50 keeps half */
+		want = gd >= 11 ? ALGO_RATE_ONE - (uint32_t)(((uint64_t)
+			ALGO_RATE_ONE * 1023) >> gd) : ALGO_RATE_ONE / 2;
+		if (f.out.rate != want || C(&f, DCQCN_C_MAX_RATE) > 400000)
+			fail_msg("rpg_gd %u: rate %u (want %u), max %u Mb/s",
+				 gd, f.out.rate, want,
+				 C(&f, DCQCN_C_MAX_RATE));
+		/* no factor floor: the rate floor, 1 Mb/s */
+		f.conf.params[DCQCN_MIN_DEC_FAC] = 0;
+		f.ops->on_cnp(&f.port, f.qp, 10 * US, &f.out);
+		if (gd <= 9 && f.out.rate != ALGO_RATE_ONE / 400000)
+			fail_msg("rpg_gd %u, no min_dec_fac: rate %u", gd,
+				 f.out.rate);
+		assert_true(f.out.rate <= want);
+		algo_desc_free(f.desc);
+	}
+}
+
+/* alpha against the real-valued EWMA, computed in double (issue 23,
+ * bug 4): the value kept tracks the reference within 1/4 of a unit,
+ * whether CNPs come often or rarely, and decays without them; the 10-bit
+ * alpha the cut uses is its floor.  A floor at every update instead
+ * took 1/1024 per update at least, so
+ * with a CNP less than once every 5 updates alpha fell to 0 and cuts
+ * stopped although the reference sits near the CNP fraction.
+ */
+static void test_dcqcn_alpha_reference(void **state)
+{
+	static const struct {
+		uint32_t g;		/* dce_tcp_g */
+		int every;		/* a CNP every this many us; 0 none */
+	} runs[] = { { 1019, 10 }, { 1019, 3 }, { 1019, 40 }, { 1020, 7 },
+		     { 1019, 0 }, { 960, 25 } };
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		double ref = 1023.0 / 1024, g = runs[r].g / 1024.0, worst = 0;
+		struct fx f;
+		int k;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_G] = runs[r].g;
+		f.conf.params[DCQCN_TIME_RESET] = 131071;	/* no increase */
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		for (k = 1; k <= 3000; k++) {
+			/* the first update sees the first CNP (t = 0) */
+			bool cnp = k == 1 ||
+				   (runs[r].every && k % runs[r].every == 0);
+			double d;
+
+			if (cnp && k > 1)
+				f.ops->on_cnp(&f.port, f.qp, k * US - 500,
+					      &f.out);
+			f.ops->on_timer(&f.port, f.qp, k * US, &f.out);
+			ref = ref * g + (cnp ? 1 - g : 0);
+			if (ref > 1023.0 / 1024)
+				ref = 1023.0 / 1024;
+			/* the kept value tracks the reference; the 10-bit
+			 * alpha of the cut is its floor */
+			d = dq(&f)->alpha_fx / 1024.0 - ref * 1024;
+			if (d < 0)
+				d = -d;
+			if (d > worst)
+				worst = d;
+			assert_int_equal(dq(&f)->alpha, dq(&f)->alpha_fx >> 10);
+		}
+		assert_true(dq(&f)->limited);
+		assert_int_equal(C(&f, DCQCN_C_ALPHA_UPDATE), 3000);
+		if (worst > 0.25)
+			fail_msg("g %u, CNP every %d us: alpha %u, reference "
+				 "%.2f, worst gap %.2f /1024", runs[r].g,
+				 runs[r].every, dq(&f)->alpha, ref * 1024,
+				 worst);
+		algo_desc_free(f.desc);
+	}
+}
+
 static void test_dcqcn_stages(void **state)
 {
 	struct fx f;
@@ -730,6 +829,8 @@ int main(void)
 		cmocka_unit_test(test_ztr_timeouts_nacks),
 		cmocka_unit_test(test_counters_wrap_and_off),
 		cmocka_unit_test(test_dcqcn_cut_alpha),
+		cmocka_unit_test(test_dcqcn_small_gd),
+		cmocka_unit_test(test_dcqcn_alpha_reference),
 		cmocka_unit_test(test_dcqcn_stages),
 		cmocka_unit_test(test_dcqcn_first_rate_clamp),
 		cmocka_unit_test(test_template_branches),

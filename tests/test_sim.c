@@ -255,6 +255,127 @@ static void test_pfc(void **state)
 	sim_free(s);
 }
 
+/* The bytes a switch sets aside for PFC: its ports' headroom and
+ * reserves. */
+static uint64_t pfc_need(const struct sim *s, uint32_t w)
+{
+	return s->sws[w].headroom + s->sws[w].reserve;
+}
+
+/* PFC always resumes (issue 23, bug 1): with the shared pool nearly
+ * all headroom the dynamic Xoff sits at its floor of two packets, and
+ * the Xon point must stay reachable; a 64:1 incast without CC then runs
+ * at line rate, losslessly, in every window.
+ */
+static void test_pfc_resume(void **state)
+{
+	struct sim_cfg c = incast(64);
+	struct sim_summary m;
+	struct sim_algo none;
+	struct sim *s;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	c.mtu = 1024;
+	s = mk(&c, &none);
+	c.buffer = pfc_need(s, 0) + 16 * 1024;	/* pool: 16 KB */
+	sim_free(s);
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), 0);
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	if (m.util < 0.95 * m.payload_ceiling || m.drops)
+		fail_msg("second window: utilisation %.4f of %.4f, %llu drops",
+			 m.util, m.payload_ceiling,
+			 (unsigned long long)m.drops);
+	assert_true(m.pauses > 0);
+	sim_free(s);
+}
+
+/* Lossless means the buffer holds every port's headroom (issue 23,
+ * bug 2): a 64:1 incast at 400 G with a 4 MB buffer is refused, the
+ * message naming the least buffer that works; with that buffer a burst
+ * without CC is paused, never dropped.
+ */
+static void test_pfc_headroom(void **state)
+{
+	struct sim_cfg c = incast(64);
+	struct pcb_err err = { 0 };
+	struct sim_summary m;
+	struct sim_algo none;
+	struct sim *s = NULL;
+	const char *at;
+	uint64_t kb;
+	uint32_t i;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	c.buffer = 4 << 20;
+	assert_int_equal(sim_create(&s, &c, &none, &err), -PCB_E_RANGE);
+	assert_null(s);
+	at = strstr(err.msg, "needs buffer ");
+	if (!at || strchr(err.msg, '\n'))
+		fail_msg("refusal: %s", err.msg);
+	kb = strtoull(at + strlen("needs buffer "), NULL, 10);
+	/* 65 ports, each two 1 us link delays at 50 B/ns and two packets */
+	assert_true(kb * 1024 > 65 * 100000ull && kb * 1024 < 8ull << 20);
+	c.buffer = kb * 1024;
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	assert_true(m.pauses > 0);
+	if (m.drops || m.util < 0.95 * m.payload_ceiling)
+		fail_msg("at the minimum buffer: %llu drops, utilisation %.4f",
+			 (unsigned long long)m.drops, m.util);
+	/* the headroom is what the model needs: every sender's burst after
+	 * an Xoff fits its port's, and fills more than half of it */
+	for (i = 0; i < 64; i++) {
+		const struct port *p = &s->ports[s->sws[0].routes[i].first];
+
+		if (p->hdrm_peak > p->headroom || 2 * p->hdrm_peak < p->headroom)
+			fail_msg("port %u: %u bytes after Xoff, headroom %u", i,
+				 p->hdrm_peak, p->headroom);
+	}
+	sim_free(s);
+	/* one KB less is refused */
+	c.buffer = (kb - 1) * 1024;
+	s = NULL;
+	assert_int_equal(sim_create(&s, &c, &none, &err), -PCB_E_RANGE);
+	/* without PFC there is nothing to hold: accepted */
+	c.pfc = false;
+	s = mk(&c, &none);
+	sim_free(s);
+}
+
+/* The watchdog: a pause that is never lifted (here forced on the
+ * switch port towards the receiver) stops every departure while data
+ * waits; the run ends with an error that names the paused port.
+ */
+static void test_stall_watchdog(void **state)
+{
+	struct sim_cfg c = incast(4);
+	struct pcb_err err = { 0 };
+	struct sim_algo none;
+	struct sim *s;
+	uint32_t out;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, PS_PER_MS, NULL), 0);
+	assert_int_equal(sim_stall(s, &err), 0);
+	out = s->sws[0].routes[4].first;	/* towards host 4 */
+	s->ports[out].paused = true;
+	s->ports[out].pause_start = s->now;
+	assert_int_equal(sim_run(s, 5 * PS_PER_MS, NULL), -PCB_E_DEVICE);
+	/* it stops once the interval has passed, not at the end */
+	assert_true(s->now < 3 * PS_PER_MS);
+	assert_int_equal(sim_stall(s, &err), -PCB_E_DEVICE);
+	if (!strstr(err.msg, "switch 0 port 4") || !strstr(err.msg, "stall"))
+		fail_msg("stall message: %s", err.msg);
+	sim_free(s);
+}
+
 /* Lossy: drops appear, tail losses end in retransmission timeouts, and
  * every flow still completes (goodput recovers).
  */
@@ -315,6 +436,61 @@ static void test_dcqcn_fair(void **state)
 	sim_free(s);
 }
 
+/* Every statistic covers the latest run (issue 23, bug 6): after a
+ * warm-up, the second window's drops, timeouts, pauses, events and FCTs
+ * are those of that window alone, the FCTs of the flows that started in
+ * it and finished by its end.
+ */
+static void test_window(void **state)
+{
+	struct sim_port_counters pc;
+	struct sim_summary m[2];
+	struct sim_algo a;
+	struct sim_cfg c = incast(64);
+	struct sim *s;
+	uint32_t i, want = 0, got = 0;
+	size_t b;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.pfc = false;		/* drops and timeouts in both windows */
+	c.size = 1 << 20;
+	c.buffer = 2 << 20;
+	c.jitter = true;
+	c.jitter_ps = 3 * PS_PER_MS;
+	s = mk(&c, &a);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m[0]);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_summary(s, &m[1]);
+	sim_port_counters(s, &pc);
+	assert_true(m[0].drops > 0 && m[1].drops > 0);
+	assert_int_equal(m[0].drops + m[1].drops,
+			 pc.drops_nobuf + pc.drops_loss);
+	assert_int_equal(m[0].rtos + m[1].rtos, pc.rto);
+	assert_int_equal(m[0].events + m[1].events, sim_events(s));
+	sim_free(s);
+	/* PFC pauses, and the FCTs of a mix */
+	sim_cfg_default(&c);
+	c.kind = SIM_MIX;
+	c.load = 60;
+	c.seed = 3;
+	s = mk(&c, &a);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m[0]);
+	sim_run(s, 3 * PS_PER_MS, NULL);
+	sim_summary(s, &m[1]);
+	assert_true(m[0].pauses > 0);
+	assert_int_equal(m[0].pauses + m[1].pauses, s->pause_events);
+	for (i = 0; i < s->nqps; i++)
+		want += s->qps[i].done && s->qps[i].start >= m[1].t0;
+	for (b = 0; b < m[1].nfct; b++)
+		got += m[1].fct[b].n;
+	assert_true(want > 100);
+	assert_int_equal(got, want);
+	sim_free(s);
+}
+
 /* Same seed, same everything; another seed, another run. */
 static void test_determinism(void **state)
 {
@@ -357,8 +533,8 @@ static void test_reference_runs(void **state)
 		const char *kind;
 		uint64_t events, flows, fct0;
 	} want[] = {
-		{ "mix", 1398847, 554, 301 },
-		{ "incast", 122016, 16, 0 },
+		{ "mix", 1648788, 534, 69 },
+		{ "incast", 121533, 16, 0 },
 	};
 	struct pcb_err err = { 0 };
 	size_t i;
@@ -688,6 +864,93 @@ static void test_scenarios(void **state)
 	}
 }
 
+/* Leaf-spine paths differ (issue 23, bug 7): a flow inside a leaf
+ * crosses 2 links, others 4.  The idle path the summary gives is that of
+ * the probes it averages, so lone probes match it; and each flow's ideal
+ * FCT is its own path's, so none needs clamping at a slowdown of 1.
+ */
+static void test_leaf_spine_paths(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim_cfg c;
+	struct sim *s;
+	double lo = 1e9;
+	size_t i;
+
+	(void)state;
+	sim_cfg_default(&c);
+	c.kind = SIM_PERMUTATION;
+	c.seed = 4;
+	algo_for(&a, "ztr_rtt");
+	a.conf.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
+	s = mk(&c, &a);
+	for (i = 0; i < s->nqps; i++)	/* the derangement has both kinds */
+		lo = s->qps[i].src / 4 == s->qps[i].dst / 4 ? 0 : lo;
+	assert_true(lo == 0);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	assert_true(m.rtt_samples > 100);
+	/* between 2 hops (4005 ns) and 4 (8010 ns), each probe within a
+	 * packet or two of its own path's */
+	if (m.base_rtt < 4005 || m.base_rtt > 8011 ||
+	    m.rtt_mean < m.base_rtt || m.rtt_mean > m.base_rtt + 170)
+		fail_msg("idle path %.1f ns, probes %.1f ns", m.base_rtt,
+			 m.rtt_mean);
+	sim_free(s);
+	/* a light mix on two leaves: half the flows stay in theirs */
+	sim_cfg_default(&c);
+	c.kind = SIM_MIX;
+	assert_int_equal(sim_cfg_set(&c, "leaves", "2", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "hosts", "8", &err), 0);
+	assert_int_equal(sim_cfg_set(&c, "load", "2", &err), 0);
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	assert_true(s->nfct > 20);
+	lo = 1e9;
+	for (i = 0; i < s->nfct; i++) {
+		if (s->fct[i].slowdown <= 1.0)
+			fail_msg("flow %zu of %llu B: slowdown %.4f", i,
+				 (unsigned long long)s->fct[i].size,
+				 s->fct[i].slowdown);
+		lo = s->fct[i].slowdown < lo ? s->fct[i].slowdown : lo;
+	}
+	assert_true(lo < 1.5);
+	sim_free(s);
+}
+
+/* Flow sizes follow HPCC's CDF files, interpolated from (0, 0) as its
+ * generator does (issue 23, item 10): 15 % of WebSearch flows lie below
+ * 10 KB, spread out, not all at exactly 10 KB.
+ */
+static void test_flow_sizes(void **state)
+{
+	struct sim_algo a;
+	struct sim_cfg c;
+	struct sim *s;
+	uint32_t i, n = 100000, at = 0, below = 0;
+
+	(void)state;
+	sim_cfg_default(&c);
+	c.kind = SIM_MIX;
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	for (i = 0; i < n; i++) {
+		uint64_t v = sim_draw_size(s);
+
+		assert_true(v >= 1);
+		at += v == 10000;
+		below += v < 10000;
+	}
+	if (at > n / 1000 || below < n * 14 / 100 || below > n * 16 / 100)
+		fail_msg("%u at 10 KB, %u below, of %u", at, below, n);
+	/* the mean of the interpolated CDF (dcqcn-pfc.md 2.7: 1.711 MB) */
+	assert_true(s->mean_size > 1.70e6 && s->mean_size < 1.72e6);
+	sim_free(s);
+}
+
 static void test_cfg_keys(void **state)
 {
 	struct pcb_err err = { 0 };
@@ -743,8 +1006,12 @@ int main(void)
 		cmocka_unit_test(test_standing_queue),
 		cmocka_unit_test(test_alpha_monotone),
 		cmocka_unit_test(test_pfc),
+		cmocka_unit_test(test_pfc_resume),
+		cmocka_unit_test(test_pfc_headroom),
+		cmocka_unit_test(test_stall_watchdog),
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_dcqcn_fair),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_reference_runs),
 		cmocka_unit_test(test_trace),
@@ -752,6 +1019,8 @@ int main(void)
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_event_bucket),
 		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_leaf_spine_paths),
+		cmocka_unit_test(test_flow_sizes),
 		cmocka_unit_test(test_cfg_keys),
 	};
 	struct pcb_err err = { 0 };

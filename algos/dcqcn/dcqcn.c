@@ -9,7 +9,13 @@
  *    takes RC first when clamp_tgt_rate is set, or when
  *    clamp_tgt_rate_after_time_inc is set and the last increase was the
  *    timer's;
- *  - every dce_tcp_rtt: alpha = (g * alpha + (1024 - g) * [CNP seen]) / 1024;
+ *  - every dce_tcp_rtt: alpha = (g * alpha + (1024 - g) * [CNP seen]) / 1024,
+ *    alpha and g 10-bit fractions as documented; the rounding is not
+ *    documented [UNK], and alpha is kept with 10 more fraction bits
+ *    (a reconstruction: flooring the 10-bit value takes at least 1/1024
+ *    per update, so with a CNP less than once every 1024 / (1024 - g)
+ *    updates alpha fell to 0 and cuts stopped, unlike the EWMA NVIDIA
+ *    describes);
  *  - increase events from the timer (rpg_time_reset) and the byte counter
  *    (rpg_byte_reset): while both counts are <= rpg_threshold fast
  *    recovery, when one exceeds it additive (RT += rpg_ai_rate), when both
@@ -36,6 +42,9 @@ static const char *const dcqcn_counter_names[DCQCN_NCOUNTERS] = {
 };
 
 #define P(x) (p->conf->params[DCQCN_##x])
+
+/* alpha's fraction bits beyond the documented 10 (see the head) */
+#define ALPHA_XBITS 10
 
 /* Mb/s -> fxp20 of line rate */
 static uint32_t mbps(const struct algo_port *p, uint32_t v)
@@ -138,6 +147,7 @@ static void dcqcn_on_cnp(struct algo_port *p, void *qp, int64_t now,
 	if (!q->limited) {
 		q->limited = true;
 		q->alpha = P(INITIAL_ALPHA);
+		q->alpha_fx = q->alpha << ALPHA_XBITS;
 		if (P(RATE_FIRST_CNP))
 			q->rc = mbps(p, P(RATE_FIRST_CNP));
 		q->rt = q->rc;
@@ -148,7 +158,13 @@ static void dcqcn_on_cnp(struct algo_port *p, void *qp, int64_t now,
 		if (P(CLAMP_TGT) ||
 		    (P(CLAMP_AFTER_TIME_INC) && q->last_inc_timer))
 			q->rt = q->rc;
+		/* alpha / 2^gd exceeds 1 when gd < 10: a cut takes at
+		 * most the whole rate, then the floors below hold.  What
+		 * the firmware does there is not documented [UNK]; its
+		 * documentation gives gd 10-11 */
 		cut = (uint64_t)q->rc * q->alpha >> P(GD);
+		if (cut > q->rc)
+			cut = q->rc;
 		floor_fac = (uint64_t)q->rc * P(MIN_DEC_FAC) / 100;
 		floor_min = mbps(p, P(MIN_RATE));
 		cut = q->rc - cut;
@@ -175,12 +191,15 @@ static void dcqcn_on_timer(struct algo_port *p, void *qp, int64_t now,
 	struct dcqcn_qp *q = qp;
 
 	if (q->limited && now >= q->next_alpha) {
-		uint32_t g = P(G);
+		uint64_t g = P(G), a;
 
-		q->alpha = (g * q->alpha + (q->cnp_in_period ?
-					    (1024 - g) * 1024u : 0)) / 1024;
-		if (q->alpha > 1023)
-			q->alpha = 1023;
+		a = (q->alpha_fx * g + (q->cnp_in_period ?
+					(1024 - g) << (10 + ALPHA_XBITS) :
+					0)) >> 10;
+		if (a > 1023u << ALPHA_XBITS)
+			a = 1023u << ALPHA_XBITS;
+		q->alpha_fx = (uint32_t)a;
+		q->alpha = q->alpha_fx >> ALPHA_XBITS;
 		q->cnp_in_period = false;
 		q->next_alpha = now + (int64_t)P(ALPHA_PERIOD) * 1000;
 		algo_count(p, DCQCN_C_ALPHA_UPDATE, 1);

@@ -21,7 +21,8 @@ enum dcqcn_counter {
 
 struct dcqcn_qp {
 	uint32_t rc, rt;	/* current and target rate, fxp20 */
-	uint32_t alpha;		/* congestion estimate, /1024 */
+	uint32_t alpha;		/* congestion estimate, /1024: the cut's */
+	uint32_t alpha_fx;	/* the same with 10 more bits, /2^20 */
 	bool limited;		/* a rate limiter is allocated */
 	bool cnp_in_period;	/* CNP since the last alpha update */
 	bool last_inc_timer;	/* the last increase was timer driven */

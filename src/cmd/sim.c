@@ -239,6 +239,8 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			d->progress_ctx = &pr;
 		}
 		rc = simdev_run(d, ps, s->stop, &s->err);
+		if (rc == -PCB_E_DEVICE && !s->err.code)
+			sim_stall(sim, &s->err);	/* the watchdog's */
 		d->progress = NULL;
 		if (pr.shown)
 			fputc('\n', stderr);
@@ -251,8 +253,9 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		if (sim)
 			sim_trace_stop(sim);
 	}
-	/* interrupted: the window simulated so far is worth seeing */
-	if (rc && !(rc == -PCB_E_INTR && sim))
+	/* interrupted or stalled: the window simulated so far is worth
+	 * seeing */
+	if (rc && !((rc == -PCB_E_INTR || rc == -PCB_E_DEVICE) && sim))
 		return rc;
 	sim_summary(sim, &m);
 	print_summary(s, d, &m);

@@ -11,6 +11,7 @@
  * moved reschedules or drops.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -624,6 +625,8 @@ static unsigned char *qp_state(struct sim *s, uint32_t qp)
 
 static uint32_t nic_pick(struct sim *s, struct host *h);
 static void pfc_check_resume(struct sim *s, uint32_t inport);
+static void ingress_add(struct sim *s, struct sw *w, struct port *p,
+			int64_t delta);
 static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 			int64_t t);
 
@@ -699,8 +702,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			struct sw *w = &s->sws[p->owner];
 
 			k = &s->pk[ki];
-			w->used -= k->size;
-			s->ports[k->port].ingress_bytes -= k->size;
+			ingress_add(s, w, &s->ports[k->port], -(int64_t)k->size);
 			pfc_check_resume(s, k->port);
 			if (s->cfg.ecn_dequeue)
 				ecn_mark(s, p, k);
@@ -723,6 +725,8 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
+	if (data_class(k))
+		s->last_tx = s->now;
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
@@ -770,15 +774,45 @@ static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
 
 /* ---- PFC ---------------------------------------------------------------- */
 
-/* Dynamic Xoff: an eighth of the shared buffer still free. */
+#define XON_OFFSET 3072
+
+/* Dynamic Xoff: the reserve plus an eighth of the shared pool still
+ * free (HPCC ns-3's alpha for ports at host speed).  The pool excludes
+ * every port's reserve and headroom, so whatever the thresholds do, the
+ * bytes held stay within the buffer.
+ */
 static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 {
-	uint64_t reserved = w->used + w->headroom;
-	uint64_t free_ = s->cfg.buffer > reserved ? s->cfg.buffer - reserved :
-						     0;
+	uint64_t set_aside = w->headroom + w->reserve + w->shared;
+	uint64_t free_ = s->cfg.buffer > set_aside ? s->cfg.buffer - set_aside :
+						      0;
 
-	return free_ / 8 > 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) ?
-	       free_ / 8 : 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+	return pfc_reserve(s) + free_ / 8;
+}
+
+/* Xon, as SAI defines it: max(static Xon, Xoff - Xon offset).  The
+ * offset is HPCC ns-3's 3 KB; the static floor, one packet, lies below
+ * the Xoff floor (the reserve), so the band is never empty and an
+ * ingress that drains always resumes: without the floor a dynamic Xoff
+ * below the offset could never be met (issue 23, bug 1).
+ */
+static uint64_t xon_thr(const struct sim *s, const struct sw *w)
+{
+	uint64_t xoff = xoff_thr(s, w), pkt = s->cfg.mtu + HDR_BYTES;
+
+	return xoff > XON_OFFSET + pkt ? xoff - XON_OFFSET : pkt;
+}
+
+/* Ingress port p of switch w holds delta more bytes (or fewer). */
+static void ingress_add(struct sim *s, struct sw *w, struct port *p,
+			int64_t delta)
+{
+	uint64_t r = pfc_reserve(s);
+
+	w->shared -= p->ingress_bytes > r ? p->ingress_bytes - r : 0;
+	p->ingress_bytes += (uint64_t)delta;
+	w->shared += p->ingress_bytes > r ? p->ingress_bytes - r : 0;
+	w->used += (uint64_t)delta;
 }
 
 static void pfc_send(struct sim *s, uint32_t inport, bool pause)
@@ -787,8 +821,10 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 
 	p->pause_sent = pause;
 	p->pause_tx++;
-	if (pause)
+	if (pause) {
 		p->xoff_at = s->now;
+		p->hdrm_used = 0;
+	}
 	s->c.sw_pause_tx++;
 	/* the frame leaves ahead of data and crosses the link */
 	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
@@ -803,7 +839,7 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 	if (!p->pause_sent)
 		return;
 	w = &s->sws[p->owner];
-	if (p->ingress_bytes + 3072 <= xoff_thr(s, w))
+	if (p->ingress_bytes <= xon_thr(s, w))
 		pfc_send(s, inport, false);
 }
 
@@ -839,7 +875,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	const struct route *r = &w->routes[k->dst];
 	uint32_t e = r->first + (r->count > 1 ?
 				 s->qps[k->qp].ecmp % r->count : 0);
-	struct port *out = &s->ports[e];
+	struct port *out = &s->ports[e], *in;
 
 	if (!data_class(k)) {
 		ctrl_queue(s, e, ki);
@@ -857,16 +893,20 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	}
 	if (!s->cfg.ecn_dequeue)
 		ecn_mark(s, out, k);
-	w->used += k->size;
-	s->ports[inport].ingress_bytes += k->size;
+	in = &s->ports[inport];
+	ingress_add(s, w, in, k->size);
 	k->port = inport;
 	q_account(s, out);
 	q_push(s, &out->data, ki);
 	if (out->data.bytes > out->q_max)
 		out->q_max = out->data.bytes;
-	if (s->cfg.pfc && !s->ports[inport].pause_sent &&
-	    s->ports[inport].ingress_bytes > xoff_thr(s, w))
+	if (in->pause_sent) {	/* into the headroom */
+		in->hdrm_used += k->size;
+		if (in->hdrm_used > in->hdrm_peak)
+			in->hdrm_peak = in->hdrm_used;
+	} else if (s->cfg.pfc && in->ingress_bytes > xoff_thr(s, w)) {
 		pfc_send(s, inport, true);
+	}
 	port_start(s, e);
 }
 
@@ -1136,10 +1176,11 @@ static void flow_done(struct sim *s, uint32_t qi)
 	q->finish = s->now;
 	s->c.tx_cqe++;
 	host_deactivate(&s->hosts[q->src], qi);
-	if (s->cfg.kind != SIM_MIX)
+	/* FCTs of the flows the window saw whole: a warm-up's stay out */
+	if (s->cfg.kind != SIM_MIX || q->start < s->win_t0)
 		return;
-	/* FCT slowdown against the flow alone on an idle path */
-	ideal = s->base_rtt_ns * PS_PER_NS +
+	/* FCT slowdown against the flow alone on its idle path */
+	ideal = (double)q->path_rtt +
 		(double)(q->size + (uint64_t)q->npkts * HDR_BYTES) *
 		(double)s->line_ppb;
 	fct = (double)(q->finish - q->start);
@@ -1244,6 +1285,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			if (!q->rto_on)
 				s->timer_hint = true;	/* may disarm */
 			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
+			s->rtt_base_sum += q->path_rtt;
 			s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
 			s->tr_rtt_n++;
 			if (s->algo.ops) {
@@ -1557,6 +1599,7 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	q->last_cnp = INT64_MIN / 2;
 	q->start = start;
 	q->stop = stop;
+	q->path_rtt = sim_path_rtt(s, src, dst);
 	ev_push(s, start, EV_FLOW_START, qi);
 	if (stop > 0)
 		ev_push(s, stop, EV_FLOW_STOP, qi);
@@ -1670,7 +1713,13 @@ static void window_reset(struct sim *s)
 	uint32_t i;
 
 	s->win_t0 = s->now;
+	s->win0_drops = s->c.drops_nobuf + s->c.drops_loss;
+	s->win0_rtos = s->c.rto;
+	s->win0_pauses = s->pause_events;
+	s->win0_events = s->events;
+	s->nfct = 0;
 	lhist_clear(&s->rtt);
+	s->rtt_base_sum = 0;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -1825,6 +1874,92 @@ static void rebase(struct sim *s)
 	s->nfar = keep;
 }
 
+/* Does data wait behind port pi: in its queue, or, at a host's NIC, in
+ * a QP with packets to send?
+ */
+static bool port_waits(const struct sim *s, uint32_t pi)
+{
+	const struct port *p = &s->ports[pi];
+	const struct host *h;
+	uint32_t i;
+
+	if (p->data.n)
+		return true;
+	if (p->is_switch)
+		return false;
+	h = &s->hosts[p->owner];
+	for (i = 0; i < h->nactive; i++)
+		if (qp_has_work(&s->qps[h->capactive ? h->active[i] :
+						       h->act[i]]))
+			return true;
+	return false;
+}
+
+/* The watchdog's test (at most every 16 K events and at the end of a
+ * run, so a port scan is cheap): no data has left any port for
+ * SIM_STALL_PS, yet some port that PFC holds has data to send.  Only a
+ * pause that is never lifted does that; congestion alone keeps some
+ * port sending.
+ */
+static bool stalled(const struct sim *s)
+{
+	uint32_t i;
+
+	if (s->now - s->last_tx < SIM_STALL_PS)
+		return false;
+	for (i = 0; i < s->nports; i++)
+		if (s->ports[i].paused && port_waits(s, i))
+			return true;
+	return false;
+}
+
+static int port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
+{
+	const struct port *p = &s->ports[pi];
+
+	if (!p->is_switch)
+		return snprintf(b, n, "host %u", p->owner);
+	return snprintf(b, n, "switch %u port %u", p->owner,
+			pi - s->nodes[p->node].port0);
+}
+
+int sim_stall(const struct sim *s, struct pcb_err *err)
+{
+	char names[320];
+	size_t len = 0;
+	uint64_t queued = 0;
+	uint32_t i, shown = 0, more = 0;
+
+	if (!stalled(s))
+		return 0;
+	names[0] = '\0';
+	for (i = 0; i < s->nports; i++) {
+		char one[48];
+
+		queued += s->ports[i].data.bytes;
+		if (!s->ports[i].paused || !port_waits(s, i))
+			continue;
+		port_name(s, i, one, sizeof(one));
+		if (len + strlen(one) + 2 < sizeof(names) - 16 && shown < 8) {
+			len += (size_t)snprintf(names + len,
+						sizeof(names) - len, "%s%s",
+						shown ? ", " : "", one);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (more)
+		snprintf(names + len, sizeof(names) - len, " and %u more",
+			 more);
+	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
+			 "%.3f ms: no data has left any port since %.3f ms, "
+			 "%llu bytes queued; paused by PFC: %s",
+			 (double)s->now / PS_PER_MS,
+			 (double)s->last_tx / PS_PER_MS,
+			 (unsigned long long)queued, names);
+}
+
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;
@@ -1835,21 +1970,36 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 							     end;
 
 		rebase(s);
-		struct ev e;
+		for (;;) {
+			/* the watchdog looks once SIM_STALL_PS has passed
+			 * without a data departure, whether events come or
+			 * not (a stalled fabric may have none) */
+			int64_t watch = s->last_tx + SIM_STALL_PS;
+			int64_t until = watch > s->now && watch < step_end ?
+					watch : step_end;
+			struct ev e;
 
-		while (ev_pop(s, step_end, &e)) {
-			int64_t t = ev_time(s, &e);
+			while (ev_pop(s, until, &e)) {
+				int64_t t = ev_time(s, &e);
 
-			while (s->tr_every && t >= s->tr_next)
-				trace_sample(s);
-			s->now = t;
-			dispatch(s, &e);
-			if (!(++s->events & 0x3fff)) {
-				lane_review(s);
-				if (stop && *stop) {
-					mem_note(s);
-					return -PCB_E_INTR;
+				while (s->tr_every && t >= s->tr_next)
+					trace_sample(s);
+				s->now = t;
+				dispatch(s, &e);
+				if (!(++s->events & 0x3fff)) {
+					lane_review(s);
+					if (stop && *stop) {
+						mem_note(s);
+						return -PCB_E_INTR;
+					}
 				}
+			}
+			if (until == step_end)
+				break;
+			s->now = until;
+			if (stalled(s)) {
+				mem_note(s);
+				return -PCB_E_DEVICE;
 			}
 		}
 		while (s->tr_every && s->tr_next <= step_end)
@@ -1859,7 +2009,7 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 			break;
 	}
 	mem_note(s);
-	return 0;
+	return stalled(s) ? -PCB_E_DEVICE : 0;
 }
 
 int64_t sim_now(const struct sim *s)
@@ -2017,7 +2167,7 @@ static void fct_buckets(struct sim *s, struct sim_summary *sum)
 
 void sim_summary(struct sim *s, struct sim_summary *sum)
 {
-	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0;
+	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0, path = 0;
 	uint32_t i, busiest = NONE, queue = NONE;
 	double best_q = -1;
 
@@ -2025,8 +2175,7 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	sum->t0 = s->win_t0;
 	sum->t1 = s->now;
 	sum->payload_ceiling = (double)s->cfg.mtu / (s->cfg.mtu + HDR_BYTES);
-	sum->events = s->events;
-	sum->base_rtt = s->base_rtt_ns;
+	sum->events = s->events - s->win0_events;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -2061,15 +2210,22 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		sum->flows++;
 		sx += (double)q->win_bytes;
 		sxx += (double)q->win_bytes * (double)q->win_bytes;
+		path += (double)q->path_rtt;
 	}
 	sum->jain = sxx > 0 ? sx * sx / (sum->flows * sxx) : 0;
+	/* the idle path of what is compared with it: the probes answered,
+	 * else the window's flows, else the longest path */
+	sum->base_rtt = sum->flows ? path / sum->flows / PS_PER_NS :
+				     s->base_rtt_ns;
 	sum->rtt_samples = s->rtt.total;
 	if (s->rtt.total) {
 		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total;
 		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
+		sum->base_rtt = (double)s->rtt_base_sum /
+				(double)s->rtt.total / PS_PER_NS;
 	}
-	sum->pauses = s->pause_events;
-	sum->drops = s->c.drops_nobuf + s->c.drops_loss;
-	sum->rtos = s->c.rto;
+	sum->pauses = s->pause_events - s->win0_pauses;
+	sum->drops = s->c.drops_nobuf + s->c.drops_loss - s->win0_drops;
+	sum->rtos = s->c.rto - s->win0_rtos;
 	fct_buckets(s, sum);
 }

@@ -490,12 +490,57 @@ static int add_switch(struct sim *s, uint32_t w, uint32_t nports)
 	return s->sws[w].routes ? 0 : -1;
 }
 
-static uint64_t link_headroom(const struct sim *s)
+/* What may still reach switch port pi after it sends Xoff, from its own
+ * link: the PFC frame's serialisation and two link delays of data (the
+ * bytes on the wire plus those sent while the frame crosses), the packet
+ * the peer is sending when the pause lands, and one more for packet
+ * boundaries.  The simulated peer stops at its next packet boundary, so
+ * a real MAC's response time (802.3 Annex 31B quanta, which switch
+ * vendors add) is not in it.
+ */
+static uint64_t port_headroom(const struct sim *s, uint32_t pi)
 {
-	/* what still arrives after a pause: two link delays of data plus
-	 * a packet being sent at each end */
-	return 2 * (uint64_t)(s->cfg.delay_ps / (8000 / s->cfg.rate_gbps)) +
-	       2 * (uint64_t)(s->cfg.mtu + HDR_BYTES) + CTRL_BYTES;
+	const struct port *p = &s->ports[pi];
+	uint64_t wire = ((uint64_t)p->delay + p->ppb - 1) / p->ppb;
+
+	return CTRL_BYTES + 2 * wire + 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
+
+/* Each switch port's headroom and reserve, set aside from the buffer;
+ * with PFC on, a buffer that cannot hold them is refused, naming the
+ * least that would do (a lossless class cannot be promised otherwise).
+ */
+static int pfc_size(struct sim *s, struct pcb_err *err)
+{
+	uint64_t need = 0;
+	uint32_t w, i, worst = 0;
+
+	for (w = 0; w < s->nsw; w++) {
+		struct sw *sw = &s->sws[w];
+		const struct node *n = &s->nodes[sw->node];
+
+		for (i = n->port0; i < n->port0 + n->nports; i++) {
+			s->ports[i].headroom = (uint32_t)port_headroom(s, i);
+			sw->headroom += s->ports[i].headroom;
+			sw->reserve += pfc_reserve(s);
+		}
+		if (sw->headroom + sw->reserve > need) {
+			need = sw->headroom + sw->reserve;
+			worst = w;
+		}
+	}
+	if (s->cfg.pfc && need > s->cfg.buffer) {
+		char have[32];
+
+		fmt_bytes(have, sizeof(have), s->cfg.buffer);
+		return pcb_error(err, PCB_E_RANGE, "sim: buffer %s cannot "
+				 "hold the PFC headroom and reserve of switch "
+				 "%u's %u ports; PFC needs buffer %lluKB or "
+				 "more", have, worst,
+				 s->nodes[s->sws[worst].node].nports,
+				 (unsigned long long)((need + 1023) / 1024));
+	}
+	return 0;
 }
 
 /* The idle-path RTT of a probe: 64 bytes out, 64 back, store and forward
@@ -506,6 +551,28 @@ static double path_rtt_ns(const struct sim *s, unsigned hops)
 
 	return hops * (2.0 * CTRL_BYTES * ppb + 2.0 * (double)s->cfg.delay_ps) /
 	       PS_PER_NS;
+}
+
+/* The idle-path RTT of a probe from host src to dst and back, on the
+ * route the switches give (every ECMP choice is as long): 64 bytes each
+ * way, store and forward at every hop.
+ */
+int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
+{
+	uint32_t p = s->hosts[src].port, hops;
+	int64_t rtt = 0;
+
+	for (hops = 0; hops < 16; hops++) {
+		const struct port *l = &s->ports[p];
+		const struct port *q = &s->ports[l->peer];
+
+		rtt += 2 * (CTRL_BYTES * (int64_t)l->ppb + l->delay);
+		if (!q->is_switch)
+			break;
+		/* owner is not set yet while the scenario builds */
+		p = s->sws[s->nodes[q->node].idx].routes[dst].first;
+	}
+	return rtt;
 }
 
 /* One switch, n hosts: host i on switch port i. */
@@ -526,7 +593,6 @@ static int build_star(struct sim *s, uint32_t n)
 		s->sws[0].routes[i].first = port0 + i;
 		s->sws[0].routes[i].count = 1;
 	}
-	s->sws[0].headroom = n * link_headroom(s);
 	s->base_rtt_ns = path_rtt_ns(s, 2);
 	return 0;
 }
@@ -572,7 +638,6 @@ static int build_leaf_spine(struct sim *s)
 				r->count = S;
 			}
 		}
-		s->sws[l].headroom = (H + S) * link_headroom(s);
 	}
 	for (sp = 0; sp < S; sp++) {
 		uint32_t p0 = s->nodes[s->sws[L + sp].node].port0;
@@ -581,7 +646,6 @@ static int build_leaf_spine(struct sim *s)
 			s->sws[L + sp].routes[h].first = p0 + h / H;
 			s->sws[L + sp].routes[h].count = 1;
 		}
-		s->sws[L + sp].headroom = L * link_headroom(s);
 	}
 	s->base_rtt_ns = path_rtt_ns(s, L > 1 ? 4 : 2);
 	return 0;
@@ -589,17 +653,19 @@ static int build_leaf_spine(struct sim *s)
 
 /* ---- workloads ------------------------------------------------------------ */
 
-/* Flow size CDFs (cc-sim.md 1.1): bytes -> percent of flows at or below. */
-static const uint64_t ws_size[] = { 10000, 20000, 30000, 50000, 80000,
+/* Flow size CDFs (cc-sim.md 1.1, dcqcn-pfc.md 2.7): bytes -> percent of
+ * flows at or below, from (0, 0) as HPCC's files start.
+ */
+static const uint64_t ws_size[] = { 0, 10000, 20000, 30000, 50000, 80000,
 				    200000, 1000000, 2000000, 5000000,
 				    10000000, 30000000 };
-static const uint32_t ws_pct[] = { 15, 20, 30, 40, 53, 60, 70, 80, 90, 97,
-				   100 };
-static const uint64_t hd_size[] = { 100, 200, 300, 350, 400, 500, 600, 700,
-				    1000, 2000, 7000, 30000, 50000, 80000,
-				    120000, 300000, 1000000, 2000000,
+static const uint32_t ws_pct[] = { 0, 15, 20, 30, 40, 53, 60, 70, 80, 90,
+				   97, 100 };
+static const uint64_t hd_size[] = { 0, 100, 200, 300, 350, 400, 500, 600,
+				    700, 1000, 2000, 7000, 30000, 50000,
+				    80000, 120000, 300000, 1000000, 2000000,
 				    10000000 };
-static const uint32_t hd_pct[] = { 10, 20, 50, 150, 200, 300, 400, 500,
+static const uint32_t hd_pct[] = { 0, 10, 20, 50, 150, 200, 300, 400, 500,
 				   600, 670, 700, 720, 820, 870, 900, 950,
 				   975, 990, 1000 };	/* per mille */
 
@@ -608,23 +674,25 @@ static double rand01(struct sim *s)
 	return (double)(sim_rand(s) >> 11) / 9007199254740992.0;
 }
 
-/* Inverse CDF with linear interpolation; the first point is a mass. */
-static uint64_t draw_size(struct sim *s)
+/* Inverse CDF with linear interpolation; at least one byte (a flow of
+ * size 0 would be a long-lived one).
+ */
+uint64_t sim_draw_size(struct sim *s)
 {
 	double u = rand01(s) * (double)s->cdf_pct[s->cdf_n - 1];
+	uint64_t v = s->cdf_size[s->cdf_n - 1];
 	size_t i;
 
-	if (u <= s->cdf_pct[0])
-		return s->cdf_size[0];
 	for (i = 1; i < s->cdf_n; i++)
 		if (u <= s->cdf_pct[i]) {
 			double f = (u - s->cdf_pct[i - 1]) /
 				   (s->cdf_pct[i] - s->cdf_pct[i - 1]);
 
-			return s->cdf_size[i - 1] + (uint64_t)(f *
+			v = s->cdf_size[i - 1] + (uint64_t)(f *
 				(double)(s->cdf_size[i] - s->cdf_size[i - 1]));
+			break;
 		}
-	return s->cdf_size[s->cdf_n - 1];
+	return v ? v : 1;
 }
 
 static double cdf_mean(const struct sim *s)
@@ -658,7 +726,7 @@ void sim_flow_gen(struct sim *s, uint32_t h)
 {
 	/* one draw after the other: the order of a call's arguments is
 	 * the compiler's choice (gcc and clang differ) */
-	uint64_t size = draw_size(s);
+	uint64_t size = sim_draw_size(s);
 	uint32_t dst = other_host(s, h);
 
 	sim_add_qp(s, h, dst, size, s->now, 0);
@@ -746,5 +814,5 @@ int sim_build(struct sim *s, struct pcb_err *err)
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	return 0;
+	return pfc_size(s, err);
 }

@@ -93,6 +93,12 @@ void sim_free(struct sim *s);
 int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
 /* The same, continuing the current statistics window. */
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
+/* The watchdog: 0 while the fabric moves; -PCB_E_DEVICE, with err
+ * naming the paused ports, once no data packet has left any port for
+ * SIM_STALL_PS while data waits (sim_run then stops, returning the same).
+ */
+#define SIM_STALL_PS PS_PER_MS
+int sim_stall(const struct sim *s, struct pcb_err *err);
 int64_t sim_now(const struct sim *s);
 uint64_t sim_events(const struct sim *s);
 
@@ -138,6 +144,9 @@ struct sim_fct_bucket {
 	double p50, p95, p99;	/* FCT slowdown */
 };
 
+/* Every field covers the window alone (a warm-up run before it stays
+ * out); the FCTs are those of the flows that started in it and finished.
+ */
 struct sim_summary {
 	int64_t t0, t1;			/* the window: the latest run */
 	double util;			/* bottleneck payload / line rate */
@@ -147,7 +156,9 @@ struct sim_summary {
 	double q_mean, q_p99, q_max;	/* bottleneck queue, bytes */
 	double rtt_mean, rtt_p99;	/* probe RTT, ns */
 	uint64_t rtt_samples;
-	double base_rtt;		/* analytic idle-path RTT, ns */
+	double base_rtt;		/* idle-path RTT, ns: the mean of the
+				 * answered probes' paths (else the
+				 * flows') */
 	uint64_t pauses, drops, rtos;
 	uint64_t events;
 	size_t nfct;

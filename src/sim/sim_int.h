@@ -141,7 +141,11 @@ struct port {
 	uint64_t win0_payload;	/* port_payload at the window's start */
 	/* line 4: rare */
 	uint32_t node;
-	unsigned char pad_[60];	/* to five whole lines */
+	uint32_t headroom;	/* switch ingress: bytes that may still come
+				 * after its Xoff (scenario.c sizes it) */
+	uint32_t hdrm_used;	/* ... came since the latest Xoff */
+	uint32_t hdrm_peak;	/* the most that ever came after one */
+	unsigned char pad_[48];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
@@ -180,9 +184,18 @@ struct route {
 	uint32_t first, count;	/* ECMP group: consecutive egress ports */
 };
 
+/* Buffer accounting with PFC (an independent-headroom model): each
+ * ingress port has a reserve (its Xoff floor) and a headroom of its own;
+ * the rest of the buffer is the shared pool, and `shared` counts the
+ * bytes ingress ports hold above their reserves.  scenario.c refuses a
+ * buffer smaller than the reserves and headrooms together.
+ */
 struct sw {
 	uint32_t node;
-	uint64_t used, headroom;
+	uint64_t used;		/* every byte held */
+	uint64_t headroom;	/* of all ports */
+	uint64_t reserve;	/* of all ports */
+	uint64_t shared;	/* held above the reserves */
 	struct route *routes;	/* per destination host */
 };
 
@@ -234,7 +247,8 @@ struct qp {
 	uint64_t size;
 	int64_t start, stop, finish;
 	uint64_t win_bytes;	/* delivered in the stats window */
-	unsigned char pad_[56];	/* to four whole lines */
+	int64_t path_rtt;	/* a probe's RTT on the idle path, ps */
+	unsigned char pad_[48];	/* to four whole lines */
 };
 
 _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
@@ -283,10 +297,13 @@ struct sim {
 	uint64_t rng[4];
 	uint64_t line_ppb;	/* host link ps per byte */
 	int64_t win_t0;
+	/* the cumulative counts when the window began */
+	uint64_t win0_drops, win0_rtos, win0_pauses, win0_events;
 	struct lhist rtt;
+	int64_t rtt_base_sum;	/* the answered probes' idle paths, ps */
 	int64_t *rto_vals;
 	size_t nrto, caprto;
-	struct fct_rec *fct;
+	struct fct_rec *fct;	/* flows of the window (started in it) */
 	size_t nfct, capfct;
 	struct lhist *qhists;	/* the switch ports', mapped */
 	size_t qhists_bytes;
@@ -307,8 +324,9 @@ struct sim {
 	uint64_t rx_payload, tr_rx_last;
 	struct sim_port_counters c;
 	uint64_t pause_events;
+	int64_t last_tx;	/* the latest data departure anywhere */
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
-	double base_rtt_ns;
+	double base_rtt_ns;	/* the longest idle path */
 	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;
 	/* mix workload */
@@ -317,6 +335,13 @@ struct sim {
 	size_t cdf_n;
 	double mean_size;
 };
+
+/* The Xoff floor of every switch ingress port: two packets, kept aside
+ * from the shared pool. */
+static inline uint64_t pfc_reserve(const struct sim *s)
+{
+	return 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+}
 
 /* fabric.c, for scenario.c */
 uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports);
@@ -332,7 +357,9 @@ int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 
 /* scenario.c, for fabric.c */
 int sim_build(struct sim *s, struct pcb_err *err);
+int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
 void sim_flow_gen(struct sim *s, uint32_t host);
+uint64_t sim_draw_size(struct sim *s);	/* mix: a flow size, bytes */
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);
