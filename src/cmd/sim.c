@@ -239,8 +239,6 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			d->progress_ctx = &pr;
 		}
 		rc = simdev_run(d, ps, s->stop, &s->err);
-		if (rc == -PCB_E_DEVICE && !s->err.code)
-			sim_stall(sim, &s->err);	/* the watchdog's */
 		d->progress = NULL;
 		if (pr.shown)
 			fputc('\n', stderr);

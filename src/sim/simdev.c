@@ -458,6 +458,9 @@ static int run(struct simdev *d, int64_t dur_ps, bool fresh,
 	if (rc == -PCB_E_INTR)
 		return pcb_error(err, PCB_E_INTR, "sim: interrupted at "
 				 "t = %.3f ms", sim_now(s) / 1e9);
+	if (rc == -PCB_E_DEVICE)	/* the watchdog's */
+		return sim_stall(s, err) ? -PCB_E_DEVICE :
+		       pcb_error(err, PCB_E_DEVICE, "sim: the fabric stopped");
 	return rc;
 }
 

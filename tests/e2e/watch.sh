@@ -70,6 +70,8 @@ check "cnp_sent seen" 500 "$(printf '%s\n' "$out" | tail -n +2 | awk '{ s += $2 
 # the same on a terminal: the table redrawn with the host's rate once the
 # driver moves the counter; Ctrl-C ends it
 tmux -L "$sock" kill-server 2>/dev/null
+sock="pccbench-watch2-$$"	# a server of its own: the old may linger
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 tmux -L "$sock" new-session -d -s w -x 120 -y 30 \
 	"env XDG_STATE_HOME=$tmp/state PCCBENCH_SYSFS=$sys FAKE_MSTREG_SIM=wn TERM=xterm $BIN -d 0000:08:00.0 --backend mstreg --mstreg $O/tests/fake-mstreg watch cnp_sent,local_ack_timeout every 200ms; echo WATCH-ENDED \$?; sleep 30"
 wait_for "0000:08:00.0: t = "
