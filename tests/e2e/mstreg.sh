@@ -58,6 +58,28 @@ fi
 grep -q '"code":"RANGE"' "$tmp/mst.out" ||
 	{ echo "mstreg: out-of-range refusal missing"; fail=1; }
 
+# issue #24 item 1: the register each write puts on the NIC through the
+# real mstreg (its read-modify-write included) is the one fwctl sends:
+# both are checked against tests/mstreg-emu/writes.txt (fwctl in
+# tests/test_fwctl.c).  Read-only fields differ: mstreg keeps what its
+# read returned (sl_bitmask_support=1), fwctl sends zeros.
+if [ "$MST" = "${EMU_MSTREG:-}" ]; then
+	export XDG_STATE_HOME=$tmp/w XDG_CACHE_HOME=$tmp/w PCCB_EMU_SIM=w
+	while IFS='|' read -r op cmd want; do
+		case "$op" in ""|"#"*) continue ;; esac
+		: >"$EMU_LOG"
+		"$BIN" $M -y -c "$cmd" >"$tmp/w.out" 2>&1 ||
+			{ echo "mstreg: '$cmd' failed:"; cat "$tmp/w.out"; fail=1; }
+		key=$(echo "$want" | cut -d' ' -f1-2)
+		got=$("$O/tests/ppcc-fields" <"$EMU_LOG" | grep "^$key " | tail -n 1)
+		check "bytes of '$op'" "$want" "${got%% | RO*}"
+		case "$want" in SET*)
+			check "read-only fields of '$op'" "sl_bitmask_support=1" \
+				"${got#* | RO }" ;;
+		esac
+	done <"$top/tests/mstreg-emu/writes.txt"
+fi
+
 export XDG_STATE_HOME=$tmp/c XDG_CACHE_HOME=$tmp/c PCCB_EMU_SIM=c \
 	FAKE_MSTREG_SIM=c
 # the real Debian mstreg on a machine without the device

@@ -22,6 +22,13 @@
  * registers", dword 0 bit 29) and 0x9001 (access register: operation TLV
  * + register TLV + data).  Everything else is ICMD status 2 (bad opcode).
  *
+ * A GET with the cmd_type of a write (enable 0x1, disable 0x2, set param
+ * 0x8) is answered as the ConnectX-7 in issue #24 answered mstreg's read
+ * before its write: with the slot's read-write state (counter_en,
+ * trace_en, sl_bitmask, from the firmware's enable status), which mstreg
+ * then keeps in every field it was not given.  The sim firmware answers
+ * those GETs with the request alone, which would hide that merge.
+ *
  * Environment (all set by tests/mstreg-emu/emu.inc):
  *   PCCB_EMU_CONFIG  the fake `config` file (matched by device and inode,
  *                    so any path to it, e.g. through a bind mount, works)
@@ -44,7 +51,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "adb.h"
 #include "err.h"
+#include "paths.h"
+#include "ppcc.h"
 #include "sim/firmware.h"
 
 #define VSEC_AT		0x40
@@ -80,6 +90,7 @@ static struct {
 	uint32_t icmd_ctrl, icmd_sem;
 	uint32_t mb[MB_BYTES / 4];	/* dwords as mstreg wrote them */
 	struct simfw *fw;
+	struct adb_reg *ppcc;		/* the layout, for the read-back */
 } gw;
 
 static void emu_say(const char *fmt, const char *arg)
@@ -142,6 +153,49 @@ static void log_access(enum reg_method m, uint32_t id, const uint8_t *reg,
 	fclose(fp);
 }
 
+/* The read-back of a write's GET (the head comment): the slot's RW state
+ * from an enable-status query with the same index fields.
+ */
+static void write_readback(uint8_t *reg, size_t len)
+{
+	static const char *const rw[] = { "counter_en", "trace_en",
+					   "sl_bitmask" };
+	const struct adb_field *cmd;
+	struct pcb_err err = { 0 };
+	uint8_t q[MB_BYTES];
+	uint32_t st = 0, c;
+	size_t i;
+
+	if (!gw.ppcc) {
+		char path[4096];
+		struct adb_db *db = NULL;
+
+		if (pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &err) ||
+		    adb_db_load_file(&db, path, &err) ||
+		    adb_reg_load(db, "PPCC", &gw.ppcc, &err)) {
+			emu_say("%s", err.msg);
+			adb_db_free(db);
+			return;
+		}
+		adb_db_free(db);
+	}
+	cmd = adb_reg_field(gw.ppcc, "cmd_type");
+	c = adb_get(cmd, reg);
+	if (len < gw.ppcc->size || (c != PPCC_ENABLE && c != PPCC_DISABLE &&
+				    c != PPCC_PARAM_SET))
+		return;
+	memcpy(q, reg, len);
+	adb_set(cmd, q, PPCC_ENABLE_STATUS);
+	if (simfw_access(gw.fw, REG_GET, PPCC_REG_ID, q, sizeof(q), &st,
+			 &err) || st)
+		return;
+	for (i = 0; i < sizeof(rw) / sizeof(rw[0]); i++) {
+		const struct adb_field *f = adb_reg_field(gw.ppcc, rw[i]);
+
+		adb_set(f, reg, adb_get(f, q));
+	}
+}
+
 /* Operation TLV (16 bytes): byte 2 [6:0] status; bytes 4-5 register id;
  * byte 6 r [7] and method [6:0] (1 query, 2 write); then the register TLV
  * header, its length in dwords (with the header) in bytes 16-17 [10:0],
@@ -180,6 +234,8 @@ static void access_reg(void)
 			emu_say("%s", err.msg);
 			status = REG_STATUS_BAD_PARAM;
 		}
+		if (!status && m == REG_GET && id == PPCC_REG_ID)
+			write_readback(reg, len);
 	}
 	for (i = 0; i < len; i++)
 		mb_put(20 + i, reg[i]);
@@ -344,5 +400,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
 __attribute__((destructor)) static void emu_fini(void)
 {
 	simfw_close(gw.fw);
+	adb_reg_free(gw.ppcc);
 	gw.fw = NULL;
+	gw.ppcc = NULL;
 }
