@@ -340,7 +340,7 @@ static void test_writes(void **state)
 		unsigned a, b, c;
 		uint32_t vals[64];
 		size_t n;
-		int rc;
+		int rc = -1;
 
 		if (line[0] == '#' || !cmd || !(want = strchr(cmd + 1, '|')))
 			continue;
