@@ -143,6 +143,35 @@ clean:
 
 -include $(DEPS)
 
+# ---- the real mstreg on an emulated NIC -----------------------------------
+# tests/mstreg-emu/emu.so is LD_PRELOADed into Debian's mstreg (not
+# instrumented), so it and the sim firmware it links are built PIC and
+# without SANITIZE's flags, in $(O)/emu/.
+EMU := $(O)/tests/mstreg-emu.so
+EMU_LIB_OBJ := $(addprefix $(O)/emu/,$(REG_SRC:.c=.o) $(ALGO_SRC:.c=.o) \
+	src/sim/firmware.o)
+EMU_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c 2>/dev/null) -lm
+
+test-build: $(EMU)
+
+$(O)/emu/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (emu)")
+	$(Q)$(CC) $(CPPFLAGS) -std=c11 $(WFLAGS) $(WERROR) $(CFLAGS) \
+		$(PKG_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+$(O)/emu/libemu.a: $(EMU_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(EMU): $(O)/emu/tests/mstreg-emu/emu.o $(O)/emu/libemu.a \
+		tests/mstreg-emu/emu.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -o $@ $< -Wl,--version-script=tests/mstreg-emu/emu.map \
+		$(O)/emu/libemu.a $(EMU_LIBS)
+
+# (the shallower .d files are in DEPS)
+-include $(wildcard $(O)/emu/*/*/*/*.d)
+
 # ---- fuzzing --------------------------------------------------------------
 # make fuzz [FUZZ_S=10]: libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with
 # clang into build-fuzz/, the project's sources instrumented with

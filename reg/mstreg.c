@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,63 +305,158 @@ static uint32_t fget(const struct adb_reg *l, const uint8_t *buf,
 	return f ? adb_get(f, buf) : 0;
 }
 
+/* "name=v,..." of the fields with access `acc` (all of them), in layout
+ * order; decimal, as mstreg reads them.
+ */
+static int field_list(char *out, size_t len, const struct adb_reg *l,
+		      const uint8_t *buf, enum adb_access acc,
+		      struct pcb_err *err)
+{
+	size_t i, n = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < l->nfields; i++) {
+		const struct adb_field *f = &l->fields[i];
+
+		if (f->access != acc)
+			continue;
+		n += (size_t)snprintf(out + n, len - n, "%s%s=%u",
+				      n ? "," : "", f->name, adb_get(f, buf));
+		if (n >= len)
+			return pcb_error(err, PCB_E_INVAL,
+					 "mstreg argument too long");
+	}
+	return 0;
+}
+
+int mstreg_build_argv(struct mstreg_argv *a, const char *prog,
+		      const char *device, const struct adb_reg *l,
+		      enum reg_method method, const uint8_t *buf,
+		      struct pcb_err *err)
+{
+	int argc = 0, rc;
+
+	snprintf(a->op, sizeof(a->op), "cmd_type=%u", fget(l, buf, "cmd_type"));
+	snprintf(a->idx, sizeof(a->idx), "local_port=%u,pnat=%u,lp_msb=%u,"
+		 "algo_slot=%u,algo_param_index=%u", fget(l, buf, "local_port"),
+		 fget(l, buf, "pnat"), fget(l, buf, "lp_msb"),
+		 fget(l, buf, "algo_slot"), fget(l, buf, "algo_param_index"));
+	a->argv[argc++] = (char *)prog;
+	a->argv[argc++] = (char *)"-d";
+	a->argv[argc++] = (char *)device;
+	a->argv[argc++] = (char *)"--reg_name";
+	a->argv[argc++] = l->name;
+	a->argv[argc++] = (char *)"--indexes";
+	a->argv[argc++] = a->idx;
+	a->argv[argc++] = (char *)"--op";
+	a->argv[argc++] = a->op;
+	if (method == REG_GET) {
+		a->argv[argc++] = (char *)"--get";
+	} else {
+		rc = field_list(a->set, sizeof(a->set), l, buf, ADB_ACC_RW,
+				err);
+		if (rc)
+			return rc;
+		if (!a->set[0])
+			return pcb_error(err, PCB_E_INVAL, "register '%s' has "
+					 "no read-write field to set", l->name);
+		a->argv[argc++] = (char *)"--set";
+		a->argv[argc++] = a->set;
+		a->argv[argc++] = (char *)"--yes";
+	}
+	a->argv[argc] = NULL;
+	return 0;
+}
+
+/* Append c to out (len bytes) at *n, counting what does not fit. */
+static void put_c(char *out, size_t len, size_t *n, char c)
+{
+	if (*n + 1 < len)
+		out[*n] = c;
+	(*n)++;
+}
+
+/* A word as a POSIX shell reads it back: bare when it holds only
+ * characters no shell treats specially, else in single quotes (a quote
+ * inside as '\'').  Returns the length (like snprintf); out may be NULL
+ * when len is 0.
+ */
+static size_t shell_word(char *out, size_t len, const char *w)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "_@%+=:,./-";
+	bool bare = *w && strspn(w, safe) == strlen(w);
+	size_t n = 0;
+
+	if (!bare)
+		put_c(out, len, &n, '\'');
+	for (; *w; w++) {
+		if (*w == '\'') {
+			put_c(out, len, &n, '\'');
+			put_c(out, len, &n, '\\');
+			put_c(out, len, &n, '\'');
+		}
+		put_c(out, len, &n, *w);
+	}
+	if (!bare)
+		put_c(out, len, &n, '\'');
+	if (len)
+		out[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
+int mstreg_command_line(const char *prog, const char *device,
+			const struct adb_reg *l, enum reg_method method,
+			const uint8_t *buf, char **line, struct pcb_err *err)
+{
+	struct mstreg_argv a;
+	size_t len = 0, n, i;
+	char *out;
+	int rc;
+
+	*line = NULL;
+	rc = mstreg_build_argv(&a, prog ? prog : "mstreg", device, l, method,
+			       buf, err);
+	if (rc)
+		return rc;
+	for (i = 0; a.argv[i]; i++)
+		len += shell_word(NULL, 0, a.argv[i]) + 1;
+	out = malloc(len + 1);
+	if (!out)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	for (i = 0, n = 0; a.argv[i]; i++) {
+		if (i)
+			out[n++] = ' ';
+		n += shell_word(out + n, len + 1 - n, a.argv[i]);
+	}
+	out[n] = '\0';
+	*line = out;
+	return 0;
+}
+
 static int m_access(struct reg_dev *dev, enum reg_method method,
 		    uint32_t reg_id, uint8_t *buf, size_t len,
 		    uint32_t *status, struct pcb_err *err)
 {
 	struct mstreg_dev *m = to_m(dev);
 	const struct adb_reg *l = m->layout;
-	char idx[256], op[64], set[512], emsg[400], saved[4300];
+	char emsg[400], saved[4300];
+	struct mstreg_argv a;
 	struct run_result r;
-	char *argv[16];
-	size_t i, n = 0, sn = 0;
-	int argc = 0, rc;
+	size_t n = 0;
+	int rc;
 
 	*status = 0;
 	if (!l || reg_id != l->id || len < l->size)
 		return pcb_error(err, PCB_E_INVAL,
 				 "mstreg backend: register 0x%x not supported",
 				 reg_id);
-	snprintf(idx, sizeof(idx), "local_port=%u,pnat=%u,lp_msb=%u,"
-		 "algo_slot=%u,algo_param_index=%u", fget(l, buf, "local_port"),
-		 fget(l, buf, "pnat"), fget(l, buf, "lp_msb"),
-		 fget(l, buf, "algo_slot"), fget(l, buf, "algo_param_index"));
-	snprintf(op, sizeof(op), "cmd_type=%u", fget(l, buf, "cmd_type"));
-	argv[argc++] = m->prog;
-	argv[argc++] = (char *)"-d";
-	argv[argc++] = m->device;
-	argv[argc++] = (char *)"--reg_name";
-	argv[argc++] = l->name;
-	argv[argc++] = (char *)"--indexes";
-	argv[argc++] = idx;
-	argv[argc++] = (char *)"--op";
-	argv[argc++] = op;
-	if (method == REG_GET) {
-		argv[argc++] = (char *)"--get";
-	} else {
-		/* the RW fields the request sets; value always, so the data
-		 * string is never empty */
-		for (i = 0; i < l->nfields; i++) {
-			const struct adb_field *rw = &l->fields[i];
-			uint32_t v = adb_get(rw, buf);
-
-			if (rw->access != ADB_ACC_RW ||
-			    (v == 0 && strcmp(rw->name, "value")))
-				continue;
-			sn += (size_t)snprintf(set + sn, sizeof(set) - sn,
-					       "%s%s=%u", sn ? "," : "",
-					       rw->name, v);
-			if (sn >= sizeof(set))
-				return pcb_error(err, PCB_E_INVAL,
-						 "mstreg data string too long");
-		}
-		argv[argc++] = (char *)"--set";
-		argv[argc++] = set;
-		argv[argc++] = (char *)"--yes";
-	}
-	argv[argc] = NULL;
+	rc = mstreg_build_argv(&a, m->prog, m->device, l, method, buf, err);
+	if (rc)
+		return rc;
 	m->runs++;
-	rc = run_prog(argv, NULL, m->timeout_ms, m->stop, &r, err);
+	rc = run_prog(a.argv, NULL, m->timeout_ms, m->stop, &r, err);
 	if (rc)
 		return rc;
 	if (r.status || mst_error(&r, emsg, sizeof(emsg))) {

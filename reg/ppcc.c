@@ -193,26 +193,47 @@ static int ppcc_check_reply(const struct ppcc *p, const uint32_t *want,
 			 ppcc_cmd_name(cmd), diff);
 }
 
-/* Build a request for cmd on slot/index, send it, leave the reply in buf
- * once it is known to answer this request.
- */
-static int ppcc_xfer(struct ppcc *p, enum reg_method m, unsigned cmd,
-		     unsigned slot, unsigned index, uint8_t *buf,
-		     struct pcb_err *err)
-{
-	uint32_t want[PPCC_NKEY];
-	size_t i;
-	int rc;
+/* The read-write fields of a write, all of them (ppcc.h says why). */
+struct ppcc_rw {
+	uint32_t value;
+	uint32_t sl_bitmask;
+	uint32_t counter_en;
+	uint32_t trace_en;
+};
 
-	if (slot >= PPCC_SLOTS)
-		return pcb_error(err, PCB_E_RANGE, "slot %u is not 0..15",
-				 slot);
+/* A request for cmd on slot/index into a zeroed buf; a write (rw given)
+ * also sets every read-write field.
+ */
+static void ppcc_request(const struct ppcc *p, unsigned cmd, unsigned slot,
+			 unsigned index, const struct ppcc_rw *rw,
+			 uint8_t *buf)
+{
+	memset(buf, 0, p->layout->size);
 	ppcc_set(p, PF_CMD, buf, cmd);
 	ppcc_set(p, PF_PORT, buf, p->local_port & 0xff);
 	ppcc_set(p, PF_LP_MSB, buf, (p->local_port >> 8) & 0x3);
 	ppcc_set(p, PF_PNAT, buf, p->pnat);
 	ppcc_set(p, PF_SLOT, buf, slot);
 	ppcc_set(p, PF_INDEX, buf, index);
+	if (!rw)
+		return;
+	ppcc_set(p, PF_VALUE, buf, rw->value);
+	ppcc_set(p, PF_SL_MASK, buf, rw->sl_bitmask);
+	ppcc_set(p, PF_COUNTER_EN, buf, rw->counter_en);
+	ppcc_set(p, PF_TRACE_EN, buf, rw->trace_en);
+}
+
+/* Send the request in buf, leave the reply there once it is known to
+ * answer this request.
+ */
+static int ppcc_xfer(struct ppcc *p, enum reg_method m, uint8_t *buf,
+		     struct pcb_err *err)
+{
+	uint32_t want[PPCC_NKEY];
+	unsigned cmd = ppcc_get(p, PF_CMD, buf);
+	size_t i;
+	int rc;
+
 	for (i = 0; i < PPCC_NKEY; i++)
 		want[i] = ppcc_get(p, ppcc_key[i], buf);
 	rc = reg_access(p->dev, m, PPCC_REG_ID, "PPCC", buf, p->layout->size,
@@ -222,11 +243,24 @@ static int ppcc_xfer(struct ppcc *p, enum reg_method m, unsigned cmd,
 	return ppcc_check_reply(p, want, buf, cmd, err);
 }
 
+/* Slots are 4 bits in the register: a larger one is refused before it
+ * wraps to another slot.
+ */
+static bool slot_ok(unsigned slot, struct pcb_err *err)
+{
+	if (slot < PPCC_SLOTS)
+		return true;
+	pcb_error(err, PCB_E_RANGE, "slot %u is not 0..15", slot);
+	return false;
+}
+
 static int ppcc_query(struct ppcc *p, unsigned cmd, unsigned slot,
 		      unsigned index, uint8_t *buf, struct pcb_err *err)
 {
-	memset(buf, 0, p->layout->size);
-	return ppcc_xfer(p, REG_GET, cmd, slot, index, buf, err);
+	if (!slot_ok(slot, err))
+		return -PCB_E_RANGE;
+	ppcc_request(p, cmd, slot, index, NULL, buf);
+	return ppcc_xfer(p, REG_GET, buf, err);
 }
 
 /* Bounded text length from a reply. */
@@ -253,20 +287,62 @@ int ppcc_algo_info(struct ppcc *p, unsigned slot, uint32_t *algo_num,
 	return 0;
 }
 
+/* enable: counters on or not; trace off (pccbench has no trace). */
+enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
+				bool counters, uint8_t *buf)
+{
+	const struct ppcc_rw rw = { .counter_en = counters };
+
+	ppcc_request(p, PPCC_ENABLE, slot, 0, &rw, buf);
+	return REG_SET;
+}
+
+enum reg_method ppcc_disable_req(const struct ppcc *p, unsigned slot,
+				 uint8_t *buf)
+{
+	const struct ppcc_rw rw = { 0 };
+
+	ppcc_request(p, PPCC_DISABLE, slot, 0, &rw, buf);
+	return REG_SET;
+}
+
+enum reg_method ppcc_param_set_req(const struct ppcc *p, unsigned slot,
+				   unsigned index, uint32_t value,
+				   uint8_t *buf)
+{
+	const struct ppcc_rw rw = { .value = value };
+
+	ppcc_request(p, PPCC_PARAM_SET, slot, index, &rw, buf);
+	return REG_SET;
+}
+
+/* bulk get (and clear): a query, even when it clears */
+enum reg_method ppcc_counters_req(const struct ppcc *p, unsigned slot,
+				  bool clear, uint8_t *buf)
+{
+	ppcc_request(p, clear ? PPCC_BULK_COUNTERS_CLEAR : PPCC_BULK_COUNTERS,
+		     slot, 0, NULL, buf);
+	return REG_GET;
+}
+
 int ppcc_enable(struct ppcc *p, unsigned slot, bool counters,
 		struct pcb_err *err)
 {
-	uint8_t buf[PPCC_SIZE + 4] = { 0 };
+	uint8_t buf[PPCC_SIZE + 4];
 
-	ppcc_set(p, PF_COUNTER_EN, buf, counters);
-	return ppcc_xfer(p, REG_SET, PPCC_ENABLE, slot, 0, buf, err);
+	if (!slot_ok(slot, err))
+		return -PCB_E_RANGE;
+	return ppcc_xfer(p, ppcc_enable_req(p, slot, counters, buf), buf,
+			 err);
 }
 
 int ppcc_disable(struct ppcc *p, unsigned slot, struct pcb_err *err)
 {
-	uint8_t buf[PPCC_SIZE + 4] = { 0 };
+	uint8_t buf[PPCC_SIZE + 4];
 
-	return ppcc_xfer(p, REG_SET, PPCC_DISABLE, slot, 0, buf, err);
+	if (!slot_ok(slot, err))
+		return -PCB_E_RANGE;
+	return ppcc_xfer(p, ppcc_disable_req(p, slot, buf), buf, err);
 }
 
 int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
@@ -353,10 +429,12 @@ int ppcc_counter_info(struct ppcc *p, unsigned slot, unsigned index,
 int ppcc_param_set(struct ppcc *p, unsigned slot, unsigned index,
 		   uint32_t value, struct pcb_err *err)
 {
-	uint8_t buf[PPCC_SIZE + 4] = { 0 };
+	uint8_t buf[PPCC_SIZE + 4];
 
-	ppcc_set(p, PF_VALUE, buf, value);
-	return ppcc_xfer(p, REG_SET, PPCC_PARAM_SET, slot, index, buf, err);
+	if (!slot_ok(slot, err))
+		return -PCB_E_RANGE;
+	return ppcc_xfer(p, ppcc_param_set_req(p, slot, index, value, buf),
+			 buf, err);
 }
 
 static int ppcc_array_query(struct ppcc *p, unsigned cmd, unsigned slot,
@@ -395,17 +473,21 @@ int ppcc_counters(struct ppcc *p, unsigned slot, bool clear, uint32_t *vals,
 int ppcc_bulk_set(struct ppcc *p, unsigned slot, const uint32_t *vals,
 		  size_t n, struct pcb_err *err)
 {
-	uint8_t buf[PPCC_SIZE + 4] = { 0 };
+	const struct ppcc_rw rw = { 0 };
+	uint8_t buf[PPCC_SIZE + 4];
 	size_t i;
 
 	if (n > PPCC_TEXT_DWORDS)
 		return pcb_error(err, PCB_E_RANGE,
 				 "bulk set of %zu values (at most %d)", n,
 				 PPCC_TEXT_DWORDS);
+	if (!slot_ok(slot, err))
+		return -PCB_E_RANGE;
+	ppcc_request(p, PPCC_BULK_SET, slot, 0, &rw, buf);
 	for (i = 0; i < n; i++)
 		ppcc_set_text(p->f[PF_TEXT0], buf, (unsigned)i, vals[i]);
 	ppcc_set(p, PF_TEXT_LEN, buf, (uint32_t)(n * 4));
-	return ppcc_xfer(p, REG_SET, PPCC_BULK_SET, slot, 0, buf, err);
+	return ppcc_xfer(p, REG_SET, buf, err);
 }
 
 int ppcc_algo_info_array(struct ppcc *p, uint32_t info[PPCC_SLOTS],

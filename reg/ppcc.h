@@ -4,6 +4,11 @@
  * here shifts or masks by hand.  Commands that change the device (enable,
  * disable, set, bulk set) are sent with method SET; queries, including the
  * get-and-clear ones, with method GET so their reply can be read.
+ * Every write names each read-write field (value, sl_bitmask, counter_en,
+ * trace_en) with the value pccbench wants, zero included: mstreg reads
+ * the register before it writes and keeps what it read in any field it
+ * is not given, fwctl sends the buffer as built; given every field, both
+ * write the same register.
  * Every reply (whatever the transport) must echo the request's cmd_type
  * and index fields (local_port, lp_msb, pnat, algo_slot,
  * algo_param_index); one that does not is -PCB_E_DEVICE, naming the
@@ -91,6 +96,20 @@ void ppcc_split_text(const uint8_t *buf, const struct adb_field *text0,
 		     uint32_t text_len, char *name, size_t nlen, char *descr,
 		     size_t dlen);
 const char *ppcc_cmd_name(unsigned cmd);
+
+/* The request each operation below sends, built without sending it (for a
+ * dry run): buf (PPCC_SIZE bytes) gets the register, the return value is
+ * the method.  sl_bitmask is 0 in every write for now (issue #24 item 2).
+ */
+enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
+				bool counters, uint8_t *buf);
+enum reg_method ppcc_disable_req(const struct ppcc *p, unsigned slot,
+				 uint8_t *buf);
+enum reg_method ppcc_param_set_req(const struct ppcc *p, unsigned slot,
+				   unsigned index, uint32_t value,
+				   uint8_t *buf);
+enum reg_method ppcc_counters_req(const struct ppcc *p, unsigned slot,
+				  bool clear, uint8_t *buf);
 
 int ppcc_algo_info(struct ppcc *p, unsigned slot, uint32_t *algo_num,
 		   char *name, size_t nlen, char *descr, size_t dlen,

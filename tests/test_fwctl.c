@@ -12,6 +12,7 @@
 #include "discover.h"
 #include "fwctl.h"
 #include "ppcc.h"
+#include "mstreg-emu/fields.h"
 
 /* A fake fwctl device: ioctl() on the file the backend opened as
  * /dev/fwctl/fwctl0 answers FWCTL_INFO as mlx5 and FWCTL_RPC with the
@@ -22,6 +23,7 @@ enum cross { ECHO, CROSS_INDEX, CROSS_SLOT, CROSS_CMD, CROSS_PORT,
 	     CROSS_LP_MSB };
 static enum cross cross;
 static ino_t fake_ino;
+static uint8_t last_in[MLX5_MBOX_HDR + 512];	/* the last RPC's request */
 
 static bool is_fake(int fd)
 {
@@ -52,6 +54,9 @@ int ioctl(int fd, unsigned long req, ...)
 		return -1;
 	}
 	rpc = arg;
+	memset(last_in, 0, sizeof(last_in));
+	memcpy(last_in, (void *)(uintptr_t)rpc->in,
+	       rpc->in_len < sizeof(last_in) ? rpc->in_len : sizeof(last_in));
 	memcpy((void *)(uintptr_t)rpc->out, (void *)(uintptr_t)rpc->in,
 	       rpc->in_len);
 	memset((void *)(uintptr_t)rpc->out, 0, MLX5_MBOX_HDR);
@@ -223,6 +228,48 @@ static void test_discover(void **state)
 	unsetenv("PCCBENCH_PCI_DUMP");
 }
 
+/* The fake fwctl node in a temp dir (dir: "/tmp/pccb-fwctl-XXXXXX"),
+ * a fwctl device on it and PPCC over that.
+ */
+static void fake_open(char *dir, struct reg_dev **dev, struct ppcc *p)
+{
+	struct pcb_err err = { 0 };
+	char path[200];
+	struct stat st;
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fwctl", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/fwctl/fwctl0", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	close(fd);
+	fake_ino = st.st_ino;
+	setenv("PCCBENCH_SYSFS", "tests/fixtures/sysfs", 1);
+	setenv("PCCBENCH_DEVROOT", dir, 1);
+	assert_int_equal(reg_dev_open(dev, &fwctl_backend_ops, "nic",
+				      "0000:08:00.0", &err), 0);
+	assert_int_equal(ppcc_init(p, *dev, tu_ppcc_layout(), &err), 0);
+	cross = ECHO;
+}
+
+static void fake_close(const char *dir, struct reg_dev *dev, struct ppcc *p)
+{
+	char path[200];
+
+	ppcc_release(p);
+	reg_dev_close(dev);
+	fake_ino = 0;
+	snprintf(path, sizeof(path), "%s/fwctl/fwctl0", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fwctl", dir);
+	rmdir(path);
+	rmdir(dir);
+	unsetenv("PCCBENCH_DEVROOT");
+}
+
 /* A reply for another index, slot, cmd_type or port is an error (exit
  * class 2) naming the received and the requested value; for a get and
  * for a set.
@@ -242,31 +289,16 @@ static void test_crossed_reply(void **state)
 		{ CROSS_INDEX, "algo_param_index 4 (requested 1)", true },
 		{ CROSS_CMD, "cmd_type 0x7 (requested 0x8)", true },
 	};
-	char dir[] = "/tmp/pccb-fwctl-XXXXXX", path[200];
+	char dir[] = "/tmp/pccb-fwctl-XXXXXX";
 	struct pcb_err err = { 0 };
 	struct reg_dev *dev = NULL;
 	struct ppcc p;
-	struct stat st;
 	uint32_t v = 0;
 	size_t i;
-	int fd, rc;
+	int rc;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/fwctl", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/fwctl/fwctl0", dir);
-	fd = open(path, O_CREAT | O_WRONLY, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(fstat(fd, &st), 0);
-	close(fd);
-	fake_ino = st.st_ino;
-	setenv("PCCBENCH_SYSFS", "tests/fixtures/sysfs", 1);
-	setenv("PCCBENCH_DEVROOT", dir, 1);
-	assert_int_equal(reg_dev_open(&dev, &fwctl_backend_ops, "nic",
-				      "0000:08:00.0", &err), 0);
-	assert_int_equal(ppcc_init(&p, dev, tu_ppcc_layout(), &err), 0);
-	cross = ECHO;
+	fake_open(dir, &dev, &p);
 	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
 	assert_int_equal(v, 1234);
 	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), 0);
@@ -281,14 +313,68 @@ static void test_crossed_reply(void **state)
 		assert_non_null(strstr(err.msg, "nic: PPCC "));
 		assert_null(strchr(err.msg, '\n'));
 	}
-	ppcc_release(&p);
-	reg_dev_close(dev);
-	fake_ino = 0;
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/fwctl", dir);
-	rmdir(path);
-	rmdir(dir);
-	unsetenv("PCCBENCH_DEVROOT");
+	fake_close(dir, dev, &p);
+}
+
+
+/* Issue #24 item 1: each operation of tests/mstreg-emu/writes.txt puts
+ * the register listed there in the ACCESS_REG mailbox, with the method
+ * (op_mod) listed; tests/e2e/mstreg.sh checks the real mstreg against the
+ * same lines.  Read-only fields are zero: fwctl sends what ppcc built.
+ */
+static void test_writes(void **state)
+{
+	char dir[] = "/tmp/pccb-fwctl-XXXXXX", line[512], got[1024], exp[600];
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev = NULL;
+	struct ppcc p;
+	unsigned ops = 0;
+	FILE *fp;
+
+	(void)state;
+	fake_open(dir, &dev, &p);
+	fp = fopen("tests/mstreg-emu/writes.txt", "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		char *cmd = strchr(line, '|'), *want;
+		unsigned a, b, c;
+		uint32_t vals[64];
+		size_t n;
+		int rc = -1;
+
+		if (line[0] == '#' || !cmd || !(want = strchr(cmd + 1, '|')))
+			continue;
+		*cmd = '\0';
+		want[strcspn(want, "\n")] = '\0';
+		want++;
+		memset(last_in, 0, sizeof(last_in));
+		if (sscanf(line, "enable %u counters", &a) == 1 &&
+		    strstr(line, "counters"))
+			rc = ppcc_enable(&p, a, true, &err);
+		else if (sscanf(line, "enable %u", &a) == 1)
+			rc = ppcc_enable(&p, a, false, &err);
+		else if (sscanf(line, "disable %u", &a) == 1)
+			rc = ppcc_disable(&p, a, &err);
+		else if (sscanf(line, "param set %u %u %u", &a, &b, &c) == 3)
+			rc = ppcc_param_set(&p, a, b, c, &err);
+		else if (sscanf(line, "counters clear %u", &a) == 1)
+			rc = ppcc_counters(&p, a, true, vals, 64, &n, &err);
+		else
+			fail_msg("writes.txt: unknown operation '%s'", line);
+		assert_int_equal(rc, 0);
+		snprintf(got, sizeof(got), "%s ", last_in[7] ? "GET" : "SET");
+		ppcc_fields(p.layout, last_in + MLX5_MBOX_HDR,
+			    got + 4, sizeof(got) - 4);
+		/* and no read-only field set */
+		snprintf(exp, sizeof(exp), "%s | RO", want);
+		if (strcmp(got, exp))
+			fail_msg("'%s': fwctl sent [%s], expected [%s]", line,
+				 got, exp);
+		ops++;
+	}
+	fclose(fp);
+	assert_int_equal(ops, 5);
+	fake_close(dir, dev, &p);
 }
 
 int main(void)
@@ -298,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_request_bytes),
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_crossed_reply),
+		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_sysfs),
 		cmocka_unit_test(test_discover),
 	};

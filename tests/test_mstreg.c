@@ -126,6 +126,69 @@ static void test_run(void **state)
 	assert_non_null(strstr(err.msg, "cannot run"));
 }
 
+/* The argv a request becomes: a GET names cmd_type and the five index
+ * fields; a write also every RW field, zero or not, in decimal (issue
+ * #24 item 1); the dry-run line is those words, quoted for a shell where
+ * they need it (item 4).
+ */
+static void test_argv(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct mstreg_argv a;
+	struct ppcc p;
+	uint8_t buf[PPCC_SIZE];
+	char *line = NULL, *get[] = { (char *)"mstreg", (char *)"-d",
+		(char *)"0000:08:00.0", (char *)"--reg_name", (char *)"PPCC",
+		(char *)"--indexes", (char *)"local_port=1,pnat=0,lp_msb=0,"
+		"algo_slot=1,algo_param_index=0", (char *)"--op",
+		(char *)"cmd_type=13", (char *)"--get", NULL };
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ppcc_init(&p, NULL, tu_ppcc_layout(), &err), 0);
+	assert_int_equal(ppcc_counters_req(&p, 1, true, buf), REG_GET);
+	assert_int_equal(mstreg_build_argv(&a, "mstreg", "0000:08:00.0",
+					   p.layout, REG_GET, buf, &err), 0);
+	for (i = 0; get[i]; i++)
+		assert_string_equal(a.argv[i], get[i]);
+	assert_null(a.argv[i]);
+	/* enable without counters: counter_en=0 and the rest are named */
+	assert_int_equal(ppcc_enable_req(&p, 2, false, buf), REG_SET);
+	assert_int_equal(mstreg_build_argv(&a, "mstreg", "0000:08:00.0",
+					   p.layout, REG_SET, buf, &err), 0);
+	assert_string_equal(a.argv[8], "cmd_type=1");
+	assert_string_equal(a.argv[9], "--set");
+	assert_string_equal(a.argv[10], "value=0,sl_bitmask=0,counter_en=0,"
+			    "trace_en=0");
+	assert_string_equal(a.argv[11], "--yes");
+	assert_null(a.argv[12]);
+	assert_int_equal(ppcc_param_set_req(&p, 0, 1, 13107, buf), REG_SET);
+	assert_int_equal(mstreg_build_argv(&a, "mstreg", "0000:08:00.0",
+					   p.layout, REG_SET, buf, &err), 0);
+	assert_string_equal(a.argv[10], "value=13107,sl_bitmask=0,"
+			    "counter_en=0,trace_en=0");
+	/* the line: the configured program, words quoted only if needed */
+	assert_int_equal(mstreg_command_line("/opt/mft/bin/mlxreg",
+					     "0000:08:00.0", p.layout,
+					     REG_SET, buf, &line, &err), 0);
+	assert_string_equal(line, "/opt/mft/bin/mlxreg -d 0000:08:00.0 "
+			    "--reg_name PPCC --indexes local_port=1,pnat=0,"
+			    "lp_msb=0,algo_slot=0,algo_param_index=1 --op "
+			    "cmd_type=8 --set value=13107,sl_bitmask=0,"
+			    "counter_en=0,trace_en=0 --yes");
+	free(line);
+	assert_int_equal(mstreg_command_line("/tmp/my mst'reg", "sim:a b",
+					     p.layout, REG_GET, buf, &line,
+					     &err), 0);
+	assert_non_null(strstr(line, "'/tmp/my mst'\\''reg' -d 'sim:a b' "));
+	free(line);
+	assert_int_equal(mstreg_command_line(NULL, "", p.layout, REG_GET,
+					     buf, &line, &err), 0);
+	assert_non_null(strstr(line, "mstreg -d '' --reg_name"));
+	free(line);
+	ppcc_release(&p);
+}
+
 /* A program at tmpdir/NAME: "#!/bin/sh" and body. */
 static void script(char *path, size_t len, const char *name,
 		   const char *body)
@@ -333,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_parse_widths),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_argv),
 		cmocka_unit_test(test_crossed_reply),
 		cmocka_unit_test(test_saved_binary),
 		cmocka_unit_test(test_saved_capped),

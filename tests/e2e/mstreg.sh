@@ -1,16 +1,31 @@
 #!/bin/sh
 # Real-NIC path through mstreg: every PPCC command of the foundation gives
-# the same answers through tests/fake-mstreg (mstreg 4.21's command line
-# and output on the sim firmware) as through the in-process sim transport;
-# the real Debian mstreg's own error comes through; every backend failure
-# is one line and exit 2; confirmations, --read-only and the cache.
+# the same answers through Debian's real mstreg 4.21 on an emulated
+# ConnectX-7 (tests/mstreg-emu: its config-space gateway, the sim firmware
+# behind it) as through the in-process sim transport; the real mstreg's
+# own errors come through; every backend failure is one line and exit 2;
+# confirmations, --read-only, the dry run and the cache.  Where the real
+# tool cannot run (not root, no mstflint, no mount namespace), the same
+# checks run on tests/fake-mstreg and the skip is said on stderr.
 . "$(dirname "$0")/lib.inc"
 O=${O:-build}
 case "$O" in /*) ;; *) O="$top/$O" ;; esac
+. "$top/tests/mstreg-emu/emu.inc"
 FAKE="$O/tests/fake-mstreg"
 [ -x "$FAKE" ] || { echo "mstreg: $FAKE not built"; exit 1; }
-DEV=0000:08:00.0
-M="-d $DEV --backend mstreg --mstreg $FAKE"
+DEV=$EMU_DEV
+if emu_setup ref; then
+	MST=$EMU_MSTREG
+elif [ -n "${EMU_BROKEN:-}" ]; then
+	echo "mstreg: $EMU_SKIP"; exit 1
+else
+	echo "mstreg: SKIP the real mstreg: $EMU_SKIP; checking on" \
+		"tests/fake-mstreg instead" >&2
+	MST=$FAKE EMU_RUNS=$tmp/runs
+fi
+# which sim device each mstreg reaches, and a line per run
+export PCCB_EMU_SIM=ref FAKE_MSTREG_SIM=ref FAKE_MSTREG_COUNT=$EMU_RUNS
+M="-d $DEV --backend mstreg --mstreg $MST"
 
 cat >"$tmp/cmds.pcb" <<'PCB'
 algo list
@@ -32,7 +47,7 @@ param list
 PCB
 XDG_STATE_HOME=$tmp/a XDG_CACHE_HOME=$tmp/a \
 	"$BIN" -d sim:ref -j -y --force -x "$tmp/cmds.pcb" >"$tmp/sim.out" 2>&1
-XDG_STATE_HOME=$tmp/b XDG_CACHE_HOME=$tmp/b FAKE_MSTREG_SIM=ref \
+XDG_STATE_HOME=$tmp/b XDG_CACHE_HOME=$tmp/b \
 	"$BIN" $M -j -y --force -x "$tmp/cmds.pcb" >"$tmp/mst.out" 2>&1
 # the device's name is the one difference a script's closing note has
 sed -i 's/ writes to [^;]*;/ writes to DEV;/' "$tmp/sim.out" "$tmp/mst.out"
@@ -43,7 +58,30 @@ fi
 grep -q '"code":"RANGE"' "$tmp/mst.out" ||
 	{ echo "mstreg: out-of-range refusal missing"; fail=1; }
 
-export XDG_STATE_HOME=$tmp/c XDG_CACHE_HOME=$tmp/c FAKE_MSTREG_SIM=c
+# issue #24 item 1: the register each write puts on the NIC through the
+# real mstreg (its read-modify-write included) is the one fwctl sends:
+# both are checked against tests/mstreg-emu/writes.txt (fwctl in
+# tests/test_fwctl.c).  Read-only fields differ: mstreg keeps what its
+# read returned (sl_bitmask_support=1), fwctl sends zeros.
+if [ "$MST" = "${EMU_MSTREG:-}" ]; then
+	export XDG_STATE_HOME=$tmp/w XDG_CACHE_HOME=$tmp/w PCCB_EMU_SIM=w
+	while IFS='|' read -r op cmd want; do
+		case "$op" in ""|"#"*) continue ;; esac
+		: >"$EMU_LOG"
+		"$BIN" $M -y -c "$cmd" >"$tmp/w.out" 2>&1 ||
+			{ echo "mstreg: '$cmd' failed:"; cat "$tmp/w.out"; fail=1; }
+		key=$(echo "$want" | cut -d' ' -f1-2)
+		got=$("$O/tests/ppcc-fields" <"$EMU_LOG" | grep "^$key " | tail -n 1)
+		check "bytes of '$op'" "$want" "${got%% | RO*}"
+		case "$want" in SET*)
+			check "read-only fields of '$op'" "sl_bitmask_support=1" \
+				"${got#* | RO }" ;;
+		esac
+	done <"$top/tests/mstreg-emu/writes.txt"
+fi
+
+export XDG_STATE_HOME=$tmp/c XDG_CACHE_HOME=$tmp/c PCCB_EMU_SIM=c \
+	FAKE_MSTREG_SIM=c
 # the real Debian mstreg on a machine without the device
 if command -v mstreg >/dev/null; then
 	out=$("$BIN" -d $DEV --backend mstreg -c 'algo list' 2>&1); rc=$?
@@ -76,7 +114,7 @@ saved=$("$BIN" -d $DEV --mstreg "$tmp/garbage" -c 'algo list' 2>&1 | sed 's/.*it
 grep -q "hello" "$saved" || { echo "mstreg: raw output not saved"; fail=1; }
 one_line "device error" "mstreg: Device is not supported" \
 	-d $DEV --mstreg "$tmp/refuse" -c 'algo list'
-one_line "firmware status" "Failed to send access register: Resource not available" \
+one_line "firmware status" "Failed to send access register: Resource unavailable" \
 	$M -c 'counter show 1'
 # confirmation and --read-only: refused, nothing written
 "$BIN" $M -c 'param set ALPHA 0.5' 2>"$tmp/e"; rc=$?
@@ -87,14 +125,13 @@ check "read-only exit" 1 $?
 check "nothing written" 6553 \
 	"$("$BIN" $M -j -c 'param get ALPHA' | sed 's/.*"raw":\([0-9]*\).*/\1/')"
 # dry run: mstreg lines for the device, no SET run
-export FAKE_MSTREG_COUNT=$tmp/count
 out=$("$BIN" $M -n -c 'param set ALPHA 0.2')
 check "dry run" "mstreg -d $DEV --reg_name PPCC --op \"cmd_type=0x8\" --indexes \"local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1\" --set \"value=13107\" --yes" "$out"
 # the cache: param list costs at most 3 runs once info is cached
 "$BIN" $M -c 'param list' >/dev/null
-: >"$tmp/count"
+: >"$EMU_RUNS"
 "$BIN" $M -c 'param list' >/dev/null
-runs=$(wc -l <"$tmp/count")
+runs=$(wc -l <"$EMU_RUNS")
 [ "$runs" -le 3 ] || { echo "mstreg: param list took $runs runs"; fail=1; }
 # a damaged cache (a flipped digit) or a FIFO in its place: read from the
 # device instead, with one warning naming the file; never a hang

@@ -73,7 +73,7 @@ static const char *status_text(uint32_t st)
 	case 7:
 		return "Bad parameter";
 	case 8:
-		return "Resource not available";
+		return "Resource unavailable";	/* 4.21's m_err2str */
 	default:
 		return "Unknown error";
 	}
