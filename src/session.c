@@ -918,17 +918,14 @@ int sess_confirm(struct session *s, const char *what)
 
 /* ---- dry run ------------------------------------------------------------ */
 
-void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,
-		   unsigned index, const char *set)
+void sess_dry_line(struct session *s, enum reg_method m, const uint8_t *buf)
 {
+	struct pcb_err e = { 0 };
 	char *line = NULL, **nd;
 
-	if (asprintf(&line,
-		     "mstreg -d %s --reg_name PPCC --op \"cmd_type=0x%x\" "
-		     "--indexes \"local_port=%u,pnat=%u,lp_msb=%u,algo_slot=%u,"
-		     "algo_param_index=%u\" --set \"%s\" --yes",
-		     s->devname, cmd, s->ppcc.local_port & 0xff, s->ppcc.pnat,
-		     (s->ppcc.local_port >> 8) & 3, slot, index, set) < 0)
+	/* the argv the mstreg backend would run, shell-quoted */
+	if (mstreg_command_line(s->mstreg_prog, s->devname, s->ppcc.layout, m,
+				buf, &line, &e))
 		return;
 	nd = realloc(s->dry, (s->ndry + 1) * sizeof(*nd));
 	if (!nd) {
@@ -1013,10 +1010,12 @@ static int write_params_locked(struct session *s, unsigned slot,
 		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
 	if (s->dry_run) {
 		for (i = 0; i < n; i++) {
-			char set[32];
+			uint8_t buf[PPCC_SIZE];
+			enum reg_method m = ppcc_param_set_req(&s->ppcc, slot,
+							       w[i].index,
+							       w[i].value, buf);
 
-			snprintf(set, sizeof(set), "value=%u", w[i].value);
-			sess_dry_line(s, PPCC_PARAM_SET, slot, w[i].index, set);
+			sess_dry_line(s, m, buf);
 		}
 		return 0;
 	}
@@ -1149,10 +1148,11 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 				 "slot %u (%s) has no counters", slot,
 				 v->name);
 	if (s->dry_run) {
-		sess_dry_line(s, enable ? PPCC_ENABLE : PPCC_DISABLE, slot, 0,
-			      enable ? (counters ? "counter_en=1" :
-						   "counter_en=0") :
-				       "value=0");
+		uint8_t buf[PPCC_SIZE];
+
+		sess_dry_line(s, enable ? ppcc_enable_req(&s->ppcc, slot,
+							  counters, buf) :
+				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
 		return 0;
 	}
 	rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen, &s->err);

@@ -153,8 +153,7 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 int sess_confirm(struct session *s, const char *what);
 
 /* Dry-run lines: collected, printed by the command at its end. */
-void sess_dry_line(struct session *s, unsigned cmd, unsigned slot,
-		   unsigned index, const char *set);
+void sess_dry_line(struct session *s, enum reg_method m, const uint8_t *buf);
 void sess_dry_flush(struct session *s);
 
 void sess_warn(struct session *s, const char *fmt, ...)

@@ -69,7 +69,10 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "slot %u (%s) has no counters", slot, v->name);
 	if (s->dry_run && clear) {
-		sess_dry_line(s, PPCC_BULK_COUNTERS_CLEAR, slot, 0, "value=0");
+		uint8_t buf[PPCC_SIZE];
+
+		sess_dry_line(s, ppcc_counters_req(&s->ppcc, slot, true, buf),
+			      buf);
 		return 0;
 	}
 	rc = ppcc_counters(&s->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS, &n,

@@ -124,9 +124,10 @@ grep -q "needs confirmation" "$tmp/e" || { echo "mstreg: no confirmation text"; 
 check "read-only exit" 1 $?
 check "nothing written" 6553 \
 	"$("$BIN" $M -j -c 'param get ALPHA' | sed 's/.*"raw":\([0-9]*\).*/\1/')"
-# dry run: mstreg lines for the device, no SET run
+# dry run: the argv the backend runs (the configured program, every
+# read-write field), no SET run
 out=$("$BIN" $M -n -c 'param set ALPHA 0.2')
-check "dry run" "mstreg -d $DEV --reg_name PPCC --op \"cmd_type=0x8\" --indexes \"local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1\" --set \"value=13107\" --yes" "$out"
+check "dry run" "$MST -d $DEV --reg_name PPCC --indexes local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1 --op cmd_type=8 --set value=13107,sl_bitmask=0,counter_en=0,trace_en=0 --yes" "$out"
 # the cache: param list costs at most 3 runs once info is cached
 "$BIN" $M -c 'param list' >/dev/null
 : >"$EMU_RUNS"

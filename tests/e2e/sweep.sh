@@ -178,8 +178,8 @@ export FAKE_MSTREG_SIM=nic
 "$BIN" $M -y -c 'algo debug on' >/dev/null
 orig=$("$BIN" $M -j param get ALPHA AI)
 out=$("$BIN" $M -n -c "sweep ALPHA 0.2,0.3 AI 10,30 for 200ms every 100ms")
-check "plan: mstreg lines" 10 "$(printf '%s\n' "$out" | grep -c '^mstreg -d 0000:08:00.0 --reg_name PPCC --op "cmd_type=0x8"')"
-check "plan: restore last" 'value=9"' "$(printf '%s\n' "$out" | tail -n 1 | grep -o 'value=[0-9]*"')"
+check "plan: mstreg lines" 10 "$(printf '%s\n' "$out" | grep -c "^$FAKE -d 0000:08:00.0 --reg_name PPCC --indexes .* --op cmd_type=8 ")"
+check "plan: restore last" 'value=9,' "$(printf '%s\n' "$out" | tail -n 1 | grep -o 'value=[0-9]*,')"
 case "$out" in *"4 points x 1 repeat = 4 runs"*) ;; *) echo "sweep: plan: $out"; fail=1 ;; esac
 out=$("$BIN" $M -c "sweep ALPHA 0.2,0.3 for 200ms every 100ms into m0" 2>&1 </dev/null); rc=$?
 check "no -y exit" 1 $rc
