@@ -151,8 +151,13 @@ int sess_device(struct session *s)
 	if (s->dev)
 		return 0;
 	rc = load_ppcc_layout(s, &layout);
-	if (!rc)
+	if (!rc) {
 		rc = dev_open(s, layout);
+		if (rc) {	/* ppcc_init takes it, but not here */
+			adb_reg_free(layout);
+			layout = NULL;
+		}
+	}
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
 	if (!rc) {
