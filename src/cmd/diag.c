@@ -20,17 +20,6 @@
 #include "tel/tel.h"
 #include "units.h"
 
-static int fail(struct session *s, int rc, const char *what,
-		const char *hint)
-{
-	int code = rc == TEL_BAD_STATE || rc == TEL_IN_USE ? PCB_E_STATE :
-		   rc == TEL_INVALID_VALUE || rc == TEL_FULL ||
-		   rc == TEL_BAD_CONFIG ? PCB_E_INVAL : PCB_E_DEVICE;
-
-	return pcb_error(&s->err, code, "%s: %s%s", what, tel_errname(rc),
-			 hint ? hint : "");
-}
-
 static const char *state_name(enum diag_state st)
 {
 	static const char *n[] = { "idle", "configured", "ready", "running" };
@@ -101,7 +90,7 @@ static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 	if (rc) {
 		free(s->diag);
 		s->diag = NULL;
-		return fail(s, rc, "diag", rc == TEL_IN_USE ?
+		return tel_fail(&s->err, rc, "diag", rc == TEL_IN_USE ?
 			    " (another pccbench owns the diagnostic counters; "
 			    "'diag config force' takes them over)" : NULL);
 	}
@@ -253,7 +242,7 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 		return rc;
 	diag_unkeep(s, t, false);
 	if (t->state != DIAG_IDLE)
-		return fail(s, TEL_BAD_STATE, "diag config", " (the "
+		return tel_fail(&s->err, TEL_BAD_STATE, "diag config", " (the "
 			    "configuration is applied; 'diag stop' first)");
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.dev = t->dev;
@@ -335,18 +324,18 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 		if (rc < 0)
 			return rc;
 		if (rc)
-			return fail(s, rc, "diag config", NULL);
+			return tel_fail(&s->err, rc, "diag config", NULL);
 	}
 	rc = tel_diag_apply_config(&tmp);
 	if (rc)
-		return fail(s, rc, "diag config", rc == TEL_INVALID_VALUE ?
+		return tel_fail(&s->err, rc, "diag config", rc == TEL_INVALID_VALUE ?
 			    " (clear needs sync on, in single or repetitive "
 			    "mode)" : NULL);
 	*t = tmp;
 	if (!s->dry_run) {	/* kept for the next process too */
 		rc = diag_dev_keep(t->dev, &t->cfg, NULL, 0, 0);
 		if (rc)
-			return fail(s, rc, "diag config", NULL);
+			return tel_fail(&s->err, rc, "diag config", NULL);
 	}
 	print_state(s, t);
 	return 0;
@@ -416,7 +405,7 @@ static int apply_ids(struct session *s, struct tel_diag *t,
 		return 0;
 	}
 	if (rc == TEL_BAD_STATE)
-		return fail(s, rc, "diag ids apply", t->state == DIAG_IDLE ?
+		return tel_fail(&s->err, rc, "diag ids apply", t->state == DIAG_IDLE ?
 			    " (no configuration applied; 'diag config' "
 			    "first)" : " (IDs are applied; 'diag stop' "
 			    "and 'diag config' to change them)");
@@ -427,7 +416,7 @@ static int apply_ids(struct session *s, struct tel_diag *t,
 		 rc == TEL_NOT_SUPPORTED ? ": the sim device does not "
 		 "measure it" : rc == TEL_INVALID_VALUE ? ": given twice" :
 		 "");
-	return fail(s, rc, "diag ids apply", hint);
+	return tel_fail(&s->err, rc, "diag ids apply", hint);
 }
 
 static int ids_list(struct session *s)
@@ -520,7 +509,7 @@ static int cmd_diag_check(struct session *s, int argc, char **argv)
 	rc = tel_diag_check_data_id(t, id);
 	diag_id_name(id, name, sizeof(name));
 	if (rc)
-		return fail(s, rc, "diag check", rc == TEL_BAD_STATE ?
+		return tel_fail(&s->err, rc, "diag check", rc == TEL_BAD_STATE ?
 			    " (only between 'diag config' and 'diag ids "
 			    "apply')" : NULL);
 	fprintf(s->out.fp, "%s (0x%016" PRIx64 "): supported\n", name, id);
@@ -538,7 +527,7 @@ static int cmd_diag_start(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_diag_start(t);
 	if (rc)
-		return fail(s, rc, "diag start", rc == TEL_BAD_STATE ?
+		return tel_fail(&s->err, rc, "diag start", rc == TEL_BAD_STATE ?
 			    (t->state == DIAG_RUNNING ? " (already running)" :
 			     " (no configuration or no data IDs applied)") :
 			    NULL);
@@ -557,7 +546,7 @@ static int cmd_diag_stop(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_diag_stop(t);
 	if (rc)
-		return fail(s, rc, "diag stop", " (nothing to stop)");
+		return tel_fail(&s->err, rc, "diag stop", " (nothing to stop)");
 	print_state(s, t);
 	return 0;
 }
@@ -573,7 +562,7 @@ static int cmd_diag_restart(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_diag_restart(t);
 	if (rc)
-		return fail(s, rc, "diag restart", rc == TEL_AGAIN ?
+		return tel_fail(&s->err, rc, "diag restart", rc == TEL_AGAIN ?
 			    " (the cycle is not done)" : rc ==
 			    TEL_NOT_SUPPORTED ? " (single mode only)" : NULL);
 	fprintf(s->out.fp, "new cycle of 2^%u samples\n", t->cfg.log_samples);
@@ -589,7 +578,7 @@ static int query(struct session *s, struct tel_diag *t, uint32_t max,
 
 	*got = 0;
 	if (t->state != DIAG_RUNNING)
-		return fail(s, TEL_BAD_STATE, "diag read", " (not running; "
+		return tel_fail(&s->err, TEL_BAD_STATE, "diag read", " (not running; "
 			    "'diag start')");
 	tel_diag_sample_size(t, size);
 	*buf = malloc((size_t)*size * max);
@@ -599,7 +588,7 @@ static int query(struct session *s, struct tel_diag *t, uint32_t max,
 	if (rc && rc != TEL_SKIPPED) {
 		free(*buf);
 		*buf = NULL;
-		return fail(s, rc, "diag read", NULL);
+		return tel_fail(&s->err, rc, "diag read", NULL);
 	}
 	*got = n;
 	if (rc == TEL_SKIPPED)

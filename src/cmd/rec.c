@@ -106,14 +106,16 @@ int cmd_record(struct session *s, int argc, char **argv)
 		if (!strcmp(key, "for") || !strcmp(key, "every")) {
 			int64_t *p = key[0] == 'f' ? &dur : &every;
 
-			if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
-				return cmd_bad_duration(s, "record", val,
-							"at least 1us");
+			if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000) {
+				rc = cmd_bad_duration(s, "record", val,
+						      "at least 1us");
+				goto bad;
+			}
 		} else if (!strcmp(key, "into")) {
 			snprintf(name, sizeof(name), "%s", val);
 			rc = cmd_series_path(s, name, "csv", path, sizeof(path));
 			if (rc)
-				return rc;
+				goto bad;
 		} else if (!strcmp(key, "ids")) {
 			char buf[2048], *w, *save;
 
@@ -121,30 +123,34 @@ int cmd_record(struct session *s, int argc, char **argv)
 			for (w = strtok_r(buf, ",", &save); w;
 			     w = strtok_r(NULL, ",", &save))
 				if (nids == DIAG_MAX_IDS ||
-				    diag_id_parse(w, &idv[nids++]))
-					return pcb_error(&s->err, PCB_E_INVAL,
-							 "record: '%s' is no "
-							 "data ID ('diag ids' "
-							 "lists them)", w);
+				    diag_id_parse(w, &idv[nids++])) {
+					rc = pcb_error(&s->err, PCB_E_INVAL,
+						       "record: '%s' is no data "
+						       "ID ('diag ids' lists "
+						       "them)", w);
+					goto bad;
+				}
 		} else if (!strcmp(key, "clear")) {
-			if (strcmp(val, "on") && strcmp(val, "off"))
-				return pcb_error(&s->err, PCB_E_INVAL, "record: "
-						 "clear is on or off");
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				rc = pcb_error(&s->err, PCB_E_INVAL, "record: "
+					       "clear is on or off");
+				goto bad;
+			}
 			clear = !strcmp(val, "on");
 		} else if (!strcmp(key, "while")) {
 			if (targv)
 				cmd_argv_free(targv);
 			rc = cmd_split_argv(s, "record", val, &targv);
 			if (rc)
-				return rc;
+				goto bad;
 		} else if (!strcmp(key, "prio")) {
 			char *end;
 
 			prio = strtol(val, &end, 10);
 			if (*end || end == val || prio < 0 || prio > 7) {
-				cmd_argv_free(targv);
-				return pcb_error(&s->err, PCB_E_RANGE, "record: "
-						 "prio is 0..7, not '%s'", val);
+				rc = pcb_error(&s->err, PCB_E_RANGE, "record: "
+					       "prio is 0..7, not '%s'", val);
+				goto bad;
 			}
 		} else {
 			break;
@@ -231,6 +237,9 @@ out:
 	rec_close(&r);
 	cmd_argv_free(targv);
 	series_free(ser);
+	return rc;
+bad:	/* a bad argument: nothing opened yet but the traffic argv */
+	cmd_argv_free(targv);
 	return rc;
 }
 

@@ -18,23 +18,6 @@
 #include "tel/retx.h"
 #include "tel/tel.h"
 
-/* A TEL_* code as the one-line error: "what: BAD_STATE (detail)". */
-static int tel_fail(struct session *s, int rc, const char *what,
-		    const char *hint)
-{
-	char detail[sizeof(s->err.msg)];
-	int code = rc == TEL_BAD_STATE ? PCB_E_STATE :
-		   rc == TEL_INVALID_VALUE ? PCB_E_INVAL : PCB_E_DEVICE;
-
-	detail[0] = 0;
-	if (s->err.code)	/* what the tel layer or transport said */
-		snprintf(detail, sizeof(detail), "%s", s->err.msg);
-	pcb_err_reset(&s->err);
-	return pcb_error(&s->err, code, "%s: %s%s%s%s%s", what,
-			 tel_errname(rc), *detail ? " (" : "", detail,
-			 *detail ? ")" : "", hint ? hint : "");
-}
-
 /* ---- pcc ---------------------------------------------------------------- */
 
 static int pcc_ctx(struct session *s, struct tel_pcc *t)
@@ -182,7 +165,7 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 fail:
 	if (s->out.json)
 		out_arr_end(&s->out);
-	return tel_fail(s, rc, "pcc", NULL);
+	return tel_fail(&s->err, rc, "pcc", NULL);
 }
 
 /* The slot named, or the lowest with algorithm and counters enabled. */
@@ -202,7 +185,7 @@ static int pcc_slot(struct session *s, struct tel_pcc *t, int argc,
 			return 0;
 		}
 		if (rc && rc != TEL_DRIVER)
-			return tel_fail(s, rc, "pcc", NULL);
+			return tel_fail(&s->err, rc, "pcc", NULL);
 	}
 	pcb_err_reset(&s->err);	/* the empty slots' DRIVER details */
 	return pcb_error(&s->err, PCB_E_STATE, "pcc: no slot has the "
@@ -222,7 +205,7 @@ static int cmd_pcc_counters(struct session *s, int argc, char **argv)
 		return rc;
 	rc = pcc_counters_print(s, &t, slot, true);
 	if (rc)
-		return tel_fail(s, rc, "pcc counters", rc == TEL_BAD_STATE ?
+		return tel_fail(&s->err, rc, "pcc counters", rc == TEL_BAD_STATE ?
 				"; 'algo enable SLOT' and 'algo debug on' "
 				"turn them on" : NULL);
 	return 0;
@@ -246,7 +229,7 @@ static int cmd_pcc_clear(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_pcc_get_counters(&t, slot, true, &n, NULL);
 	if (rc)
-		return tel_fail(s, rc, "pcc clear", NULL);
+		return tel_fail(&s->err, rc, "pcc clear", NULL);
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_u64(&s->out, "cleared_slot", slot);
@@ -427,7 +410,7 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_USAGE, "retx config: '%s' "
 				 "needs a value", argv[argc - 1]);
 	if (argc && t->state == RETX_RUNNING)
-		return tel_fail(s, TEL_BAD_STATE, "retx config",
+		return tel_fail(&s->err, TEL_BAD_STATE, "retx config",
 				" (the histogram is running; 'retx stop' "
 				"first)");
 	tmp = *t;
@@ -491,12 +474,12 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 		if (rc < 0)
 			return rc;
 		if (rc)
-			return tel_fail(s, rc, "retx config", NULL);
+			return tel_fail(&s->err, rc, "retx config", NULL);
 	}
 	if (argc && !s->dry_run) {	/* kept for the next process too */
 		rc = retx_dev_keep_cfg(tmp.dev, &tmp.cfg);
 		if (rc)
-			return tel_fail(s, rc, "retx config", NULL);
+			return tel_fail(&s->err, rc, "retx config", NULL);
 	}
 	*t = tmp;
 	retx_print_cfg(s, t);
@@ -516,7 +499,7 @@ static int cmd_retx_start(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_retx_start(t);
 	if (rc)
-		return tel_fail(s, rc, "retx start", rc == TEL_BAD_STATE ?
+		return tel_fail(&s->err, rc, "retx start", rc == TEL_BAD_STATE ?
 				" (already running)" : NULL);
 	if (!s->out.json)
 		fprintf(s->out.fp, "Histogram started\n");
@@ -542,7 +525,7 @@ static int cmd_retx_stop(struct session *s, int argc, char **argv)
 		return rc;
 	rc = tel_retx_stop(t);
 	if (rc)
-		return tel_fail(s, rc, "retx stop", rc == TEL_BAD_STATE ?
+		return tel_fail(&s->err, rc, "retx stop", rc == TEL_BAD_STATE ?
 				" (not running)" : NULL);
 	retx_print_cfg(s, t);
 	return 0;
@@ -596,7 +579,7 @@ static int cmd_retx_read(struct session *s, int argc, char **argv)
 	tel_retx_detect(t, &changed);
 	rc = tel_retx_read_bins(t, &n, bins);
 	if (rc)
-		return tel_fail(s, rc, "retx read", NULL);
+		return tel_fail(&s->err, rc, "retx read", NULL);
 	/* the bins are laid out by the configuration the device holds */
 	retx_dev_state(t->dev, &dc, &running);
 	tbl_init(&tb, cols, sizeof(cols) / sizeof(cols[0]));

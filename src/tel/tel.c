@@ -23,17 +23,28 @@ const char *tel_errname(int e)
 	}
 }
 
-int tel_exit_class(int e)
+int tel_pcb_code(int e)
 {
 	switch (e) {
-	case TEL_OK:
-		return 0;
-#define TEL_CLASS(n, v, c) case TEL_##n: return c;
-	TEL_ERRORS(TEL_CLASS)
-#undef TEL_CLASS
+#define TEL_CODE(n, v, c) case TEL_##n: return PCB_E_##c;
+	TEL_ERRORS(TEL_CODE)
+#undef TEL_CODE
 	default:
-		return 2;
+		return PCB_E_DEVICE;
 	}
+}
+
+int tel_fail(struct pcb_err *err, int e, const char *what, const char *hint)
+{
+	char detail[sizeof(err->msg)];
+
+	detail[0] = '\0';
+	if (err->code)
+		snprintf(detail, sizeof(detail), "%s", err->msg);
+	pcb_err_reset(err);
+	return pcb_error(err, tel_pcb_code(e), "%s: %s%s%s%s%s", what,
+			 tel_errname(e), *detail ? " (" : "", detail,
+			 *detail ? ")" : "", hint ? hint : "");
 }
 
 int tel_sim_file_open(const char *sim_name, const char *ext, char *path,

@@ -7,16 +7,17 @@
 #define PCCB_TEL_H
 
 /*  name            DOCA value  exit class */
+/* name, DOCA's value, the project code (reg/err.h) it is reported as */
 #define TEL_ERRORS(X)                 \
-	X(IN_USE, 3, 2)               \
-	X(NOT_SUPPORTED, 4, 2)        \
-	X(AGAIN, 5, 2)                \
-	X(INVALID_VALUE, 6, 1)        \
-	X(BAD_STATE, 18, 1)           \
-	X(DRIVER, 21, 2)              \
-	X(FULL, 24, 1)                \
-	X(BAD_CONFIG, 29, 1)          \
-	X(SKIPPED, 30, 0)
+	X(IN_USE, 3, STATE)           \
+	X(NOT_SUPPORTED, 4, DEVICE)   \
+	X(AGAIN, 5, DEVICE)           \
+	X(INVALID_VALUE, 6, INVAL)    \
+	X(BAD_STATE, 18, STATE)       \
+	X(DRIVER, 21, DEVICE)         \
+	X(FULL, 24, INVAL)            \
+	X(BAD_CONFIG, 29, INVAL)      \
+	X(SKIPPED, 30, DEVICE)
 
 enum tel_err {
 	TEL_OK = 0,
@@ -31,7 +32,13 @@ enum tel_err {
 #include "err.h"
 
 const char *tel_errname(int e);		/* "BAD_STATE" */
-int tel_exit_class(int e);		/* 0, 1 or 2 */
+/* The project code a TEL_* error is reported as (PCB_E_STATE, ...). */
+int tel_pcb_code(int e);
+/* A TEL_* error as the one-line error "what: BAD_STATE (detail)hint":
+ * detail is what the tel layer or transport said in err (if anything).
+ * Returns -code.
+ */
+int tel_fail(struct pcb_err *err, int e, const char *what, const char *hint);
 
 /* The sim device's file NAME.EXT beside its .dev file, opened (created
  * when missing) and locked exclusively; *fresh when it is empty.  The
