@@ -166,6 +166,10 @@ static int run(struct session *s, const char *line)
 	return rc;
 }
 
+/* A compile-time fact, checked at compile time. */
+_Static_assert(sizeof(bad_cmds) / sizeof(bad_cmds[0]) >= 40,
+	       "the bad-command table covers every command object");
+
 static void test_bad_commands(void **state)
 {
 	struct session s;
@@ -174,7 +178,6 @@ static void test_bad_commands(void **state)
 	size_t i;
 
 	(void)state;
-	assert_true(sizeof(bad_cmds) / sizeof(bad_cmds[0]) >= 40);
 	sess_init(&s, "sim:badcmds");
 	assert_int_equal(sess_device(&s), 0);
 	fw = simfw_of(s.dev);
@@ -271,15 +274,55 @@ static void test_split(void **state)
 }
 
 /* Prefixes that are unique work. */
+/* A line's output (stdout) into buf. */
+static int run_out(struct session *s, const char *line, char *buf, size_t len)
+{
+	FILE *of = fmemopen(buf, len, "w");
+	FILE *ef = fopen("/dev/null", "w");
+	int rc;
+
+	assert_non_null(of);
+	assert_non_null(ef);
+	memset(buf, 0, len);
+	s->errfp = ef;
+	s->out.fp = of;
+	rc = cli_run_line(s, line, NULL);
+	fclose(of);
+	fclose(ef);
+	s->errfp = stderr;
+	s->out.fp = stdout;
+	return rc;
+}
+
+/* A unique prefix runs the very command it abbreviates (the same output
+ * as the full words); an ambiguous one runs nothing.
+ */
 static void test_prefixes(void **state)
 {
+	static const char *const pairs[][2] = {
+		{ "al l", "algo list" },
+		{ "par g ALPHA", "param get ALPHA" },
+		{ "j s", "journal show" },
+		{ "cou s 1", "counter show 1" },
+	};
+	static char a[16384], b[16384];
 	struct session s;
+	size_t i;
 
 	(void)state;
 	sess_init(&s, "sim:prefix");
-	assert_int_equal(run(&s, "al l"), 0);
-	assert_int_equal(run(&s, "par g ALPHA"), 0);
-	assert_int_equal(run(&s, "j s"), 0);
+	assert_int_equal(run(&s, "algo debug on"), 0);
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		assert_int_equal(run_out(&s, pairs[i][1], b, sizeof(b)), 0);
+		assert_int_equal(run_out(&s, pairs[i][0], a, sizeof(a)), 0);
+		assert_true(strlen(b) > 0);
+		if (strcmp(a, b))
+			fail_msg("'%s' printed\n%s\nbut '%s'\n%s", pairs[i][0],
+				 a, pairs[i][1], b);
+	}
+	/* "s" could be sim, sleep, series, sweep, ... */
+	assert_int_not_equal(run(&s, "s"), 0);
+	assert_non_null(strstr(errbuf, "ambiguous"));
 	sess_release(&s);
 }
 
