@@ -1,4 +1,5 @@
-/* cli.c - tokenizer, table dispatch, help, scripts and the REPL loop. */
+/* cli.c - table dispatch, help, scripts and the REPL loop (the tokenizer
+ * is words.c). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,157 +10,12 @@
 
 
 #include "cli.h"
+#include "words.h"
 #include "suggest.h"
 #include "device.h"
 #include "units.h"
 
 #define CLI_MAX_DEPTH 8		/* `source` nesting */
-#define CLI_MAX_WORDS 256
-
-/* ---- tokenizer ---------------------------------------------------------- */
-
-struct words {
-	char **v;
-	int n, cap;
-};
-
-static int words_push(struct words *w, char *word)
-{
-	if (w->n + 2 > w->cap) {
-		int nc = w->cap ? w->cap * 2 : 8;
-		char **nv = realloc(w->v, (size_t)nc * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		w->v = nv;
-		w->cap = nc;
-	}
-	w->v[w->n++] = word;
-	w->v[w->n] = NULL;
-	return 0;
-}
-
-void cli_free_split(char ***cmds, int *argcs, int ncmd)
-{
-	int i, k;
-
-	for (i = 0; i < ncmd; i++) {
-		for (k = 0; k < argcs[i]; k++)
-			free(cmds[i][k]);
-		free(cmds[i]);
-	}
-	free(cmds);
-	free(argcs);
-}
-
-/* Words are separated by blanks; '...' is literal, "..." allows \" and \\;
- * ';' ends a command and '#' a line, both outside quotes.
- */
-int cli_split(const char *line, char ****cmdsp, int **argcsp, int *ncmdp,
-	      struct pcb_err *err)
-{
-	char ***cmds = NULL, *word = NULL;
-	int *argcs = NULL, ncmd = 0, rc = 0;
-	struct words cur = { 0 };
-	size_t wl = 0, wcap = 0, len = strlen(line), i;
-	bool in_word = false;
-
-#define PUTC(c) do {							\
-		if (wl + 2 > wcap) {					\
-			char *nw = realloc(word, wcap = wcap * 2 + 32);	\
-			if (!nw) goto err_nomem;			\
-			word = nw;					\
-		}							\
-		word[wl++] = (c);					\
-		in_word = true;						\
-	} while (0)
-
-	for (i = 0; i <= len; i++) {
-		char c = line[i];
-
-		if (c == '\'' || c == '"') {
-			char q = c;
-
-			if (!word) {	/* '' is an empty word */
-				wcap = 32;
-				word = malloc(wcap);
-				if (!word)
-					goto err_nomem;
-			}
-			for (i++; i < len && line[i] != q; i++) {
-				if (q == '"' && line[i] == '\\' &&
-				    (line[i + 1] == '"' || line[i + 1] == '\\'))
-					i++;
-				PUTC(line[i]);
-			}
-			if (i >= len) {
-				rc = pcb_error(err, PCB_E_PARSE,
-					       "unterminated %c quote", q);
-				goto err_free;
-			}
-			in_word = true;
-			continue;
-		}
-		if (c == '\0' || c == ' ' || c == '\t' || c == '\n' ||
-		    c == '\r' || c == ';' || c == '#') {
-			if (in_word) {
-				word[wl] = '\0';
-				if (cur.n >= CLI_MAX_WORDS) {
-					rc = pcb_error(err, PCB_E_PARSE,
-						       "more than %d words",
-						       CLI_MAX_WORDS);
-					goto err_free;
-				}
-				if (words_push(&cur, word))
-					goto err_nomem;
-				word = NULL;
-				wl = wcap = 0;
-				in_word = false;
-			}
-			if (c == ';' || c == '#' || c == '\0') {
-				if (cur.n) {
-					char ***nc = realloc(cmds,
-						(size_t)(ncmd + 1) * sizeof(*nc));
-					int *na = realloc(argcs,
-						(size_t)(ncmd + 1) * sizeof(*na));
-
-					if (nc)
-						cmds = nc;
-					if (na)
-						argcs = na;
-					if (!nc || !na)
-						goto err_nomem;
-					cmds[ncmd] = cur.v;
-					argcs[ncmd++] = cur.n;
-					memset(&cur, 0, sizeof(cur));
-				}
-				if (c != ';')
-					break;
-			}
-			continue;
-		}
-		if (c == '\\' && i + 1 < len) {
-			PUTC(line[++i]);
-			continue;
-		}
-		PUTC(c);
-	}
-#undef PUTC
-	free(word);
-	*cmdsp = cmds;
-	*argcsp = argcs;
-	*ncmdp = ncmd;
-	return 0;
-err_nomem:
-	rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
-err_free:
-	free(word);
-	for (i = 0; i < (size_t)cur.n; i++)
-		free(cur.v[i]);
-	free(cur.v);
-	cli_free_split(cmds, argcs, ncmd);
-	return rc;
-}
 
 /* ---- lookup and dispatch ----------------------------------------------- */
 
@@ -270,12 +126,12 @@ static int run_argv(struct session *s, int argc, char **argv);
 int cli_run_argv(struct session *s, int argc, char **argv)
 {
 	bool json = s->out.json, pretty = s->out.pretty, any = false;
-	char *words[CLI_MAX_WORDS];
+	char *words[WORDS_MAX];
 	int i, n = 0, rc;
 
 	pcb_err_reset(&s->err);
 	s->reported = false;
-	if (argc > CLI_MAX_WORDS)
+	if (argc > WORDS_MAX)
 		return run_argv(s, argc, argv);
 	for (i = 0; i < argc; i++) {
 		if (i && (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))) {
@@ -393,7 +249,7 @@ int cli_run_line(struct session *s, const char *line, const char *where)
 	int *argcs, ncmd, i, rc, first = 0;
 
 	pcb_err_reset(&s->err);
-	rc = cli_split(line, &cmds, &argcs, &ncmd, &s->err);
+	rc = words_split(line, &cmds, &argcs, &ncmd, &s->err);
 	if (rc) {
 		cli_print_error(s, rc, where);
 		return rc;
@@ -416,7 +272,7 @@ int cli_run_line(struct session *s, const char *line, const char *where)
 				break;
 		}
 	}
-	cli_free_split(cmds, argcs, ncmd);
+	words_free_split(cmds, argcs, ncmd);
 	return first;
 }
 

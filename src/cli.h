@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "session.h"
+#include "words.h"
 
 #define CMD_DEFAULT	0x1	/* verb run when the object is given alone */
 #define CMD_WRITES	0x2	/* may write the device */
@@ -64,13 +65,6 @@ int cli_run_file(struct session *s, const char *path);
 int cli_run_stream(struct session *s, FILE *fp, const char *name);
 /* The interactive loop (readline). */
 int cli_repl(struct session *s);
-
-/* Split a line into commands and words.  On success *ncmd command lists
- * are in *cmds, each NULL-terminated; free with cli_free_split.
- */
-int cli_split(const char *line, char ****cmds, int **argcs, int *ncmd,
-	      struct pcb_err *err);
-void cli_free_split(char ***cmds, int *argcs, int ncmd);
 
 void cli_print_error(struct session *s, int rc, const char *where);
 

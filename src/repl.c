@@ -217,12 +217,12 @@ static void cand_pairs(struct cands *c, char **words, int n,
 /* Saved series (NAME.csv) or sweeps (directories) by name. */
 static void cand_saved(struct cands *c, const char *sub, bool dirs)
 {
-	char **names = cmd_saved_names(sub, dirs);
+	char **names = store_names(sub, dirs);
 	size_t i;
 
 	for (i = 0; names && names[i]; i++)
 		cand_add(c, names[i]);
-	cmd_argv_free(names);
+	words_free(names);
 }
 
 /* The column names of a saved series: its header, "name (unit),...". */
@@ -234,7 +234,7 @@ static void cand_columns(struct cands *c, struct session *s,
 	size_t cap = 0;
 	FILE *fp;
 
-	if (cmd_series_path(s, series, "csv", path, sizeof(path)) ||
+	if (store_series_path(s, series, "csv", path, sizeof(path)) ||
 	    !(fp = pcb_fopen_read(path, &s->err))) {
 		s->err = keep;
 		return;

@@ -4,6 +4,7 @@
  */
 #include "testutil.h"
 #include "cli.h"
+#include "words.h"
 #include "sim/firmware.h"
 
 struct bad {
@@ -255,22 +256,22 @@ static void test_split(void **state)
 	int *argcs, n;
 
 	(void)state;
-	assert_int_equal(cli_split("a 'b c' \"d\\\"e\"; f # g; h", &cmds,
+	assert_int_equal(words_split("a 'b c' \"d\\\"e\"; f # g; h", &cmds,
 				   &argcs, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(argcs[0], 3);
 	assert_string_equal(cmds[0][1], "b c");
 	assert_string_equal(cmds[0][2], "d\"e");
 	assert_string_equal(cmds[1][0], "f");
-	cli_free_split(cmds, argcs, n);
-	assert_int_equal(cli_split("  ;; # only a comment", &cmds, &argcs,
+	words_free_split(cmds, argcs, n);
+	assert_int_equal(words_split("  ;; # only a comment", &cmds, &argcs,
 				   &n, &err), 0);
 	assert_int_equal(n, 0);
-	cli_free_split(cmds, argcs, n);
-	assert_int_equal(cli_split("x ''", &cmds, &argcs, &n, &err), 0);
+	words_free_split(cmds, argcs, n);
+	assert_int_equal(words_split("x ''", &cmds, &argcs, &n, &err), 0);
 	assert_int_equal(argcs[0], 2);
 	assert_string_equal(cmds[0][1], "");
-	cli_free_split(cmds, argcs, n);
+	words_free_split(cmds, argcs, n);
 }
 
 /* Prefixes that are unique work. */

@@ -314,10 +314,10 @@ static int plot_overlay(struct session *s, int argc, char **argv)
 			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
 				       "is empty", sers[k]->name);
 	if (!rc)
-		rc = cmd_series_path(s, sers[0]->name, "overlay.dat", dat,
+		rc = store_series_path(s, sers[0]->name, "overlay.dat", dat,
 				     sizeof(dat));
 	if (!rc)
-		rc = cmd_series_path(s, sers[0]->name, "overlay.gp", gp,
+		rc = store_series_path(s, sers[0]->name, "overlay.gp", gp,
 				     sizeof(gp));
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
@@ -377,7 +377,7 @@ static void bin_labels(struct session *s, const char *name, int nbins,
 
 	for (k = 0; k < nbins; k++)
 		snprintf(lab[k], sizeof(lab[0]), "bin %d", k);
-	if (cmd_series_path(s, name, "json", path, sizeof(path)) ||
+	if (store_series_path(s, name, "json", path, sizeof(path)) ||
 	    pcb_read_file(path, 1 << 20, &text, &len, &e))
 		return;
 	root = json_tokener_parse(text);
@@ -553,7 +553,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
 			       "empty", argv[0]);
 	if (!rc && sx >= 0) {
-		double *x = cmd_series_column(ser, (size_t)sx), *y = cmd_series_column(ser,
+		double *x = series_column(ser, (size_t)sx), *y = series_column(ser,
 								 (size_t)sy);
 		size_t np;
 
@@ -595,10 +595,10 @@ int cmd_plot(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
 			       "data to plot", argv[0]);
 	if (!rc)
-		rc = cmd_series_path(s, argv[0], hist ? "hist.dat" : sx >= 0 ?
+		rc = store_series_path(s, argv[0], hist ? "hist.dat" : sx >= 0 ?
 				 "scatter.dat" : "plot.dat", dat, sizeof(dat));
 	if (!rc)
-		rc = cmd_series_path(s, argv[0], hist ? "hist.gp" : sx >= 0 ?
+		rc = store_series_path(s, argv[0], hist ? "hist.gp" : sx >= 0 ?
 				 "scatter.gp" : "plot.gp", gp, sizeof(gp));
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :

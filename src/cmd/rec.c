@@ -29,23 +29,13 @@
 #include "rec/recorder.h"
 #include "units.h"
 
-int cmd_series_path(struct session *s, const char *name, const char *ext,
-		    char *buf, size_t len)
-{
-	char sfx[32];
-
-	snprintf(sfx, sizeof(sfx), ".%s", ext);
-	return cmd_saved_path(s, "series", "series", name, sfx, true, buf,
-			      len);
-}
-
 static int save_meta(struct session *s, struct recorder *r,
 		     const struct series *ser, const char *path,
 		     time_t start, double every)
 {
 	struct pcb_wfile w;
 	FILE *fp;
-	int rc = cmd_meta_open(s, &w, path, "series", ser->name, start);
+	int rc = store_meta_open(s, &w, path, "series", ser->name, start);
 
 	if (rc)
 		return rc;
@@ -69,8 +59,8 @@ static int save_meta(struct session *s, struct recorder *r,
 		}
 		fputc(']', fp);
 	}
-	cmd_meta_algo(s, fp);
-	return cmd_meta_close(s, &w);
+	store_meta_algo(s, fp);
+	return store_meta_close(s, &w);
 }
 
 /* record for DURATION every INTERVAL [into NAME] [clear on|off]
@@ -113,7 +103,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 			}
 		} else if (!strcmp(key, "into")) {
 			snprintf(name, sizeof(name), "%s", val);
-			rc = cmd_series_path(s, name, "csv", path, sizeof(path));
+			rc = store_series_path(s, name, "csv", path, sizeof(path));
 			if (rc)
 				goto bad;
 		} else if (!strcmp(key, "ids")) {
@@ -139,8 +129,8 @@ int cmd_record(struct session *s, int argc, char **argv)
 			clear = !strcmp(val, "on");
 		} else if (!strcmp(key, "while")) {
 			if (targv)
-				cmd_argv_free(targv);
-			rc = cmd_split_argv(s, "record", val, &targv);
+				words_free(targv);
+			rc = words_command(&s->err, "record", val, &targv);
 			if (rc)
 				goto bad;
 		} else if (!strcmp(key, "prio")) {
@@ -175,7 +165,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 		rc = dev_traffic_start(s, targv, NULL);	/* says why not */
 	for (k = 1; !rc && !*name; k++) {	/* rec1, rec2, ...: the first free */
 		snprintf(name, sizeof(name), "rec%" PRIu64, k);
-		rc = cmd_series_path(s, name, "csv", path, sizeof(path));
+		rc = store_series_path(s, name, "csv", path, sizeof(path));
 		if (!rc && !lstat(path, &st))
 			*name = '\0';
 	}
@@ -187,7 +177,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = rec_columns(&r, ser);
 	if (!rc && targv) {
-		rc = cmd_series_path(s, name, "while.log", log, sizeof(log));
+		rc = store_series_path(s, name, "while.log", log, sizeof(log));
 		/* the counters before the command's first packet */
 		if (!rc)
 			rc = rec_baseline(&r);
@@ -235,11 +225,11 @@ int cmd_record(struct session *s, int argc, char **argv)
 	}
 out:
 	rec_close(&r);
-	cmd_argv_free(targv);
+	words_free(targv);
 	series_free(ser);
 	return rc;
 bad:	/* a bad argument: nothing opened yet but the traffic argv */
-	cmd_argv_free(targv);
+	words_free(targv);
 	return rc;
 }
 
@@ -405,12 +395,12 @@ int cmd_series_load(struct session *s, const char *name,
 		    struct series **out)
 {
 	char path[4200];
-	int rc = cmd_series_path(s, name, "csv", path, sizeof(path));
+	int rc = store_series_path(s, name, "csv", path, sizeof(path));
 
 	if (rc)
 		return rc;
 	if (access(path, F_OK)) {
-		char **names = cmd_saved_names("series", false), dym[160];
+		char **names = store_names("series", false), dym[160];
 		struct suggest sg;
 		size_t i;
 
@@ -420,7 +410,7 @@ int cmd_series_load(struct session *s, const char *name,
 		rc = pcb_error(&s->err, PCB_E_NOENT, "no series '%s'%s", name,
 			       sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
 			       " ('series list')");
-		cmd_argv_free(names);
+		words_free(names);
 		return rc;
 	}
 	return series_read_csv(out, name, path, &s->err);
@@ -433,7 +423,7 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
 						       TBL_RIGHT },
 	};
-	char **names = cmd_saved_names("series", false);
+	char **names = store_names("series", false);
 	struct tbl t;
 	size_t i;
 
@@ -458,7 +448,7 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 		}
 		s->err = keep;	/* a foreign file is skipped */
 	}
-	cmd_argv_free(names);
+	words_free(names);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;
@@ -537,7 +527,7 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 					    "scatter.dat", "scatter.gp" };
 	char path[4200];
 	size_t i;
-	int rc = cmd_series_path(s, argv[0], "csv", path, sizeof(path));
+	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
 
 	(void)argc;
 	if (rc)
@@ -547,7 +537,7 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 				 argv[0]);
 	/* its metadata and plot files go with it */
 	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		cmd_series_path(s, argv[0], exts[i], path, sizeof(path));
+		store_series_path(s, argv[0], exts[i], path, sizeof(path));
 		unlink(path);
 	}
 	if (!s->out.json)
@@ -555,21 +545,10 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* One column as a vector. */
-double *cmd_series_column(const struct series *ser, size_t c)
-{
-	double *v = malloc(ser->nrows * sizeof(double) + 1);
-	size_t r;
-
-	for (r = 0; v && r < ser->nrows; r++)
-		v[r] = series_at(ser, r, c);
-	return v;
-}
-
 static int corr_pair(struct session *s, const struct series *ser, int a,
 		     int b, int maxlag)
 {
-	double *x = cmd_series_column(ser, (size_t)a), *y = cmd_series_column(ser, (size_t)b);
+	double *x = series_column(ser, (size_t)a), *y = series_column(ser, (size_t)b);
 	double pr, sr, lr = NAN;
 	size_t n, n2;
 	int lag = 0;
@@ -669,7 +648,7 @@ int cmd_corr(struct session *s, int argc, char **argv)
 				n += !isnan(series_at(ser, r, (size_t)c));
 			if (c >= 0 && n >= 3) {
 				idx[k] = c;
-				vec[k] = cmd_series_column(ser, (size_t)c);
+				vec[k] = series_column(ser, (size_t)c);
 				if (!vec[k++])
 					rc = pcb_error(&s->err, PCB_E_NOMEM,
 						       "out of memory");

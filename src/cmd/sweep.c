@@ -161,7 +161,7 @@ static void plan_free(struct plan *pl)
 	free(pl->ax);
 	for (i = 0; i < pl->nargs; i++)
 		free(pl->args[i]);
-	cmd_argv_free(pl->targv);
+	words_free(pl->targv);
 	series_free(pl->res);
 	free(pl->rows);
 	free(pl->done);
@@ -171,7 +171,7 @@ static void plan_free(struct plan *pl)
 static int sweeps_dir(struct session *s, const char *name, char *buf,
 		      size_t len, bool create)
 {
-	return cmd_saved_path(s, "sweep", "sweeps", name, "", create, buf,
+	return store_path(s, "sweep", "sweeps", name, "", create, buf,
 			      len);
 }
 
@@ -562,8 +562,8 @@ static int plan_parse(struct session *s, struct plan *pl, int argc,
 						 ".svg", val);
 			snprintf(pl->plot, sizeof(pl->plot), "%s", val);
 		} else if (!strcmp(key, "while")) {
-			cmd_argv_free(pl->targv);
-			rc = cmd_split_argv(s, "sweep", val, &pl->targv);
+			words_free(pl->targv);
+			rc = words_command(&s->err, "sweep", val, &pl->targv);
 			if (rc)
 				return rc;
 		} else if (!strcmp(key, "scenario")) {
@@ -823,7 +823,7 @@ static int summarise(struct session *s, const struct plan *pl,
 			v[o++] = x[m->scalar];
 			continue;
 		}
-		col = cmd_series_column(ser, (size_t)m->col);
+		col = series_column(ser, (size_t)m->col);
 		if (!col || stats_summary(col, ser->nrows, &st)) {
 			free(col);
 			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -920,7 +920,7 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/meta.json", pl->dir);
-	rc = cmd_meta_open(s, &w, path, "sweep", pl->name, start);
+	rc = store_meta_open(s, &w, path, "sweep", pl->name, start);
 	if (rc)
 		return rc;
 	fp = w.fp;
@@ -961,14 +961,14 @@ static int save_meta(struct session *s, struct plan *pl, time_t start,
 			fprintf(fp, "%s%" PRIu64, k ? "," : "", pl->seeds[k]);
 		fputs("]", fp);
 	}
-	cmd_meta_algo(s, fp);	/* the fixed params: the device's */
+	store_meta_algo(s, fp);	/* the fixed params: the device's */
 	fputs(",\"args\":[", fp);
 	for (i = 0; i < (size_t)pl->nargs; i++) {
 		fputs(i ? "," : "", fp);
 		out_json_string(fp, pl->args[i]);
 	}
 	fputs("]", fp);
-	return cmd_meta_close(s, &w);
+	return store_meta_close(s, &w);
 }
 
 /* ---- running on the sim: workers on copies of the device ---------------- */
@@ -1597,7 +1597,7 @@ struct sdef {
 
 static void def_release(struct sdef *d)
 {
-	cmd_argv_free(d->words);
+	words_free(d->words);
 	d->words = NULL;
 	d->nwords = 0;
 }
@@ -2955,7 +2955,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 		{ "name", "NAME", 0 }, { "runs", "RUNS", TBL_RIGHT },
 		{ "params", "PARAMS", 0 },
 	};
-	char **names = cmd_saved_names("sweeps", true);
+	char **names = store_names("sweeps", true);
 	struct tbl t;
 	size_t i, k;
 
@@ -2989,7 +2989,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 		table_free(&tt);
 		s->err = keep;
 	}
-	cmd_argv_free(names);
+	words_free(names);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;

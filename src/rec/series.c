@@ -504,3 +504,13 @@ int series_best_lag(const double *x, const double *y, size_t len, int max,
 	}
 	return best;
 }
+
+double *series_column(const struct series *ser, size_t c)
+{
+	double *v = malloc(ser->nrows * sizeof(double) + 1);
+	size_t r;
+
+	for (r = 0; v && r < ser->nrows; r++)
+		v[r] = series_at(ser, r, c);
+	return v;
+}

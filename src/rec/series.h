@@ -78,4 +78,7 @@ int series_linfit(const double *x, const double *y, size_t len, double *a,
 int series_best_lag(const double *x, const double *y, size_t len, int max,
 		    double *r);
 
+/* One column as a malloc'd vector (NULL: out of memory). */
+double *series_column(const struct series *ser, size_t c);
+
 #endif

@@ -1,4 +1,4 @@
-/* fuzz_dispatch.c - the command language: cli_split and cli_run_line on
+/* fuzz_dispatch.c - the command language: words_split and cli_run_line on
  * a dry-run session on the sim device.
  *
  * Input: one flag byte, then a command line ("CMD ARGS; CMD # comment").
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "words.h"
 #include "fuzz.h"
 #include "paths.h"
 
@@ -99,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line = fz_text(data + 1, size - 1);
 	fz_begin();
 	/* the tokenizer alone, and what the dispatcher would be given */
-	rc = cli_split(line, &cmds, &argcs, &ncmd, &err);
+	rc = words_split(line, &cmds, &argcs, &ncmd, &err);
 	if (rc) {
 		fz_end();
 		free(line);
@@ -111,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();	/* the split's own contract */
 		bad = skip(&s, argcs[i], cmds[i]);
 	}
-	cli_free_split(cmds, argcs, ncmd);
+	words_free_split(cmds, argcs, ncmd);
 	if (!bad) {
 		s.adb_path = strdup(adb);
 		out_init(&s.out, fz_out(), flags & 0x1, flags & 0x2);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "words.h"
 #include "fuzz.h"
 #include "paths.h"
 
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	flags = data[0];
 	line = fz_text(data + 1, size - 1);
 	fz_begin();
-	if (cli_split(line, &cmds, &argcs, &ncmd, &err))
+	if (words_split(line, &cmds, &argcs, &ncmd, &err))
 		goto out_free;
 	fz_session(&s, "sim:fz");
 	s.adb_path = strdup(flags & 0x4 ? regs_adb : ppcc_adb);
@@ -60,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc)
 		cli_print_error(&s, rc, NULL);
 	sess_release(&s);
-	cli_free_split(cmds, argcs, ncmd);
+	words_free_split(cmds, argcs, ncmd);
 out_free:
 	fz_end();
 	free(line);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "words.h"
 #include "fuzz.h"
 
 #define MAX_WORDS 40
@@ -29,7 +30,7 @@ static void show_with(struct session *s, const uint8_t *w, size_t len)
 	char ***cmds = NULL, *line = fz_text(w, len), *argv[MAX_WORDS + 4];
 	int *argcs = NULL, ncmd = 0, i, rc;
 
-	if (cli_split(line, &cmds, &argcs, &ncmd, &err))
+	if (words_split(line, &cmds, &argcs, &ncmd, &err))
 		goto out_free;
 	argv[0] = (char *)"sweep";
 	argv[1] = (char *)"show";
@@ -40,7 +41,7 @@ static void show_with(struct session *s, const uint8_t *w, size_t len)
 	rc = cli_run_argv(s, i + 3, argv);
 	if (rc)
 		cli_print_error(s, rc, NULL);
-	cli_free_split(cmds, argcs, ncmd);
+	words_free_split(cmds, argcs, ncmd);
 out_free:
 	free(line);
 }

@@ -1,0 +1,144 @@
+/* store.c - what pccbench saves under $XDG_DATA_HOME/pccbench: names
+ * checked, paths made, listings, and the JSON metadata beside a series or
+ * a sweep.  Below the commands: the sweep engine and the REPL use it too.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "out.h"
+#include "paths.h"
+#include "store.h"
+
+void store_meta_algo(struct session *s, FILE *fp)
+{
+	struct slot_view *v;
+	uint32_t vals[ALGO_MAX_PARAMS];
+	char val[40];
+	unsigned slot;
+	size_t i, n = 0;
+
+	if (sess_active_slot(s, &slot) || sess_slot_view(s, slot, &v)) {
+		pcb_err_reset(&s->err);
+		return;
+	}
+	fprintf(fp, ",\"slot\":%u,\"algo_id\":%u,\"algo_version\":\"%u.%u\","
+		"\"algo_name\":", slot, v->algo_num >> 16,
+		(v->algo_num >> 8) & 0xff, v->algo_num & 0xff);
+	out_json_string(fp, v->name);
+	fputs(",\"params\":{", fp);
+	if (!ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n, &s->err))
+		for (i = 0; i < n && i < v->nparams; i++) {
+			sess_format_value(s, v->params[i].type, vals[i], val,
+					  sizeof(val));
+			fprintf(fp, "%s", i ? "," : "");
+			out_json_string(fp, v->params[i].info.name);
+			fprintf(fp, ":%s", val);
+		}
+	pcb_err_reset(&s->err);
+	fputc('}', fp);
+}
+
+int store_path(struct session *s, const char *what, const char *dir_name,
+		   const char *name, const char *suffix, bool create,
+		   char *buf, size_t len)
+{
+	char dir[4000];
+	size_t i;
+	int rc;
+
+	for (i = 0; name[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-.", name[i]) || i >= 60 ||
+		    name[0] == '.')
+			return pcb_error(&s->err, PCB_E_INVAL, "bad %s name "
+					 "'%s' (letters, digits, _ - .; up "
+					 "to 60)", what, name);
+	if (!*name)
+		return pcb_error(&s->err, PCB_E_INVAL, "empty %s name", what);
+	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, dir_name, create,
+			  &s->err);
+	if (!rc)
+		snprintf(buf, len, "%s/%.60s%s", dir, name, suffix);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **store_names(const char *dir_name, bool dirs)
+{
+	char dir[4096], **v = NULL, **nv;
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, dir_name, false,
+			 NULL) || !(d = opendir(dir)))
+		return calloc(1, sizeof(*v));
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char *name = NULL;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (dirs && de->d_type == DT_DIR)
+			name = strdup(de->d_name);
+		else if (!dirs && l > 4 && !strcmp(de->d_name + l - 4, ".csv"))
+			name = strndup(de->d_name, l - 4);
+		if (!name)
+			continue;
+		nv = realloc(v, (n + 2) * sizeof(*v));
+		if (!nv) {
+			free(name);
+			break;
+		}
+		v = nv;
+		v[n++] = name;
+	}
+	closedir(d);
+	if (!v)
+		return calloc(1, sizeof(*v));
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), cmp_str);
+	return v;
+}
+
+int store_meta_open(struct session *s, struct pcb_wfile *w, const char *path,
+		  const char *kind, const char *name, time_t start)
+{
+	char ts[40];
+	struct tm tm;
+	int rc = pcb_wfile_open(w, path, PCB_MODE_DATA, &s->err);
+
+	if (rc)
+		return rc;
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
+	fprintf(w->fp, "{\"%s\":", kind);
+	out_json_string(w->fp, name);
+	fputs(",\"device\":", w->fp);
+	out_json_string(w->fp, s->devname);
+	fprintf(w->fp, ",\"pccbench\":\"%s\",\"start\":\"%s\"", PCCB_VERSION,
+		ts);
+	return 0;
+}
+
+int store_meta_close(struct session *s, struct pcb_wfile *w)
+{
+	fputs("}\n", w->fp);
+	return pcb_wfile_commit(w, &s->err);
+}
+
+int store_series_path(struct session *s, const char *name, const char *ext,
+		    char *buf, size_t len)
+{
+	char sfx[32];
+
+	snprintf(sfx, sizeof(sfx), ".%s", ext);
+	return store_path(s, "series", "series", name, sfx, true, buf,
+			      len);
+}
