@@ -35,14 +35,15 @@ static struct sim_device *sim_of(struct device *d)
 int dev_simdev(struct session *s, struct simdev **out)
 {
 	struct sim_device *m;
-	int rc = sess_device(s);
+	struct device *d;
+	int rc = dev_get(s, &d);
 
 	if (rc)
 		return rc;
-	if (s->device->ops != &dev_sim_ops)
+	if (d->ops != &dev_sim_ops)
 		return pcb_error(&s->err, PCB_E_STATE, "'%s' is not a "
 				 "simulated device", s->devname);
-	m = sim_of(s->device);
+	m = sim_of(d);
 	if (!m->sd) {
 		const char *c = strchr(s->devname, ':');
 

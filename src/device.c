@@ -91,6 +91,17 @@ static int open_transport(struct session *s, struct adb_reg *layout,
 	return rc;
 }
 
+/* The device of the session's transport: the sim's for its firmware, a
+ * NIC's for anything else.
+ */
+static int attach(struct session *s)
+{
+	if ((simfw_of(s->dev) ? dev_sim_new : dev_nic_new)(&s->device))
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	s->device->s = s;
+	return 0;
+}
+
 int dev_open(struct session *s, struct adb_reg *layout)
 {
 	bool sim;
@@ -98,12 +109,7 @@ int dev_open(struct session *s, struct adb_reg *layout)
 
 	dev_identity(s->devname, s->devid, sizeof(s->devid));
 	rc = open_transport(s, layout, &sim);
-	if (rc)
-		return rc;
-	if ((sim ? dev_sim_new : dev_nic_new)(&s->device))
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	s->device->s = s;
-	return 0;
+	return rc ? rc : attach(s);
 }
 
 void dev_close(struct session *s)
@@ -113,11 +119,15 @@ void dev_close(struct session *s)
 	s->device = NULL;
 }
 
-/* The session's device, opened on first use. */
-static int dev(struct session *s, struct device **out)
+/* The session's device, opened on first use (and made for a transport
+ * opened elsewhere: the fuzz harnesses' scripted NICs).
+ */
+int dev_get(struct session *s, struct device **out)
 {
 	int rc = sess_device(s);
 
+	if (!rc && !s->device)
+		rc = attach(s);
 	if (!rc)
 		*out = s->device;
 	return rc;
@@ -127,34 +137,34 @@ unsigned dev_traits(struct session *s)
 {
 	struct device *d;
 
-	return dev(s, &d) ? 0 : d->ops->traits;
+	return dev_get(s, &d) ? 0 : d->ops->traits;
 }
 
 const char *dev_kind(struct session *s)
 {
 	struct device *d;
 
-	return dev(s, &d) ? "?" : d->ops->kind;
+	return dev_get(s, &d) ? "?" : d->ops->kind;
 }
 
 int64_t dev_tick(struct session *s)
 {
 	struct device *d;
 
-	return dev(s, &d) ? PS_PER_S : d->ops->tick;
+	return dev_get(s, &d) ? PS_PER_S : d->ops->tick;
 }
 
 int64_t dev_now(struct session *s)
 {
 	struct device *d;
 
-	return dev(s, &d) ? 0 : d->ops->now(d);
+	return dev_get(s, &d) ? 0 : d->ops->now(d);
 }
 
 int dev_run_until(struct session *s, int64_t until, bool window)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->run_until(d, until, window, &s->err);
 }
@@ -162,7 +172,7 @@ int dev_run_until(struct session *s, int64_t until, bool window)
 int dev_run(struct session *s, int64_t ps, bool window)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->run_until(d, d->ops->now(d) + ps, window,
 					   &s->err);
@@ -185,7 +195,7 @@ int dev_advance(struct session *s, int64_t ps, bool wall)
 int dev_ctrs(struct session *s, struct dev_ctrs **out)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->ctrs(d, out, &s->err);
 }
@@ -203,7 +213,7 @@ int dev_ctr_find(const struct dev_ctrs *c, const char *name)
 int dev_retx(struct session *s, struct retx_dev **out)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->retx(d, out, &s->err);
 }
@@ -214,13 +224,13 @@ bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
 	struct device *d;
 
 	*running = false;
-	return !dev(s, &d) && d->ops->retx_peek(d, gen, cfg, running, bins);
+	return !dev_get(s, &d) && d->ops->retx_peek(d, gen, cfg, running, bins);
 }
 
 int dev_diag(struct session *s, struct diag_dev **out)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->diag(d, out, &s->err);
 }
@@ -228,7 +238,7 @@ int dev_diag(struct session *s, struct diag_dev **out)
 int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT])
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->diag_sources(d, v, &s->err);
 }
@@ -236,7 +246,7 @@ int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT])
 int dev_summary(struct session *s, double v[DEV_S_COUNT])
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->summary(d, v, &s->err);
 }
@@ -244,7 +254,7 @@ int dev_summary(struct session *s, double v[DEV_S_COUNT])
 int dev_workload(struct session *s, char *buf, size_t len, uint64_t *seed)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->workload(d, buf, len, seed, &s->err);
 }
@@ -252,7 +262,7 @@ int dev_workload(struct session *s, char *buf, size_t len, uint64_t *seed)
 int dev_replay(struct session *s, int argc, char **argv, uint64_t seed)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->replay(d, argc, argv, seed, &s->err);
 }
@@ -260,7 +270,7 @@ int dev_replay(struct session *s, int argc, char **argv, uint64_t seed)
 int dev_traffic_start(struct session *s, char **argv, const char *log)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->traffic_start(d, argv, log, &s->err);
 }
@@ -279,7 +289,7 @@ int dev_traffic_stop(struct session *s, int rc)
 int dev_copy(struct session *s, const char *dir)
 {
 	struct device *d;
-	int rc = dev(s, &d);
+	int rc = dev_get(s, &d);
 
 	return rc ? rc : d->ops->copy(d, dir, &s->err);
 }
@@ -294,5 +304,5 @@ size_t dev_info(struct session *s, const char *kv[][2], size_t max)
 {
 	struct device *d;
 
-	return dev(s, &d) ? 0 : d->ops->info(d, kv, max);
+	return dev_get(s, &d) ? 0 : d->ops->info(d, kv, max);
 }
