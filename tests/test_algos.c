@@ -612,7 +612,8 @@ static void test_dcqcn_stages(void **state)
 }
 
 /* Recovery without the byte counter (rpg_byte_reset 0, HPCC's model):
- * the timer's count alone stages it, fast recovery then hyper increase.
+ * the timer's count alone stages it: F fast recoveries, one additive
+ * increase, then hyper increase.
  * After 12 cuts at 100 G (RC near 24 Mb/s): with the default clamp RT
  * stayed at line rate and fast recovery closes the gap in some 20
  * periods; with clamp_tgt_rate RT came down too, and hyper increase
@@ -665,8 +666,10 @@ static void test_dcqcn_recovery_timer_only(void **state)
 		assert_false(dq(&f)->limited);
 		assert_int_equal(f.out.rate, ALGO_RATE_ONE);
 		assert_true(C(&f, DCQCN_C_FAST_RECOVERY) > 0);
-		if (!rows[i].byte_reset)
-			assert_int_equal(C(&f, DCQCN_C_AI), 0);
+		if (!rows[i].byte_reset) {
+			assert_int_equal(C(&f, DCQCN_C_FAST_RECOVERY), 1);
+			assert_int_equal(C(&f, DCQCN_C_AI), 1);
+		}
 		if (rows[i].clamp)
 			assert_true(C(&f, DCQCN_C_HAI) > 0);
 		periods[i] = (t - 44 * US) / (300 * US);

@@ -33,9 +33,10 @@
  *    fixed step as the paper and HPCC's "Mellanox" model take it; the
  *    authors' ns-3 grows it, NVIDIA does not say [UNK]); then RC = (RT +
  *    RC) / 2.  A byte counter that is off stands in with the timer's
- *    count, so timer-only recovery goes fast recovery, then hyper
- *    increase, as in HPCC's timer-only model (a reconstruction; before,
- *    an off byte counter kept a flow in additive increase for good);
+ *    count less one, so timer-only recovery goes F fast recoveries, one
+ *    additive increase, then hyper increase, the shape of HPCC's
+ *    timer-only model (a reconstruction; before, an off byte counter
+ *    kept a flow in additive increase for good);
  *  - back at the maximum rate the limiter is released.
  */
 #include <string.h>
@@ -119,7 +120,7 @@ static void dcqcn_init(struct algo_port *p, void *qp, int64_t now,
 static void increase(struct algo_port *p, struct dcqcn_qp *q, bool timer)
 {
 	uint32_t f = P(THRESHOLD), cap = max_rate(p);
-	uint32_t tc = q->t_count, bc = P(BYTE_RESET) ? q->bc_count : tc;
+	uint32_t tc = q->t_count, bc = P(BYTE_RESET) ? q->bc_count : tc - 1;
 	uint64_t rt = q->rt;
 
 	if (timer)
