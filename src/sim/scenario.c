@@ -109,6 +109,10 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->kmin = 100 * 1024;
 	c->kmax = 400 * 1024;
 	c->pmax = 13107;		/* 0.2 */
+	/* marked as a packet leaves, as the DCQCN paper argues and HPCC's
+	 * switches do (dcqcn-pfc.md 2.4, appendix A): marking at enqueue
+	 * delays the signal by the queue it reports */
+	c->ecn_dequeue = true;
 	c->pfc = true;
 	c->seed = 1;
 	c->jitter_ps = 0;
