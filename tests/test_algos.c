@@ -409,27 +409,35 @@ static void test_dcqcn_cut_alpha(void **state)
 	assert_int_equal(C(&f, DCQCN_C_CNP_HANDLE), 1);
 	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 1);
 	assert_int_equal(f.out.timer_at, 11 * US);	/* alpha period 1us */
-	/* a CNP inside the 4 us monitor period: counted, no cut */
+	/* a CNP inside the 4 us monitor period: counted, no cut yet; the
+	 * cut waits for the period's end (14 us), not for the next CNP */
 	rc = f.out.rate;
 	f.ops->on_cnp(&f.port, f.qp, 12 * US, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_CNP_HANDLE), 2);
 	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 1);
 	assert_int_equal(f.out.rate, rc);
+	assert_int_equal(f.out.timer_at, 11 * US);
 	/* alpha update with a CNP in the period: g a + (1024 - g) */
 	f.ops->on_timer(&f.port, f.qp, 13 * US, &f.out);
 	a = (1019 * 1023 + 5 * 1024) / 1024;
 	assert_int_equal(dq(&f)->alpha, a);
-	/* without: decays by g/1024 */
+	assert_int_equal(f.out.timer_at, 14 * US);
+	assert_int_equal(f.out.rate, rc);
+	/* the period's end: the cut, with the alpha of the moment; then
+	 * alpha decays by g/1024 (no CNP since the last update) */
 	f.ops->on_timer(&f.port, f.qp, 14 * US, &f.out);
+	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 2);
+	assert_int_equal(f.out.rate,
+			 rc - (uint32_t)(((uint64_t)rc * a) >> 11));
 	assert_int_equal(dq(&f)->alpha, 1019 * a / 1024);
 	a = 1019 * a / 1024;
 	assert_int_equal(C(&f, DCQCN_C_ALPHA_UPDATE), 2);
-	/* a cut after the monitor period uses the current alpha */
+	/* the next CNP a period later cuts at once */
 	rc = f.out.rate;
-	f.ops->on_cnp(&f.port, f.qp, 20 * US, &f.out);
+	f.ops->on_cnp(&f.port, f.qp, 18 * US, &f.out);
 	assert_int_equal(f.out.rate,
 			 rc - (uint32_t)(((uint64_t)rc * a) >> 11));
-	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 2);
+	assert_int_equal(C(&f, DCQCN_C_RATE_CUT), 3);
 	/* rpg_min_dec_fac bounds a cut: 90 % keeps 0.9 of the rate */
 	f.conf.params[DCQCN_MIN_DEC_FAC] = 90;
 	rc = f.out.rate;
@@ -537,6 +545,11 @@ static void test_dcqcn_alpha_reference(void **state)
 	}
 }
 
+/* The increase stages (issue 23, item 5), F = rpg_threshold = 1: the
+ * first event of either kind is fast recovery; then one count above F
+ * is additive increase, both above F hyper increase (a fixed step);
+ * RC halves its way to RT each time; a cut starts the stages again.
+ */
 static void test_dcqcn_stages(void **state)
 {
 	struct fx f;
@@ -570,7 +583,7 @@ static void test_dcqcn_stages(void **state)
 	assert_int_equal(dq(&f)->rt, rt + ai);
 	assert_int_equal(dq(&f)->rc, (rt + ai + rc) / 2);
 	rt += ai;
-	/* byte counter: 2 x 32767 bytes -> bc_count 2 > 1: hyper (i = 1) */
+	/* byte counter: 2 x 32767 bytes -> bc_count 2 > 1: hyper */
 	f.ops->on_tx(&f.port, f.qp, t + 1, 32767, false, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_AI), 2);	/* bc 1: still AI */
 	rt += ai;
@@ -580,24 +593,142 @@ static void test_dcqcn_stages(void **state)
 	rt += hai;
 	f.ops->on_tx(&f.port, f.qp, t + 3, 32767, false, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_HAI), 2);
-	assert_int_equal(dq(&f)->rt, rt + 2 * hai);	/* i = 2 */
+	assert_int_equal(dq(&f)->rt, rt + hai);	/* the same step */
 	/* a cut resets the stages */
 	f.ops->on_cnp(&f.port, f.qp, t + 10 * US, &f.out);
 	assert_int_equal(dq(&f)->t_count + dq(&f)->bc_count, 0);
-	/* keep sending and increasing (hyper with i growing): the limiter
-	 * is released at line rate
-	 */
-	for (t = 3; t < 4000 && dq(&f)->limited; t++) {
+	/* keep sending and increasing: the limiter is released at line
+	 * rate */
+	for (t = 3; t < 40000 && dq(&f)->limited; t++) {
 		f.ops->on_timer(&f.port, f.qp, t * 300 * US, &f.out);
 		f.ops->on_tx(&f.port, f.qp, t * 300 * US + 1, 32767, false,
 			     &f.out);
 	}
-	assert_true(t < 200);
 	assert_false(dq(&f)->limited);
 	assert_int_equal(f.out.rate, ALGO_RATE_ONE);
 	assert_int_equal(f.out.timer_at, 0);
 	assert_int_equal(C(&f, DCQCN_C_MAX_RATE), 400000);
 	algo_desc_free(f.desc);
+}
+
+/* Recovery without the byte counter (rpg_byte_reset 0, HPCC's model):
+ * the timer's count alone stages it: F fast recoveries, one additive
+ * increase, then hyper increase.
+ * After 12 cuts at 100 G (RC near 24 Mb/s): with the default clamp RT
+ * stayed at line rate and fast recovery closes the gap in some 20
+ * periods; with clamp_tgt_rate RT came down too, and hyper increase
+ * (50 Mb/s a period) takes it back up in some 2000 periods.  Before, an off
+ * byte counter pinned a flow in additive increase (5 Mb/s a period:
+ * 20000).  With the counter on, a flow that sends recovers in fewer
+ * periods than one the timer alone drives.
+ */
+static void test_dcqcn_recovery_timer_only(void **state)
+{
+	static const struct {
+		uint32_t clamp, byte_reset;
+		int64_t most;		/* timer periods to line rate */
+	} rows[] = {
+		{ 0, 0, 25 }, { 0, 32767, 25 },
+		{ 1, 0, 2040 }, { 1, 32767, 1000 },
+	};
+	int64_t periods[4];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		struct fx f;
+		int64_t t = 0;
+		int k;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_ALPHA_PERIOD] = 100000;
+		f.conf.params[DCQCN_BYTE_RESET] = rows[i].byte_reset;
+		f.conf.params[DCQCN_CLAMP_TGT] = rows[i].clamp;
+		f.port.line_gbps = 100;
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		for (k = 1; k < 12; k++)
+			f.ops->on_cnp(&f.port, f.qp, k * 4 * US, &f.out);
+		assert_true(dq(&f)->rc < ALGO_RATE_ONE / 2000);
+		assert_true(rows[i].clamp ? dq(&f)->rt < ALGO_RATE_ONE / 1000 :
+			    dq(&f)->rt == ALGO_RATE_ONE);
+		for (k = 0; k < 100000 && dq(&f)->limited; k++) {
+			t = f.out.timer_at;
+			/* a sender at its rate until the timer: the
+			 * bytes of 300 us at 100 G, times the rate */
+			if (rows[i].byte_reset)
+				f.ops->on_tx(&f.port, f.qp, t - 1,
+					     (uint32_t)((uint64_t)f.out.rate *
+							3750000 >> 20),
+					     false, &f.out);
+			f.ops->on_timer(&f.port, f.qp, t, &f.out);
+		}
+		assert_false(dq(&f)->limited);
+		assert_int_equal(f.out.rate, ALGO_RATE_ONE);
+		assert_true(C(&f, DCQCN_C_FAST_RECOVERY) > 0);
+		if (!rows[i].byte_reset) {
+			assert_int_equal(C(&f, DCQCN_C_FAST_RECOVERY), 1);
+			assert_int_equal(C(&f, DCQCN_C_AI), 1);
+		}
+		if (rows[i].clamp)
+			assert_true(C(&f, DCQCN_C_HAI) > 0);
+		periods[i] = (t - 44 * US) / (300 * US);
+		if (periods[i] > rows[i].most)
+			fail_msg("clamp %u, byte counter %u: %lld timer "
+				 "periods to line rate", rows[i].clamp,
+				 rows[i].byte_reset, (long long)periods[i]);
+		algo_desc_free(f.desc);
+	}
+	assert_true(periods[1] <= periods[0] && periods[3] < periods[2]);
+}
+
+/* Which cuts move the target down to RC (spec 1.4): clamp_tgt_rate
+ * always; clamp_tgt_rate_after_time_inc (the default) after an increase
+ * of either kind since the last cut; neither flag after a byte-counter
+ * increase only.  A cut right after a cut never does with the default,
+ * so a burst of CNPs keeps the target where the congestion began.
+ */
+static void test_dcqcn_target_clamp(void **state)
+{
+	static const struct {
+		uint32_t clamp, after_time;
+		bool timer_inc;		/* else a byte-counter increase */
+		bool want;		/* RT follows RC */
+	} rows[] = {
+		{ 1, 0, true, true }, { 1, 1, false, true },
+		{ 0, 1, true, true }, { 0, 1, false, true },
+		{ 0, 0, true, false }, { 0, 0, false, true },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct fx f;
+		uint32_t rc;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_ALPHA_PERIOD] = 100000;
+		f.conf.params[DCQCN_CLAMP_TGT] = rows[i].clamp;
+		f.conf.params[DCQCN_CLAMP_AFTER_TIME_INC] = rows[i].after_time;
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		/* back-to-back: RT stays unless clamp_tgt_rate */
+		f.ops->on_cnp(&f.port, f.qp, 5 * US, &f.out);
+		assert_int_equal(dq(&f)->rt, rows[i].clamp ?
+				 dq(&f)->rt : ALGO_RATE_ONE);
+		if (rows[i].timer_inc)
+			f.ops->on_timer(&f.port, f.qp, 305 * US, &f.out);
+		else
+			f.ops->on_tx(&f.port, f.qp, 10 * US, 32767, false,
+				     &f.out);
+		rc = dq(&f)->rc;
+		f.ops->on_cnp(&f.port, f.qp, 400 * US, &f.out);
+		if (rows[i].want)
+			assert_int_equal(dq(&f)->rt, rc);
+		else
+			assert_true(dq(&f)->rt > rc);
+		algo_desc_free(f.desc);
+	}
 }
 
 static void test_dcqcn_first_rate_clamp(void **state)
@@ -832,6 +963,8 @@ int main(void)
 		cmocka_unit_test(test_dcqcn_small_gd),
 		cmocka_unit_test(test_dcqcn_alpha_reference),
 		cmocka_unit_test(test_dcqcn_stages),
+		cmocka_unit_test(test_dcqcn_recovery_timer_only),
+		cmocka_unit_test(test_dcqcn_target_clamp),
 		cmocka_unit_test(test_dcqcn_first_rate_clamp),
 		cmocka_unit_test(test_template_branches),
 		cmocka_unit_test(test_template_probe_abort),

@@ -1,14 +1,22 @@
 /* dcqcn.c - the DCQCN reaction point (Zhu et al., SIGCOMM 2015) with the
- * knobs NVIDIA exposes (rpg_*, dce_tcp_*, clamp_tgt_rate*), see
- * ../shared/spec/ecosystem.md 1.2:
- *  - first CNP of a flow allocates a limiter: alpha = initial_alpha_value,
- *    rate = rate_to_set_on_first_cnp (0: the current rate);
- *  - a CNP cuts at most once per rate_reduce_monitor_period:
- *    RC *= 1 - alpha / 2^rpg_gd (alpha in 1/1024: gd 11 gives 1 - a/2),
- *    never below rpg_min_dec_fac % of RC nor rpg_min_rate; the target RT
- *    takes RC first when clamp_tgt_rate is set, or when
- *    clamp_tgt_rate_after_time_inc is set and the last increase was the
- *    timer's;
+ * knobs NVIDIA exposes (rpg_*, dce_tcp_*, clamp_tgt_rate*), defaults and
+ * evidence in ../shared/spec/dcqcn-pfc.md 1.2-1.5:
+ *  - the first CNP of a flow allocates a limiter: alpha =
+ *    initial_alpha_value, rate = rate_to_set_on_first_cnp (0: the current
+ *    rate), target = rate;
+ *  - cuts come at most once per rate_reduce_monitor_period and only after
+ *    a CNP: at once when the last cut is a period old, else at the end of
+ *    that period (a CNP inside it is not lost; the firmware's windows are
+ *    not documented beyond "at most once per period, only with a CNP":
+ *    a reconstruction).  RC *= 1 - alpha / 2^rpg_gd (alpha in 1/1024:
+ *    gd 11 gives 1 - a/2), never below rpg_min_dec_fac % of RC nor
+ *    rpg_min_rate.  The target RT takes RC first: always with
+ *    clamp_tgt_rate; with clamp_tgt_rate_after_time_inc when an increase
+ *    of either kind came since the last cut; with neither flag when a
+ *    byte-counter increase did (QCN's rule).  The predicate is the DCQCN
+ *    authors' ns-3 (NVIDIA documents only the flags' meaning): a
+ *    reconstruction.  Back-to-back cuts thus leave RT where the
+ *    congestion began, and recovery heads back there;
  *  - every dce_tcp_rtt: alpha = (g * alpha + (1024 - g) * [CNP seen]) / 1024,
  *    alpha and g 10-bit fractions as documented; the rounding is not
  *    documented [UNK], and alpha is kept with 10 more fraction bits
@@ -16,10 +24,19 @@
  *    per update, so with a CNP less than once every 1024 / (1024 - g)
  *    updates alpha fell to 0 and cuts stopped, unlike the EWMA NVIDIA
  *    describes);
- *  - increase events from the timer (rpg_time_reset) and the byte counter
- *    (rpg_byte_reset): while both counts are <= rpg_threshold fast
- *    recovery, when one exceeds it additive (RT += rpg_ai_rate), when both
- *    do hyper (RT += i * rpg_hai_rate); then RC = (RT + RC) / 2;
+ *  - increase events come from the timer (rpg_time_reset without a cut)
+ *    and the byte counter (rpg_byte_reset bytes sent without a cut, 0 =
+ *    off), each counting its events since the last cut.  With F =
+ *    rpg_threshold, as the paper and QCN stage them: while both counts
+ *    are <= F fast recovery, when one exceeds F additive increase (RT +=
+ *    rpg_ai_rate), when both do hyper increase (RT += rpg_hai_rate, a
+ *    fixed step as the paper and HPCC's "Mellanox" model take it; the
+ *    authors' ns-3 grows it, NVIDIA does not say [UNK]); then RC = (RT +
+ *    RC) / 2.  A byte counter that is off stands in with the timer's
+ *    count less one, so timer-only recovery goes F fast recoveries, one
+ *    additive increase, then hyper increase, the shape of HPCC's
+ *    timer-only model (a reconstruction; before, an off byte counter
+ *    kept a flow in additive increase for good);
  *  - back at the maximum rate the limiter is released.
  */
 #include <string.h>
@@ -76,8 +93,13 @@ static void emit(const struct dcqcn_qp *q, struct algo_out *out)
 	out->rate = q->limited ? q->rc : ALGO_RATE_ONE;
 	out->probe_req = false;
 	out->probe_timeout = 0;
-	out->timer_at = !q->limited ? 0 : q->next_alpha < q->next_inc ?
-		q->next_alpha : q->next_inc;
+	out->timer_at = 0;
+	if (!q->limited)
+		return;
+	out->timer_at = q->next_alpha < q->next_inc ? q->next_alpha :
+						      q->next_inc;
+	if (q->cut_pending && q->next_cut < out->timer_at)
+		out->timer_at = q->next_cut;
 }
 
 static void dcqcn_init(struct algo_port *p, void *qp, int64_t now,
@@ -92,17 +114,23 @@ static void dcqcn_init(struct algo_port *p, void *qp, int64_t now,
 	emit(q, out);
 }
 
+/* One increase event, the timer's or the byte counter's (its count
+ * already taken): the stage from both counts, see the head.
+ */
 static void increase(struct algo_port *p, struct dcqcn_qp *q, bool timer)
 {
 	uint32_t f = P(THRESHOLD), cap = max_rate(p);
+	uint32_t tc = q->t_count, bc = P(BYTE_RESET) ? q->bc_count : tc - 1;
 	uint64_t rt = q->rt;
 
-	q->last_inc_timer = timer;
-	if (q->t_count > f && q->bc_count > f) {
-		q->hai_i++;
-		rt += (uint64_t)q->hai_i * mbps(p, P(HAI_RATE));
+	if (timer)
+		q->t_inc = true;
+	else
+		q->bc_inc = true;
+	if (tc > f && bc > f) {
+		rt += mbps(p, P(HAI_RATE));
 		algo_count(p, DCQCN_C_HAI, 1);
-	} else if (q->t_count > f || q->bc_count > f) {
+	} else if (tc > f || bc > f) {
 		rt += mbps(p, P(AI_RATE));
 		algo_count(p, DCQCN_C_AI, 1);
 	} else {
@@ -136,11 +164,45 @@ static void dcqcn_on_tx(struct algo_port *p, void *qp, int64_t now,
 	emit(q, out);
 }
 
+/* The cut a CNP asked for, see the head. */
+static void cut(struct algo_port *p, struct dcqcn_qp *q, int64_t now)
+{
+	uint64_t c, floor_fac, floor_min;
+
+	if (P(CLAMP_TGT) ||
+	    (P(CLAMP_AFTER_TIME_INC) ? q->t_inc || q->bc_inc : q->bc_inc))
+		q->rt = q->rc;
+	/* alpha / 2^gd exceeds 1 when gd < 10: a cut takes at most the
+	 * whole rate, then the floors below hold.  What the firmware does
+	 * there is not documented [UNK]; its documentation gives gd 10-11 */
+	c = (uint64_t)q->rc * q->alpha >> P(GD);
+	if (c > q->rc)
+		c = q->rc;
+	floor_fac = (uint64_t)q->rc * P(MIN_DEC_FAC) / 100;
+	floor_min = mbps(p, P(MIN_RATE));
+	c = q->rc - c;
+	if (c < floor_fac)
+		c = floor_fac;
+	if (c < floor_min)
+		c = floor_min;
+	q->rc = c ? (uint32_t)c : 1;
+	if (q->rt < q->rc)
+		q->rt = q->rc;
+	q->last_cut = now;
+	q->cut_pending = false;
+	q->t_count = q->bc_count = 0;
+	q->t_inc = q->bc_inc = false;
+	q->bytes = 0;
+	q->next_inc = now + (int64_t)P(TIME_RESET) * 1000;
+	algo_count(p, DCQCN_C_RATE_CUT, 1);
+	note_rate(p, q->rc);
+}
+
 static void dcqcn_on_cnp(struct algo_port *p, void *qp, int64_t now,
 			 struct algo_out *out)
 {
 	struct dcqcn_qp *q = qp;
-	uint64_t cut, floor_fac, floor_min;
+	int64_t period = (int64_t)P(MONITOR_PERIOD) * 1000;
 
 	algo_count(p, DCQCN_C_CNP_HANDLE, 1);
 	q->cnp_in_period = true;
@@ -151,36 +213,16 @@ static void dcqcn_on_cnp(struct algo_port *p, void *qp, int64_t now,
 		if (P(RATE_FIRST_CNP))
 			q->rc = mbps(p, P(RATE_FIRST_CNP));
 		q->rt = q->rc;
-		q->last_cut = now - (int64_t)P(MONITOR_PERIOD) * 1000 - 1;
+		q->t_count = q->bc_count = 0;
+		q->t_inc = q->bc_inc = false;
+		q->last_cut = now - period - 1;
 		q->next_alpha = now + (int64_t)P(ALPHA_PERIOD) * 1000;
 	}
-	if (now - q->last_cut >= (int64_t)P(MONITOR_PERIOD) * 1000) {
-		if (P(CLAMP_TGT) ||
-		    (P(CLAMP_AFTER_TIME_INC) && q->last_inc_timer))
-			q->rt = q->rc;
-		/* alpha / 2^gd exceeds 1 when gd < 10: a cut takes at
-		 * most the whole rate, then the floors below hold.  What
-		 * the firmware does there is not documented [UNK]; its
-		 * documentation gives gd 10-11 */
-		cut = (uint64_t)q->rc * q->alpha >> P(GD);
-		if (cut > q->rc)
-			cut = q->rc;
-		floor_fac = (uint64_t)q->rc * P(MIN_DEC_FAC) / 100;
-		floor_min = mbps(p, P(MIN_RATE));
-		cut = q->rc - cut;
-		if (cut < floor_fac)
-			cut = floor_fac;
-		if (cut < floor_min)
-			cut = floor_min;
-		q->rc = cut ? (uint32_t)cut : 1;
-		if (q->rt < q->rc)
-			q->rt = q->rc;
-		q->last_cut = now;
-		q->t_count = q->bc_count = q->hai_i = 0;
-		q->bytes = 0;
-		q->next_inc = now + (int64_t)P(TIME_RESET) * 1000;
-		algo_count(p, DCQCN_C_RATE_CUT, 1);
-		note_rate(p, q->rc);
+	if (now - q->last_cut >= period) {
+		cut(p, q, now);
+	} else if (!q->cut_pending) {
+		q->cut_pending = true;
+		q->next_cut = q->last_cut + period;
 	}
 	emit(q, out);
 }
@@ -190,6 +232,8 @@ static void dcqcn_on_timer(struct algo_port *p, void *qp, int64_t now,
 {
 	struct dcqcn_qp *q = qp;
 
+	if (q->limited && q->cut_pending && now >= q->next_cut)
+		cut(p, q, now);
 	if (q->limited && now >= q->next_alpha) {
 		uint64_t g = P(G), a;
 

@@ -25,10 +25,11 @@ struct dcqcn_qp {
 	uint32_t alpha_fx;	/* the same with 10 more bits, /2^20 */
 	bool limited;		/* a rate limiter is allocated */
 	bool cnp_in_period;	/* CNP since the last alpha update */
-	bool last_inc_timer;	/* the last increase was timer driven */
-	uint32_t t_count, bc_count, hai_i;
+	bool cut_pending;	/* a CNP came since the last cut */
+	bool t_inc, bc_inc;	/* timer / byte increases since the cut */
+	uint32_t t_count, bc_count;	/* increase events since the cut */
 	uint64_t bytes;		/* since the last byte-counter event */
-	int64_t last_cut, next_alpha, next_inc;
+	int64_t last_cut, next_cut, next_alpha, next_inc;
 };
 
 #endif

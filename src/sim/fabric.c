@@ -959,6 +959,11 @@ static int64_t qp_gap(const struct sim *s, struct qp *q, uint32_t wire)
 	return q->gap;
 }
 
+static bool qp_has_work(const struct qp *q)
+{
+	return q->active && q->snd_nxt < q->npkts;
+}
+
 /* A retransmission or probe deadline was set to t (timer_scan). */
 static void timer_lower(struct sim *s, int64_t t)
 {
@@ -980,11 +985,19 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 	if (o->rate && o->rate != q->rate) {
 		q->rate = o->rate;
 		if (q->last_wire) {
-			/* re-time the pending slot at the new rate */
+			/* re-time the pending slot at the new rate; a slot
+			 * that moved into the past is due now (or when the
+			 * port is free): the NIC's pending wake may be the
+			 * old slot's, far away */
+			struct host *h = &s->hosts[q->src];
+			int64_t busy = s->ports[h->port].free_at;
+
 			q->next_ok = q->last_tx + qp_gap(s, q, q->last_wire);
 			if (q->active && q->next_ok > s->now)
-				nic_wake_at(s, &s->hosts[q->src], q->src,
-					    q->next_ok);
+				nic_wake_at(s, h, q->src, q->next_ok);
+			else if (qp_has_work(q))
+				nic_wake_at(s, h, q->src, busy > s->now ?
+					    busy : s->now);
 		}
 	}
 	if (o->probe_req)
@@ -1050,11 +1063,6 @@ static void rto_arm(struct sim *s, uint32_t qi)
 		q->rto_on = true;
 		timer_arm(s, qi);
 	}
-}
-
-static bool qp_has_work(const struct qp *q)
-{
-	return q->active && q->snd_nxt < q->npkts;
 }
 
 static void host_deactivate(struct host *h, uint32_t qi)

@@ -53,8 +53,8 @@ static const struct key keys[] = {
 	{ "dist", K_DIST, O(dist), 0, 1, KB_MIX, "websearch|hadoop" },
 	{ "longflows", K_U32, O(longflows), 0, 256, KB_MIX,
 	  "long-lived background flows" },
-	{ "rate", K_RATE, O(rate_gbps), 100, 800, KB_ALL,
-	  "link speed 100g|200g|400g|800g" },
+	{ "rate", K_RATE, O(rate_gbps), 25, 800, KB_ALL,
+	  "link speed 25g|40g|50g|100g|200g|400g|800g" },
 	{ "mtu", K_MTU, O(mtu), 1024, 4096, KB_ALL, "1024|4096" },
 	{ "delay", K_DUR, O(delay_ps), PS_PER_NS, 100 * PS_PER_US, KB_ALL,
 	  "link propagation delay" },
@@ -109,6 +109,10 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->kmin = 100 * 1024;
 	c->kmax = 400 * 1024;
 	c->pmax = 13107;		/* 0.2 */
+	/* marked as a packet leaves, as the DCQCN paper argues and HPCC's
+	 * switches do (dcqcn-pfc.md 2.4, appendix A): marking at enqueue
+	 * delays the signal by the queue it reports */
+	c->ecn_dequeue = true;
 	c->pfc = true;
 	c->seed = 1;
 	c->jitter_ps = 0;
@@ -244,7 +248,9 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		     (strcasecmp(v + strspn(v, "0123456789"), "g") &&
 		      strcasecmp(v + strspn(v, "0123456789"), "gb/s"))))
 			return bad(err, k, v);
-		if (u != 100 && u != 200 && u != 400 && u != 800)
+		/* whole picoseconds per byte: 8000 / rate */
+		if (u != 25 && u != 40 && u != 50 && u != 100 && u != 200 &&
+		    u != 400 && u != 800)
 			return bad(err, k, v);
 		c.rate_gbps = (uint32_t)u;
 		break;
