@@ -348,6 +348,7 @@ static void test_writes(void **state)
 		want[strcspn(want, "\n")] = '\0';
 		want++;
 		memset(last_in, 0, sizeof(last_in));
+		assert_int_equal(ppcc_op_sls(line, &p.sl_mask), 0);
 		if (sscanf(line, "enable %u counters", &a) == 1 &&
 		    strstr(line, "counters"))
 			rc = ppcc_enable(&p, a, true, &err);
@@ -373,7 +374,7 @@ static void test_writes(void **state)
 		ops++;
 	}
 	fclose(fp);
-	assert_int_equal(ops, 5);
+	assert_int_equal(ops, 7);
 	fake_close(dir, dev, &p);
 }
 
