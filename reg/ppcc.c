@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "discover.h"
 #include "ppcc.h"
 
 static const struct {
@@ -93,7 +94,8 @@ int ppcc_init(struct ppcc *p, struct reg_dev *dev, struct adb_reg *layout,
 	}
 	p->dev = dev;
 	p->layout = layout;
-	p->local_port = 1;
+	/* the port the handle names (mlx5_0/2), as devlink and rdma do */
+	p->local_port = dev ? pcb_handle_port(dev->name) : 1;
 	p->pnat = 0;
 	p->sl_mask = PPCC_ALL_SLS;
 	p->sl_support = -1;

@@ -19,6 +19,8 @@
  * algo_param_index); one that does not is -PCB_E_DEVICE, naming the
  * fields received and requested, and its data is not used.
  *
+ * local_port is the port the device's handle names (mlx5_0/2: 2), else 1.
+ *
  * Ownership: ppcc_init takes the layout; ppcc_release frees it.  The
  * reg_dev stays the caller's.
  */

@@ -217,6 +217,24 @@ static void test_sysfs(void **state)
 					     &err), 0);
 	assert_true(pcb_is_pci_name("08:00.0"));
 	assert_false(pcb_is_pci_name("sim:lab"));
+	/* issue #24 item 5: devlink's and rdma's handles, the port of one */
+	assert_int_equal(pcb_resolve_pci("pci/0000:08:00.1", bdf, sizeof(bdf),
+					 &err), 0);
+	assert_string_equal(bdf, "0000:08:00.1");
+	assert_int_equal(pcb_resolve_pci("mlx5_1/1", bdf, sizeof(bdf), &err),
+			 0);
+	assert_string_equal(bdf, "0000:08:00.1");
+	assert_int_equal(pcb_resolve_pci("mlx5_1/0", bdf, sizeof(bdf), &err),
+			 -PCB_E_INVAL);
+	assert_int_equal(pcb_resolve_pci("pci/mlx5_1", bdf, sizeof(bdf), &err),
+			 -PCB_E_INVAL);
+	assert_int_equal(pcb_resolve_pci("08:00.0 ", bdf, sizeof(bdf), &err),
+			 -PCB_E_NOENT);
+	assert_int_equal(pcb_handle_port("mlx5_0/2"), 2);
+	assert_int_equal(pcb_handle_port("mlx5_0"), 1);
+	assert_int_equal(pcb_handle_port("mlx5_0/x"), 1);
+	assert_int_equal(pcb_handle_port("mlx5_0/256"), 1);
+	assert_int_equal(pcb_handle_port("0000:08:00.0"), 1);
 }
 
 static void test_discover(void **state)

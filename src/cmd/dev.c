@@ -257,7 +257,8 @@ const struct cmd_row cmd_dev_verbs[] = {
 	  "the open device: backend, state file or node, journal",
 	  "dev show", CMD_DEVICE },
 	{ "open", cmd_dev_open, NULL, 1, 1, "DEVICE",
-	  "switch to another device (sim, sim:NAME, 0000:08:00.0, mlx5_0)",
+	  "switch to another device (sim, sim:NAME, 0000:08:00.0, "
+	  "pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
 	  "dev open sim:lab", CMD_DEVICE },
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
