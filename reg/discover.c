@@ -62,37 +62,111 @@ bool pcb_is_pci_name(const char *n)
 	       sscanf(n, "%x:%x.%x%c", &b, &s, &f, &tail) == 3;
 }
 
+/* The PCI function a sysfs link names: the last part of its target. */
+static int link_bdf(const char *link, char *bdf, size_t len)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!pcb_is_pci_name(base))
+		return -1;
+	snprintf(bdf, len, "%s", base);
+	return 0;
+}
+
+/* A hex number from a sysfs attribute ("0x15b3\n"); -1 if unreadable. */
+static long sysfs_hex(const char *bdf, const char *attr)
+{
+	char path[PATH_MAX], text[32];
+	long v = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", pcb_sysfs(),
+		 bdf, attr);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -1;
+	if (fgets(text, sizeof(text), fp))
+		v = strtol(text, NULL, 16);
+	fclose(fp);
+	return v;
+}
+
+unsigned pcb_handle_port(const char *name)
+{
+	const char *slash = strncmp(name, "mlx5_", 5) ? NULL :
+			    strchr(name, '/');
+	unsigned long p;
+	char *end;
+
+	if (!slash)
+		return 1;
+	p = strtoul(slash + 1, &end, 10);
+	return slash[1] && !*end && p >= 1 && p <= 255 ? (unsigned)p : 1;
+}
+
 int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 		    struct pcb_err *err)
 {
 	unsigned d = 0, b, s, f;
-	char tail, link[PATH_MAX], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
+	char tail, link[PATH_MAX], what[80];
+	const char *n = name;
+	long vendor;
 
-	if (sscanf(name, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4 ||
-	    (d = 0, sscanf(name, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)) {
-		if (d > 0xffff || b > 0xff || s > 0x1f || f > 7)
+	if (!strncmp(n, "pci/", 4))	/* devlink's handle */
+		n += 4;
+	if (sscanf(n, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4 ||
+	    (d = 0, sscanf(n, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)) {
+		if (d > 0xffff || b > 0xff || s > 0x1f || f > 7 ||
+		    strspn(n, "0123456789abcdefABCDEF:.") != strlen(n))
 			return pcb_error(err, PCB_E_INVAL,
 					 "bad PCI address '%s'", name);
 		snprintf(bdf, len, "%04x:%02x:%02x.%u", d, b, s, f);
-		return 0;
-	}
-	if (!strncmp(name, "mlx5_", 5)) {
+		snprintf(what, sizeof(what), "PCI function");
+	} else if (n != name) {
+		return pcb_error(err, PCB_E_INVAL, "bad devlink handle '%s' "
+				 "(pci/0000:08:00.0)", name);
+	} else if (!strncmp(n, "mlx5_", 5)) {
+		char dev[64];
+		size_t l = strcspn(n, "/");
+
+		if (n[l] && pcb_handle_port(n) == 1 && strcmp(n + l, "/1"))
+			return pcb_error(err, PCB_E_INVAL, "bad port in '%s' "
+					 "(mlx5_0/1)", name);
+		snprintf(dev, sizeof(dev), "%.*s", (int)l, n);
 		snprintf(link, sizeof(link), "%s/class/infiniband/%s/device",
-			 pcb_sysfs(), name);
-		n = readlink(link, target, sizeof(target) - 1);
-		if (n <= 0)
-			return pcb_error(err, PCB_E_NOENT,
-					 "RDMA device '%s' not found (%s)",
-					 name, link);
-		target[n] = '\0';
-		base = strrchr(target, '/');
-		snprintf(bdf, len, "%s", base ? base + 1 : target);
-		return 0;
+			 pcb_sysfs(), dev);
+		if (link_bdf(link, bdf, len))
+			return pcb_error(err, PCB_E_NOENT, "RDMA device '%s' "
+					 "not found (%s); 'dev list' shows the "
+					 "NVIDIA functions here", dev, link);
+		snprintf(what, sizeof(what), "RDMA device %s", dev);
+	} else {
+		snprintf(link, sizeof(link), "%s/class/net/%s/device",
+			 pcb_sysfs(), n);
+		if (strchr(n, '/') || !*n || link_bdf(link, bdf, len))
+			return pcb_error(err, PCB_E_NOENT, "no device '%s': "
+					 "give a PCI address (0000:08:00.0, "
+					 "pci/0000:08:00.0), an RDMA device "
+					 "(mlx5_0, mlx5_0/1) or a netdev; 'dev "
+					 "list' shows the NVIDIA functions here",
+					 name);
+		snprintf(what, sizeof(what), "netdev %s", n);
 	}
-	return pcb_error(err, PCB_E_NOENT, "'%s' is not a PCI address or an "
-			 "mlx5 RDMA device", name);
+	/* a function the bus shows with another vendor is not a NIC of
+	 * ours; one it does not show is left to the backend to find */
+	vendor = sysfs_hex(bdf, "vendor");
+	if (vendor >= 0 && vendor != 0x15b3)
+		return pcb_error(err, PCB_E_NOENT, "'%s' (%s, %s) is not an "
+				 "NVIDIA function (vendor 0x%04lx); 'dev list' "
+				 "shows them", name, what, bdf, vendor);
+	return 0;
 }
 
 /* Entries of $SYSFS/bus/pci/devices/BDF/SUB, comma separated. */

@@ -15,6 +15,9 @@ struct fwctl_dev {
 	struct reg_dev base;
 	int fd;
 	char node[64];
+	int write_scope;	/* where SETs start: the last that worked */
+	bool have_caps;
+	struct fwctl_info_mlx5 mlx5;
 };
 
 static struct fwctl_dev *to_f(struct reg_dev *dev)
@@ -68,8 +71,21 @@ const char *mlx5_status_str(uint8_t status)
 
 int fwctl_scope(enum reg_method m)
 {
-	return m == REG_SET ? FWCTL_RPC_DEBUG_WRITE_FULL :
+	return m == REG_SET ? FWCTL_RPC_CONFIGURATION :
 			      FWCTL_RPC_DEBUG_READ_ONLY;
+}
+
+const char *fwctl_scope_name(int scope)
+{
+	static const char *const names[] = {
+		[FWCTL_RPC_CONFIGURATION] = "CONFIGURATION",
+		[FWCTL_RPC_DEBUG_READ_ONLY] = "DEBUG_READ_ONLY",
+		[FWCTL_RPC_DEBUG_WRITE] = "DEBUG_WRITE",
+		[FWCTL_RPC_DEBUG_WRITE_FULL] = "DEBUG_WRITE_FULL",
+	};
+
+	return scope >= 0 && scope <= FWCTL_RPC_DEBUG_WRITE_FULL ?
+	       names[scope] : "unknown";
 }
 
 size_t fwctl_access_reg_in(uint8_t *in, size_t cap, enum reg_method m,
@@ -117,6 +133,76 @@ static const char *sysfs_root(void)
 	return r && *r ? r : "/sys";
 }
 
+/* The file holds the modes with the active one in brackets:
+ * "none [integrity] confidentiality".
+ */
+void fwctl_lockdown(char *mode, size_t len)
+{
+	char path[PATH_MAX], text[128], *a, *b;
+	FILE *fp;
+	size_t n;
+
+	snprintf(mode, len, "%s", "");
+	snprintf(path, sizeof(path), "%s/kernel/security/lockdown",
+		 sysfs_root());
+	fp = fopen(path, "re");
+	if (!fp)
+		return;
+	n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	text[n] = '\0';
+	a = strchr(text, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (b && b > a + 1)
+		snprintf(mode, len, "%.*s", (int)(b - a - 1), a + 1);
+}
+
+bool fwctl_has_rawio(void)
+{
+	char line[256];
+	bool yes = false;
+	FILE *fp = fopen("/proc/self/status", "re");
+
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long eff;
+
+		if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+			yes = eff >> 17 & 1;	/* CAP_SYS_RAWIO */
+			break;
+		}
+	}
+	fclose(fp);
+	return yes;
+}
+
+void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio,
+			const char *lockdown)
+{
+	bool locked = lockdown && *lockdown && strcmp(lockdown, "none");
+	const char *name = fwctl_scope_name(scope);
+
+	if (!has_rawio)
+		snprintf(buf, len, "fwctl refused scope %s: it needs "
+			 "CAP_SYS_RAWIO, which pccbench does not hold (run as "
+			 "root)%s%s%s", name,
+			 locked ? "; kernel lockdown is '" : "",
+			 locked ? lockdown : "",
+			 locked ? "', so mstreg cannot write either" : "");
+	else if (locked)
+		snprintf(buf, len, "fwctl refused scope %s although pccbench "
+			 "holds CAP_SYS_RAWIO: kernel lockdown is '%s' (Secure "
+			 "Boot); mstreg's config-space path is closed by it "
+			 "as well", name, lockdown);
+	else
+		snprintf(buf, len, "fwctl refused scope %s although pccbench "
+			 "holds CAP_SYS_RAWIO and the kernel is not locked "
+			 "down%s: a security module refused it", name,
+			 lockdown && *lockdown ? "" : " (as far as "
+			 "/sys/kernel/security/lockdown says)");
+}
+
 int fwctl_find_node(const char *bdf, char *node, size_t len)
 {
 	char dir[PATH_MAX], link[PATH_MAX + 300], target[PATH_MAX];
@@ -158,6 +244,7 @@ static int f_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 	const char *devroot = getenv("PCCBENCH_DEVROOT");
 
 	f->fd = -1;
+	f->write_scope = fwctl_scope(REG_SET);
 	if (fwctl_find_node(spec, f->node, sizeof(f->node)))
 		return pcb_error(err, PCB_E_DEVICE,
 				 "%s: no fwctl node (needs Linux >= 6.15 with "
@@ -172,6 +259,8 @@ static int f_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 				 errno == EACCES ? " (run as root)" : "");
 	memset(&info, 0, sizeof(info));
 	info.size = sizeof(info);
+	info.device_data_len = sizeof(f->mlx5);
+	info.out_device_data = (uint64_t)(uintptr_t)&f->mlx5;
 	if (ioctl(f->fd, FWCTL_INFO, &info)) {
 		int e = errno;
 
@@ -187,6 +276,8 @@ static int f_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 				 "%s: %s is not an mlx5 device (fwctl type %u)",
 				 spec, path, info.out_device_type);
 	}
+	/* the kernel says how much it had; less than both words: no caps */
+	f->have_caps = info.device_data_len >= sizeof(f->mlx5);
 	return 0;
 }
 
@@ -198,48 +289,116 @@ static void f_close(struct reg_dev *dev)
 		close(f->fd);
 }
 
+/* One FWCTL_RPC; -errno when the ioctl failed. */
+static int f_rpc(struct fwctl_dev *f, int scope, uint8_t *in, uint8_t *out,
+		 size_t n, uint32_t *out_len)
+{
+	struct fwctl_rpc rpc;
+
+	memset(out, 0, n);
+	memset(&rpc, 0, sizeof(rpc));
+	rpc.size = sizeof(rpc);
+	rpc.scope = (uint32_t)scope;
+	rpc.in_len = (uint32_t)n;
+	rpc.out_len = (uint32_t)n;
+	rpc.in = (uint64_t)(uintptr_t)in;
+	rpc.out = (uint64_t)(uintptr_t)out;
+	if (ioctl(f->fd, FWCTL_RPC, &rpc))
+		return -errno;
+	*out_len = rpc.out_len;
+	return 0;
+}
+
+/* A SET from the device's write scope up: the next scope only when the
+ * driver refused this one (EBADMSG).
+ */
+static int f_rpc_write(struct fwctl_dev *f, uint8_t *in, uint8_t *out,
+		       size_t n, uint32_t *out_len, int *scope)
+{
+	int rc = -EBADMSG;
+
+	for (*scope = f->write_scope;; (*scope)++) {
+		if (*scope == FWCTL_RPC_DEBUG_READ_ONLY)
+			continue;	/* reads only */
+		rc = f_rpc(f, *scope, in, out, n, out_len);
+		if (rc != -EBADMSG || *scope == FWCTL_RPC_DEBUG_WRITE_FULL)
+			break;
+	}
+	if (!rc)
+		f->write_scope = *scope;
+	return rc;
+}
+
 static int f_access(struct reg_dev *dev, enum reg_method m, uint32_t reg_id,
 		    uint8_t *buf, size_t len, uint32_t *status,
 		    struct pcb_err *err)
 {
 	struct fwctl_dev *f = to_f(dev);
 	uint8_t in[MLX5_MBOX_HDR + 512], out[MLX5_MBOX_HDR + 512];
-	struct fwctl_rpc rpc;
 	size_t n = fwctl_access_reg_in(in, sizeof(in), m, reg_id, buf, len);
+	int scope = fwctl_scope(m), rc;
+	uint32_t out_len = 0;
 
 	*status = 0;
 	if (!n)
 		return pcb_error(err, PCB_E_INVAL, "register of %zu bytes is "
 				 "too large for fwctl here", len);
-	memset(out, 0, sizeof(out));
-	memset(&rpc, 0, sizeof(rpc));
-	rpc.size = sizeof(rpc);
-	rpc.scope = (uint32_t)fwctl_scope(m);
-	rpc.in_len = (uint32_t)n;
-	rpc.out_len = (uint32_t)n;
-	rpc.in = (uint64_t)(uintptr_t)in;
-	rpc.out = (uint64_t)(uintptr_t)out;
-	if (ioctl(f->fd, FWCTL_RPC, &rpc)) {
-		int e = errno;
+	rc = m == REG_SET ? f_rpc_write(f, in, out, n, &out_len, &scope) :
+			    f_rpc(f, scope, in, out, n, &out_len);
+	if (rc == -EPERM) {
+		char why[320], lock[32];
 
-		if (e == EPERM && m == REG_SET)
-			return pcb_error(err, PCB_E_DEVICE,
-					 "%s: fwctl refused scope "
-					 "DEBUG_WRITE_FULL: writing needs "
-					 "CAP_SYS_RAWIO (run as root)",
-					 dev->name);
-		return pcb_error(err, PCB_E_DEVICE, "%s: FWCTL_RPC: %s%s",
-				 dev->name, strerror(e), e == EBADMSG ?
-				 " (command or scope not allowed)" : "");
+		fwctl_lockdown(lock, sizeof(lock));
+		fwctl_eperm_reason(why, sizeof(why), scope, fwctl_has_rawio(),
+				   lock);
+		return pcb_error(err, PCB_E_DEVICE, "%s: %s", dev->name, why);
 	}
-	return fwctl_access_reg_out(out, rpc.out_len, buf, len, dev->name,
-				    err);
+	if (rc == -EBADMSG && m == REG_SET)
+		return pcb_error(err, PCB_E_DEVICE, "%s: the kernel's mlx5 "
+				 "fwctl driver refused the ACCESS_REG write at "
+				 "every scope up to DEBUG_WRITE_FULL",
+				 dev->name);
+	if (rc)
+		return pcb_error(err, PCB_E_DEVICE, "%s: FWCTL_RPC (scope "
+				 "%s): %s%s", dev->name,
+				 fwctl_scope_name(scope), strerror(-rc),
+				 rc == -EBADMSG ? " (command or scope not "
+				 "allowed)" : "");
+	rc = fwctl_access_reg_out(out, out_len, buf, len, dev->name, err);
+	if (rc && out_len >= MLX5_MBOX_HDR && out[0] && f->have_caps &&
+	    !(f->mlx5.uctx_caps & MLX5_UCTX_CAP_TOOLS_RESOURCES)) {
+		size_t k = strlen(err->msg);
+
+		snprintf(err->msg + k, sizeof(err->msg) - k, "; the fwctl "
+			 "context lacks TOOLS_RESOURCES (uctx_caps 0x%x): the "
+			 "firmware keeps tools registers such as PPCC from it",
+			 f->mlx5.uctx_caps);
+	}
+	return rc;
 }
 
 const char *fwctl_node(const struct reg_dev *dev)
 {
 	return dev->ops == &fwctl_backend_ops ?
 	       ((const struct fwctl_dev *)(const void *)dev)->node : NULL;
+}
+
+bool fwctl_uctx_caps(const struct reg_dev *dev, uint32_t *caps)
+{
+	const struct fwctl_dev *f;
+
+	if (dev->ops != &fwctl_backend_ops)
+		return false;
+	f = (const struct fwctl_dev *)(const void *)dev;
+	*caps = f->mlx5.uctx_caps;
+	return f->have_caps;
+}
+
+int fwctl_write_scope(const struct reg_dev *dev)
+{
+	return dev->ops == &fwctl_backend_ops ?
+	       ((const struct fwctl_dev *)(const void *)dev)->write_scope :
+	       -1;
 }
 
 const struct reg_backend_ops fwctl_backend_ops = {

@@ -4,8 +4,22 @@
  *
  * Debian 12's kernel headers predate fwctl, so the uAPI structures are
  * declared here with the kernel's layout (include/uapi/fwctl/fwctl.h).
- * A GET uses scope DEBUG_READ_ONLY; a SET DEBUG_WRITE_FULL, which needs
- * CAP_SYS_RAWIO and taints the kernel once.
+ *
+ * Scopes: a GET uses DEBUG_READ_ONLY (the mlx5 driver reads registers at
+ * no lower scope).  A SET tries the narrowest scope first: CONFIGURATION
+ * (the mlx5 driver takes ACCESS_REG writes at any scope; no taint, no
+ * capability), then DEBUG_WRITE (taints the kernel once), then
+ * DEBUG_WRITE_FULL (taints, needs CAP_SYS_RAWIO), each only after the
+ * driver refused the one before with EBADMSG; the scope that worked is
+ * kept for the device's later writes.  EPERM is explained by its cause:
+ * CAP_SYS_RAWIO missing (the kernel's one reason for it), or held, with
+ * the kernel lockdown mode read from $PCCBENCH_SYSFS (default
+ * /sys)/kernel/security/lockdown; under lockdown mstreg's config-space
+ * path is closed too, so fwctl at a narrow scope is the one left.
+ *
+ * FWCTL_INFO's mlx5 data (uid, uctx_caps) is read at open: a context
+ * without TOOLS_RESOURCES may be refused tools registers such as PPCC by
+ * the firmware, and a firmware error then says so.
  *
  * The node of a PCI function is found through $PCCBENCH_SYSFS (default
  * /sys)/class/fwctl/NODE/device; /dev/fwctl/NODE is opened.
@@ -13,6 +27,7 @@
 #ifndef PCCB_FWCTL_H
 #define PCCB_FWCTL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
@@ -46,6 +61,14 @@ struct fwctl_info {
 	uint64_t out_device_data __attribute__((aligned(8)));
 };
 
+/* FWCTL_INFO's device data for mlx5 (include/uapi/fwctl/mlx5.h). */
+struct fwctl_info_mlx5 {
+	uint32_t uid;
+	uint32_t uctx_caps;
+};
+
+#define MLX5_UCTX_CAP_TOOLS_RESOURCES 0x4
+
 struct fwctl_rpc {
 	uint32_t size;
 	uint32_t scope;
@@ -64,7 +87,21 @@ struct fwctl_rpc {
  */
 size_t fwctl_access_reg_in(uint8_t *in, size_t cap, enum reg_method m,
 			   uint32_t reg_id, const uint8_t *data, size_t len);
+/* The first scope a method is tried at (a SET: CONFIGURATION). */
 int fwctl_scope(enum reg_method m);
+const char *fwctl_scope_name(int scope);
+
+/* The active kernel lockdown mode ("none", "integrity",
+ * "confidentiality"), "" when the kernel does not say.
+ */
+void fwctl_lockdown(char *mode, size_t len);
+/* Whether this process holds CAP_SYS_RAWIO (/proc/self/status). */
+bool fwctl_has_rawio(void);
+/* Why FWCTL_RPC at scope gave EPERM, from those two facts: one clause
+ * for an error message.
+ */
+void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio,
+			const char *lockdown);
 
 /* Check an ACCESS_REG reply and copy its data out; a non-zero mlx5
  * status becomes one message naming it and the syndrome.
@@ -79,5 +116,10 @@ int fwctl_find_node(const char *bdf, char *node, size_t len);
 extern const struct reg_backend_ops fwctl_backend_ops;
 /* The fwctl node of a fwctl device ("fwctl0"), NULL for another kind. */
 const char *fwctl_node(const struct reg_dev *dev);
+/* A fwctl device's uctx_caps (false if the kernel gave none, or another
+ * kind of device) and the scope its writes go at now.
+ */
+bool fwctl_uctx_caps(const struct reg_dev *dev, uint32_t *caps);
+int fwctl_write_scope(const struct reg_dev *dev);
 
 #endif

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsafe.h"
+#include "discover.h"
 #include "mstreg.h"
 #include "paths.h"
 #include "run.h"
@@ -33,11 +35,31 @@ static struct mstreg_dev *to_m(struct reg_dev *dev)
 	return (struct mstreg_dev *)dev;
 }
 
+/* The -d argument for a handle: the PCI function it names, as pccbench
+ * resolves every form (pci/BDF, mlx5_0/1, a netdev; discover.h), so
+ * mstreg opens the function pccbench checked; paths and mstflint's own
+ * pciconf-, lid-, ibdr- names go as they are.
+ */
+static int mstreg_device_arg(const char *spec, char *buf, size_t len,
+			     struct pcb_err *err)
+{
+	if (spec[0] == '/' || !strncmp(spec, "pciconf-", 8) ||
+	    !strncmp(spec, "lid-", 4) || !strncmp(spec, "ibdr-", 5)) {
+		snprintf(buf, len, "%s", spec);
+		return 0;
+	}
+	return pcb_resolve_pci(spec, buf, len, err);
+}
+
 static int m_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 {
 	struct mstreg_dev *m = to_m(dev);
+	char arg[PATH_MAX];
+	int rc = mstreg_device_arg(spec, arg, sizeof(arg), err);
 
-	m->device = strdup(spec);
+	if (rc)
+		return rc;
+	m->device = strdup(arg);
 	m->prog = strdup("mstreg");
 	m->timeout_ms = 10000;
 	if (!m->device || !m->prog) {
@@ -412,11 +434,14 @@ int mstreg_command_line(const char *prog, const char *device,
 {
 	struct mstreg_argv a;
 	size_t len = 0, n, i;
-	char *out;
+	char *out, arg[PATH_MAX];
 	int rc;
 
 	*line = NULL;
-	rc = mstreg_build_argv(&a, prog ? prog : "mstreg", device, l, method,
+	/* what the backend would run: the device it would name */
+	if (mstreg_device_arg(device, arg, sizeof(arg), NULL))
+		snprintf(arg, sizeof(arg), "%s", device);
+	rc = mstreg_build_argv(&a, prog ? prog : "mstreg", arg, l, method,
 			       buf, err);
 	if (rc)
 		return rc;

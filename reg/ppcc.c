@@ -1,8 +1,10 @@
 /* ppcc.c - PPCC operations over any transport. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "discover.h"
 #include "ppcc.h"
 
 static const struct {
@@ -92,8 +94,11 @@ int ppcc_init(struct ppcc *p, struct reg_dev *dev, struct adb_reg *layout,
 	}
 	p->dev = dev;
 	p->layout = layout;
-	p->local_port = 1;
+	/* the port the handle names (mlx5_0/2), as devlink and rdma do */
+	p->local_port = dev ? pcb_handle_port(dev->name) : 1;
 	p->pnat = 0;
+	p->sl_mask = PPCC_ALL_SLS;
+	p->sl_support = -1;
 	return 0;
 }
 
@@ -238,9 +243,11 @@ static int ppcc_xfer(struct ppcc *p, enum reg_method m, uint8_t *buf,
 		want[i] = ppcc_get(p, ppcc_key[i], buf);
 	rc = reg_access(p->dev, m, PPCC_REG_ID, "PPCC", buf, p->layout->size,
 			err);
-	if (rc)
-		return rc;
-	return ppcc_check_reply(p, want, buf, cmd, err);
+	if (!rc)
+		rc = ppcc_check_reply(p, want, buf, cmd, err);
+	if (!rc)
+		p->sl_support = (int)ppcc_get(p, PF_SL_SUPPORT, buf);
+	return rc;
 }
 
 /* Slots are 4 bits in the register: a larger one is refused before it
@@ -291,7 +298,8 @@ int ppcc_algo_info(struct ppcc *p, unsigned slot, uint32_t *algo_num,
 enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
 				bool counters, uint8_t *buf)
 {
-	const struct ppcc_rw rw = { .counter_en = counters };
+	const struct ppcc_rw rw = { .counter_en = counters,
+				    .sl_bitmask = p->sl_mask };
 
 	ppcc_request(p, PPCC_ENABLE, slot, 0, &rw, buf);
 	return REG_SET;
@@ -300,7 +308,7 @@ enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
 enum reg_method ppcc_disable_req(const struct ppcc *p, unsigned slot,
 				 uint8_t *buf)
 {
-	const struct ppcc_rw rw = { 0 };
+	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask };
 
 	ppcc_request(p, PPCC_DISABLE, slot, 0, &rw, buf);
 	return REG_SET;
@@ -310,7 +318,7 @@ enum reg_method ppcc_param_set_req(const struct ppcc *p, unsigned slot,
 				   unsigned index, uint32_t value,
 				   uint8_t *buf)
 {
-	const struct ppcc_rw rw = { .value = value };
+	const struct ppcc_rw rw = { .value = value, .sl_bitmask = p->sl_mask };
 
 	ppcc_request(p, PPCC_PARAM_SET, slot, index, &rw, buf);
 	return REG_SET;
@@ -345,18 +353,135 @@ int ppcc_disable(struct ppcc *p, unsigned slot, struct pcb_err *err)
 	return ppcc_xfer(p, ppcc_disable_req(p, slot, buf), buf, err);
 }
 
-int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
-		       bool *counter_en, struct pcb_err *err)
+int ppcc_status(struct ppcc *p, unsigned slot, struct ppcc_status *st,
+		struct pcb_err *err)
 {
 	uint8_t buf[PPCC_SIZE + 4];
 	int rc = ppcc_query(p, PPCC_ENABLE_STATUS, slot, 0, buf, err);
 
 	if (rc)
 		return rc;
-	*enabled = ppcc_get(p, PF_VALUE, buf) != 0;
-	if (counter_en)
-		*counter_en = ppcc_get(p, PF_COUNTER_EN, buf) != 0;
+	st->enabled = ppcc_get(p, PF_VALUE, buf) != 0;
+	st->counter_en = ppcc_get(p, PF_COUNTER_EN, buf) != 0;
+	st->sl_support = ppcc_get(p, PF_SL_SUPPORT, buf) != 0;
+	st->sls = ppcc_get(p, PF_SL_MASK, buf) & PPCC_ALL_SLS;
 	return 0;
+}
+
+int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
+		       bool *counter_en, struct pcb_err *err)
+{
+	struct ppcc_status st;
+	int rc = ppcc_status(p, slot, &st, err);
+
+	if (rc)
+		return rc;
+	*enabled = st.enabled;
+	if (counter_en)
+		*counter_en = st.counter_en;
+	return 0;
+}
+
+int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
+		      bool *enabled, bool *counter_en, struct pcb_err *err)
+{
+	struct ppcc_status st;
+	int rc = ppcc_status(p, slot, &st, err);
+
+	if (rc)
+		return rc;
+	*enabled = st.enabled;
+	if (st.sl_support && enable)
+		*enabled = (st.sls & p->sl_mask) == p->sl_mask;
+	else if (st.sl_support)
+		*enabled = (st.sls & p->sl_mask) != 0;
+	if (counter_en)
+		*counter_en = st.counter_en;
+	return 0;
+}
+
+int ppcc_sl_supported(struct ppcc *p, bool *yes, struct pcb_err *err)
+{
+	struct ppcc_status st;
+	int rc = 0;
+
+	if (p->sl_support < 0)
+		rc = ppcc_status(p, 0, &st, err);
+	*yes = p->sl_support > 0;
+	return rc;
+}
+
+int ppcc_sl_parse(const char *text, uint32_t *mask, struct pcb_err *err)
+{
+	const char *c = text;
+	uint32_t m = 0;
+
+	if (!strcmp(text, "all")) {
+		*mask = PPCC_ALL_SLS;
+		return 0;
+	}
+	/* sl_bitmask itself, as mstreg takes it */
+	if (!strncmp(text, "0x", 2) && text[2]) {
+		char *end;
+		unsigned long v = strtoul(text + 2, &end, 16);
+
+		if (*end || !isxdigit((unsigned char)text[2]) || !v ||
+		    v > PPCC_ALL_SLS)
+			goto bad;
+		*mask = (uint32_t)v;
+		return 0;
+	}
+	while (*c) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*c < '0' || *c > '9')
+			goto bad;
+		lo = hi = strtoul(c, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (lo > hi || hi > 15 || (*end && *end != ','))
+			goto bad;
+		while (lo <= hi)
+			m |= 1u << lo++;
+		c = *end ? end + 1 : end;
+		if (*end && !*c)
+			goto bad;
+	}
+	if (!m)
+		goto bad;
+	*mask = m;
+	return 0;
+bad:
+	return pcb_error(err, PCB_E_RANGE, "bad SL list '%s' (SLs 0..15, as "
+			 "3, 0-3,5, all or a mask 0x8)", text);
+}
+
+void ppcc_sl_format(uint32_t mask, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned i = 0, j;
+
+	mask &= PPCC_ALL_SLS;
+	snprintf(buf, len, "none");
+	while (mask >> i && n < len) {
+		if (!(mask >> i & 1)) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < 16 && mask >> (j + 1) & 1; j++)
+			;
+		if (j > i)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u-%u",
+					      n ? "," : "", i, j);
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%s%u",
+					      n ? "," : "", i);
+		i = j + 1;
+	}
 }
 
 static int ppcc_value_query(struct ppcc *p, unsigned cmd, unsigned slot,
@@ -473,7 +598,7 @@ int ppcc_counters(struct ppcc *p, unsigned slot, bool clear, uint32_t *vals,
 int ppcc_bulk_set(struct ppcc *p, unsigned slot, const uint32_t *vals,
 		  size_t n, struct pcb_err *err)
 {
-	const struct ppcc_rw rw = { 0 };
+	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask };
 	uint8_t buf[PPCC_SIZE + 4];
 	size_t i;
 

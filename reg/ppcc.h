@@ -9,10 +9,17 @@
  * the register before it writes and keeps what it read in any field it
  * is not given, fwctl sends the buffer as built; given every field, both
  * write the same register.
+ * Service levels: a write's sl_bitmask is sl_mask, all 16 SLs unless a
+ * command narrows it (algo enable/disable ... sl LIST); the register
+ * database says only the SLs whose bits are set are configured, so a
+ * write with 0 would configure none.  Queries carry 0: mstreg's --get
+ * takes no data field, and a query must mean the same on every backend.
  * Every reply (whatever the transport) must echo the request's cmd_type
  * and index fields (local_port, lp_msb, pnat, algo_slot,
  * algo_param_index); one that does not is -PCB_E_DEVICE, naming the
  * fields received and requested, and its data is not used.
+ *
+ * local_port is the port the device's handle names (mlx5_0/2: 2), else 1.
  *
  * Ownership: ppcc_init takes the layout; ppcc_release frees it.  The
  * reg_dev stays the caller's.
@@ -65,6 +72,18 @@ struct ppcc {
 	const struct adb_field *f[PF_COUNT];
 	uint32_t local_port;
 	uint32_t pnat;
+	uint32_t sl_mask;	/* the SLs writes configure (PPCC_ALL_SLS) */
+	int sl_support;		/* sl_bitmask_support last replied; -1 */
+};
+
+#define PPCC_ALL_SLS	0xffffu
+
+/* What get enable status (0x3) answers about a slot. */
+struct ppcc_status {
+	bool enabled;		/* on some SL */
+	bool counter_en;
+	bool sl_support;	/* the device reports SLs: sls means that */
+	uint32_t sls;		/* the SLs it runs on */
 };
 
 struct ppcc_info {		/* cmd 0x5 / 0xF reply */
@@ -97,9 +116,20 @@ void ppcc_split_text(const uint8_t *buf, const struct adb_field *text0,
 		     size_t dlen);
 const char *ppcc_cmd_name(unsigned cmd);
 
+/* "3", "0-3,5", "all" -> a mask of SLs 0..15; "" or junk is -PCB_E_RANGE
+ * naming the text.
+ */
+int ppcc_sl_parse(const char *text, uint32_t *mask, struct pcb_err *err);
+/* A mask as "0-15", "3,5-7" or "none". */
+void ppcc_sl_format(uint32_t mask, char *buf, size_t len);
+/* Whether the device reports SLs (sl_bitmask_support), asking it once if
+ * no reply has said yet.
+ */
+int ppcc_sl_supported(struct ppcc *p, bool *yes, struct pcb_err *err);
+
 /* The request each operation below sends, built without sending it (for a
  * dry run): buf (PPCC_SIZE bytes) gets the register, the return value is
- * the method.  sl_bitmask is 0 in every write for now (issue #24 item 2).
+ * the method.  Every write carries sl_bitmask = p->sl_mask.
  */
 enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
 				bool counters, uint8_t *buf);
@@ -119,6 +149,15 @@ int ppcc_enable(struct ppcc *p, unsigned slot, bool counters,
 int ppcc_disable(struct ppcc *p, unsigned slot, struct pcb_err *err);
 int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
 		       bool *counter_en, struct pcb_err *err);
+int ppcc_status(struct ppcc *p, unsigned slot, struct ppcc_status *st,
+		struct pcb_err *err);
+/* Enable status as an enable (enable) or a disable on p->sl_mask sees it:
+ * *enabled is whether the slot runs on every SL of the mask (enable) or
+ * on any (disable), so *enabled == enable says the write is done; on a
+ * device that does not report SLs, the enable bit.
+ */
+int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
+		      bool *enabled, bool *counter_en, struct pcb_err *err);
 int ppcc_num_params(struct ppcc *p, unsigned slot, uint32_t *n,
 		    struct pcb_err *err);
 int ppcc_param_info(struct ppcc *p, unsigned slot, unsigned index,

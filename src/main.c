@@ -35,7 +35,8 @@ static void catch_signals(void)
 static void usage(FILE *fp)
 {
 	fputs("usage: pccbench [options] [COMMAND...]\n"
-	      "  -d, --device DEV   sim (default), sim:NAME, 0000:08:00.0, mlx5_0\n"
+	      "  -d, --device DEV   sim (default), sim:NAME, 0000:08:00.0,\n"
+	      "                     pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev\n"
 	      "      --backend B    sim, mstreg or fwctl (default: sim for sim\n"
 	      "                     devices, fwctl where the kernel has a node,\n"
 	      "                     else mstreg)\n"

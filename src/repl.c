@@ -148,7 +148,9 @@ static void cand_list(struct cands *c, const char *list)
 		cand_add(c, w);
 }
 
-/* sim, sim:NAME for every state file, and the NICs on the bus. */
+/* sim, sim:NAME for every state file, and the NICs on the bus: BDF,
+ * pci/BDF, mlx5_N, mlx5_N/1 and netdevs.
+ */
 static void cand_devices(struct cands *c)
 {
 	struct pcb_nic *nics = NULL;
@@ -172,9 +174,33 @@ static void cand_devices(struct cands *c)
 		}
 		closedir(d);
 	}
+	/* each NVIDIA function under every handle it answers to */
 	if (!pcb_discover(&nics, &n, NULL))
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			const char *nd = nics[i].netdev;
+
 			cand_add(c, nics[i].bdf);
+			snprintf(name, sizeof(name), "pci/%s", nics[i].bdf);
+			cand_add(c, name);
+			if (nics[i].rdma[0]) {
+				int l = (int)strcspn(nics[i].rdma, ",");
+
+				snprintf(name, sizeof(name), "%.*s", l,
+					 nics[i].rdma);
+				cand_add(c, name);
+				snprintf(name, sizeof(name), "%.*s/1", l,
+					 nics[i].rdma);
+				cand_add(c, name);
+			}
+			while (*nd) {	/* comma separated */
+				size_t l = strcspn(nd, ",");
+
+				snprintf(name, sizeof(name), "%.*s", (int)l,
+					 nd);
+				cand_add(c, name);
+				nd += l + (nd[l] == ',');
+			}
+		}
 	free(nics);
 }
 

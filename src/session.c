@@ -1160,7 +1160,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
 		return 0;
 	}
-	rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen, &s->err);
+	rc = ppcc_enable_state(&s->ppcc, slot, enable, &en, &cen, &s->err);
 	if (rc)
 		return rc;
 	if (en == enable && (!enable || !counters || cen))
@@ -1191,7 +1191,8 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
 		      ppcc_disable(&s->ppcc, slot, &s->err);
 	if (!rc)
-		rc = ppcc_enable_status(&s->ppcc, slot, &en2, &cen2, &s->err);
+		rc = ppcc_enable_state(&s->ppcc, slot, enable, &en2, &cen2,
+				       &s->err);
 	if (!rc && (en2 != enable || (enable && counters && !cen2)))
 		rc = pcb_error(&s->err, PCB_E_MISMATCH,
 			       "slot %u: asked to %s%s but the device reports "

@@ -24,6 +24,15 @@ enum cross { ECHO, CROSS_INDEX, CROSS_SLOT, CROSS_CMD, CROSS_PORT,
 static enum cross cross;
 static ino_t fake_ino;
 static uint8_t last_in[MLX5_MBOX_HDR + 512];	/* the last RPC's request */
+/* canned kernel answers: a write below scope refuse_below is EBADMSG (the
+ * mlx5 driver's "not allowed"), at eperm_from or above EPERM; the scopes
+ * of the RPCs so far; FWCTL_INFO's uctx_caps (none: no device data); a
+ * firmware status byte in every reply */
+static int refuse_below, eperm_from = 99, scopes[16];
+static size_t nscopes;
+static uint32_t fake_caps = MLX5_UCTX_CAP_TOOLS_RESOURCES;
+static bool fake_no_data;
+static uint8_t fw_status;
 
 static bool is_fake(int fd)
 {
@@ -45,8 +54,14 @@ int ioctl(int fd, unsigned long req, ...)
 	if (!is_fake(fd))
 		return (int)syscall(SYS_ioctl, fd, req, arg);
 	if (req == FWCTL_INFO) {
-		((struct fwctl_info *)arg)->out_device_type =
-			FWCTL_DEVICE_TYPE_MLX5;
+		struct fwctl_info *info = arg;
+		struct fwctl_info_mlx5 d = { 0x17, fake_caps };
+
+		info->out_device_type = FWCTL_DEVICE_TYPE_MLX5;
+		if (info->device_data_len >= sizeof(d) && !fake_no_data)
+			memcpy((void *)(uintptr_t)info->out_device_data, &d,
+			       sizeof(d));
+		info->device_data_len = fake_no_data ? 0 : sizeof(d);
 		return 0;
 	}
 	if (req != FWCTL_RPC) {
@@ -54,12 +69,24 @@ int ioctl(int fd, unsigned long req, ...)
 		return -1;
 	}
 	rpc = arg;
+	if (nscopes < sizeof(scopes) / sizeof(scopes[0]))
+		scopes[nscopes++] = (int)rpc->scope;
+	if (((uint8_t *)(uintptr_t)rpc->in)[7] == 0 &&	/* op_mod: write */
+	    (int)rpc->scope < refuse_below) {
+		errno = EBADMSG;
+		return -1;
+	}
+	if ((int)rpc->scope >= eperm_from) {
+		errno = EPERM;
+		return -1;
+	}
 	memset(last_in, 0, sizeof(last_in));
 	memcpy(last_in, (void *)(uintptr_t)rpc->in,
 	       rpc->in_len < sizeof(last_in) ? rpc->in_len : sizeof(last_in));
 	memcpy((void *)(uintptr_t)rpc->out, (void *)(uintptr_t)rpc->in,
 	       rpc->in_len);
 	memset((void *)(uintptr_t)rpc->out, 0, MLX5_MBOX_HDR);
+	((uint8_t *)(uintptr_t)rpc->out)[0] = fw_status;
 	reg = (uint8_t *)(uintptr_t)rpc->out + MLX5_MBOX_HDR;
 	reg[8] = 0;			/* value (dword 2) = 1234 */
 	reg[9] = 0;
@@ -121,7 +148,7 @@ static void test_request_bytes(void **state)
 	assert_int_equal(fwctl_access_reg_in(in, sizeof(in), REG_SET, 0x506e,
 					     ppcc, 252), 268);
 	assert_memory_equal(in, set_hdr, 16);
-	assert_int_equal(fwctl_scope(REG_SET), FWCTL_RPC_DEBUG_WRITE_FULL);
+	assert_int_equal(fwctl_scope(REG_SET), FWCTL_RPC_CONFIGURATION);
 	assert_int_equal(fwctl_access_reg_in(in, 100, REG_GET, 0x506e, ppcc,
 					     252), 0);
 }
@@ -190,6 +217,24 @@ static void test_sysfs(void **state)
 					     &err), 0);
 	assert_true(pcb_is_pci_name("08:00.0"));
 	assert_false(pcb_is_pci_name("sim:lab"));
+	/* issue #24 item 5: devlink's and rdma's handles, the port of one */
+	assert_int_equal(pcb_resolve_pci("pci/0000:08:00.1", bdf, sizeof(bdf),
+					 &err), 0);
+	assert_string_equal(bdf, "0000:08:00.1");
+	assert_int_equal(pcb_resolve_pci("mlx5_1/1", bdf, sizeof(bdf), &err),
+			 0);
+	assert_string_equal(bdf, "0000:08:00.1");
+	assert_int_equal(pcb_resolve_pci("mlx5_1/0", bdf, sizeof(bdf), &err),
+			 -PCB_E_INVAL);
+	assert_int_equal(pcb_resolve_pci("pci/mlx5_1", bdf, sizeof(bdf), &err),
+			 -PCB_E_INVAL);
+	assert_int_equal(pcb_resolve_pci("08:00.0 ", bdf, sizeof(bdf), &err),
+			 -PCB_E_NOENT);
+	assert_int_equal(pcb_handle_port("mlx5_0/2"), 2);
+	assert_int_equal(pcb_handle_port("mlx5_0"), 1);
+	assert_int_equal(pcb_handle_port("mlx5_0/x"), 1);
+	assert_int_equal(pcb_handle_port("mlx5_0/256"), 1);
+	assert_int_equal(pcb_handle_port("0000:08:00.0"), 1);
 }
 
 static void test_discover(void **state)
@@ -348,6 +393,7 @@ static void test_writes(void **state)
 		want[strcspn(want, "\n")] = '\0';
 		want++;
 		memset(last_in, 0, sizeof(last_in));
+		assert_int_equal(ppcc_op_sls(line, &p.sl_mask), 0);
 		if (sscanf(line, "enable %u counters", &a) == 1 &&
 		    strstr(line, "counters"))
 			rc = ppcc_enable(&p, a, true, &err);
@@ -373,8 +419,213 @@ static void test_writes(void **state)
 		ops++;
 	}
 	fclose(fp);
-	assert_int_equal(ops, 5);
+	assert_int_equal(ops, 7);
 	fake_close(dir, dev, &p);
+}
+
+/* The scopes the RPCs so far went at, as "0 2 3", and forget them. */
+static const char *scopes_seen(void)
+{
+	static char buf[64];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nscopes; i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d",
+				      i ? " " : "", scopes[i]);
+	nscopes = 0;
+	return buf;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* Issue #24 item 3: a write goes at the narrowest scope the kernel takes,
+ * climbs only on EBADMSG, keeps the scope that worked; EPERM and a refusal
+ * at every scope say why; reads stay at DEBUG_READ_ONLY.
+ */
+static void test_scopes(void **state)
+{
+	char dir[] = "/tmp/pccb-fwctl-XXXXXX", sys[] = "/tmp/pccb-sys-XXXXXX";
+	char path[200], want[400];
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev = NULL;
+	struct ppcc p;
+	uint32_t v;
+
+	(void)state;
+	fake_open(dir, &dev, &p);
+	nscopes = 0;
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), 0);
+	assert_string_equal(scopes_seen(), "0");
+	assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
+	assert_string_equal(scopes_seen(), "1");
+	/* a driver that takes writes from DEBUG_WRITE on: one refusal, then
+	 * the device's writes start there */
+	refuse_below = FWCTL_RPC_DEBUG_WRITE;
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), 0);
+	assert_string_equal(scopes_seen(), "0 2");
+	assert_int_equal(ppcc_enable(&p, 1, false, &err), 0);
+	assert_string_equal(scopes_seen(), "2");
+	assert_int_equal(fwctl_write_scope(dev), FWCTL_RPC_DEBUG_WRITE);
+	/* only DEBUG_WRITE_FULL, which the kernel refuses with EPERM: the
+	 * cause, with the lockdown mode of the (fake) sysfs */
+	refuse_below = FWCTL_RPC_DEBUG_WRITE_FULL;
+	eperm_from = FWCTL_RPC_DEBUG_WRITE_FULL;
+	assert_non_null(mkdtemp(sys));
+	snprintf(path, sizeof(path), "%s/kernel", sys);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/security", sys);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/security/lockdown", sys);
+	write_file(path, "none [integrity] confidentiality\n");
+	setenv("PCCBENCH_SYSFS", sys, 1);
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), -PCB_E_DEVICE);
+	assert_string_equal(scopes_seen(), "2 3");
+	fwctl_eperm_reason(want, sizeof(want), FWCTL_RPC_DEBUG_WRITE_FULL,
+			   fwctl_has_rawio(), "integrity");
+	assert_non_null(strstr(err.msg, want));
+	assert_non_null(strstr(err.msg, "lockdown is 'integrity'"));
+	assert_int_equal(fwctl_write_scope(dev), FWCTL_RPC_DEBUG_WRITE);
+	/* refused at every scope */
+	pcb_err_reset(&err);
+	refuse_below = 4;
+	eperm_from = 99;
+	assert_int_equal(ppcc_param_set(&p, 0, 1, 5, &err), -PCB_E_DEVICE);
+	assert_string_equal(scopes_seen(), "2 3");
+	assert_non_null(strstr(err.msg, "refused the ACCESS_REG write at "
+				"every scope up to DEBUG_WRITE_FULL"));
+	assert_null(strchr(err.msg, '\n'));
+	refuse_below = 0;
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel/security", sys);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/kernel", sys);
+	rmdir(path);
+	rmdir(sys);
+	fake_close(dir, dev, &p);
+}
+
+/* EPERM's cause from the capability and the lockdown mode. */
+static void test_eperm_reasons(void **state)
+{
+	static const struct {
+		bool rawio;
+		const char *lockdown, *has, *hasnt;
+	} rows[] = {
+		{ false, "none", "does not hold (run as root)", "lockdown" },
+		{ false, "", "CAP_SYS_RAWIO, which pccbench does not hold",
+		  "lockdown" },
+		{ false, "integrity", "kernel lockdown is 'integrity', so "
+		  "mstreg cannot write either", "although" },
+		{ true, "confidentiality", "although pccbench holds "
+		  "CAP_SYS_RAWIO: kernel lockdown is 'confidentiality'",
+		  "run as root" },
+		{ true, "none", "not locked down: a security module",
+		  "as far as" },
+		{ true, "", "(as far as /sys/kernel/security/lockdown says)",
+		  "Secure Boot" },
+	};
+	char buf[400];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		fwctl_eperm_reason(buf, sizeof(buf), FWCTL_RPC_DEBUG_WRITE_FULL,
+				   rows[i].rawio, rows[i].lockdown);
+		if (!strstr(buf, rows[i].has) || strstr(buf, rows[i].hasnt) ||
+		    !strstr(buf, "scope DEBUG_WRITE_FULL"))
+			fail_msg("row %zu: '%s'", i, buf);
+	}
+}
+
+/* /sys/kernel/security/lockdown: the bracketed mode, "" otherwise. */
+static void test_lockdown_file(void **state)
+{
+	static const struct {
+		const char *text, *mode;
+	} rows[] = {
+		{ "none [integrity] confidentiality\n", "integrity" },
+		{ "[none] integrity confidentiality\n", "none" },
+		{ "none integrity [confidentiality]", "confidentiality" },
+		{ "no brackets\n", "" }, { "[]\n", "" }, { "", "" },
+	};
+	char sys[] = "/tmp/pccb-sys-XXXXXX", path[200], mode[32];
+	size_t i;
+
+	(void)state;
+	assert_non_null(mkdtemp(sys));
+	setenv("PCCBENCH_SYSFS", sys, 1);
+	fwctl_lockdown(mode, sizeof(mode));	/* no such file */
+	assert_string_equal(mode, "");
+	snprintf(path, sizeof(path), "%s/kernel", sys);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/security", sys);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/kernel/security/lockdown", sys);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		write_file(path, rows[i].text);
+		fwctl_lockdown(mode, sizeof(mode));
+		assert_string_equal(mode, rows[i].mode);
+	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel/security", sys);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/kernel", sys);
+	rmdir(path);
+	rmdir(sys);
+	setenv("PCCBENCH_SYSFS", "tests/fixtures/sysfs", 1);
+}
+
+/* FWCTL_INFO's uctx_caps: a firmware error on a context without
+ * TOOLS_RESOURCES says so; with it, or when the kernel gave no device
+ * data, the error is the firmware's alone.
+ */
+static void test_uctx_caps(void **state)
+{
+	static const struct {
+		uint32_t caps;
+		bool no_data, hint;
+	} rows[] = {
+		{ 0x0, false, true }, { 0x3, false, true },
+		{ MLX5_UCTX_CAP_TOOLS_RESOURCES, false, false },
+		{ 0x0, true, false },
+	};
+	char dir[] = "/tmp/pccb-fwctl-XXXXXX";
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev = NULL;
+	struct ppcc p;
+	uint32_t v, caps;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memcpy(dir, "/tmp/pccb-fwctl-XXXXXX", sizeof(dir));
+		fake_caps = rows[i].caps;
+		fake_no_data = rows[i].no_data;
+		fake_open(dir, &dev, &p);
+		assert_int_equal(fwctl_uctx_caps(dev, &caps), !rows[i].no_data);
+		if (!rows[i].no_data)
+			assert_int_equal(caps, rows[i].caps);
+		fw_status = 0x3;
+		pcb_err_reset(&err);
+		assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err),
+				 -PCB_E_DEVICE);
+		assert_non_null(strstr(err.msg, "bad parameter"));
+		if (!!strstr(err.msg, "lacks TOOLS_RESOURCES") != rows[i].hint)
+			fail_msg("row %zu: '%s'", i, err.msg);
+		fw_status = 0;
+		assert_int_equal(ppcc_param_get(&p, 0, 1, &v, &err), 0);
+		fake_close(dir, dev, &p);
+	}
+	fake_caps = MLX5_UCTX_CAP_TOOLS_RESOURCES;
+	fake_no_data = false;
 }
 
 int main(void)
@@ -385,6 +636,10 @@ int main(void)
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_crossed_reply),
 		cmocka_unit_test(test_writes),
+		cmocka_unit_test(test_scopes),
+		cmocka_unit_test(test_eperm_reasons),
+		cmocka_unit_test(test_lockdown_file),
+		cmocka_unit_test(test_uctx_caps),
 		cmocka_unit_test(test_sysfs),
 		cmocka_unit_test(test_discover),
 	};

@@ -158,14 +158,14 @@ static void test_argv(void **state)
 					   p.layout, REG_SET, buf, &err), 0);
 	assert_string_equal(a.argv[8], "cmd_type=1");
 	assert_string_equal(a.argv[9], "--set");
-	assert_string_equal(a.argv[10], "value=0,sl_bitmask=0,counter_en=0,"
+	assert_string_equal(a.argv[10], "value=0,sl_bitmask=65535,counter_en=0,"
 			    "trace_en=0");
 	assert_string_equal(a.argv[11], "--yes");
 	assert_null(a.argv[12]);
 	assert_int_equal(ppcc_param_set_req(&p, 0, 1, 13107, buf), REG_SET);
 	assert_int_equal(mstreg_build_argv(&a, "mstreg", "0000:08:00.0",
 					   p.layout, REG_SET, buf, &err), 0);
-	assert_string_equal(a.argv[10], "value=13107,sl_bitmask=0,"
+	assert_string_equal(a.argv[10], "value=13107,sl_bitmask=65535,"
 			    "counter_en=0,trace_en=0");
 	/* the line: the configured program, words quoted only if needed */
 	assert_int_equal(mstreg_command_line("/opt/mft/bin/mlxreg",
@@ -174,7 +174,7 @@ static void test_argv(void **state)
 	assert_string_equal(line, "/opt/mft/bin/mlxreg -d 0000:08:00.0 "
 			    "--reg_name PPCC --indexes local_port=1,pnat=0,"
 			    "lp_msb=0,algo_slot=0,algo_param_index=1 --op "
-			    "cmd_type=8 --set value=13107,sl_bitmask=0,"
+			    "cmd_type=8 --set value=13107,sl_bitmask=65535,"
 			    "counter_en=0,trace_en=0 --yes");
 	free(line);
 	assert_int_equal(mstreg_command_line("/tmp/my mst'reg", "sim:a b",

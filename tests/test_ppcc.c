@@ -201,6 +201,119 @@ static void test_enable_counters(void **state)
 	assert_int_equal(simfw_active_slot(fw), 0);
 }
 
+/* Issue #24 item 2: a set applies to the SLs of its sl_bitmask, enable
+ * status reports the SLs a slot runs on, and the simulated traffic (SL
+ * 3) runs the lowest slot that runs on SL 3.
+ */
+static void test_sl_bitmask(void **state)
+{
+	struct fx *f = *state;
+	struct simfw *fw = simfw_of(f->dev);
+	struct ppcc_status st;
+	bool en, cen, yes;
+	uint32_t v;
+
+	/* fresh: slot 0 on every SL, the others on none */
+	assert_int_equal(ppcc_sl_supported(&f->p, &yes, &f->err), 0);
+	assert_true(yes);
+	assert_int_equal(ppcc_status(&f->p, 0, &st, &f->err), 0);
+	assert_true(st.enabled && st.sl_support);
+	assert_int_equal(st.sls, 0xffff);
+	assert_int_equal(ppcc_status(&f->p, 2, &st, &f->err), 0);
+	assert_false(st.enabled);
+	assert_int_equal(st.sls, 0);
+	/* enable slot 2 on SLs 3 and 5 only */
+	f->p.sl_mask = 0x28;
+	assert_int_equal(ppcc_enable(&f->p, 2, false, &f->err), 0);
+	assert_int_equal(ppcc_status(&f->p, 2, &st, &f->err), 0);
+	assert_true(st.enabled);
+	assert_int_equal(st.sls, 0x28);
+	assert_int_equal(simfw_active_slot(fw), 0);	/* 0 is on SL 3 */
+	/* slot 0 off on SL 3: SL 3 runs slot 2; slot 0 stays on the rest */
+	f->p.sl_mask = 0x8;
+	assert_int_equal(ppcc_disable(&f->p, 0, &f->err), 0);
+	assert_int_equal(ppcc_status(&f->p, 0, &st, &f->err), 0);
+	assert_true(st.enabled);
+	assert_int_equal(st.sls, 0xfff7);
+	assert_int_equal(simfw_active_slot(fw), 2);
+	/* as a write on SLs 3,4 sees slot 2 (on 3, not 4): an enable is
+	 * not done yet, a disable has something to do */
+	f->p.sl_mask = 0x18;
+	assert_int_equal(ppcc_enable_state(&f->p, 2, true, &en, &cen,
+					   &f->err), 0);
+	assert_false(en);
+	assert_int_equal(ppcc_enable_state(&f->p, 2, false, &en, &cen,
+					   &f->err), 0);
+	assert_true(en);
+	/* a set whose mask names no SL configures none */
+	f->p.sl_mask = 0;
+	assert_int_equal(ppcc_enable(&f->p, 3, false, &f->err), 0);
+	assert_int_equal(ppcc_status(&f->p, 3, &st, &f->err), 0);
+	assert_false(st.enabled);
+	assert_int_equal(ppcc_param_set(&f->p, 0, 1, 19661, &f->err), 0);
+	assert_int_equal(ppcc_param_get(&f->p, 0, 1, &v, &f->err), 0);
+	assert_int_equal(v, 6553);
+	assert_int_equal(ppcc_disable(&f->p, 2, &f->err), 0);
+	assert_int_equal(ppcc_status(&f->p, 2, &st, &f->err), 0);
+	assert_int_equal(st.sls, 0x28);
+	/* counters go with the last SL a slot runs on */
+	f->p.sl_mask = 0x1;
+	assert_int_equal(ppcc_enable(&f->p, 1, true, &f->err), 0);
+	f->p.sl_mask = 0x2;
+	assert_int_equal(ppcc_disable(&f->p, 1, &f->err), 0);
+	assert_int_equal(ppcc_enable_status(&f->p, 1, &en, &cen, &f->err), 0);
+	assert_true(en && cen);
+	f->p.sl_mask = 0x1;
+	assert_int_equal(ppcc_disable(&f->p, 1, &f->err), 0);
+	assert_int_equal(ppcc_enable_status(&f->p, 1, &en, &cen, &f->err), 0);
+	assert_false(en || cen);
+}
+
+static void test_sl_lists(void **state)
+{
+	static const struct {
+		const char *text;
+		uint32_t mask;		/* 0: refused */
+		const char *back;
+	} rows[] = {
+		{ "3", 0x8, "3" }, { "0-3,5", 0x2f, "0-3,5" },
+		{ "all", 0xffff, "0-15" }, { "0x8", 0x8, "3" },
+		{ "15,0", 0x8001, "0,15" }, { "0xFFFF", 0xffff, "0-15" },
+		{ "2-2", 0x4, "2" }, { "", 0, NULL }, { "16", 0, NULL },
+		{ "3-", 0, NULL }, { "-3", 0, NULL }, { "3,", 0, NULL },
+		{ ",3", 0, NULL }, { "5-3", 0, NULL }, { "0x0", 0, NULL },
+		{ "0x10000", 0, NULL }, { "a", 0, NULL }, { "3 4", 0, NULL },
+		{ "0x 8", 0, NULL }, { "0x", 0, NULL }, { "3,,4", 0, NULL },
+		{ "99999999999999999999", 0, NULL }, { "0x-1", 0, NULL },
+	};
+	struct pcb_err err = { 0 };
+	char buf[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint32_t m = 0xdead;
+		int rc = ppcc_sl_parse(rows[i].text, &m, &err);
+
+		if (!rows[i].mask) {
+			if (rc != -PCB_E_RANGE || m != 0xdead ||
+			    !strstr(err.msg, rows[i].text))
+				fail_msg("'%s': rc %d mask 0x%x", rows[i].text,
+					 rc, m);
+			pcb_err_reset(&err);
+			continue;
+		}
+		if (rc || m != rows[i].mask)
+			fail_msg("'%s': rc %d mask 0x%x", rows[i].text, rc, m);
+		ppcc_sl_format(m, buf, sizeof(buf));
+		assert_string_equal(buf, rows[i].back);
+	}
+	ppcc_sl_format(0, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	ppcc_sl_format(0x5555, buf, sizeof(buf));
+	assert_string_equal(buf, "0,2,4,6,8,10,12,14");
+}
+
 static void test_bad_requests(void **state)
 {
 	struct fx *f = *state;
@@ -282,6 +395,8 @@ static void test_corrupt_files(void **state)
 	/* a bit flip in a param, in range: ALPHA 0.1 (6553) -> 0.6 */
 	corrupt_and_open("c9", 64 + 32 + 4, &(uint32_t){ 6553 | 32768 }, 4,
 			 -1);
+	/* slot 0 enabled but on no SL (sl_bitmask at 64 + 16) */
+	corrupt_and_open("c10", 64 + 16, &(uint32_t){ 0 }, 4, -1);
 	assert_int_equal(simfw_open(&fw, "../escape", &err), -PCB_E_INVAL);
 	assert_int_equal(simfw_open(&fw, "", &err), -PCB_E_INVAL);
 }
@@ -295,6 +410,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_get_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enable_counters, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_sl_bitmask, setup,
+						teardown),
+		cmocka_unit_test(test_sl_lists),
 		cmocka_unit_test_setup_teardown(test_bad_requests, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_shared_state, setup,

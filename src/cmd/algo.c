@@ -7,6 +7,17 @@
 #include "cmd.h"
 #include "paths.h"
 
+/* One row of algo list. */
+struct algo_row {
+	uint32_t num, ncnt;
+	struct ppcc_status st;
+	char name[224], descr[224];
+};
+
+/* The slots with their state.  SLS (the service levels a slot runs on,
+ * as enable status reports them) is shown when some slot runs on some
+ * SLs only: on every SL or none, ENABLED says it all.
+ */
 static int cmd_algo_list(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -15,63 +26,83 @@ static int cmd_algo_list(struct session *s, int argc, char **argv)
 		{ "version", "VERSION", 0 },
 		{ "name", "NAME", 0 },
 		{ "enabled", "ENABLED", 0 },
+		{ "sls", "SLS", 0 },
 		{ "counters", "COUNTERS", 0 },
 		{ "active", "ACTIVE", 0 },
 		{ "description", "DESCRIPTION", 0 },
 	};
+	enum { COL_SLS = 5, NCOLS = sizeof(cols) / sizeof(cols[0]) };
+	struct tbl_col shown[NCOLS];
+	struct algo_row *r = NULL;
 	uint32_t info[PPCC_SLOTS];
 	int active = -1, rc;
-	unsigned i;
+	unsigned i, k = 0;
+	bool some = false;
 	struct tbl t;
 
 	(void)argc;
 	(void)argv;
 	rc = sess_device(s);
+	if (!rc)
+		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
 	if (rc)
 		return rc;
-	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	r = calloc(PPCC_SLOTS, sizeof(*r));
+	if (!r)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_algo_info(&s->ppcc, i, &r[i].num, r[i].name,
+				    sizeof(r[i].name), r[i].descr,
+				    sizeof(r[i].descr), &s->err);
+		if (!rc)
+			rc = ppcc_status(&s->ppcc, i, &r[i].st, &s->err);
+		if (!rc)
+			rc = ppcc_num_counters(&s->ppcc, i, &r[i].ncnt,
+					       &s->err);
+		some |= !rc && r[i].st.sl_support && r[i].st.sls &&
+			r[i].st.sls != PPCC_ALL_SLS;
+	}
 	if (rc)
-		return rc;
-	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+		goto out_free;
+	for (i = 0; i < NCOLS; i++)
+		if (i != COL_SLS || some)
+			shown[k++] = cols[i];
+	tbl_init(&t, shown, k);
 	for (i = 0; i < PPCC_SLOTS; i++) {
-		char name[224], descr[224];
-		uint32_t num, ncnt;
-		bool en, cen;
+		const struct algo_row *a = &r[i];
+		char list[48];
 
 		if (!info[i])
 			continue;
-		rc = ppcc_algo_info(&s->ppcc, i, &num, name, sizeof(name),
-				    descr, sizeof(descr), &s->err);
-		if (!rc)
-			rc = ppcc_enable_status(&s->ppcc, i, &en, &cen,
-						&s->err);
-		if (!rc)
-			rc = ppcc_num_counters(&s->ppcc, i, &ncnt, &s->err);
-		if (rc)
-			goto out_release;
-		if (en && active < 0)
+		if (a->st.enabled && active < 0)
 			active = (int)i;
 		tbl_row(&t);
 		tbl_u64(&t, i);
-		tbl_hex(&t, num >> 16, 4);
-		tbl_strf(&t, "%u.%u", (num >> 8) & 0xff, num & 0xff);
-		tbl_str(&t, name);
-		tbl_bool(&t, en);
-		if (ncnt)
-			tbl_str(&t, cen ? "on" : "off");
+		tbl_hex(&t, a->num >> 16, 4);
+		tbl_strf(&t, "%u.%u", (a->num >> 8) & 0xff, a->num & 0xff);
+		tbl_str(&t, a->name);
+		tbl_bool(&t, a->st.enabled);
+		if (some && a->st.sl_support) {
+			ppcc_sl_format(a->st.sls, list, sizeof(list));
+			tbl_str(&t, list);
+		} else if (some) {
+			tbl_null(&t);
+		}
+		if (a->ncnt)
+			tbl_str(&t, a->st.counter_en ? "on" : "off");
 		else
 			tbl_null(&t);
-		if (active == (int)i)
-			tbl_bool(&t, true);
-		else
-			tbl_bool(&t, false);
-		tbl_str(&t, descr);
+		tbl_bool(&t, active == (int)i);
+		tbl_str(&t, a->descr);
 	}
 	tbl_print(&t, &s->out, NULL);
 	if (!s->out.json && active < 0)
 		fprintf(s->out.fp, "no slot is enabled\n");
-out_release:
 	tbl_release(&t);
+out_free:
+	free(r);
 	return rc;
 }
 
@@ -109,46 +140,92 @@ static void report(struct session *s, const char *what)
 	}
 }
 
-static int cmd_algo_enable(struct session *s, int argc, char **argv)
+/* The words after SLOT of enable (counters, sl LIST) and disable (sl
+ * LIST), in any order; *sls is every SL unless `sl` names some.
+ */
+static int algo_words(struct session *s, int argc, char **argv, bool enable,
+		      bool *counters, uint32_t *sls)
 {
+	const char *usage = enable ? "algo enable SLOT [counters] [sl LIST]" :
+				     "algo disable SLOT [sl LIST]";
+	bool have_sl = false;
+	int i;
+
+	*counters = false;
+	*sls = PPCC_ALL_SLS;
+	for (i = 1; i < argc; i++) {
+		int rc;
+
+		if (enable && !*counters && !strcmp(argv[i], "counters")) {
+			*counters = true;
+		} else if (!have_sl && !strcmp(argv[i], "sl")) {
+			if (i + 1 == argc)
+				return pcb_error(&s->err, PCB_E_USAGE,
+						 "'sl' needs a list of SLs; "
+						 "usage: %s", usage);
+			rc = ppcc_sl_parse(argv[++i], sls, &s->err);
+			if (rc)
+				return rc;
+			have_sl = true;
+		} else {
+			return pcb_error(&s->err, PCB_E_USAGE,
+					 "unknown word '%s'; usage: %s",
+					 argv[i], usage);
+		}
+	}
+	return 0;
+}
+
+/* enable or disable SLOT on the SLs asked: a device that does not report
+ * SLs is refused a narrower set than all of them (it would configure
+ * every SL).  Says what it did.
+ */
+static int algo_switch(struct session *s, int argc, char **argv,
+		       bool enable)
+{
+	char what[96], list[48] = "";
 	unsigned slot;
-	bool counters = false;
-	char what[64];
+	bool counters, yes;
+	uint32_t sls;
 	int rc = cmd_parse_slot(s, argv[0], &slot);
 
-	if (rc)
-		return rc;
-	if (argc == 2) {
-		if (strcmp(argv[1], "counters"))
-			return pcb_error(&s->err, PCB_E_USAGE,
-					 "unknown word '%s'; usage: algo "
-					 "enable SLOT [counters]", argv[1]);
-		counters = true;
+	if (!rc)
+		rc = algo_words(s, argc, argv, enable, &counters, &sls);
+	if (!rc && sls != PPCC_ALL_SLS) {
+		rc = sess_device(s);
+		if (!rc)
+			rc = ppcc_sl_supported(&s->ppcc, &yes, &s->err);
+		if (!rc && !yes)
+			rc = pcb_error(&s->err, PCB_E_STATE,
+				       "'%s' does not report service levels "
+				       "(sl_bitmask_support 0): a write "
+				       "there configures every SL; leave out "
+				       "'sl'", s->devname);
+		ppcc_sl_format(sls, list, sizeof(list));
 	}
-	rc = sess_algo_write(s, slot, true, counters, true);
 	if (rc)
 		return rc;
-	snprintf(what, sizeof(what), "slot %u enabled%s", slot,
-		 counters ? " with counters" : "");
+	s->ppcc.sl_mask = sls;
+	rc = sess_algo_write(s, slot, enable, counters, true);
+	s->ppcc.sl_mask = PPCC_ALL_SLS;
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "slot %u %s%s%s%s", slot,
+		 enable ? "enabled" : "disabled",
+		 counters ? " with counters" : "", *list ? " on SLs " : "",
+		 list);
 	report(s, what);
 	return 0;
 }
 
+static int cmd_algo_enable(struct session *s, int argc, char **argv)
+{
+	return algo_switch(s, argc, argv, true);
+}
+
 static int cmd_algo_disable(struct session *s, int argc, char **argv)
 {
-	unsigned slot;
-	char what[64];
-	int rc = cmd_parse_slot(s, argv[0], &slot);
-
-	(void)argc;
-	if (rc)
-		return rc;
-	rc = sess_algo_write(s, slot, false, false, true);
-	if (rc)
-		return rc;
-	snprintf(what, sizeof(what), "slot %u disabled", slot);
-	report(s, what);
-	return 0;
+	return algo_switch(s, argc, argv, false);
 }
 
 /* Where debug mode remembers what it replaced: the slot active before
@@ -341,11 +418,13 @@ const struct cmd_row cmd_algo_verbs[] = {
 	{ "list", cmd_algo_list, NULL, 0, 0, "",
 	  "slots with algo id, version, name, enable and counter status",
 	  "algo list", CMD_DEFAULT | CMD_DEVICE },
-	{ "enable", cmd_algo_enable, NULL, 1, 2, "SLOT [counters]",
-	  "enable a slot (and its counters: one slot per port holds them)",
+	{ "enable", cmd_algo_enable, NULL, 1, 4, "SLOT [counters] [sl LIST]",
+	  "enable a slot (and its counters: one slot per port holds them) "
+	  "on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
 	  "algo enable 1 counters", CMD_WRITES | CMD_DEVICE },
-	{ "disable", cmd_algo_disable, NULL, 1, 1, "SLOT",
-	  "disable a slot; the lowest enabled slot is the active one",
+	{ "disable", cmd_algo_disable, NULL, 1, 3, "SLOT [sl LIST]",
+	  "disable a slot on every SL or on the SLs listed; the lowest "
+	  "enabled slot is the active one",
 	  "algo disable 0", CMD_WRITES | CMD_DEVICE },
 	{ "debug", cmd_algo_debug, NULL, 1, 2, "on [keep] | off",
 	  "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, with "

@@ -151,7 +151,8 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	const char *kv[8][2], *pre;
 	struct dev_ctrs *c = NULL;
 	struct pcb_err keep;
-	bool hw;
+	uint32_t caps = 0;
+	bool hw, fw, have_caps;
 	size_t n, i;
 	int rc;
 
@@ -162,6 +163,10 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 		return rc;
 	hw = (dev_traits(s) & DEV_T_CONFIRM) != 0;
 	n = dev_info(s, kv, 8);
+	/* fwctl: the scope writes go at, and whether the context can reach
+	 * tools registers (fwctl.h) */
+	fw = fwctl_node(s->dev) != NULL;
+	have_caps = fwctl_uctx_caps(s->dev, &caps);
 	keep = s->err;
 	if (dev_ctrs(s, &c))	/* a NIC without RDMA device or netdev */
 		c = NULL;
@@ -177,6 +182,14 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 			out_str(&s->out, kv[i][0], kv[i][1]);
 		if (c)
 			out_str(&s->out, "counters", c->where);
+		if (fw)
+			out_str(&s->out, "fwctl_write_scope",
+				fwctl_scope_name(fwctl_write_scope(s->dev)));
+		if (have_caps) {
+			out_u64(&s->out, "fwctl_uctx_caps", caps);
+			out_bool(&s->out, "fwctl_tools_resources",
+				 caps & MLX5_UCTX_CAP_TOOLS_RESOURCES);
+		}
 		out_str(&s->out, "journal", journal_path(s->journal));
 		out_u64(&s->out, "register_gets", s->dev->n_get);
 		out_u64(&s->out, "register_sets", s->dev->n_set);
@@ -193,6 +206,14 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	}
 	if (c)
 		fprintf(s->out.fp, "counters   %s\n", c->where);
+	if (fw)
+		fprintf(s->out.fp, "writes     fwctl scope %s and up\n",
+			fwctl_scope_name(fwctl_write_scope(s->dev)));
+	if (have_caps)
+		fprintf(s->out.fp, "uctx_caps  0x%x%s\n", caps,
+			caps & MLX5_UCTX_CAP_TOOLS_RESOURCES ?
+			" (TOOLS_RESOURCES)" : ": no TOOLS_RESOURCES, the "
+			"firmware may refuse PPCC to this context");
 	fprintf(s->out.fp, "journal    %s\naccesses   %lu get, %lu set\n",
 		journal_path(s->journal), s->dev->n_get, s->dev->n_set);
 	return 0;
@@ -236,7 +257,8 @@ const struct cmd_row cmd_dev_verbs[] = {
 	  "the open device: backend, state file or node, journal",
 	  "dev show", CMD_DEVICE },
 	{ "open", cmd_dev_open, NULL, 1, 1, "DEVICE",
-	  "switch to another device (sim, sim:NAME, 0000:08:00.0, mlx5_0)",
+	  "switch to another device (sim, sim:NAME, 0000:08:00.0, "
+	  "pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
 	  "dev open sim:lab", CMD_DEVICE },
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };

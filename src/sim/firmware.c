@@ -19,14 +19,14 @@
 #include "ppcc.h"
 
 #define SIMFW_MAGIC "PCCBSIM"
-#define SIMFW_VERSION 2	/* 2: config_crc */
+#define SIMFW_VERSION 3	/* 2: config_crc; 3: SLs per slot */
 
 struct simfw_slot {
 	uint32_t algo_info;	/* id[31:16] major[15:8] minor[7:0]; 0 empty */
-	uint32_t enabled;
+	uint32_t enabled;	/* on some SL: sl_bitmask != 0 */
 	uint32_t counter_en;
 	uint32_t trace_en;
-	uint32_t sl_bitmask;
+	uint32_t sl_bitmask;	/* the SLs it runs on */
 	uint32_t nparams;
 	uint32_t ncounters;
 	uint32_t debug;
@@ -181,7 +181,7 @@ static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
 		sl->algo_info = algo_info_of(d);
 		sl->enabled = simfw_slot_map[s].enabled;
 		sl->debug = simfw_slot_map[s].debug;
-		sl->sl_bitmask = 0xffff;
+		sl->sl_bitmask = sl->enabled ? SIMFW_ALL_SLS : 0;
 		sl->nparams = (uint32_t)d->nparams;
 		sl->ncounters = sl->debug ? (uint32_t)d->ncounters : 0;
 		for (i = 0; i < d->nparams; i++)
@@ -248,7 +248,8 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 		}
 		if (sl->algo_info != algo_info_of(d) || sl->enabled > 1 ||
 		    sl->counter_en > 1 || sl->trace_en > 1 ||
-		    sl->sl_bitmask > 0xffff ||
+		    sl->sl_bitmask > SIMFW_ALL_SLS ||
+		    sl->enabled != (sl->sl_bitmask != 0) ||
 		    sl->debug != simfw_slot_map[s].debug ||
 		    sl->nparams != d->nparams ||
 		    sl->ncounters != (sl->debug ? d->ncounters : 0))
@@ -493,6 +494,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			adb_get(f[PF_LP_MSB], buf) << 8;
 	struct simfw_slot *sl = &fw->st->slots[slot];
 	const struct algo_desc *d = slot < SIMFW_USED ? fw->desc[slot] : NULL;
+	uint32_t sls = adb_get(f[PF_SL_MASK], buf) & SIMFW_ALL_SLS;
 	bool did = false;
 	unsigned i, n;
 
@@ -512,12 +514,14 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			adb_set(f[PF_TEXT_LEN], buf, 0);
 		break;
 	case PPCC_ENABLE:
-		if (m == REG_SET) {
+		/* on the SLs of the mask; a mask naming none sets nothing */
+		if (m == REG_SET && sls) {
 			bool cen = adb_get(f[PF_COUNTER_EN], buf) &&
 				   sl->ncounters;
 
-			if (!sl->enabled)
+			if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
 				did = true;
+			sl->sl_bitmask |= sls;
 			sl->enabled = 1;
 			if (cen && !sl->counter_en) {
 				for (i = 0; i < SIMFW_SLOTS; i++)
@@ -532,17 +536,23 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		}
 		break;
 	case PPCC_DISABLE:
-		if (m == REG_SET && (sl->enabled || sl->counter_en)) {
-			sl->enabled = 0;
-			sl->counter_en = 0;
+		/* off on the SLs of the mask; counters go with the last */
+		if (m == REG_SET && (sl->sl_bitmask & sls)) {
+			sl->sl_bitmask &= ~sls;
+			sl->enabled = sl->sl_bitmask != 0;
+			if (!sl->enabled)
+				sl->counter_en = 0;
 			did = true;
 		}
 		break;
 	case PPCC_ENABLE_STATUS:
-		adb_set(f[PF_VALUE], buf, sl->enabled);
+		/* the SLs it runs on (of those asked: a query through
+		 * mstreg names none, so none means all) */
+		n = sl->sl_bitmask & (sls ? sls : SIMFW_ALL_SLS);
+		adb_set(f[PF_VALUE], buf, n != 0);
 		adb_set(f[PF_COUNTER_EN], buf, sl->counter_en);
 		adb_set(f[PF_TRACE_EN], buf, sl->trace_en);
-		adb_set(f[PF_SL_MASK], buf, sl->sl_bitmask);
+		adb_set(f[PF_SL_MASK], buf, n);
 		break;
 	case PPCC_NUM_PARAMS:
 		adb_set(f[PF_VALUE], buf, sl->nparams);
@@ -565,7 +575,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_PARAM_SET:
 		if (idx >= sl->nparams)
 			return REG_STATUS_BAD_PARAM;
-		if (m == REG_SET)
+		if (m == REG_SET && sls)
 			set_param(sl, d, idx, adb_get(f[PF_VALUE], buf), &did);
 		else	/* mstreg's read-modify-write reads first */
 			adb_set(f[PF_VALUE], buf, sl->params[idx]);
@@ -580,7 +590,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_BULK_SET:
 		if (m == REG_GET)
 			return REG_STATUS_BAD_PARAM;
-		n = adb_get(f[PF_TEXT_LEN], buf) / 4;
+		n = sls ? adb_get(f[PF_TEXT_LEN], buf) / 4 : 0;
 		if (n > sl->nparams)
 			n = sl->nparams;
 		for (i = 0; i < n; i++)
@@ -658,7 +668,8 @@ int simfw_active_slot(struct simfw *fw)
 	unsigned s;
 
 	for (s = 0; s < SIMFW_SLOTS; s++)
-		if (fw->st->slots[s].algo_info && fw->st->slots[s].enabled)
+		if (fw->st->slots[s].algo_info &&
+		    (fw->st->slots[s].sl_bitmask & 1u << SIMFW_DATA_SL))
 			return (int)s;
 	return -1;
 }

@@ -8,9 +8,20 @@
  *
  * Slots (DESIGN.md): 0 ZTR-RTT (deployment, enabled, no counters),
  * 1 ZTR-RTT debug (counters), 2 DCQCN, 3 DOCA's RTT template; 4-15 empty.
- * The active algorithm is the lowest enabled slot; counter_en is held by
- * one slot per port; sets outside min..max or on read-only params are
- * silently ignored, as the real firmware does.
+ * counter_en is held by one slot per port; sets outside min..max or on
+ * read-only params are silently ignored, as the real firmware does.
+ *
+ * Service levels: the device reports sl_bitmask_support = 1 and a set
+ * applies to the SLs whose bits its sl_bitmask has, as the register
+ * database says ("when a bit is set, its index SL shall be configured"):
+ * enable and disable turn the slot on or off on those SLs only, a param
+ * set with no SL in its mask sets nothing.  Each slot keeps the SLs it
+ * runs on; get enable status answers them in sl_bitmask (of the SLs the
+ * query names, all when it names none: a query through mstreg carries no
+ * data fields).  Params are one set per slot: no query can name an SL
+ * through mstreg, so a value per SL could not be read back.  The
+ * simulated traffic is on SL 3 (its data priority), so the active
+ * algorithm is the lowest slot that runs on SL 3.
  *
  * Ownership: simfw_open returns a handle closed with simfw_close.
  */
@@ -30,6 +41,8 @@
 #define SIMFW_COUNTERS 64
 #define SIMFW_PORT 1		/* the one local port we model */
 #define SIMFW_SPEED_GBPS 400
+#define SIMFW_ALL_SLS 0xffffu	/* sl_bitmask: SLs 0..15 */
+#define SIMFW_DATA_SL 3		/* the SL the simulated traffic uses */
 
 struct simfw;
 

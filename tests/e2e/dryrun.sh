@@ -40,5 +40,5 @@ while IFS='|' read -r op cmd want; do
 	check "register of '$op', run" "$want" "${ran%% | RO*}"
 	n=$((n + 1))
 done <"$top/tests/mstreg-emu/writes.txt"
-check "operations" 5 $n
+check "operations" 7 $n
 exit $fail

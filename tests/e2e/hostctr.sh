@@ -39,6 +39,7 @@ done
 # (two looks in one session; the files move while it sleeps between
 # them, once the first look is out)
 printf 'counter show host mlx5_0\nsleep 2s wall\ncounter show host mlx5_0\n' >"$tmp/look.pcb"
+: >"$tmp/look.json"	# there before the wait below reads it
 "$BIN" -j -x "$tmp/look.pcb" >"$tmp/look.json" 2>/dev/null &
 pid=$!
 i=0

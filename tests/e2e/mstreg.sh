@@ -44,6 +44,12 @@ algo debug off
 journal restore
 algo list
 param list
+algo enable 2 sl 3,5-7
+algo disable 0 sl 3
+algo list
+algo enable 0 sl 3
+algo disable 2
+algo list
 PCB
 XDG_STATE_HOME=$tmp/a XDG_CACHE_HOME=$tmp/a \
 	"$BIN" -d sim:ref -j -y --force -x "$tmp/cmds.pcb" >"$tmp/sim.out" 2>&1
@@ -57,6 +63,12 @@ if ! diff -u "$tmp/sim.out" "$tmp/mst.out" >"$tmp/diff"; then
 fi
 grep -q '"code":"RANGE"' "$tmp/mst.out" ||
 	{ echo "mstreg: out-of-range refusal missing"; fail=1; }
+# issue #24 item 2: the SLs each slot runs on, as the NIC behind the real
+# mstreg reports them, after the sl writes of the script
+check "per-SL state" '"name":"ZTR_RTT","enabled":true,"sls":"0-2,4-15" "name":"DCQCN","enabled":true,"sls":"3,5-7"' \
+	"$(grep -o '"name":"\(ZTR_RTT\|DCQCN\)","enabled":[a-z]*,"sls":"[^"]*"' "$tmp/mst.out" | tr '\n' ' ' | sed 's/ $//')"
+check "all SLs again: no SLS column" 0 \
+	"$(tail -n 4 "$tmp/mst.out" | grep -c '"sls"')"
 
 # issue #24 item 1: the register each write puts on the NIC through the
 # real mstreg (its read-modify-write included) is the one fwctl sends:
@@ -127,7 +139,7 @@ check "nothing written" 6553 \
 # dry run: the argv the backend runs (the configured program, every
 # read-write field), no SET run
 out=$("$BIN" $M -n -c 'param set ALPHA 0.2')
-check "dry run" "$MST -d $DEV --reg_name PPCC --indexes local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1 --op cmd_type=8 --set value=13107,sl_bitmask=0,counter_en=0,trace_en=0 --yes" "$out"
+check "dry run" "$MST -d $DEV --reg_name PPCC --indexes local_port=1,pnat=0,lp_msb=0,algo_slot=0,algo_param_index=1 --op cmd_type=8 --set value=13107,sl_bitmask=65535,counter_en=0,trace_en=0 --yes" "$out"
 # the cache: param list costs at most 3 runs once info is cached
 "$BIN" $M -c 'param list' >/dev/null
 : >"$EMU_RUNS"

@@ -37,15 +37,30 @@ static inline void ppcc_fields(const struct adb_reg *l, const uint8_t *buf,
 	}
 }
 
+/* The SLs an operation of writes.txt names ("enable 3 sl 3,5"), all
+ * when it names none; -1 for a bad list.
+ */
+static inline int ppcc_op_sls(const char *op, uint32_t *sls)
+{
+	const char *w = strstr(op, " sl ");
+
+	*sls = PPCC_ALL_SLS;
+	return w && ppcc_sl_parse(w + 4, sls, NULL) ? -1 : 0;
+}
+
 /* The request of an operation as writes.txt names it ("enable 1
  * counters", "enable 2", "disable 0", "param set 0 1 13107", "counters
- * clear 1") into buf, its method into *m; -1 for an unknown one.
+ * clear 1", any with " sl LIST") into buf, its method into *m; -1 for
+ * an unknown one.
  */
-static inline int ppcc_op_req(const struct ppcc *p, const char *op,
+static inline int ppcc_op_req(const struct ppcc *p0, const char *op,
 			      uint8_t *buf, enum reg_method *m)
 {
+	struct ppcc q = *p0, *p = &q;
 	unsigned a, b, c;
 
+	if (ppcc_op_sls(op, &q.sl_mask))
+		return -1;
 	if (sscanf(op, "enable %u counters", &a) == 1 &&
 	    strstr(op, "counters"))
 		*m = ppcc_enable_req(p, a, true, buf);
