@@ -112,10 +112,11 @@ EOF
 check "real sweep exit" 0 $?
 res="$tmp/data/pccbench/sweeps/hs/results.csv"
 k=$(head -n 1 "$res" | tr -d '\r' | tr ',' '\n' | grep -n '^cnp_sent_mean' | cut -d: -f1)
-# mean rate x 600 ms: 300, not 1300 (the intervals are wall time, the
-# mean one of their rates: within 10 %)
+# mean rate x 600 ms: about 300, never 1300 (the warm-up's).  The
+# intervals are wall time and the mean is one of their rates, so a late
+# wake-up moves it: the bounds leave room for intervals of 0.1..0.4 s
 check "real sweep: cnp_sent per point, warm-up excluded" "ok ok" "$(tail -n +2 "$res" | tr -d '\r' |
-	awk -F, -v k="$k" '{ x = $k * 0.6; printf "%s%s", (NR > 1 ? " " : ""), (x > 270 && x < 330 ? "ok" : x) }')"
+	awk -F, -v k="$k" '{ x = $k * 0.6; printf "%s%s", (NR > 1 ? " " : ""), (x > 140 && x < 650 ? "ok" : x) }')"
 check "real sweep: ALPHA restored" "$alpha0" "$("$BIN" $M -j param get ALPHA | jget value)"
 unset PCCBENCH_SYSFS
 
