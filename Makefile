@@ -37,7 +37,7 @@ WERROR ?= -Werror
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 json-c 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c 2>/dev/null) -lpci -lreadline -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
-CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Ialgos \
+CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Isrc/core -Isrc/util -Ialgos \
 	-include reg/banned.h
 CFLAGS ?= -O2 -g
 # The simulator's event loop and the algorithm models: -O3 is ~5 % faster
@@ -49,7 +49,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 REG_SRC := $(wildcard reg/*.c)
 ALGO_SRC := $(wildcard algos/*.c algos/*/*.c)
-APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c src/rec/*.c src/sweep/*.c))
+APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c src/rec/*.c src/sweep/*.c src/core/*.c src/util/*.c src/host/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 

@@ -8,7 +8,8 @@
 #include <time.h>
 
 #include "adb.h"
-#include "cli.h"
+#include "cmd/table.h"
+#include "words.h"
 #include "store.h"
 #include "fsafe.h"
 #include "session.h"

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "cmd.h"
 #include "fxp.h"
 #include "device.h"
-#include "rec/hostctr.h"
+#include "host/hostctr.h"
 
 /* The slot with counter_en, or the one named. */
 static int counter_slot(struct session *s, int argc, char **argv,

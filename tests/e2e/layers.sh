@@ -1,15 +1,15 @@
 #!/bin/sh
-# The device object (src/device.h) is the only place that knows which kind
+# The device object (src/core/device.h) is the only place that knows which kind
 # of device it has: no REG_CAP_REAL test and no sim/ header outside the
-# device implementations (src/device.c, src/dev_*.c), the simulator itself
+# device implementations (src/core/device.c, src/core/dev_*.c), the simulator itself
 # and the `sim` command; no untyped ctl escape hatch anywhere.
 . "$(dirname "$0")/lib.inc"
 cd "$top" || exit 1
-real=$(grep -rln 'REG_CAP_REAL' src algos | grep -v '^src/device\.c$' |
-	grep -v '^src/dev_[a-z]*\.c$' | tr '\n' ' ')
+real=$(grep -rln 'REG_CAP_REAL' src algos | grep -v '^src/core/device\.c$' |
+	grep -v '^src/core/dev_[a-z]*\.c$' | tr '\n' ' ')
 check "REG_CAP_REAL outside the device implementations" "" "$real"
 sim=$(grep -rln '#include "sim/' src algos | grep -v '^src/sim/' |
-	grep -v '^src/device\.c$' | grep -v '^src/dev_sim\.c$' |
+	grep -v '^src/core/device\.c$' | grep -v '^src/core/dev_sim\.c$' |
 	grep -v '^src/cmd/sim\.c$' | tr '\n' ' ')
 check "sim/ headers outside the device and the sim command" "" "$sim"
 ctl=$(grep -rn -- '->ctl(' src reg algos | tr '\n' ' ')

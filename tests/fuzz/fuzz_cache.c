@@ -1,4 +1,4 @@
-/* fuzz_cache.c - the param/counter info cache of real NICs (src/session.c
+/* fuzz_cache.c - the param/counter info cache of real NICs (src/core/session.c
  * cache_load, reached through sess_slot_view).
  *
  * The cache is only read for devices with REG_CAP_REAL, so the session

@@ -1,4 +1,4 @@
-/* fuzz_journal.c - the write journal's loader (src/journal.c
+/* fuzz_journal.c - the write journal's loader (src/core/journal.c
  * journal_open) and the commands that act on what it loaded.
  *
  * Input: the journal of sim:fz, $XDG_STATE_HOME/pccbench/journal/

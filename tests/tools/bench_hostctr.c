@@ -24,7 +24,7 @@
 
 #include "cli.h"
 #include "device.h"
-#include "rec/hostctr.h"
+#include "host/hostctr.h"
 #include "rec/recorder.h"
 #include "units.h"
 

@@ -10,7 +10,7 @@
 #include "dev_impl.h"
 #include "fwctl.h"
 #include "out.h"
-#include "rec/hostctr.h"
+#include "host/hostctr.h"
 #include "run.h"
 #include "units.h"
 

@@ -15,7 +15,7 @@
 #include "fsafe.h"
 #include "fxp.h"
 #include "paths.h"
-#include "rec/hostctr.h"
+#include "host/hostctr.h"
 #include "session.h"
 #include "suggest.h"
 #include "units.h"

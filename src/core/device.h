@@ -31,7 +31,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rec/series.h"
 #include "session.h"
 #include "tel/diag.h"
 
@@ -64,7 +63,10 @@ struct dev_ctrs {
 /* The run summaries a replaying device gives (sweep measures). */
 enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,
        DEV_S_RTTMEAN, DEV_S_RTTP99, DEV_S_RTOS, DEV_S_COUNT };
-extern const struct series_col dev_summary_cols[DEV_S_COUNT];
+struct dev_col {
+	const char *name, *unit;
+};
+extern const struct dev_col dev_summary_cols[DEV_S_COUNT];
 
 struct device;
 struct dev_ops {

@@ -13,7 +13,7 @@
 #include "sim/firmware.h"
 #include "units.h"
 
-const struct series_col dev_summary_cols[DEV_S_COUNT] = {
+const struct dev_col dev_summary_cols[DEV_S_COUNT] = {
 	{ "util", "1" }, { "jain", "1" }, { "queue_mean", "B" },
 	{ "queue_p99", "B" }, { "queue_max", "B" }, { "rtt_mean", "ns" },
 	{ "rtt_p99", "ns" }, { "rtos", "count" },

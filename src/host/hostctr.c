@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "discover.h"
-#include "rec/hostctr.h"
+#include "host/hostctr.h"
 
 /* The last component of a sysfs link's target: ".../0000:08:00.0". */
 static int link_base(const char *link, char *buf, size_t len)
