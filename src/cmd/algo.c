@@ -298,7 +298,7 @@ static int debug_state_save(struct session *s, int prev, bool en0)
 static int debug_copy(struct session *s, unsigned from)
 {
 	uint32_t a[ALGO_MAX_PARAMS], b[ALGO_MAX_PARAMS];
-	struct pwrite w[ALGO_MAX_PARAMS];
+	struct param_write w[ALGO_MAX_PARAMS];
 	struct slot_view *src, *dst;
 	size_t na, nb, i, k, n = 0, same = 0;
 	char line[1024] = "", x[32];

@@ -174,7 +174,7 @@ static int undo_locked(struct session *s, const char *which)
 				 "by a later write" : "outside pccbench's "
 				 "journal", a);
 	if (e->kind == J_PARAM) {
-		struct pwrite w = { .index = e->index, .value = e->old };
+		struct param_write w = { .index = e->index, .value = e->old };
 
 		rc = sess_write_params(s, e->slot, &w, 1, true);
 	} else {
@@ -237,7 +237,7 @@ static int cmd_journal_restore(struct session *s, int argc, char **argv)
 
 static int restore_locked(struct session *s)
 {
-	struct pwrite w[PPCC_SLOTS][ALGO_MAX_PARAMS];
+	struct param_write w[PPCC_SLOTS][ALGO_MAX_PARAMS];
 	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0, bad, first;
 	int algo_old[PPCC_SLOTS];
 	unsigned slot;

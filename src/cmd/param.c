@@ -350,7 +350,7 @@ out_release:
 }
 
 static void print_writes(struct session *s, const struct slot_view *v,
-			 unsigned slot, const struct pwrite *w, size_t n)
+			 unsigned slot, const struct param_write *w, size_t n)
 {
 	static const struct tbl_col cols[] = {
 		{ "name", "NAME", 0 }, { "old", "OLD", TBL_RIGHT },
@@ -387,7 +387,7 @@ static void print_writes(struct session *s, const struct slot_view *v,
 
 static int cmd_param_set(struct session *s, int argc, char **argv)
 {
-	struct pwrite w[ALGO_MAX_PARAMS];
+	struct param_write w[ALGO_MAX_PARAMS];
 	struct slot_view *v;
 	bool has_slot, unchecked;
 	unsigned slot = 0;
@@ -457,7 +457,7 @@ static int cmd_param_set(struct session *s, int argc, char **argv)
 
 static int cmd_param_reset(struct session *s, int argc, char **argv)
 {
-	struct pwrite w[ALGO_MAX_PARAMS];
+	struct param_write w[ALGO_MAX_PARAMS];
 	struct slot_view *v;
 	bool has_slot;
 	unsigned slot = 0;

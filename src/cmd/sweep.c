@@ -106,8 +106,10 @@ static void print_plan(struct session *s, const struct plan *pl)
 	if (pl->warmup)
 		fprintf(s->out.fp, "warmup %s, then ",
 			pcb_format_duration(pl->warmup, v, sizeof(v)));
-	fprintf(s->out.fp, "%s recorded", pcb_format_duration(pl->dur, v, sizeof(v)));
-	fprintf(s->out.fp, " every %s\n", pcb_format_duration(pl->every, v, sizeof(v)));
+	fprintf(s->out.fp, "%s recorded", pcb_format_duration(pl->dur, v,
+							      sizeof(v)));
+	fprintf(s->out.fp, " every %s\n", pcb_format_duration(pl->every, v,
+							       sizeof(v)));
 	if (pl->replay) {
 		fprintf(s->out.fp, "  %-14s %s; seeds", "scenario", scen);
 		for (k = 0; k < pl->repeat; k++)
@@ -182,7 +184,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		orig[k] = vals[pl->ax[k].p->index];
 	before = pl->ndone;
 	if (s->dry_run || pl->ndone == pl->nruns) {
-		struct pwrite w[SW_MAX_AXES];
+		struct param_write w[SW_MAX_AXES];
 
 		print_plan(s, pl);
 		if (!s->dry_run)

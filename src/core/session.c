@@ -984,9 +984,9 @@ static int read_values(struct session *s, unsigned slot, struct slot_view *v,
 }
 
 static int write_params_locked(struct session *s, unsigned slot,
-			       struct pwrite *w, size_t n, bool journal);
+			       struct param_write *w, size_t n, bool journal);
 
-int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
+int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 		      size_t n, bool journal)
 {
 	int rc = sess_lock(s);
@@ -1000,7 +1000,7 @@ int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
 
 /* Read, journal, write, read back: under the device lock. */
 static int write_params_locked(struct session *s, unsigned slot,
-			       struct pwrite *w, size_t n, bool journal)
+			       struct param_write *w, size_t n, bool journal)
 {
 	uint32_t cur[ALGO_MAX_PARAMS] = { 0 }, back[ALGO_MAX_PARAMS] = { 0 };
 	unsigned seq[ALGO_MAX_PARAMS] = { 0 };

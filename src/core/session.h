@@ -131,7 +131,7 @@ void sess_format_value(const struct session *s, enum algo_ptype type,
 void sess_format_range(const struct session *s, const struct param_view *p,
 		       uint32_t lo, uint32_t hi, char *buf, size_t len);
 
-struct pwrite {
+struct param_write {
 	unsigned index;
 	uint32_t value;		/* to send */
 	uint32_t old, readback;	/* filled in */
@@ -142,7 +142,7 @@ struct pwrite {
  * read back.  A mismatch is an error naming param, sent and read.
  * journal=false for restore, which must not add to the journal.
  */
-int sess_write_params(struct session *s, unsigned slot, struct pwrite *w,
+int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 		      size_t n, bool journal);
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal);

@@ -672,7 +672,7 @@ void sw_point_text(struct session *s, const struct plan *pl,
 }
 
 void sw_fill_writes(const struct plan *pl, size_t point,
-		    struct pwrite *w)
+		    struct param_write *w)
 {
 	size_t idx[SW_MAX_AXES], k;
 

@@ -109,7 +109,7 @@ static int worker_device(struct session *s, const char *dir)
 static int worker_run(struct session *cs, struct plan *pl, size_t run,
 		      struct wmsg *msg)
 {
-	struct pwrite w[SW_MAX_AXES];
+	struct param_write w[SW_MAX_AXES];
 	struct series *ser;
 	struct recorder r;
 	int64_t done;

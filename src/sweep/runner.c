@@ -88,7 +88,7 @@ int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		double t0)
 {
 	struct recorder r;
-	struct pwrite w[SW_MAX_AXES];
+	struct param_write w[SW_MAX_AXES];
 	char log[4300];
 	size_t *order = sw_run_order(pl), i;
 	bool wrote = false, yes = s->yes;

@@ -227,7 +227,7 @@ void sw_point_text(struct session *s, const struct plan *pl,
 		   size_t point, char *buf, size_t len);
 
 void sw_fill_writes(const struct plan *pl, size_t point,
-		    struct pwrite *w);
+		    struct param_write *w);
 
 /* ---- store.c: the files ------------------------------------------------ */
 
