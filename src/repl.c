@@ -26,6 +26,7 @@
 #include "paths.h"
 #include "device.h"
 #include "rec/recorder.h"
+#include "sweep/sweep.h"
 #include "tel/diag_ids.h"
 
 #define HISTORY_MAX 2000
@@ -297,20 +298,19 @@ static void complete_record(char **words, int n, struct cands *c)
 static void complete_sweep(struct session *s, char **words, int n, int first,
 			   struct cands *c)
 {
-	static const char *const keys = "for, warmup, every, repeat, seeds, "
-		"jobs, measure, scenario, while, into, plot, shuffle";
-	static const char *const kinds = "incast, staircase, permutation, mix";
+	char keys[160];
+	const char *kinds = dev_workload_kinds();
 	const char *wkeys;
 	int i, scen = -1;
 	bool in_axes = true;
 
+	sw_key_list(keys, sizeof(keys));
 	/* "util,queue_p": the list is the word being completed */
 	if (n > first && words[n - 1][strlen(words[n - 1]) - 1] == ',')
 		n--;
 
 	for (i = first; i < n; i++) {
-		if (strstr(keys, words[i]) && strchr(words[i], ' ') == NULL &&
-		    islower((unsigned char)words[i][0]))
+		if (sw_is_keyword(words[i]))
 			in_axes = false;
 		if (!strcmp(words[i], "scenario"))
 			scen = i;
@@ -391,7 +391,7 @@ static bool complete_for(struct session *s, char **words, int n,
 {
 	const struct cmd_row *obj, *verb = NULL;
 	struct pcb_err keep = s->err;
-	static const char *const kinds = "incast, staircase, permutation, mix";
+	const char *kinds = dev_workload_kinds();
 	const char *wkeys;
 
 	if (n == 0) {

@@ -330,6 +330,19 @@ int dev_workload_check(int argc, char **argv, uint64_t *seed,
 	return rc;
 }
 
+const char *dev_workload_kinds(void)
+{
+	static char list[96];
+	enum sim_kind k;
+
+	if (!*list)
+		for (k = SIM_INCAST; k <= SIM_MIX; k++)
+			snprintf(list + strlen(list), sizeof(list) -
+				 strlen(list), "%s%s", k == SIM_INCAST ? "" :
+				 ", ", sim_kind_name(k));
+	return list;
+}
+
 const char *dev_workload_keys(const char *kind)
 {
 	enum sim_kind k;

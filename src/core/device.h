@@ -160,6 +160,8 @@ int dev_replay(struct session *s, int argc, char **argv, uint64_t seed);
  */
 int dev_workload_check(int argc, char **argv, uint64_t *seed,
 		       struct pcb_err *err);
+/* The kinds of workload ("incast, staircase, ..."). */
+const char *dev_workload_kinds(void);
 /* The keys a workload of that kind takes ("senders, rate, ..."), or NULL
  * for no such kind.
  */

@@ -30,21 +30,69 @@
 #include "sweep/sweep.h"
 #include "words.h"
 
-static const char *const keywords[] = {
-	"for", "warmup", "every", "repeat", "seeds", "jobs", "measure",
-	"scenario", "while", "into", "plot", "shuffle", NULL };
+/* The keywords of `sweep run`: how many words follow each (a value, none,
+ * or a scenario: KIND and key value pairs up to the next keyword), and
+ * whether it is part of the saved definition.  The parser, the help's
+ * list, the saved sweep's check and the REPL's completion read this.
+ */
+const struct sw_key sw_keys[] = {
+	{ "for", SW_K_FOR, 1, true }, { "warmup", SW_K_WARMUP, 1, true },
+	{ "every", SW_K_EVERY, 1, true }, { "repeat", SW_K_REPEAT, 1, true },
+	{ "seeds", SW_K_SEEDS, 1, true }, { "jobs", SW_K_JOBS, 1, true },
+	{ "measure", SW_K_MEASURE, 1, true },
+	{ "scenario", SW_K_SCENARIO, -1, true },
+	{ "while", SW_K_WHILE, 1, true }, { "into", SW_K_INTO, 1, false },
+	{ "plot", SW_K_PLOT, 1, false }, { "shuffle", SW_K_SHUFFLE, 0, true },
+	{ NULL, 0, 0, false },
+};
+
+const struct sw_key *sw_key_find(const char *w)
+{
+	const struct sw_key *k;
+
+	for (k = sw_keys; k->name; k++)
+		if (!strcmp(w, k->name))
+			return k;
+	return NULL;
+}
+
+const char *sw_key_list(char *buf, size_t len)
+{
+	const struct sw_key *k;
+
+	*buf = '\0';
+	for (k = sw_keys; k->name; k++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 k == sw_keys ? "" : ", ", k->name);
+	return buf;
+}
+
 /* A timeline measure becomes five columns. */
 const char *const sw_stat_names[] = { "mean", "p50", "p99", "min",
 					  "max" };
 
 bool sw_is_keyword(const char *w)
 {
-	size_t i;
+	return sw_key_find(w) != NULL;
+}
 
-	for (i = 0; keywords[i]; i++)
-		if (!strcmp(w, keywords[i]))
-			return true;
-	return false;
+/* One more problem with the words: the first message as it is, the next
+ * ones after "; " without their "sweep: ", so every bad keyword is told
+ * at once.
+ */
+static void problem(struct session *s, struct pcb_err *all)
+{
+	const char *m = s->err.msg;
+	size_t l = strlen(all->msg);
+
+	if (!all->code) {
+		*all = s->err;
+	} else {
+		if (!strncmp(m, "sweep: ", 7))
+			m += 7;
+		snprintf(all->msg + l, sizeof(all->msg) - l, "; %s", m);
+	}
+	pcb_err_reset(&s->err);
 }
 
 void sw_plan_free(struct plan *pl)
@@ -347,6 +395,7 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 {
 	unsigned long repeat = 0, jobs = 0;
 	const char *measure = NULL, *seeds = NULL;
+	struct pcb_err bad = { 0 };
 	uint64_t seed0 = 0;
 	bool have_for = false;
 	int i, rc, k;
@@ -399,69 +448,84 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		if (rc)
 			return rc;
 	}
-	/* the keywords */
+	/* the keywords: every problem with them is told at once */
 	for (; i < argc; i++) {
+		const struct sw_key *kd = sw_key_find(argv[i]);
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] :
 						  NULL;
+		char list[160];
 		int first = i;
 
-		if (!strcmp(key, "shuffle")) {
-			pl->shuffle = true;
-			rc = save_word(s, pl, key);
-			if (rc)
-				return rc;
+		rc = 0;
+		if (!kd) {
+			pcb_error(&s->err, PCB_E_INVAL, "sweep: unknown keyword "
+				  "'%s' (%s)", key, sw_key_list(list,
+								sizeof(list)));
+			problem(s, &bad);
+			if (val && !sw_is_keyword(val))
+				i++;	/* its value, unread */
 			continue;
 		}
-		if (!val)
-			return pcb_error(&s->err, PCB_E_USAGE, "sweep: '%s' "
-					 "needs a value", key);
-		i++;
-		if (!strcmp(key, "for") || !strcmp(key, "warmup") ||
-		    !strcmp(key, "every")) {
-			int64_t *p = key[0] == 'f' ? &pl->dur :
-				     key[0] == 'w' ? &pl->warmup : &pl->every;
+		if (kd->nvals && !val) {
+			pcb_error(&s->err, PCB_E_USAGE, "sweep: '%s' needs a "
+				  "value", key);
+			problem(s, &bad);
+			continue;
+		}
+		i += kd->nvals ? 1 : 0;
+		switch (kd->id) {
+		case SW_K_FOR:
+		case SW_K_WARMUP:
+		case SW_K_EVERY: {
+			int64_t *p = kd->id == SW_K_FOR ? &pl->dur :
+				     kd->id == SW_K_WARMUP ? &pl->warmup :
+				     &pl->every;
 
 			if (pcb_parse_duration_ps(val, -1, p) ||
-			    (*p < 1000000 && key[0] != 'w'))
-				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
-						 "bad %s '%s' (e.g. 10ms, "
-						 "100us)", key, val);
-			have_for |= key[0] == 'f';
-		} else if (!strcmp(key, "repeat")) {
+			    (*p < 1000000 && kd->id != SW_K_WARMUP))
+				rc = pcb_error(&s->err, PCB_E_INVAL, "sweep: "
+					       "bad %s '%s' (e.g. 10ms, 100us)",
+					       key, val);
+			have_for |= kd->id == SW_K_FOR;
+			break;
+		}
+		case SW_K_REPEAT:
 			rc = sw_parse_count(&s->err, key, val, SW_MAX_REPEAT,
-					 "repeats", &repeat);
-			if (rc)
-				return rc;
-		} else if (!strcmp(key, "jobs")) {
+					    "repeats", &repeat);
+			break;
+		case SW_K_JOBS:
 			rc = sw_parse_count(&s->err, key, val, SW_MAX_JOBS,
-					 "worker processes", &jobs);
-			if (rc)
-				return rc;
-		} else if (!strcmp(key, "seeds")) {
+					    "worker processes", &jobs);
+			break;
+		case SW_K_SEEDS:
 			seeds = val;
-		} else if (!strcmp(key, "measure")) {
+			break;
+		case SW_K_MEASURE:
 			measure = val;
-		} else if (!strcmp(key, "into")) {
+			break;
+		case SW_K_INTO:
 			snprintf(pl->name, sizeof(pl->name), "%s", val);
 			rc = sw_sweeps_dir(s, pl->name, pl->dir, sizeof(pl->dir),
-					false);
-			if (rc)
-				return rc;
-		} else if (!strcmp(key, "plot")) {
+					   false);
+			break;
+		case SW_K_PLOT: {
 			size_t l = strlen(val);
 
 			if (l < 5 || (strcmp(val + l - 4, ".png") &&
 				      strcmp(val + l - 4, ".svg")))
-				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
-						 "plot '%s' is neither .png nor "
-						 ".svg", val);
-			snprintf(pl->plot, sizeof(pl->plot), "%s", val);
-		} else if (!strcmp(key, "while")) {
+				rc = pcb_error(&s->err, PCB_E_INVAL, "sweep: "
+					       "plot '%s' is neither .png nor "
+					       ".svg", val);
+			else
+				snprintf(pl->plot, sizeof(pl->plot), "%s", val);
+			break;
+		}
+		case SW_K_WHILE:
 			words_free(pl->targv);
+			pl->targv = NULL;
 			rc = words_command(&s->err, "sweep", val, &pl->targv);
-			if (rc)
-				return rc;
-		} else if (!strcmp(key, "scenario")) {
+			break;
+		case SW_K_SCENARIO:
 			/* KIND then key value pairs up to a sweep keyword */
 			pl->scen = argv + i;
 			for (pl->nscen = 1; i + 1 < argc &&
@@ -469,22 +533,24 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 				pl->nscen++;
 			rc = dev_workload_check(pl->nscen, pl->scen, &seed0,
 						&s->err);
+			break;
+		case SW_K_SHUFFLE:
+			pl->shuffle = true;
+			break;
+		}
+		if (rc) {
+			problem(s, &bad);
+			continue;
+		}
+		for (k = first; kd->saved && k <= i; k++) {
+			rc = save_word(s, pl, argv[k]);
 			if (rc)
 				return rc;
-		} else {
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep: unknown "
-					 "keyword '%s' (for, warmup, every, "
-					 "repeat, seeds, jobs, measure, "
-					 "scenario, while, into, plot, "
-					 "shuffle)", key);
 		}
-		/* `into` and `plot` are not part of the definition */
-		if (strcmp(key, "into") && strcmp(key, "plot"))
-			for (k = first; k <= i; k++) {
-				rc = save_word(s, pl, argv[k]);
-				if (rc)
-					return rc;
-			}
+	}
+	if (bad.code) {
+		s->err = bad;
+		return -bad.code;
 	}
 	/* what only one kind of device has */
 	if (!pl->replay) {

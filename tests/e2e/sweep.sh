@@ -228,4 +228,8 @@ wait $pid 2>/dev/null
 "$BIN" $M -y -c 'journal restore' >"$tmp/restore.out" 2>&1
 check "journal restore exit" 0 $?
 check "restored by the journal after SIGKILL" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
+# every problem with the keywords in one line, nothing run
+out=$("$BIN" -d sim:kw -c 'sweep ALPHA 0.1,0.2 for 1x repeat 0 plott a.png jobs 2' 2>&1); rc=$?
+check "bad keywords exit" 1 $rc
+check "bad keywords, all at once" "error: sweep: bad for '1x' (e.g. 10ms, 100us); repeat '0': 1 to 100 repeats; unknown keyword 'plott' (for, warmup, every, repeat, seeds, jobs, measure, scenario, while, into, plot, shuffle)" "$out"
 exit $fail
