@@ -237,6 +237,18 @@ static int run_argv(struct session *s, int argc, char **argv)
 			 verb->args ? verb->args : "");
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s", m);
 	}
+	/* what the row says of itself: it may write the device (refused in
+	 * a read-only session, unless it is a dry run, which writes
+	 * nothing), it needs the device (opened here, once) */
+	if ((verb->flags & CMD_WRITES) && s->read_only && !s->dry_run)
+		return pcb_error(&s->err, PCB_E_STATE, "read-only session: "
+				 "'%s%s%s' may write %s", obj ? obj->name : "",
+				 obj ? " " : "", verb->name, s->devname);
+	if (verb->flags & CMD_DEVICE) {
+		rc = sess_device(s);
+		if (rc)
+			return rc;
+	}
 	rc = verb->fn(s, nargs, args);
 	sess_dry_flush(s);
 	fflush(s->out.fp);

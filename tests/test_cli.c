@@ -249,6 +249,49 @@ static void test_help_walk(void **state)
 	sess_release(&s);
 }
 
+/* The dispatcher acts on the rows' flags: in a read-only session every
+ * row that may write the device (CMD_WRITES) is refused before it runs,
+ * its own example included, and nothing reaches the device; a dry run
+ * and the rows that only read still run.
+ */
+static void test_read_only_rows(void **state)
+{
+	static const char *const readers[] = {
+		"algo list", "param list", "param get ALPHA", "counter show",
+		"journal show", "pcc show", "dev show", "retx caps",
+	};
+	const struct cmd_row *o, *v;
+	struct session s;
+	size_t i, nw = 0;
+
+	(void)state;
+	sess_init(&s, "sim:readonly");
+	assert_int_equal(run(&s, "algo debug on"), 0);
+	sess_release(&s);
+	sess_init(&s, "sim:readonly");
+	s.read_only = true;
+	assert_int_equal(sess_device(&s), 0);
+	for (o = cmd_top; o->name; o++)
+		for (v = o->sub; v && v->name; v++) {
+			if (!(v->flags & CMD_WRITES))
+				continue;
+			nw++;
+			if (pcb_exit_code(run(&s, v->example)) != 1 ||
+			    !strstr(errbuf, "read-only session"))
+				fail_msg("'%s' ran in a read-only session: %s",
+					 v->example, errbuf);
+		}
+	assert_true(nw >= 10);
+	assert_int_equal(s.dev->n_set, 0);
+	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if (run(&s, readers[i]))
+			fail_msg("'%s' refused: %s", readers[i], errbuf);
+	s.dry_run = true;
+	assert_int_equal(run(&s, "param set ALPHA 0.3"), 0);
+	assert_int_equal(s.dev->n_set, 0);
+	sess_release(&s);
+}
+
 static void test_split(void **state)
 {
 	struct pcb_err err = { 0 };
@@ -332,6 +375,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_commands),
 		cmocka_unit_test(test_help_walk),
+		cmocka_unit_test(test_read_only_rows),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_prefixes),
 	};
