@@ -1,0 +1,270 @@
+/* write.c - the checked write path: range checks, journal, one set (or
+ * bulk set), read-back, for params and algorithm enables (session.h).
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <strings.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "fsafe.h"
+#include "fxp.h"
+#include "paths.h"
+#include "host/hostctr.h"
+#include "session.h"
+#include "suggest.h"
+#include "units.h"
+#include "device.h"
+#include "tel/diag.h"
+#include "mstreg.h"
+#include "fwctl.h"
+#include "discover.h"
+#include <unistd.h>
+/* ---- the write path ----------------------------------------------------- */
+
+static int read_values(struct session *s, unsigned slot, struct slot_view *v,
+		       uint32_t *vals, size_t n_single, unsigned single_idx)
+{
+	size_t got;
+	int rc;
+
+	if (n_single == 1)
+		return ppcc_param_get(&s->ppcc, slot, single_idx,
+				      &vals[single_idx], &s->err);
+	rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
+			   &s->err);
+	if (!rc && got < v->nparams)
+		rc = pcb_error(&s->err, PCB_E_DEVICE,
+			       "bulk get on slot %u returned %zu of %zu params",
+			       slot, got, v->nparams);
+	return rc;
+}
+
+static int write_params_locked(struct session *s, unsigned slot,
+			       struct param_write *w, size_t n, bool journal);
+
+int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
+		      size_t n, bool journal)
+{
+	int rc = sess_lock(s);
+
+	if (!rc) {
+		rc = write_params_locked(s, slot, w, n, journal);
+		sess_unlock(s);
+	}
+	return rc;
+}
+
+/* Read, journal, write, read back: under the device lock. */
+static int write_params_locked(struct session *s, unsigned slot,
+			       struct param_write *w, size_t n, bool journal)
+{
+	uint32_t cur[ALGO_MAX_PARAMS] = { 0 }, back[ALGO_MAX_PARAMS] = { 0 };
+	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
+	struct slot_view *v;
+	size_t i, nchanged = 0;
+	int rc, bad = -1;
+
+	rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	if (n == 0 || n > v->nparams)
+		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
+	if (s->dry_run) {
+		for (i = 0; i < n; i++) {
+			uint8_t buf[PPCC_SIZE];
+			enum reg_method m = ppcc_param_set_req(&s->ppcc, slot,
+							       w[i].index,
+							       w[i].value, buf);
+
+			sess_dry_line(s, m, buf);
+		}
+		return 0;
+	}
+	rc = read_values(s, slot, v, cur, n, w[0].index);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		w[i].old = cur[w[i].index];
+		w[i].changed = w[i].old != w[i].value;
+		nchanged += w[i].changed;
+	}
+	if (nchanged) {
+		char what[512];
+		size_t wl = 0;
+
+		wl += (size_t)snprintf(what, sizeof(what), "set slot %u", slot);
+		for (i = 0; i < n && wl < sizeof(what); i++) {
+			const struct param_view *p = &v->params[w[i].index];
+			char a[32], b[32];
+
+			if (!w[i].changed)
+				continue;
+			sess_format_value(s, p->type, w[i].old, a, sizeof(a));
+			sess_format_value(s, p->type, w[i].value, b, sizeof(b));
+			wl += (size_t)snprintf(what + wl, sizeof(what) - wl,
+					       " %s %s -> %s (PPCC index %u "
+					       "value 0x%08x -> 0x%08x)",
+					       p->info.name, a, b, w[i].index,
+					       w[i].old, w[i].value);
+		}
+		rc = sess_confirm(s, what);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < n && journal; i++) {
+		struct jentry e = { .kind = J_PARAM };
+
+		if (!w[i].changed)
+			continue;
+		e.slot = slot;
+		e.index = w[i].index;
+		/* one word in the journal line */
+		pcb_file_token(e.name, sizeof(e.name),
+			       v->params[w[i].index].info.name);
+		e.old = w[i].old;
+		e.new = w[i].value;
+		rc = journal_begin(s->journal, &e, &s->err);
+		if (rc)
+			return rc;
+		seq[i] = e.seq;
+		s->nwrites++;
+	}
+	if (!nchanged) {
+		for (i = 0; i < n; i++)
+			w[i].readback = w[i].old;
+		return 0;
+	}
+	/* one set for one param, one bulk set for several (or one set per
+	 * param where the transport has no bulk set) */
+	if (n == 1) {
+		rc = ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
+				    &s->err);
+	} else if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
+		for (i = 0; i < n && !rc; i++)
+			if (w[i].changed)
+				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
+						    w[i].value, &s->err);
+	} else {
+		memcpy(back, cur, sizeof(back));
+		for (i = 0; i < n; i++)
+			back[w[i].index] = w[i].value;
+		rc = ppcc_bulk_set(&s->ppcc, slot, back, v->nparams, &s->err);
+	}
+	if (!rc)
+		rc = read_values(s, slot, v, back, n, w[0].index);
+	for (i = 0; i < n; i++) {
+		bool ok = !rc && back[w[i].index] == w[i].value;
+
+		w[i].readback = back[w[i].index];
+		if (!rc && !ok && bad < 0)
+			bad = (int)i;
+		if (seq[i])
+			journal_end(s->journal, seq[i], ok, NULL);
+	}
+	if (rc)
+		return rc;
+	if (bad >= 0) {
+		const struct param_view *p = &v->params[w[bad].index];
+		char a[32], b[32];
+
+		sess_format_value(s, p->type, w[bad].value, a, sizeof(a));
+		sess_format_value(s, p->type, w[bad].readback, b, sizeof(b));
+		return pcb_error(&s->err, PCB_E_MISMATCH,
+				 "%s: sent %s (raw %u) but read back %s "
+				 "(raw %u); the device ignored the write",
+				 p->info.name, a, w[bad].value, b,
+				 w[bad].readback);
+	}
+	return 0;
+}
+
+static int algo_write_locked(struct session *s, unsigned slot, bool enable,
+			     bool counters, bool journal);
+
+int sess_algo_write(struct session *s, unsigned slot, bool enable,
+		    bool counters, bool journal)
+{
+	int rc = sess_lock(s);
+
+	if (!rc) {
+		rc = algo_write_locked(s, slot, enable, counters, journal);
+		sess_unlock(s);
+	}
+	return rc;
+}
+
+static int algo_write_locked(struct session *s, unsigned slot, bool enable,
+			     bool counters, bool journal)
+{
+	struct slot_view *v;
+	struct jentry e = { .kind = J_ALGO };
+	bool en, cen, en2, cen2;
+	int rc;
+
+	rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
+	if (counters && !v->ncounters)
+		return pcb_error(&s->err, PCB_E_INVAL,
+				 "slot %u (%s) has no counters", slot,
+				 v->name);
+	if (s->dry_run) {
+		uint8_t buf[PPCC_SIZE];
+
+		sess_dry_line(s, enable ? ppcc_enable_req(&s->ppcc, slot,
+							  counters, buf) :
+				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
+		return 0;
+	}
+	rc = ppcc_enable_state(&s->ppcc, slot, enable, &en, &cen, &s->err);
+	if (rc)
+		return rc;
+	if (en == enable && (!enable || !counters || cen))
+		return 0;	/* already so */
+	{
+		char what[200];
+
+		snprintf(what, sizeof(what), "%s slot %u (%.60s)%s (PPCC "
+			 "cmd_type %u, enabled %u -> %u, counter_en %u -> %u)",
+			 enable ? "enable" : "disable", slot, v->name,
+			 enable && counters ? " with counters" : "",
+			 enable ? PPCC_ENABLE : PPCC_DISABLE, en, enable, cen,
+			 enable && (counters || cen));
+		rc = sess_confirm(s, what);
+		if (rc)
+			return rc;
+	}
+	if (journal) {
+		e.slot = slot;
+		e.old = (uint32_t)en | (uint32_t)cen << 1;
+		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
+								<< 1;
+		rc = journal_begin(s->journal, &e, &s->err);
+		if (rc)
+			return rc;
+		s->nwrites++;
+	}
+	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
+		      ppcc_disable(&s->ppcc, slot, &s->err);
+	if (!rc)
+		rc = ppcc_enable_state(&s->ppcc, slot, enable, &en2, &cen2,
+				       &s->err);
+	if (!rc && (en2 != enable || (enable && counters && !cen2)))
+		rc = pcb_error(&s->err, PCB_E_MISMATCH,
+			       "slot %u: asked to %s%s but the device reports "
+			       "%s, counters %s", slot,
+			       enable ? "enable" : "disable",
+			       counters ? " with counters" : "",
+			       en2 ? "enabled" : "disabled",
+			       cen2 ? "on" : "off");
+	if (journal)
+		journal_end(s->journal, e.seq, rc == 0, NULL);
+	return rc;
+}
