@@ -387,34 +387,23 @@ static int plan_columns(struct session *s, struct plan *pl)
 	return 0;
 }
 
-/* Parse the words of `sweep run` into a plan; nothing runs, nothing is
- * written.  resume: the words come from sweep.args.
+/* What the keywords gave, until the plan takes it. */
+struct plan_opts {
+	unsigned long repeat, jobs;
+	const char *measure, *seeds;
+	uint64_t seed0;
+	bool have_for;
+};
+
+/* The axes: PARAM SPEC pairs up to the first keyword; *end gets the index
+ * of the first keyword.
  */
-int sw_plan_parse(struct session *s, struct plan *pl, int argc,
-		  char **argv, bool resume)
+static int parse_axes(struct session *s, struct plan *pl, int argc,
+		      char **argv, int *end)
 {
-	unsigned long repeat = 0, jobs = 0;
-	const char *measure = NULL, *seeds = NULL;
-	struct pcb_err bad = { 0 };
-	uint64_t seed0 = 0;
-	bool have_for = false;
 	int i, rc, k;
 	size_t n;
 
-	pl->jobs = 1;
-	rc = sess_device(s);
-	if (rc)
-		return rc;
-	pl->replay = (dev_traits(s) & DEV_T_REPLAY) != 0;
-	rc = sess_active_slot(s, &pl->slot);
-	if (!rc)
-		rc = sess_slot_view(s, pl->slot, &pl->v);
-	if (rc)
-		return rc;
-	pl->ax = calloc(SW_MAX_AXES, sizeof(*pl->ax));
-	if (!pl->ax)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	/* the axes: PARAM SPEC pairs up to the first keyword */
 	for (i = 0; i < argc && !sw_is_keyword(argv[i]); i += 2) {
 		struct axis *a = &pl->ax[pl->naxes];
 
@@ -448,7 +437,17 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		if (rc)
 			return rc;
 	}
-	/* the keywords: every problem with them is told at once */
+	*end = i;
+	return 0;
+}
+
+/* The keywords: every problem with them told at once. */
+static int parse_keys(struct session *s, struct plan *pl, int argc,
+		      char **argv, int i, struct plan_opts *o)
+{
+	struct pcb_err bad = { 0 };
+	int rc, k;
+
 	for (; i < argc; i++) {
 		const struct sw_key *kd = sw_key_find(argv[i]);
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] :
@@ -486,22 +485,22 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 				rc = pcb_error(&s->err, PCB_E_INVAL, "sweep: "
 					       "bad %s '%s' (e.g. 10ms, 100us)",
 					       key, val);
-			have_for |= kd->id == SW_K_FOR;
+			o->have_for |= kd->id == SW_K_FOR;
 			break;
 		}
 		case SW_K_REPEAT:
 			rc = sw_parse_count(&s->err, key, val, SW_MAX_REPEAT,
-					    "repeats", &repeat);
+					    "repeats", &o->repeat);
 			break;
 		case SW_K_JOBS:
 			rc = sw_parse_count(&s->err, key, val, SW_MAX_JOBS,
-					    "worker processes", &jobs);
+					    "worker processes", &o->jobs);
 			break;
 		case SW_K_SEEDS:
-			seeds = val;
+			o->seeds = val;
 			break;
 		case SW_K_MEASURE:
-			measure = val;
+			o->measure = val;
 			break;
 		case SW_K_INTO:
 			snprintf(pl->name, sizeof(pl->name), "%s", val);
@@ -531,7 +530,7 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 			for (pl->nscen = 1; i + 1 < argc &&
 			     !sw_is_keyword(argv[i + 1]); i++)
 				pl->nscen++;
-			rc = dev_workload_check(pl->nscen, pl->scen, &seed0,
+			rc = dev_workload_check(pl->nscen, pl->scen, &o->seed0,
 						&s->err);
 			break;
 		case SW_K_SHUFFLE:
@@ -552,22 +551,33 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		s->err = bad;
 		return -bad.code;
 	}
-	/* what only one kind of device has */
+	return 0;
+}
+
+/* What only one kind of device has: a replaying device's scenario (its
+ * own, made explicit, when none is given) and worker processes; a live
+ * device's duration and traffic.
+ */
+static int fit_device(struct session *s, struct plan *pl,
+		      struct plan_opts *o)
+{
+	int rc, k;
+
 	if (!pl->replay) {
 		if (pl->scen)
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
 					 "'scenario' is for the sim device; "
 					 "on a real NIC give the traffic with "
 					 "'while'");
-		if (jobs > 1)
+		if (o->jobs > 1)
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: a real "
 					 "NIC runs one point at a time (no "
 					 "'jobs')");
-		if (!have_for)
+		if (!o->have_for)
 			return pcb_error(&s->err, PCB_E_USAGE, "sweep: say how "
 					 "long each point runs on a real NIC "
 					 "('for 10s')");
-		if (seeds)
+		if (o->seeds)
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: 'seeds' "
 					 "are the simulator's; use 'repeat'");
 	} else {
@@ -579,7 +589,7 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
-			rc = dev_workload(s, line, sizeof(line), &seed0);
+			rc = dev_workload(s, line, sizeof(line), &o->seed0);
 			if (!rc)
 				rc = save_word(s, pl, "scenario");
 			for (w = strtok_r(line, " ", &save); w && !rc;
@@ -593,8 +603,8 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}
-		if (jobs) {
-			pl->jobs = (unsigned)jobs;
+		if (o->jobs) {
+			pl->jobs = (unsigned)o->jobs;
 		} else {	/* the CPUs, capped */
 			long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -602,6 +612,12 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 				   SW_MAX_JOBS : (unsigned)ncpu;
 		}
 	}
+	return 0;
+}
+
+/* The window of each run: its duration and interval. */
+static int plan_window(struct session *s, struct plan *pl)
+{
 	if (!pl->dur)
 		pl->dur = 10 * PS_PER_MS;
 	if (!pl->every) {	/* about 200 intervals, at least 10 us */
@@ -617,12 +633,20 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		return pcb_error(&s->err, PCB_E_RANGE, "sweep: %" PRId64
 				 " intervals per point (1 to 100000)",
 				 pl->dur / pl->every);
-	/* repeats and their seeds */
-	if (seeds) {
+	return 0;
+}
+
+/* The repeats and their seeds, and the runs they make. */
+static int plan_repeats(struct session *s, struct plan *pl,
+			const struct plan_opts *o)
+{
+	size_t n;
+
+	if (o->seeds) {
 		char buf[2048], *w, *save, *end;
 		size_t ns = 0;
 
-		snprintf(buf, sizeof(buf), "%s", seeds);
+		snprintf(buf, sizeof(buf), "%s", o->seeds);
 		for (w = strtok_r(buf, ",", &save); w;
 		     w = strtok_r(NULL, ",", &save)) {
 			if (ns == SW_MAX_REPEAT)
@@ -635,14 +659,14 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 				return pcb_error(&s->err, PCB_E_INVAL, "sweep: "
 						 "bad seed '%s'", w);
 		}
-		if (repeat && repeat != ns)
+		if (o->repeat && o->repeat != ns)
 			return pcb_error(&s->err, PCB_E_INVAL, "sweep: repeat "
-					 "%lu but %zu seeds", repeat, ns);
+					 "%lu but %zu seeds", o->repeat, ns);
 		pl->repeat = ns;
 	} else {
-		pl->repeat = repeat ? repeat : 1;
+		pl->repeat = o->repeat ? o->repeat : 1;
 		for (n = 0; n < pl->repeat; n++)
-			pl->seeds[n] = pl->replay ? seed0 + n : 0;
+			pl->seeds[n] = pl->replay ? o->seed0 + n : 0;
 	}
 	pl->npoints = 1;
 	for (n = 0; n < pl->naxes; n++) {
@@ -656,16 +680,25 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 				 "runs; narrow the ranges", SW_MAX_RUNS);
 	if (pl->jobs > pl->nruns)
 		pl->jobs = (unsigned)pl->nruns;
-	/* what to measure */
-	if (!measure) {
+	return 0;
+}
+
+/* What to measure, saved as a canonical list. */
+static int plan_measures(struct session *s, struct plan *pl,
+			 struct plan_opts *o)
+{
+	size_t n;
+	int rc, k;
+
+	if (!o->measure) {
 		rc = sess_counters_slot(s, &k);
 		if (rc)
 			return rc;
-		measure = !pl->replay ? "avg_rtt,max_rtt,dec,hai" :
+		o->measure = !pl->replay ? "avg_rtt,max_rtt,dec,hai" :
 			  k >= 0 ? "avg_rtt,util,queue_p99,cnp_handled" :
 				   "rtt_mean,util,queue_p99,cnp_handled";
 	}
-	rc = sw_parse_measures(&s->err, pl->replay, measure, pl->m, &pl->nmeas);
+	rc = sw_parse_measures(&s->err, pl->replay, o->measure, pl->m, &pl->nmeas);
 	if (rc)
 		return rc;
 	for (n = 0; n < pl->nmeas; n++) {
@@ -692,6 +725,45 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		if (!rc)
 			rc = save_word(s, pl, list);
 	}
+	if (rc)
+		return rc;
+	return 0;
+}
+
+/* Parse the words of `sweep run` into a plan; nothing runs, nothing is
+ * written.  resume: the words come from sweep.args.
+ */
+int sw_plan_parse(struct session *s, struct plan *pl, int argc,
+		  char **argv, bool resume)
+{
+	struct plan_opts o = { 0 };
+	size_t n;
+	int i = 0, rc;
+
+	pl->jobs = 1;
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	pl->replay = (dev_traits(s) & DEV_T_REPLAY) != 0;
+	rc = sess_active_slot(s, &pl->slot);
+	if (!rc)
+		rc = sess_slot_view(s, pl->slot, &pl->v);
+	if (rc)
+		return rc;
+	pl->ax = calloc(SW_MAX_AXES, sizeof(*pl->ax));
+	if (!pl->ax)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = parse_axes(s, pl, argc, argv, &i);
+	if (!rc)
+		rc = parse_keys(s, pl, argc, argv, i, &o);
+	if (!rc)
+		rc = fit_device(s, pl, &o);
+	if (!rc)
+		rc = plan_window(s, pl);
+	if (!rc)
+		rc = plan_repeats(s, pl, &o);
+	if (!rc)
+		rc = plan_measures(s, pl, &o);
 	if (rc)
 		return rc;
 	if (!*pl->name && !resume) {	/* sweep1, sweep2, ...: the first free */
