@@ -54,10 +54,13 @@ static void print_summary(struct session *s, struct simdev *d,
 		out_real(&s->out, "rtt_mean_ns", m->rtt_mean);
 		out_real(&s->out, "rtt_p99_ns", m->rtt_p99);
 		out_u64(&s->out, "rtt_samples", m->rtt_samples);
+		out_u64(&s->out, "rtt_late", m->rtt_late);
+		out_u64(&s->out, "probes_lost", m->probes_lost);
 		out_real(&s->out, "base_rtt_ns", m->base_rtt);
 		out_u64(&s->out, "pauses", m->pauses);
 		out_u64(&s->out, "drops", m->drops);
 		out_u64(&s->out, "rto", m->rtos);
+		out_u64(&s->out, "rto_lossless", m->rtos_lossless);
 		out_u64(&s->out, "events", m->events);
 		out_arr_begin(&s->out, "fct");
 		for (i = 0; i < m->nfct; i++) {
@@ -91,18 +94,31 @@ static void print_summary(struct session *s, struct simdev *d,
 	fmt_bytes(c, sizeof(c), m->q_max);
 	fprintf(s->out.fp, "queue        mean %s  p99 %s  max %s (deepest "
 		"switch queue)\n", a, b, c);
+	/* lost probes have no RTT: the figures of those answered are then
+	 * lower bounds */
 	if (m->rtt_samples)
-		fprintf(s->out.fp, "RTT          mean %.2f us  p99 %.2f us  "
-			"(%llu probes; idle path %.2f us)\n",
-			m->rtt_mean / 1e3, m->rtt_p99 / 1e3,
-			(unsigned long long)m->rtt_samples,
-			m->base_rtt / 1e3);
+		fprintf(s->out.fp, "RTT          mean %s%.2f us  p99 %s%.2f us  "
+			"(%llu probes, %llu answered after the timeout; idle "
+			"path %.2f us)\n", m->probes_lost ? ">= " : "",
+			m->rtt_mean / 1e3, m->probes_lost ? ">= " : "",
+			m->rtt_p99 / 1e3, (unsigned long long)m->rtt_samples,
+			(unsigned long long)m->rtt_late, m->base_rtt / 1e3);
 	else
-		fprintf(s->out.fp, "RTT          - (no probes; idle path "
-			"%.2f us)\n", m->base_rtt / 1e3);
+		fprintf(s->out.fp, "RTT          - (no probes answered; idle "
+			"path %.2f us)\n", m->base_rtt / 1e3);
+	if (m->probes_lost)
+		fprintf(s->out.fp, "probe loss   %.2f %% (%llu probes or answers "
+			"dropped)\n", 100.0 * (double)m->probes_lost /
+			(double)(m->probes_lost + m->rtt_samples),
+			(unsigned long long)m->probes_lost);
 	fprintf(s->out.fp, "losses       %llu pauses  %llu drops  %llu "
 		"retransmission timeouts\n", (unsigned long long)m->pauses,
 		(unsigned long long)m->drops, (unsigned long long)m->rtos);
+	if (m->rtos_lossless)
+		fprintf(s->out.fp, "anomaly      %llu retransmission timeouts "
+			"though no packet was lost: the timeout is shorter "
+			"than the queueing, or ACKs were held back\n",
+			(unsigned long long)m->rtos_lossless);
 	for (i = 0; i < m->nfct; i++) {
 		if (!i)
 			fprintf(s->out.fp, "FCT slowdown   size range     "
@@ -406,6 +422,8 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	ROW("switch_pause_sent", c.sw_pause_tx, "PFC frames sent by switches");
 	ROW("switch_drops_no_buffer", c.drops_nobuf, "dropped for buffer");
 	ROW("link_drops", c.drops_loss, "dropped by link loss");
+	ROW("rx_crc_errors_phy", c.rx_lost, "lost on the NICs' own links "
+	    "(not in rx_packets_phy)");
 #undef ROW
 	if (!s->out.json)
 		fprintf(s->out.fp, "every NIC of the fabric since it started "

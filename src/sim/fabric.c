@@ -107,6 +107,8 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 
 	if (b >= LHIST_N)
 		b = LHIST_N - 1;
+	if (!h->total || v < h->min)
+		h->min = v;
 	h->n[b] += w;
 	h->total += w;
 	h->sum += (double)v * (double)w;
@@ -133,22 +135,30 @@ static void lhist_clear(struct lhist *h)
 	h->total = 0;
 	h->sum = 0;
 	h->max = 0;
+	h->min = 0;
 }
 
+/* The bucket's midpoint, within the values seen: a midpoint below the
+ * least (or above the greatest) value would report what never happened,
+ * an RTT below the idle path.
+ */
 double lhist_quantile(const struct lhist *h, double q)
 {
-	double want = q * (double)h->total, acc = 0;
+	double want = q * (double)h->total, acc = 0, v = (double)h->max;
 	unsigned b, top = lhist_top(h);
 
 	if (!h->total)
 		return 0;
 	for (b = 0; b < top; b++) {
 		acc += (double)h->n[b];
-		if (acc >= want && h->n[b])
-			return lhist_value(b) > h->max ? (double)h->max :
-							 lhist_value(b);
+		if (acc >= want && h->n[b]) {
+			v = lhist_value(b);
+			break;
+		}
 	}
-	return (double)h->max;
+	if (v > (double)h->max)
+		v = (double)h->max;
+	return v < (double)h->min ? (double)h->min : v;
 }
 
 /* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
@@ -888,6 +898,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		out->drops++;
 		out->drop_bytes += k->size;
 		s->c.drops_nobuf++;
+		s->probes_lost += k->type == PK_PROBE;
 		pkt_free(s, ki);
 		return;
 	}
@@ -971,9 +982,34 @@ static void timer_lower(struct sim *s, int64_t t)
 		s->timer_lb = t;
 }
 
+/* The first timeout of a flight (the transport's comment, sim_int.h):
+ * drawn once per QP with adaptive retransmission, so that QPs do not
+ * time out in step.
+ */
+static int64_t rto_first(struct sim *s, struct qp *q)
+{
+	if (!q->rto_init) {
+		int64_t t = s->qp_timeout;
+
+		if (s->adp) {
+			unsigned e = ADP_INIT_LOW + (unsigned)(sim_rand(s) >>
+						     32) % ADP_INIT_RANGE;
+
+			if (ADP_BASE_PS << e < t)
+				t = ADP_BASE_PS << e;
+		}
+		q->rto_init = t;
+	}
+	return q->rto_init;
+}
+
+/* The timer from now; a QP without a timeout (timeout 0) never fires. */
 static void rto_set(struct sim *s, struct qp *q)
 {
-	q->rto_deadline = s->now + q->rto_cur;
+	if (!q->rto_cur)
+		q->rto_cur = rto_first(s, q);
+	q->rto_deadline = q->rto_cur > INT64_MAX - s->now ? INT64_MAX :
+			  s->now + q->rto_cur;
 	timer_lower(s, q->rto_deadline);
 }
 
@@ -1150,15 +1186,19 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		ki = pkt_alloc(s);
 		k = &s->pk[ki];
 		k->type = PK_DATA;
-		k->flags = last ? PF_LAST : 0;
+		k->flags = last ? PF_LAST | PF_ACKREQ : 0;
 		k->size = (uint16_t)(payload + HDR_BYTES);
 		k->qp = qi;
 		k->dst = q->dst;
 		k->psn = q->snd_nxt++;
+		if (!(q->snd_nxt & ((1u << s->cfg.ackreq) - 1)))
+			k->flags |= PF_ACKREQ;
 		k->ts = s->now;
 		q->last_tx = s->now;
 		q->last_wire = k->size;
 		q->next_ok = s->now + qp_gap(s, q, k->size);
+		if (q->next_ok - s->now > ACK_GAP_PS)	/* held: ask */
+			k->flags |= PF_ACKREQ;
 		rto_arm(s, qi);
 		h->rr = slot + 1 == n ? 0 : slot + 1;
 		if (s->algo.ops) {
@@ -1216,7 +1256,9 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 
 	memset(&o, 0, sizeof(o));
 	switch (k->type) {
-	case PK_DATA:
+	case PK_DATA: {
+		bool ack_now = k->flags & PF_ACKREQ;
+
 		if (k->flags & PF_CE) {
 			s->c.ecn_marked++;
 			if (s->now - q->last_cnp >= s->cfg.cnp_interval_ps) {
@@ -1230,11 +1272,9 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			q->nack_sent = false;
 			q->win_bytes += k->size - HDR_BYTES;
 			s->rx_payload += k->size - HDR_BYTES;
-			if (k->flags & PF_LAST) {
+			if (k->flags & PF_LAST)
 				s->c.rx_cqe++;
-				q->since_ack = 0;
-				ctrl_send(s, hi, qi, PK_ACK, k->psn, 0);
-			} else if (++q->since_ack >= s->cfg.ack_every) {
+			if (ack_now || ++q->since_ack >= s->cfg.ack_every) {
 				q->since_ack = 0;
 				ctrl_send(s, hi, qi, PK_ACK, k->psn, 0);
 			}
@@ -1245,10 +1285,12 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 				q->nack_sent = true;
 				ctrl_send(s, hi, qi, PK_NACK, q->rcv_nxt, 0);
 			}
-		} else if (++q->dups % s->cfg.ack_every == 0 && q->rcv_nxt) {
+		} else if ((ack_now || ++q->dups % s->cfg.ack_every == 0) &&
+			   q->rcv_nxt) {
 			ctrl_send(s, hi, qi, PK_ACK, q->rcv_nxt - 1, 0);
 		}
 		break;
+	}
 	case PK_PROBE:
 		/* the responder NIC answers in hardware */
 		ctrl_send(s, hi, qi, PK_PROBE_RESP, 0, k->ts);
@@ -1256,7 +1298,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 	case PK_ACK:
 		if (k->psn + 1 > q->snd_una) {
 			q->snd_una = k->psn + 1;
-			q->rto_cur = s->cfg.rto_ps;
+			q->rto_cur = rto_first(s, q);
 			rto_set(s, q);
 			if (q->snd_una >= q->snd_nxt)
 				s->timer_hint = true;	/* all acked */
@@ -1288,14 +1330,19 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		}
 		break;
 	case PK_PROBE_RESP:
-		if (q->probe_out && k->ts == q->probe_sent) {
+		/* every answer measures the path, one that comes after the
+		 * algorithm gave up on it too (issue 23, bug 9: leaving
+		 * those out hid the queues that delayed them) */
+		lhist_add(&s->rtt, (uint64_t)(s->now - k->ts), 1);
+		s->rtt_base_sum += q->path_rtt;
+		s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
+		s->tr_rtt_n++;
+		if (!q->probe_out || k->ts != q->probe_sent) {
+			s->rtt_late++;
+		} else {
 			q->probe_out = false;
 			if (!q->rto_on)
 				s->timer_hint = true;	/* may disarm */
-			lhist_add(&s->rtt, (uint64_t)ns_of(s->now - k->ts), 1);
-			s->rtt_base_sum += q->path_rtt;
-			s->tr_rtt_sum += (double)ns_of(s->now - k->ts);
-			s->tr_rtt_n++;
 			if (s->algo.ops) {
 				s->algo.ops->on_rtt(&h->ap, qp_state(s, qi),
 						    ns_of(s->now),
@@ -1317,15 +1364,19 @@ static void on_arrive(struct sim *s, uint32_t ki)
 	struct pkt *k = &s->pk[ki];
 	struct port *p = &s->ports[k->port];
 
-	p->rx_bytes_c[!data_class(k)] += k->size;
-	p->rx_pkts_c[!data_class(k)]++;
+	/* a frame lost on the link fails its FCS: the port does not
+	 * count it as received */
 	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
 		s->c.drops_loss++;
-		p->drops++;
-		p->drop_bytes += k->size;
+		p->lost_pkts++;
+		p->lost_bytes += k->size;
+		s->probes_lost += k->type == PK_PROBE ||
+				  k->type == PK_PROBE_RESP;
 		pkt_free(s, ki);
 		return;
 	}
+	p->rx_bytes_c[!data_class(k)] += k->size;
+	p->rx_pkts_c[!data_class(k)]++;
 	if (p->is_switch)
 		switch_rx(s, k->port, ki);
 	else
@@ -1350,8 +1401,11 @@ static void rto_fire(struct sim *s, uint32_t qi)
 		s->rto_vals[s->nrto++] = q->rto_cur;
 	q->snd_nxt = q->snd_una;		/* go back */
 	s->timer_hint = true;			/* nothing in flight */
-	if (q->rto_cur < 16 * s->cfg.rto_ps)	/* adaptive: back off */
+	/* adaptive: double up to the QP timeout; else the QP timeout */
+	if (s->adp && q->rto_cur < s->qp_timeout / 2)
 		q->rto_cur *= 2;
+	else
+		q->rto_cur = s->qp_timeout;
 	rto_set(s, q);
 	port_start(s, s->hosts[q->src].port);
 }
@@ -1601,7 +1655,6 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	}
 	q->rate = ALGO_RATE_ONE;
 	q->ecmp = (uint32_t)(sim_rand(s) >> 32);
-	q->rto_cur = s->cfg.rto_ps;
 	q->timer_ev_at = -1;
 	q->armed_pos = NONE;
 	q->last_cnp = INT64_MIN / 2;
@@ -1677,6 +1730,9 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	s->stride = algo->ops ? (algo->ops->qp_state_size + 15) / 16 * 16 :
 				16;
 	s->line_ppb = 8000 / cfg->rate_gbps;
+	s->qp_timeout = sim_qp_timeout_ps(cfg);
+	s->adp = cfg->adp_retx == SIM_ADP_ON ||
+		 (cfg->adp_retx == SIM_ADP_AUTO && (!cfg->pfc || cfg->loss));
 	seed_rng(s, cfg->seed);
 	rc = sim_build(s, err);
 	if (rc) {
@@ -1728,6 +1784,8 @@ static void window_reset(struct sim *s)
 	s->nfct = 0;
 	lhist_clear(&s->rtt);
 	s->rtt_base_sum = 0;
+	s->rtt_late = 0;
+	s->probes_lost = 0;
 	for (i = 0; i < s->nports; i++) {
 		struct port *p = &s->ports[i];
 
@@ -2085,6 +2143,7 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 
 	*c = s->c;
 	c->rx_bytes = c->rx_pkts = c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
+	c->rx_lost = 0;
 	for (i = 0; i < s->nhosts; i++) {
 		const struct port *p = &s->ports[s->hosts[i].port];
 		int k;
@@ -2094,6 +2153,7 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 		c->tx_bytes += port_tx_bytes(p);
 		c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
 		c->pause_tx += p->pause_tx;
+		c->rx_lost += p->lost_pkts;
 		for (k = 0; k < 2; k++) {
 			int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;
 
@@ -2226,14 +2286,18 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	sum->base_rtt = sum->flows ? path / sum->flows / PS_PER_NS :
 				     s->base_rtt_ns;
 	sum->rtt_samples = s->rtt.total;
+	sum->rtt_late = s->rtt_late;
+	sum->probes_lost = s->probes_lost;
 	if (s->rtt.total) {
-		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total;
-		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99);
+		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total / PS_PER_NS;
+		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99) / PS_PER_NS;
 		sum->base_rtt = (double)s->rtt_base_sum /
 				(double)s->rtt.total / PS_PER_NS;
 	}
 	sum->pauses = s->pause_events - s->win0_pauses;
 	sum->drops = s->c.drops_nobuf + s->c.drops_loss - s->win0_drops;
 	sum->rtos = s->c.rto - s->win0_rtos;
+	if (!s->c.drops_nobuf && !s->c.drops_loss)
+		sum->rtos_lossless = sum->rtos;
 	fct_buckets(s, sum);
 }

@@ -54,10 +54,21 @@ struct sim_cfg {
 	uint32_t load;		/* mix: percent of host link capacity */
 	uint32_t longflows;	/* mix: long-lived background flows */
 	int dist;		/* mix: 0 websearch, 1 hadoop */
-	int64_t rto_ps;		/* initial retransmission timeout */
+	/* RoCE transport (dcqcn-pfc.md section 4): the QP's local ACK
+	 * timeout 4.096 us * 2^timeout (0: none), adaptive retransmission
+	 * (SIM_ADP_AUTO: on where packets can be lost), an AckReq every
+	 * 2^ackreq packets, the responder's coalescing */
+	uint32_t timeout;
+	int adp_retx;		/* SIM_ADP_* */
+	uint32_t ackreq;
 	int64_t cnp_interval_ps;
 	uint32_t ack_every;	/* data packets per ACK */
 };
+
+enum { SIM_ADP_OFF, SIM_ADP_ON, SIM_ADP_AUTO };
+
+/* The QP timeout in ps; INT64_MAX for timeout 0 (none). */
+int64_t sim_qp_timeout_ps(const struct sim_cfg *c);
 
 /* Defaults: the standard case, 64:1 incast at 400 Gb/s, 4 KB MTU, 1 us. */
 void sim_cfg_default(struct sim_cfg *c);
@@ -131,6 +142,7 @@ struct sim_port_counters {	/* per device view: every host NIC */
 	uint64_t drops_nobuf, drops_loss;
 	uint64_t rx_cqe, tx_cqe;
 	uint64_t nacks, rto;
+	uint64_t rx_lost;		/* lost on the NICs' links (FCS) */
 	uint64_t ecn_marked_sw;		/* packets marked by switches */
 };
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c);
@@ -154,12 +166,20 @@ struct sim_summary {
 	double jain;
 	uint32_t flows;
 	double q_mean, q_p99, q_max;	/* bottleneck queue, bytes */
-	double rtt_mean, rtt_p99;	/* probe RTT, ns */
-	uint64_t rtt_samples;
+	/* probe RTT, ns, over every answer in the window, those that came
+	 * after the algorithm's probe timeout (late) too: the queue they
+	 * waited in is the one measured; lost probes (dropped) have no
+	 * RTT, so with any lost the figures are lower bounds */
+	double rtt_mean, rtt_p99;
+	uint64_t rtt_samples, rtt_late, probes_lost;
 	double base_rtt;		/* idle-path RTT, ns: the mean of the
 				 * answered probes' paths (else the
 				 * flows') */
 	uint64_t pauses, drops, rtos;
+	/* anomalies: retransmission timeouts while the fabric has lost no
+	 * packet since t = 0 (each is spurious: a timeout shorter than the
+	 * queueing, or an ACK held back) */
+	uint64_t rtos_lossless;
 	uint64_t events;
 	size_t nfct;
 	struct sim_fct_bucket fct[8];

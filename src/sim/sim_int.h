@@ -28,7 +28,34 @@ enum ev_type {
 enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 
 #define PF_CE		0x1	/* ECN congestion experienced */
+#define PF_ACKREQ	0x2	/* BTH AckReq: the responder ACKs it now */
 #define PF_LAST		0x4	/* last packet of the message */
+
+/* RoCE acknowledgement and retransmission (dcqcn-pfc.md section 4).
+ *
+ * The requester sets AckReq on a message's last packet and on every
+ * 2^ackreq-th PSN (mlx5_ib's log_ack_req_freq) [SRC], and on a packet
+ * after which its rate limiter holds the QP for more than ACK_GAP_PS
+ * [reconstructed: without it a slow QP's packets wait at the responder
+ * for ack_every - 1 more, tens of ms at DCQCN's minimum rate, and time
+ * out; ConnectX's own rule is not documented].  The responder ACKs an
+ * AckReq packet at once and coalesces the rest, cumulatively, one ACK
+ * per ack_every packets.
+ *
+ * The timer runs from the last progress; without adaptive retransmission
+ * it is the QP's local ACK timeout, 4.096 us * 2^timeout [DOC], retried
+ * without end (retry_cnt and the QP's error state are not modelled).
+ * Adaptive retransmission follows NVIDIA's documented flow; profile 0's
+ * values are not published, so these are reconstructed: a time base of
+ * 4.096 us (the documented minimum is 4 us), a first timeout of
+ * 2^ADP_INIT_LOW or 2^(ADP_INIT_LOW + 1) bases drawn per QP and tried
+ * once, then doubling (each value once) up to the QP timeout, where it
+ * stays; progress starts again from the first.
+ */
+#define ACK_GAP_PS	(10 * PS_PER_US)
+#define ADP_BASE_PS	(4096 * PS_PER_NS)
+#define ADP_INIT_LOW	5	/* 131 us */
+#define ADP_INIT_RANGE	2	/* .. 262 us */
 
 /* Heap key: (time - tbase) in ps in the high 44 bits, the insertion
  * sequence (mod 2^20) in the low 20: one 64-bit compare orders by time,
@@ -102,7 +129,7 @@ struct pqueue {
 struct lhist {
 	uint64_t total;		/* weights */
 	double sum;		/* of value x weight */
-	uint64_t max;
+	uint64_t max, min;	/* min: valid while total > 0 */
 	uint64_t n[LHIST_N];
 };
 
@@ -140,12 +167,14 @@ struct port {
 	uint64_t drops, drop_bytes;
 	uint64_t win0_payload;	/* port_payload at the window's start */
 	/* line 4: rare */
+	uint64_t lost_pkts, lost_bytes;	/* lost on the link into it: not
+					 * received (an FCS error) */
 	uint32_t node;
 	uint32_t headroom;	/* switch ingress: bytes that may still come
 				 * after its Xoff (scenario.c sizes it) */
 	uint32_t hdrm_used;	/* ... came since the latest Xoff */
 	uint32_t hdrm_peak;	/* the most that ever came after one */
-	unsigned char pad_[48];	/* to five whole lines */
+	unsigned char pad_[32];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
@@ -248,7 +277,8 @@ struct qp {
 	int64_t start, stop, finish;
 	uint64_t win_bytes;	/* delivered in the stats window */
 	int64_t path_rtt;	/* a probe's RTT on the idle path, ps */
-	unsigned char pad_[48];	/* to four whole lines */
+	int64_t rto_init;	/* the first timeout of a flight; 0 not yet */
+	unsigned char pad_[40];	/* to four whole lines */
 };
 
 _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
@@ -299,8 +329,12 @@ struct sim {
 	int64_t win_t0;
 	/* the cumulative counts when the window began */
 	uint64_t win0_drops, win0_rtos, win0_pauses, win0_events;
-	struct lhist rtt;
+	struct lhist rtt;	/* probe RTTs, ps */
 	int64_t rtt_base_sum;	/* the answered probes' idle paths, ps */
+	uint64_t rtt_late;	/* answered after the probe timeout */
+	uint64_t probes_lost;	/* probes or answers dropped */
+	bool adp;		/* adaptive retransmission modelled */
+	int64_t qp_timeout;	/* ps, INT64_MAX none */
 	int64_t *rto_vals;
 	size_t nrto, caprto;
 	struct fct_rec *fct;	/* flows of the window (started in it) */

@@ -10,7 +10,7 @@ export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
 dir="$tmp/data/pccbench/series"
 # the incast of scripts/incast-triage.pcb: RTT probes stop at ~6 ms while
 # the other columns go on to 20 ms
-"$BIN" -d sim:p -y -c 'algo debug on; sim scenario incast senders 64 pfc off buffer 4MB size 1MB; record for 20ms every 100us into tri' >/dev/null
+"$BIN" -d sim:p -y -c 'algo debug on; sim scenario incast senders 64 pfc off buffer 4MB size 1MB timeout 8 adp_retx off; record for 20ms every 100us into tri' >/dev/null
 check "record exit" 0 $?
 
 # 1. one time axis: in a text plot the RTT panel's last point sits where
