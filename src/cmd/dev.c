@@ -30,6 +30,10 @@ static bool have_prog(const char *prog)
 	return false;
 }
 
+/* `dev list [all]`: the network functions (PCI class 0x02xx) of NVIDIA's
+ * vendor ID, then the simulated devices; `all` adds the BlueField SoC
+ * functions and bridges, labelled so in FUNCTION, with no transport.
+ */
 static int cmd_dev_list(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -43,28 +47,32 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	struct dirent *de;
 	struct tbl t;
 	size_t i, n = 0;
-	bool have_sim = false;
+	bool have_sim = false, all = false;
 	bool mst = have_prog(s->mstreg_prog ? s->mstreg_prog : "mstreg");
 	DIR *d;
 	int rc;
 
-	(void)argc;
-	(void)argv;
-	rc = pcb_discover(&nics, &n, &s->err);
+	if (argc == 1 && strcmp(argv[0], "all"))
+		return pcb_error(&s->err, PCB_E_USAGE, "'dev list': unknown "
+				 "word '%s' (dev list [all])", argv[0]);
+	all = argc == 1;
+	rc = pcb_discover_all(&nics, &n, all, &s->err);
 	if (rc)
 		return rc;
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < n; i++) {
 		const struct pcb_nic *c = &nics[i];
-
+		bool ppcc = pcb_fn_has_ppcc(c->kind);
 		/* mstflint refuses VFs; fwctl needs the kernel's node */
-		snprintf(tr, sizeof(tr), "%s%s%s", c->fwctl[0] ? "fwctl" : "",
-			 c->fwctl[0] && mst && !c->vf ? "," : "",
-			 mst && !c->vf ? "mstreg" : "");
+		bool fw = ppcc && c->fwctl[0];
+		bool ms = mst && ppcc && !c->vf;
+
+		snprintf(tr, sizeof(tr), "%s%s%s", fw ? "fwctl" : "",
+			 fw && ms ? "," : "", ms ? "mstreg" : "");
 		tbl_row(&t);
 		tbl_str(&t, c->bdf);
 		tbl_str(&t, c->model);
-		tbl_str(&t, c->vf ? "VF" : "PF");
+		tbl_str(&t, pcb_fn_kind_name(c->kind));
 		tbl_str(&t, c->netdev[0] ? c->netdev : NULL);
 		tbl_str(&t, c->rdma[0] ? c->rdma : NULL);
 		tbl_str(&t, c->fwctl[0] ? c->fwctl : NULL);
@@ -250,9 +258,10 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_dev_verbs[] = {
-	{ "list", cmd_dev_list, NULL, 0, 0, "",
+	{ "list", cmd_dev_list, NULL, 0, 1, "[all]",
 	  "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, transports) "
-	  "and simulated devices", "dev list", CMD_DEFAULT },
+	  "and simulated devices; all: BlueField SoC functions and bridges "
+	  "too", "dev list", CMD_DEFAULT },
 	{ "show", cmd_dev_show, NULL, 0, 0, "",
 	  "the open device: backend, state file or node, journal",
 	  "dev show", CMD_DEVICE },
