@@ -198,6 +198,9 @@ static int tool_error(const char *e, struct pcb_err *err)
 		e++;
 	}
 	msg[n] = '\0';
+	if (!n)		/* still one line that says something */
+		snprintf(msg, sizeof(msg), "an error without a message "
+			 "('-E-')");
 	return pcb_error(err, PCB_E_DEVICE, "%s", msg);
 }
 

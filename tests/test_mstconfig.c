@@ -148,6 +148,8 @@ static void test_bad_outputs(void **state)
 		  "nv_roce_cc nv_pcc \n\n", PCB_E_DEVICE,
 		  "Failed to query some of the TLVs: Failed to query the "
 		  "next values of the following TLVs: nv_roce_cc nv_pcc" },
+		{ "-E- \nDevice #1:\n", PCB_E_DEVICE,
+		  "an error without a message ('-E-')" },
 		{ "-E- invalid argument: --x\n    NAME:\n", PCB_E_DEVICE,
 		  "invalid argument: --x" },
 		{ HDR, PCB_E_PARSE, "an empty 'Configurations:' table" },
