@@ -13,37 +13,96 @@
 #include "discover.h"
 #include "fwctl.h"
 
+/* The IDs we name ourselves (kernel mlx5_core_pci_table, pci.ids and the
+ * spec's table); any other NVIDIA ID is named by libpci.  A BlueField
+ * shows its SoC functions with the SoC's IDs; the same IDs with PCI class
+ * 0x0604 are the bridges of its PCIe switch (a bridge whatever its ID).
+ */
 static const struct {
 	uint16_t id;
 	const char *model;
-	bool vf;
+	enum pcb_fn_kind kind;
 } models[] = {
-	{ 0x101b, "ConnectX-6", false },
-	{ 0x101c, "ConnectX-6 VF", true },
-	{ 0x101d, "ConnectX-6 Dx", false },
-	{ 0x101e, "ConnectX VF", true },
-	{ 0x101f, "ConnectX-6 Lx", false },
-	{ 0x1021, "ConnectX-7", false },
-	{ 0x1023, "ConnectX-8", false },
-	{ 0x1025, "ConnectX-9", false },
-	{ 0xa2d2, "BlueField", false },
-	{ 0xa2d3, "BlueField VF", true },
-	{ 0xa2d6, "BlueField-2", false },
-	{ 0xa2dc, "BlueField-3", false },
-	{ 0xa2df, "BlueField-4", false },
+	{ 0x0212, "ConnectX-6 Dx flash recovery", PCB_FN_RECOVERY },
+	{ 0x0214, "BlueField-2 flash recovery", PCB_FN_RECOVERY },
+	{ 0x0216, "ConnectX-6 Lx flash recovery", PCB_FN_RECOVERY },
+	{ 0x0218, "ConnectX-7 flash recovery", PCB_FN_RECOVERY },
+	{ 0x021a, "BlueField-3 Lx flash recovery", PCB_FN_RECOVERY },
+	{ 0x021c, "BlueField-3 flash recovery", PCB_FN_RECOVERY },
+	{ 0x021e, "ConnectX-8 flash recovery", PCB_FN_RECOVERY },
+	{ 0x101b, "ConnectX-6", PCB_FN_PF },
+	{ 0x101c, "ConnectX-6 VF", PCB_FN_VF },
+	{ 0x101d, "ConnectX-6 Dx", PCB_FN_PF },
+	{ 0x101e, "ConnectX VF", PCB_FN_VF },
+	{ 0x101f, "ConnectX-6 Lx", PCB_FN_PF },
+	{ 0x1021, "ConnectX-7", PCB_FN_PF },
+	{ 0x1023, "ConnectX-8", PCB_FN_PF },
+	{ 0x1025, "ConnectX-9", PCB_FN_PF },
+	{ 0x1027, "ConnectX-10", PCB_FN_PF },
+	{ 0x2101, "ConnectX-10 NVLink-C2C", PCB_FN_PF },
+	{ 0xa2d0, "BlueField SoC", PCB_FN_SOC },
+	{ 0xa2d1, "BlueField SoC", PCB_FN_SOC },
+	{ 0xa2d2, "BlueField", PCB_FN_PF },
+	{ 0xa2d3, "BlueField VF", PCB_FN_VF },
+	{ 0xa2d4, "BlueField-2 SoC", PCB_FN_SOC },
+	{ 0xa2d5, "BlueField-2 SoC", PCB_FN_SOC },
+	{ 0xa2d6, "BlueField-2", PCB_FN_PF },
+	{ 0xa2d7, "BlueField-3 Lx SoC", PCB_FN_SOC },
+	{ 0xa2d8, "BlueField-3 Lx SoC", PCB_FN_SOC },
+	{ 0xa2d9, "BlueField-3 Lx", PCB_FN_PF },
+	{ 0xa2da, "BlueField-3 SoC", PCB_FN_SOC },
+	{ 0xa2db, "BlueField-3 SoC", PCB_FN_SOC },
+	{ 0xa2dc, "BlueField-3", PCB_FN_PF },
+	{ 0xa2dd, "BlueField-4 SoC", PCB_FN_SOC },
+	{ 0xa2de, "BlueField-4 SoC", PCB_FN_SOC },
+	{ 0xa2df, "BlueField-4", PCB_FN_PF },
+	{ 0xc2d2, "BlueField SoC management", PCB_FN_MGMT },
+	{ 0xc2d3, "BlueField-2 SoC management", PCB_FN_MGMT },
+	{ 0xc2d4, "BlueField-3 Lx SoC management", PCB_FN_MGMT },
+	{ 0xc2d5, "BlueField-3 SoC management", PCB_FN_MGMT },
+	{ 0xc2d6, "BlueField-4 SoC management", PCB_FN_MGMT },
 };
 
-const char *pcb_nic_model(uint16_t device, bool *vf)
+static int model_index(uint16_t device)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (models[i].id == device) {
-			*vf = models[i].vf;
-			return models[i].model;
-		}
-	*vf = false;
-	return NULL;
+		if (models[i].id == device)
+			return (int)i;
+	return -1;
+}
+
+const char *pcb_nic_model(uint16_t device, bool *vf)
+{
+	int i = model_index(device);
+
+	*vf = i >= 0 && models[i].kind == PCB_FN_VF;
+	return i >= 0 ? models[i].model : NULL;
+}
+
+enum pcb_fn_kind pcb_nic_kind(uint16_t device)
+{
+	int i = model_index(device);
+
+	return i >= 0 ? models[i].kind : PCB_FN_PF;
+}
+
+const char *pcb_fn_kind_name(enum pcb_fn_kind kind)
+{
+	static const char *const names[] = {
+		[PCB_FN_PF] = "PF", [PCB_FN_VF] = "VF", [PCB_FN_SOC] = "SoC",
+		[PCB_FN_MGMT] = "mgmt", [PCB_FN_RECOVERY] = "recovery",
+		[PCB_FN_BRIDGE] = "bridge", [PCB_FN_OTHER] = "other",
+	};
+
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ?
+	       names[kind] : "other";
+}
+
+bool pcb_fn_has_ppcc(enum pcb_fn_kind kind)
+{
+	return kind == PCB_FN_PF || kind == PCB_FN_VF;
 }
 
 const char *pcb_sysfs(void)
@@ -232,9 +291,50 @@ static int nic_cmp(const void *a, const void *b)
 		      ((const struct pcb_nic *)b)->bdf);
 }
 
+/* What a function is: by its class first (a bridge is a bridge whatever
+ * its ID), then by the table.
+ */
+static enum pcb_fn_kind fn_kind(uint16_t device, uint16_t pci_class)
+{
+	enum pcb_fn_kind k = pcb_nic_kind(device);
+
+	if (pci_class == 0x0604)
+		return PCB_FN_BRIDGE;
+	if (pci_class >> 8 == 0x02)
+		return k;
+	return k == PCB_FN_PF || k == PCB_FN_VF ? PCB_FN_OTHER : k;
+}
+
+/* The model: ours, else libpci's name (pci.ids, hwdb), else the ID. */
+static void fn_model(struct pci_access *pa, uint16_t device, char *buf,
+		     size_t len)
+{
+	int flags = PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS;
+	const char *ids = getenv("PCCBENCH_PCI_IDS"), *m;
+	bool vf;
+
+	m = pcb_nic_model(device, &vf);
+	if (!m) {
+		if (ids && *ids)
+			flags |= PCI_LOOKUP_NO_HWDB;
+		m = pci_lookup_name(pa, buf, (int)len, flags, 0x15b3, device);
+	}
+	if (m && m != buf)
+		snprintf(buf, len, "%s", m);
+	else if (!m)
+		snprintf(buf, len, "NVIDIA device 0x%04x", device);
+}
+
 int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 {
+	return pcb_discover_all(out, count, false, err);
+}
+
+int pcb_discover_all(struct pcb_nic **out, size_t *count, bool all,
+		     struct pcb_err *err)
+{
 	const char *dump = getenv("PCCBENCH_PCI_DUMP");
+	const char *ids = getenv("PCCBENCH_PCI_IDS");
 	struct pci_access *volatile pa = NULL;
 	struct pcb_nic *volatile v = NULL;
 	volatile size_t n = 0, cap = 0;
@@ -252,6 +352,8 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 		return pcb_error(err, PCB_E_DEVICE, "PCI scan failed: %s",
 				 pci_msg);
 	}
+	if (ids && *ids)
+		pci_set_name_list_path(pa, (char *)ids, 0);
 	if (dump && *dump) {
 		pa->method = PCI_ACCESS_DUMP;
 		pci_set_param(pa, (char *)"dump.name", (char *)dump);
@@ -264,11 +366,13 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 	pci_scan_bus(pa);
 	for (dev = pa->devices; dev; dev = dev->next) {
 		struct pcb_nic *nic;
-		const char *model;
-		bool vf;
+		enum pcb_fn_kind kind;
 
 		pci_fill_info(dev, PCI_FILL_IDENT | PCI_FILL_CLASS);
 		if (dev->vendor_id != 0x15b3)
+			continue;
+		kind = fn_kind(dev->device_id, dev->device_class);
+		if (!all && dev->device_class >> 8 != 0x02)
 			continue;
 		if (n == cap) {
 			struct pcb_nic *nv;
@@ -288,13 +392,10 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 		snprintf(nic->bdf, sizeof(nic->bdf), "%04x:%02x:%02x.%u",
 			 dev->domain, dev->bus, dev->dev, dev->func);
 		nic->device = dev->device_id;
-		model = pcb_nic_model(dev->device_id, &vf);
-		nic->vf = vf;
-		if (model)
-			snprintf(nic->model, sizeof(nic->model), "%s", model);
-		else
-			snprintf(nic->model, sizeof(nic->model),
-				 "NVIDIA device 0x%04x", dev->device_id);
+		nic->pci_class = dev->device_class;
+		nic->kind = kind;
+		nic->vf = kind == PCB_FN_VF;
+		fn_model(pa, dev->device_id, nic->model, sizeof(nic->model));
 		names_in(nic->bdf, "net", nic->netdev, sizeof(nic->netdev));
 		names_in(nic->bdf, "infiniband", nic->rdma, sizeof(nic->rdma));
 		if (fwctl_find_node(nic->bdf, nic->fwctl, sizeof(nic->fwctl)))

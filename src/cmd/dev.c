@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "fwctl.h"
 #include "discover.h"
+#include "mstconfig.h"
 #include "mstreg.h"
 #include "paths.h"
 #include "device.h"
@@ -30,6 +31,10 @@ static bool have_prog(const char *prog)
 	return false;
 }
 
+/* `dev list [all]`: the network functions (PCI class 0x02xx) of NVIDIA's
+ * vendor ID, then the simulated devices; `all` adds the BlueField SoC
+ * functions and bridges, labelled so in FUNCTION, with no transport.
+ */
 static int cmd_dev_list(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -43,28 +48,32 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	struct dirent *de;
 	struct tbl t;
 	size_t i, n = 0;
-	bool have_sim = false;
+	bool have_sim = false, all = false;
 	bool mst = have_prog(s->mstreg_prog ? s->mstreg_prog : "mstreg");
 	DIR *d;
 	int rc;
 
-	(void)argc;
-	(void)argv;
-	rc = pcb_discover(&nics, &n, &s->err);
+	if (argc == 1 && strcmp(argv[0], "all"))
+		return pcb_error(&s->err, PCB_E_USAGE, "'dev list': unknown "
+				 "word '%s' (dev list [all])", argv[0]);
+	all = argc == 1;
+	rc = pcb_discover_all(&nics, &n, all, &s->err);
 	if (rc)
 		return rc;
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < n; i++) {
 		const struct pcb_nic *c = &nics[i];
-
+		bool ppcc = pcb_fn_has_ppcc(c->kind);
 		/* mstflint refuses VFs; fwctl needs the kernel's node */
-		snprintf(tr, sizeof(tr), "%s%s%s", c->fwctl[0] ? "fwctl" : "",
-			 c->fwctl[0] && mst && !c->vf ? "," : "",
-			 mst && !c->vf ? "mstreg" : "");
+		bool fw = ppcc && c->fwctl[0];
+		bool ms = mst && ppcc && !c->vf;
+
+		snprintf(tr, sizeof(tr), "%s%s%s", fw ? "fwctl" : "",
+			 fw && ms ? "," : "", ms ? "mstreg" : "");
 		tbl_row(&t);
 		tbl_str(&t, c->bdf);
 		tbl_str(&t, c->model);
-		tbl_str(&t, c->vf ? "VF" : "PF");
+		tbl_str(&t, pcb_fn_kind_name(c->kind));
 		tbl_str(&t, c->netdev[0] ? c->netdev : NULL);
 		tbl_str(&t, c->rdma[0] ? c->rdma : NULL);
 		tbl_str(&t, c->fwctl[0] ? c->fwctl : NULL);
@@ -249,13 +258,159 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* mstconfig, or mlxconfig beside MFT's mlxreg; $PCCBENCH_MSTCONFIG wins. */
+static const char *nvc_prog(const struct session *s)
+{
+	const char *env = getenv("PCCBENCH_MSTCONFIG"), *base;
+
+	if (env && *env)
+		return env;
+	base = s->mstreg_prog ? strrchr(s->mstreg_prog, '/') : NULL;
+	base = base ? base + 1 : s->mstreg_prog;
+	return base && !strcmp(base, "mlxreg") ? "mlxconfig" : "mstconfig";
+}
+
+/* The PPCC slots as they run now: one row per slot that has an algo. */
+static int nvc_running(struct session *s, struct tbl *t)
+{
+	static const struct tbl_col cols[] = {
+		{ "slot", "SLOT", TBL_RIGHT }, { "algo_id", "ID", 0 },
+		{ "version", "VERSION", 0 }, { "name", "NAME", 0 },
+		{ "enabled", "ENABLED", 0 },
+	};
+	uint32_t info[PPCC_SLOTS], num;
+	struct ppcc_status st;
+	char name[224], descr[224];
+	unsigned i;
+	int rc;
+
+	tbl_init(t, cols, sizeof(cols) / sizeof(cols[0]));
+	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
+		if (!info[i])
+			continue;
+		rc = ppcc_algo_info(&s->ppcc, i, &num, name, sizeof(name),
+				    descr, sizeof(descr), &s->err);
+		if (!rc)
+			rc = ppcc_status(&s->ppcc, i, &st, &s->err);
+		if (rc)
+			break;
+		tbl_row(t);
+		tbl_u64(t, i);
+		tbl_hex(t, num >> 16, 4);
+		tbl_strf(t, "%u.%u", (num >> 8) & 0xff, num & 0xff);
+		tbl_str(t, name);
+		tbl_bool(t, st.enabled);
+	}
+	return rc;
+}
+
+/* `dev nvconfig [all]`: the NIC's non-volatile RoCE congestion settings
+ * (mstconfig's Default, Current = loaded at this boot, Next Boot) beside
+ * the PPCC slots as they run now.  Read-only.
+ */
+static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "setting", "SETTING", 0 }, { "default", "DEFAULT", 0 },
+		{ "current", "CURRENT", 0 }, { "next_boot", "NEXT_BOOT", 0 },
+		{ "pending", "PENDING", 0 },
+	};
+	const char *prog = nvc_prog(s), *who;
+	struct nvc_query q = { 0 };
+	struct tbl run, nv;
+	size_t i, shown = 0, pending = 0;
+	bool all = false;
+	int rc, c;
+
+	if (argc == 1 && strcmp(argv[0], "all"))
+		return pcb_error(&s->err, PCB_E_USAGE, "'dev nvconfig': "
+				 "unknown word '%s' (dev nvconfig [all])",
+				 argv[0]);
+	all = argc == 1;
+	rc = sess_device(s);
+	if (rc)
+		return rc;
+	if (!strcmp(dev_kind(s), "sim") || !pcb_is_pci_name(s->devid))
+		return pcb_error(&s->err, PCB_E_STATE, "'dev nvconfig': '%s' "
+				 "is simulated: no non-volatile settings (a "
+				 "NIC's come from mstconfig)", s->devname);
+	rc = nvc_run(prog, s->devid, s->timeout_ms, s->stop, &q, &s->err);
+	if (rc)
+		return rc;
+	rc = nvc_running(s, &run);
+	if (rc)
+		goto out_run;
+	tbl_init(&nv, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < q.n; i++) {
+		const struct nvc_param *p = &q.p[i];
+
+		if (!all && !nvc_is_cc(p->name))
+			continue;
+		shown++;
+		pending += nvc_pending(&q, p);
+		tbl_row(&nv);
+		tbl_str(&nv, p->name);
+		for (c = 0; c < NVC_NCOLS; c++)
+			tbl_str(&nv, p->val[c]);
+		if (p->val[NVC_CURRENT])
+			tbl_bool(&nv, nvc_pending(&q, p));
+		else
+			tbl_null(&nv);
+	}
+	who = strrchr(prog, '/');
+	who = who ? who + 1 : prog;
+	if (s->out.json) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "device", s->devid);
+		out_str(&s->out, "tool", who);
+		out_str(&s->out, "device_type", q.device_type);
+		out_str(&s->out, "part", q.part);
+		tbl_print(&run, &s->out, "running");
+		tbl_print(&nv, &s->out, "nvconfig");
+		if (q.has[NVC_CURRENT])
+			out_u64(&s->out, "pending", pending);
+		else
+			out_null(&s->out, "pending");
+		out_obj_end(&s->out);
+	} else {
+		fprintf(s->out.fp, "%s  %s %s\n\nrunning now (PPCC):\n",
+			s->devid, q.device_type, q.part);
+		tbl_print(&run, &s->out, NULL);
+		fprintf(s->out.fp, "\nnon-volatile (%s: CURRENT was loaded at "
+			"this boot, NEXT_BOOT loads at the next):\n", who);
+		tbl_print(&nv, &s->out, NULL);
+		if (!q.has[NVC_CURRENT])
+			fprintf(s->out.fp, "the firmware does not report its "
+				"current values: what the next boot changes "
+				"is unknown\n");
+		else if (pending)
+			fprintf(s->out.fp, "%zu of %zu settings change at the "
+				"next boot (reboot or mstfwreset)\n", pending,
+				shown);
+		else
+			fprintf(s->out.fp, "no setting changes at the next "
+				"boot\n");
+	}
+	tbl_release(&nv);
+out_run:
+	tbl_release(&run);
+	nvc_release(&q);
+	return rc;
+}
+
 const struct cmd_row cmd_dev_verbs[] = {
-	{ "list", cmd_dev_list, NULL, 0, 0, "",
+	{ "list", cmd_dev_list, NULL, 0, 1, "[all]",
 	  "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, transports) "
-	  "and simulated devices", "dev list", CMD_DEFAULT },
+	  "and simulated devices; all: BlueField SoC functions and bridges "
+	  "too", "dev list", CMD_DEFAULT },
 	{ "show", cmd_dev_show, NULL, 0, 0, "",
 	  "the open device: backend, state file or node, journal",
 	  "dev show", CMD_DEVICE },
+	{ "nvconfig", cmd_dev_nvconfig, NULL, 0, 1, "[all]",
+	  "the NIC's non-volatile RoCE congestion settings (mstconfig: "
+	  "default, current, next boot) beside the PPCC slots running now; "
+	  "all: every setting", "dev nvconfig", CMD_DEVICE },
 	{ "open", cmd_dev_open, NULL, 1, 1, "DEVICE",
 	  "switch to another device (sim, sim:NAME, 0000:08:00.0, "
 	  "pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
