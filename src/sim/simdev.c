@@ -177,8 +177,10 @@ static int load(struct simdev *d, struct pcb_err *err)
 
 		snprintf(m, sizeof(m), "%s", err->msg);
 		pcb_err_reset(err);
-		return pcb_error(err, PCB_E_CORRUPT, "'%s' line %d: %s", path,
-				 lineno, m);
+		/* an older pccbench's keys (rto) land here too */
+		return pcb_error(err, PCB_E_CORRUPT, "'%s' line %d: %.300s "
+				 "('sim scenario reset' starts from the default "
+				 "scenario)", path, lineno, m);
 	}
 	return 0;
 }
