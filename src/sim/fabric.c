@@ -1574,7 +1574,7 @@ static void dispatch(struct sim *s, const struct ev *e)
 		flow_stop(s, id);
 		break;
 	case EV_FLOW_GEN:
-		sim_flow_gen(s, id);
+		s->src->flow_gen(s, id);
 		break;
 	default:
 		break;
@@ -1660,7 +1660,7 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	q->last_cnp = INT64_MIN / 2;
 	q->start = start;
 	q->stop = stop;
-	q->path_rtt = sim_path_rtt(s, src, dst);
+	q->path_rtt = s->src->path_rtt(s, src, dst);
 	ev_push(s, start, EV_FLOW_START, qi);
 	if (stop > 0)
 		ev_push(s, stop, EV_FLOW_STOP, qi);
@@ -1698,8 +1698,9 @@ void sim_free(struct sim *s)
 	free(s);
 }
 
-int sim_create(struct sim **out, const struct sim_cfg *cfg,
-	       const struct sim_algo *algo, struct pcb_err *err)
+int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
+		      const struct sim_algo *algo,
+		      const struct sim_source *src, struct pcb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	uint32_t i, n;
@@ -1707,6 +1708,7 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 
 	if (!s)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	s->src = src;
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
@@ -1734,7 +1736,7 @@ int sim_create(struct sim **out, const struct sim_cfg *cfg,
 	s->adp = cfg->adp_retx == SIM_ADP_ON ||
 		 (cfg->adp_retx == SIM_ADP_AUTO && (!cfg->pfc || cfg->loss));
 	seed_rng(s, cfg->seed);
-	rc = sim_build(s, err);
+	rc = src->build(s, err);
 	if (rc) {
 		sim_free(s);
 		return rc;

@@ -385,13 +385,6 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 	return 0;
 }
 
-int64_t sim_qp_timeout_ps(const struct sim_cfg *c)
-{
-	if (!c->timeout)
-		return INT64_MAX;
-	return (int64_t)4096 * PS_PER_NS << c->timeout;
-}
-
 static int fmt_dur(char *b, size_t n, int64_t ps)
 {
 	if (ps % PS_PER_MS == 0 && ps)
@@ -596,7 +589,7 @@ static double path_rtt_ns(const struct sim *s, unsigned hops)
  * route the switches give (every ECMP choice is as long): 64 bytes each
  * way, store and forward at every hop.
  */
-int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
+static int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
 {
 	uint32_t p = s->hosts[src].port, hops;
 	int64_t rtt = 0;
@@ -761,7 +754,7 @@ static uint32_t other_host(struct sim *s, uint32_t h)
 	return d >= h ? d + 1 : d;
 }
 
-void sim_flow_gen(struct sim *s, uint32_t h)
+static void sim_flow_gen(struct sim *s, uint32_t h)
 {
 	/* one draw after the other: the order of a call's arguments is
 	 * the compiler's choice (gcc and clang differ) */
@@ -772,7 +765,7 @@ void sim_flow_gen(struct sim *s, uint32_t h)
 	sim_schedule(s, s->now + next_arrival(s), EV_FLOW_GEN, h);
 }
 
-int sim_build(struct sim *s, struct pcb_err *err)
+static int sim_build(struct sim *s, struct pcb_err *err)
 {
 	const struct sim_cfg *c = &s->cfg;
 	uint32_t i, n;
@@ -854,4 +847,16 @@ int sim_build(struct sim *s, struct pcb_err *err)
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	return pfc_size(s, err);
+}
+
+static const struct sim_source scenario_source = {
+	.build = sim_build,
+	.path_rtt = sim_path_rtt,
+	.flow_gen = sim_flow_gen,
+};
+
+int sim_create(struct sim **out, const struct sim_cfg *cfg,
+	       const struct sim_algo *algo, struct pcb_err *err)
+{
+	return sim_fabric_create(out, cfg, algo, &scenario_source, err);
 }

@@ -289,6 +289,7 @@ struct fct_rec {
 };
 
 struct sim {
+	const struct sim_source *src;	/* what it is built from */
 	struct sim_cfg cfg;
 	struct sim_algo algo;
 	int64_t now;
@@ -389,11 +390,25 @@ bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
 uint64_t sim_rand(struct sim *s);
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
 
-/* scenario.c, for fabric.c */
-int sim_build(struct sim *s, struct pcb_err *err);
-int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
-void sim_flow_gen(struct sim *s, uint32_t host);
-uint64_t sim_draw_size(struct sim *s);	/* mix: a flow size, bytes */
+/* What the fabric is built from and fed with, given to it by its
+ * creator (scenario.c's sim_create): the fabric calls back through this
+ * table and never names the scenarios, so the two files do not depend on
+ * each other both ways.
+ */
+struct sim_source {
+	/* the nodes, links and first flows of the configured scenario */
+	int (*build)(struct sim *s, struct pcb_err *err);
+	/* the idle round trip between two hosts, ps */
+	int64_t (*path_rtt)(const struct sim *s, uint32_t src, uint32_t dst);
+	/* the next flow of a host (EV_FLOW_GEN) */
+	void (*flow_gen)(struct sim *s, uint32_t host);
+};
+int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
+		      const struct sim_algo *algo,
+		      const struct sim_source *src, struct pcb_err *err);
+
+/* scenario.c: a mix's flow size, bytes (tests) */
+uint64_t sim_draw_size(struct sim *s);
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);
