@@ -261,67 +261,63 @@ static void workers_end(struct job *jobs, unsigned nj, bool kill_them)
 	}
 }
 
-int sw_run_replay(struct session *s, struct plan *pl, double t0)
+/* The workers and what they are doing. */
+struct pool {
+	struct job *jobs;
+	struct pollfd *pfd;
+	unsigned *idx;		/* pfd[i] is jobs[idx[i]]'s */
+	unsigned nj, nbusy;
+	size_t *order, next;	/* the runs in order, the next to give */
+};
+
+/* This sweep's scratch directory, $XDG_CACHE_HOME/pccbench/sweep/PID
+ * (those of killed sweeps removed first).
+ */
+static int scratch_root(struct session *s, char *root, size_t len)
 {
-	struct job *jobs = calloc(pl->jobs, sizeof(*jobs));
-	struct pollfd *pfd = calloc(pl->jobs, sizeof(*pfd));
-	unsigned *idx = calloc(pl->jobs, sizeof(*idx));
-	struct sigaction ign, old_pipe;
-	char root[4200], dir[4300];
-	size_t *order = sw_run_order(pl), next = 0;
-	unsigned nj = 0, nbusy = 0, i;
-	bool have_root = false;
-	int rc;
+	int rc = pcb_user_dir(root, len, PCB_DIR_CACHE, "sweep", true,
+			      &s->err);
+	size_t l;
 
-	if (!order || !jobs || !pfd || !idx) {
-		free(order);
-		free(jobs);
-		free(pfd);
-		free(idx);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
-	rc = pcb_user_dir(root, sizeof(root), PCB_DIR_CACHE, "sweep", true,
-			  &s->err);
-	if (!rc) {
-		size_t l = strlen(root);
+	if (rc)
+		return rc;
+	l = strlen(root);
+	remove_stale(root);
+	snprintf(root + l, len - l, "/%ld", (long)getpid());
+	sw_rm_tree(root);
+	if (mkdir(root, 0700))
+		return pcb_error(&s->err, PCB_E_IO, "cannot create '%s': %s",
+				 root, strerror(errno));
+	return 0;
+}
 
-		remove_stale(root);
-		snprintf(root + l, sizeof(root) - l, "/%ld", (long)getpid());
-		sw_rm_tree(root);
-		if (mkdir(root, 0700))
-			rc = pcb_error(&s->err, PCB_E_IO, "cannot create '%s': "
-				       "%s", root, strerror(errno));
-		have_root = !rc;
-	}
-	/* a worker that died must not take the sweep with it through a
-	 * write to its pipe: SIGPIPE is ignored while they run */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old_pipe);
-	/* the workers, each with its own device */
-	while (!rc && nj < pl->jobs) {
+/* The workers, each with its own device under root/wN. */
+static int start_workers(struct session *s, struct plan *pl,
+			 struct pool *po, const char *root)
+{
+	char dir[4300];
+	unsigned i;
+
+	while (po->nj < pl->jobs) {
 		int to[2], from[2];
 		pid_t pid;
 
-		if (pipe2(to, O_CLOEXEC)) {
-			rc = pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
-				       strerror(errno));
-			break;
-		}
+		if (pipe2(to, O_CLOEXEC))
+			return pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
+					 strerror(errno));
 		if (pipe2(from, O_CLOEXEC)) {
 			close(to[0]);
 			close(to[1]);
-			rc = pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
-				       strerror(errno));
-			break;
+			return pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
+					 strerror(errno));
 		}
-		snprintf(dir, sizeof(dir), "%s/w%u", root, nj);
+		snprintf(dir, sizeof(dir), "%s/w%u", root, po->nj);
 		fflush(NULL);
 		pid = fork();
 		if (pid == 0) {
-			for (i = 0; i < nj; i++) {	/* the others' pipes */
-				close(jobs[i].in);
-				close(jobs[i].out);
+			for (i = 0; i < po->nj; i++) {	/* the others' pipes */
+				close(po->jobs[i].in);
+				close(po->jobs[i].out);
 			}
 			close(to[1]);
 			close(from[0]);
@@ -332,100 +328,151 @@ int sw_run_replay(struct session *s, struct plan *pl, double t0)
 		if (pid < 0) {
 			close(to[1]);
 			close(from[0]);
-			rc = pcb_error(&s->err, PCB_E_IO, "sweep: fork: %s",
-				       strerror(errno));
-			break;
+			return pcb_error(&s->err, PCB_E_IO, "sweep: fork: %s",
+					 strerror(errno));
 		}
-		jobs[nj++] = (struct job){ pid, to[1], from[0], -1 };
+		po->jobs[po->nj++] = (struct job){ pid, to[1], from[0], -1 };
 	}
-	while (!rc) {
-		unsigned np = 0;
+	return 0;
+}
 
-		/* the next runs to the idle workers */
-		for (i = 0; i < nj && next < pl->nruns; i++) {
-			uint32_t run;
+/* The next runs to the idle workers. */
+static int dispatch(struct session *s, struct plan *pl, struct pool *po)
+{
+	unsigned i;
 
-			if (jobs[i].run >= 0)
-				continue;
-			while (next < pl->nruns && pl->done[order[next]])
-				next++;
-			if (next == pl->nruns)
-				break;
-			run = (uint32_t)order[next++];
-			if (write(jobs[i].in, &run, sizeof(run)) !=
-			    (ssize_t)sizeof(run)) {
-				rc = pcb_error(&s->err, PCB_E_IO, "sweep: a "
-					       "worker stopped listening");
-				break;
-			}
-			jobs[i].run = run;
-			nbusy++;
-		}
-		if (rc || !nbusy)
-			break;
-		if (s->stop && *s->stop) {
-			rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
-			break;
-		}
-		for (i = 0; i < nj; i++)
-			if (jobs[i].run >= 0) {
-				pfd[np] = (struct pollfd){ jobs[i].out, POLLIN,
-							   0 };
-				idx[np++] = i;
-			}
-		if (poll(pfd, np, 100) <= 0)
+	for (i = 0; i < po->nj && po->next < pl->nruns; i++) {
+		uint32_t run;
+
+		if (po->jobs[i].run >= 0)
 			continue;
-		for (i = 0; i < np && !rc; i++) {
-			struct job *j = &jobs[idx[i]];
-			struct wmsg msg;
-			ssize_t n = 0, got;
-			char pt[256];
-
-			if (!pfd[i].revents)
-				continue;
-			while ((size_t)n < sizeof(msg) &&
-			       (got = read(j->out, (char *)&msg + n,
-					   sizeof(msg) - (size_t)n)) > 0)
-				n += got;
-			if ((size_t)n == sizeof(msg) && msg.run == j->run &&
-			    !msg.rc) {
-				sw_store_run(pl, (size_t)j->run, msg.v);
-				pl->sim_s += msg.sim_s;
-				rc = sw_save_results(s, pl);
-				sw_progress(s, pl, t0, false);
-			} else {	/* name the point */
-				sw_point_text(s, pl, (size_t)j->run / pl->repeat,
-					   pt, sizeof(pt));
-				if ((size_t)n != sizeof(msg) ||
-				    msg.run != j->run)
-					rc = pcb_error(&s->err, PCB_E_IO, "sweep: "
-						       "the worker for point "
-						       "%ld (%s) died", j->run /
-						       (long)pl->repeat, pt);
-				else
-					rc = pcb_error(&s->err, -msg.rc, "sweep: "
-						       "point %ld (%s): %s",
-						       j->run /
-						       (long)pl->repeat, pt,
-						       msg.msg);
-			}
-			j->run = -1;
-			nbusy--;
-		}
+		while (po->next < pl->nruns && pl->done[po->order[po->next]])
+			po->next++;
+		if (po->next == pl->nruns)
+			break;
+		run = (uint32_t)po->order[po->next++];
+		if (write(po->jobs[i].in, &run, sizeof(run)) !=
+		    (ssize_t)sizeof(run))
+			return pcb_error(&s->err, PCB_E_IO, "sweep: a worker "
+					 "stopped listening");
+		po->jobs[i].run = run;
+		po->nbusy++;
 	}
+	return 0;
+}
+
+/* A worker's answer: its run's numbers stored and saved, or the point
+ * named in the error.
+ */
+static int collect(struct session *s, struct plan *pl, struct job *j,
+		   double t0)
+{
+	struct wmsg msg;
+	ssize_t n = 0, got;
+	char pt[256];
+	int rc = 0;
+
+	while ((size_t)n < sizeof(msg) &&
+	       (got = read(j->out, (char *)&msg + n,
+			   sizeof(msg) - (size_t)n)) > 0)
+		n += got;
+	if ((size_t)n == sizeof(msg) && msg.run == j->run && !msg.rc) {
+		sw_store_run(pl, (size_t)j->run, msg.v);
+		pl->sim_s += msg.sim_s;
+		rc = sw_save_results(s, pl);
+		sw_progress(s, pl, t0, false);
+	} else {	/* name the point */
+		sw_point_text(s, pl, (size_t)j->run / pl->repeat, pt,
+			      sizeof(pt));
+		if ((size_t)n != sizeof(msg) || msg.run != j->run)
+			rc = pcb_error(&s->err, PCB_E_IO, "sweep: the worker "
+				       "for point %ld (%s) died", j->run /
+				       (long)pl->repeat, pt);
+		else
+			rc = pcb_error(&s->err, -msg.rc, "sweep: point %ld "
+				       "(%s): %s", j->run / (long)pl->repeat,
+				       pt, msg.msg);
+	}
+	j->run = -1;
+	return rc;
+}
+
+/* Give out runs and collect answers until every run is done, one fails,
+ * or Ctrl-C.
+ */
+static int drive(struct session *s, struct plan *pl, struct pool *po,
+		 double t0)
+{
+	unsigned i, np;
+	int rc = 0;
+
+	while (!rc) {
+		rc = dispatch(s, pl, po);
+		if (rc || !po->nbusy)
+			break;
+		if (s->stop && *s->stop)
+			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
+		for (i = np = 0; i < po->nj; i++)
+			if (po->jobs[i].run >= 0) {
+				po->pfd[np] = (struct pollfd){
+					po->jobs[i].out, POLLIN, 0 };
+				po->idx[np++] = i;
+			}
+		if (poll(po->pfd, np, 100) <= 0)
+			continue;
+		for (i = 0; i < np && !rc; i++)
+			if (po->pfd[i].revents) {
+				rc = collect(s, pl, &po->jobs[po->idx[i]], t0);
+				po->nbusy--;
+			}
+	}
+	return rc;
+}
+
+int sw_run_replay(struct session *s, struct plan *pl, double t0)
+{
+	struct pool po = {
+		.jobs = calloc(pl->jobs, sizeof(*po.jobs)),
+		.pfd = calloc(pl->jobs, sizeof(*po.pfd)),
+		.idx = calloc(pl->jobs, sizeof(*po.idx)),
+		.order = sw_run_order(pl),
+	};
+	struct sigaction ign, old_pipe;
+	char root[4200];
+	bool have_root = false;
+	int rc = 0;
+
+	if (!po.order || !po.jobs || !po.pfd || !po.idx) {
+		free(po.order);
+		free(po.jobs);
+		free(po.pfd);
+		free(po.idx);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	rc = scratch_root(s, root, sizeof(root));
+	have_root = !rc;
+	/* a worker that died must not take the sweep with it through a
+	 * write to its pipe: SIGPIPE is ignored while they run */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
+	if (!rc)
+		rc = start_workers(s, pl, &po, root);
+	if (!rc)
+		rc = drive(s, pl, &po, t0);
 	/* an interrupt that reached the workers first shows as their error */
 	if (rc && s->stop && *s->stop) {
 		pcb_err_reset(&s->err);
 		rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
 	}
-	workers_end(jobs, nj, rc != 0);
+	workers_end(po.jobs, po.nj, rc != 0);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	sw_progress(s, pl, t0, true);
 	if (have_root)
 		sw_rm_tree(root);
-	free(order);
-	free(jobs);
-	free(pfd);
-	free(idx);
+	free(po.order);
+	free(po.jobs);
+	free(po.pfd);
+	free(po.idx);
 	return rc;
 }
