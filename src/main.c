@@ -57,6 +57,9 @@ static void usage(FILE *fp)
 	      "Exit: 0 ok, 1 bad input, 2 device or backend error.\n", fp);
 }
 
+/* Long by design: getopt_long's one case per option, then the choice
+ * between -c, -x, a COMMAND, the REPL and stdin.
+ */
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {

@@ -483,6 +483,10 @@ static void set_param(struct simfw_slot *sl, const struct algo_desc *d,
 	}
 }
 
+/* Long by design: one case per PPCC cmd_type (the register's command
+ * set, spec ppcc-mstreg-fwctl.md), each a few lines against the slot
+ * state; the switch reads as the register's table does.
+ */
 /* The PPCC command itself, with the file locked.  Returns a status. */
 static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 {

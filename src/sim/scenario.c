@@ -220,6 +220,12 @@ static int bad(struct pcb_err *err, const struct key *k, const char *v)
 			 k->min ? lo : "0", hi);
 }
 
+/* One `key value` onto the config (sim.h).  Long by design: one case
+ * per value type of the keys[] table (rate, MTU, duration, bytes,
+ * counts, booleans, probabilities, ECN triples, start, adp_retx,
+ * distribution), each with its own refusal text; the table stays the one
+ * place that lists the keys.
+ */
 int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		struct pcb_err *err)
 {
