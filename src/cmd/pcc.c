@@ -27,42 +27,32 @@ static int pcc_counters_print(struct session *s, struct tel_pcc *t,
 {
 	uint32_t vals[TEL_PCC_MAX_COUNTERS], n, i;
 	char info[TEL_PCC_INFO_LEN + 1];
+	struct out *o = &s->out;
 	int rc = tel_pcc_get_counters(t, slot, false, &n, vals);
 
 	if (rc)
 		return rc;
-	if (header && s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "slot", slot);
-	} else if (header) {
-		fprintf(s->out.fp, "Slot %u:\n", slot);
+	if (header) {
+		out_obj_begin(o, NULL);
+		out_field_uint(o, "slot", "Slot %u:\n", slot);
 	}
-	if (s->out.json)
-		out_arr_begin(&s->out, "counters");
-	else
-		fprintf(s->out.fp, "-------------------------------------\n"
-			"Number of counters found is %u\n", n);
+	out_arr_begin(o, "counters");
+	out_text(o, "-------------------------------------\n"
+		 "Number of counters found is %u\n", n);
 	for (i = 0; i < n; i++) {
 		rc = tel_pcc_get_counter_info(t, slot, i, info, sizeof(info));
 		if (rc)
 			return rc;
-		if (s->out.json) {
-			out_obj_begin(&s->out, NULL);
-			out_u64(&s->out, "id", i);
-			out_u64(&s->out, "value", vals[i]);
-			out_str(&s->out, "info", info);
-			out_obj_end(&s->out);
-		} else {
-			fprintf(s->out.fp, "Counter %u: %u  - %s\n", i,
-				vals[i], info);
-		}
+		out_obj_begin(o, NULL);
+		out_field_uint(o, "id", "Counter %u: ", i);
+		out_field_uint(o, "value", "%u  - ", vals[i]);
+		out_field_str(o, "info", "%s\n", info);
+		out_obj_end(o);
 	}
-	if (s->out.json)
-		out_arr_end(&s->out);
-	else
-		fprintf(s->out.fp, "-------------------------------------\n");
-	if (header && s->out.json)
-		out_obj_end(&s->out);
+	out_arr_end(o);
+	out_text(o, "-------------------------------------\n");
+	if (header)
+		out_obj_end(o);
 	return 0;
 }
 
@@ -75,6 +65,7 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 		char info[TEL_PCC_INFO_LEN + 1];
 	} sl[TEL_PCC_MAX_SLOTS];
 	uint32_t max_slots, info_len, max_counters;
+	struct out *o = &s->out;
 	struct tel_pcc t;
 	unsigned i;
 	uint8_t en, cen;
@@ -86,17 +77,14 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	tel_pcc_caps(&max_slots, &info_len, &max_counters);
-	if (s->out.json)
-		out_arr_begin(&s->out, NULL);
-	else
-		fprintf(s->out.fp, "*************************************\n"
-			"%u slots detected on card:\n", max_slots);
+	out_arr_begin(o, NULL);
+	out_text(o, "*************************************\n"
+		 "%u slots detected on card:\n", max_slots);
 	memset(sl, 0, sizeof(sl));
 	for (i = 0; i < max_slots; i++) {
 		rc = tel_pcc_get_algo_id(&t, i, &sl[i].id);
 		if (rc == TEL_BAD_STATE) {
-			if (!s->out.json)
-				fprintf(s->out.fp, "Slot %u: Empty\n", i);
+			out_text(o, "Slot %u: Empty\n", i);
 			continue;
 		}
 		if (!rc)
@@ -108,54 +96,43 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 		if (rc)
 			goto fail;
 		sl[i].populated = true;
-		if (!s->out.json)
-			fprintf(s->out.fp, "Slot %u: ID %04x, version %u.%02u "
-				"- %s\n", i, sl[i].id, sl[i].maj, sl[i].min,
-				sl[i].info);
+		out_text(o, "Slot %u: ID %04x, version %u.%02u - %s\n", i,
+			 sl[i].id, sl[i].maj, sl[i].min, sl[i].info);
 	}
 	rc = tel_pcc_start(&t);
-	if (!s->out.json)
-		fprintf(s->out.fp, "*************************************\n\n"
-			"Context is running. Parsing for counters...\n\n");
+	out_text(o, "*************************************\n\n"
+		 "Context is running. Parsing for counters...\n\n");
 	for (i = 0; !rc && i < max_slots; i++) {
+		char v[16];
+
 		if (!sl[i].populated)
 			continue;
 		rc = tel_pcc_get_enable_status(&t, i, &en, &cen);
 		if (rc)
 			break;
-		if (s->out.json) {
-			char v[16];
-
-			snprintf(v, sizeof(v), "%u.%02u", sl[i].maj, sl[i].min);
-			out_obj_begin(&s->out, NULL);
-			out_u64(&s->out, "slot", i);
-			out_u64(&s->out, "algo_id", sl[i].id);
-			out_str(&s->out, "version", v);
-			out_str(&s->out, "info", sl[i].info);
-			out_bool(&s->out, "algo_enabled", en);
-			out_bool(&s->out, "counters_enabled", cen);
-		} else {
-			fprintf(s->out.fp, "Slot %u: algo %s, counters %s\n",
-				i, en ? "ENABLED" : "DISABLED",
-				cen ? "ENABLED" : "DISABLED");
-		}
+		snprintf(v, sizeof(v), "%u.%02u", sl[i].maj, sl[i].min);
+		out_obj_begin(o, NULL);
+		out_field_uint(o, "slot", "Slot %u: ", i);
+		out_u64(o, "algo_id", sl[i].id);
+		out_str(o, "version", v);
+		out_str(o, "info", sl[i].info);
+		out_field_bool(o, "algo_enabled", "algo %s, ", en, "ENABLED",
+			       "DISABLED");
+		out_field_bool(o, "counters_enabled", "counters %s\n", cen,
+			       "ENABLED", "DISABLED");
 		if (en && cen)
 			rc = pcc_counters_print(s, &t, i, false);
-		if (s->out.json)
-			out_obj_end(&s->out);
+		out_obj_end(o);
 	}
 	tel_pcc_stop(&t);
 	tel_pcc_destroy(&t);
 	if (rc)
 		goto fail;
-	if (s->out.json)
-		out_arr_end(&s->out);
-	else
-		fprintf(s->out.fp, "\n");
+	out_arr_end(o);
+	out_nl(o);
 	return 0;
 fail:
-	if (s->out.json)
-		out_arr_end(&s->out);
+	out_arr_end(o);
 	return tel_fail(&s->err, rc, "pcc", NULL);
 }
 
@@ -221,13 +198,10 @@ static int cmd_pcc_clear(struct session *s, int argc, char **argv)
 	rc = tel_pcc_get_counters(&t, slot, true, &n, NULL);
 	if (rc)
 		return tel_fail(&s->err, rc, "pcc clear", NULL);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "cleared_slot", slot);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "slot %u: counters cleared\n", slot);
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_uint(&s->out, "cleared_slot", "slot %u: counters cleared\n",
+		       slot);
+	out_obj_end(&s->out);
 	return 0;
 }
 

@@ -64,6 +64,7 @@ static int retx_ctx(struct session *s, struct tel_retx **out)
 static int cmd_retx_caps(struct session *s, int argc, char **argv)
 {
 	struct tel_retx *t = NULL;
+	struct out *o = &s->out;
 	uint32_t max_bins, bm;
 	size_t i;
 	int rc = retx_ctx(s, &t);
@@ -73,60 +74,47 @@ static int cmd_retx_caps(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	retx_dev_caps(&max_bins, &bm);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "max_bins", max_bins);
-		out_arr_begin(&s->out, "time_units");
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (bm & units[i].unit)
-				out_str(&s->out, NULL, units[i].name);
-		out_arr_end(&s->out);
-		out_obj_end(&s->out);
-		return 0;
-	}
-	fprintf(s->out.fp, "Device cap - Max bins: %u\nDevice cap - time "
-		"units:", max_bins);
+	out_obj_begin(o, NULL);
+	out_field_uint(o, "max_bins", "Device cap - Max bins: %u\n", max_bins);
+	out_arr_begin(o, "time_units");
+	out_text(o, "Device cap - time units:");
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (bm & units[i].unit)
-			fprintf(s->out.fp, " %s", units[i].name);
-	fprintf(s->out.fp, "\n");
+			out_field_str(o, NULL, " %s", units[i].name);
+	out_arr_end(o);
+	out_nl(o);
+	out_obj_end(o);
 	return 0;
 }
 
 static void retx_print_cfg(struct session *s, const struct tel_retx *t)
 {
 	const struct retx_cfg *c = &t->cfg;
+	struct out *o = &s->out;
 	char vhca[16] = "any";
 
 	if (c->vhca_set)
 		snprintf(vhca, sizeof(vhca), "%u", c->vhca_id);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "state", t->state == RETX_RUNNING ?
-			"running" : "stopped");
-		out_u64(&s->out, "bins", c->num_bins);
-		out_u64(&s->out, "bin0", c->bin0);
-		out_u64(&s->out, "bin1", c->bin1);
-		out_str(&s->out, "mode", c->mode == RETX_DOUBLE ? "double" :
-			"fixed");
-		out_str(&s->out, "unit", unit_name(c->unit));
-		if (c->vhca_set)
-			out_u64(&s->out, "vhca", c->vhca_id);
-		else
-			out_null(&s->out, "vhca");
-		out_bool(&s->out, "clear_on_read", c->clear_on_read);
-		out_bool(&s->out, "count_enable", c->count_enable);
-		out_obj_end(&s->out);
-		return;
-	}
-	fprintf(s->out.fp, "histogram %s: %u bins, bin0 %u, bin1 %u %s, "
-		"mode %s, vhca %s, clear on read %s, count %s\n",
-		t->state == RETX_RUNNING ? "running" : "stopped", c->num_bins,
-		c->bin0, c->bin1, unit_name(c->unit),
-		c->mode == RETX_DOUBLE ? "double" : "fixed",
-		vhca,
-		c->clear_on_read ? "on" : "off",
-		c->count_enable ? "on" : "off");
+	out_obj_begin(o, NULL);
+	out_field_str(o, "state", "histogram %s: ", t->state == RETX_RUNNING ?
+		      "running" : "stopped");
+	out_field_uint(o, "bins", "%u bins, ", c->num_bins);
+	out_field_uint(o, "bin0", "bin0 %u, ", c->bin0);
+	out_field_uint(o, "bin1", "bin1 %u ", c->bin1);
+	out_text(o, "%s, ", unit_name(c->unit));	/* JSON: after mode */
+	out_field_str(o, "mode", "mode %s, ", c->mode == RETX_DOUBLE ?
+		      "double" : "fixed");
+	out_str(o, "unit", unit_name(c->unit));
+	out_text(o, "vhca %s, ", vhca);
+	if (c->vhca_set)
+		out_u64(o, "vhca", c->vhca_id);
+	else
+		out_null(o, "vhca");
+	out_field_bool(o, "clear_on_read", "clear on read %s, ",
+		       c->clear_on_read, "on", "off");
+	out_field_bool(o, "count_enable", "count %s\n", c->count_enable, "on",
+		       "off");
+	out_obj_end(o);
 }
 
 static int parse_u16(struct session *s, const char *key, const char *v,
@@ -260,8 +248,7 @@ static int cmd_retx_start(struct session *s, int argc, char **argv)
 	if (rc)
 		return tel_fail(&s->err, rc, "retx start", rc == TEL_BAD_STATE ?
 				" (already running)" : NULL);
-	if (!s->out.json)
-		fprintf(s->out.fp, "Histogram started\n");
+	out_text(&s->out, "Histogram started\n");
 	retx_print_cfg(s, t);
 	return 0;
 }
@@ -301,15 +288,11 @@ static int cmd_retx_detect(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	tel_retx_detect(t, &changed);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_bool(&s->out, "changed", changed);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%s\n", changed ?
-			"configuration changed by another process; now:" :
-			"configuration unchanged");
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_bool(&s->out, "changed", "%s\n", changed,
+		       "configuration changed by another process; now:",
+		       "configuration unchanged");
+	out_obj_end(&s->out);
 	if (changed)
 		retx_print_cfg(s, t);
 	return 0;
@@ -355,14 +338,13 @@ static int cmd_retx_read(struct session *s, int argc, char **argv)
 		tbl_u64(&tb, bins[i]);
 		total += bins[i];
 	}
-	if (!s->out.json && changed)
-		fprintf(s->out.fp, "note: the histogram was reconfigured by "
-			"another process\n");
+	if (changed)
+		out_text(&s->out, "note: the histogram was reconfigured by "
+			 "another process\n");
 	tbl_print(&tb, &s->out, NULL);
 	tbl_release(&tb);
-	if (!s->out.json)
-		fprintf(s->out.fp, "%llu retransmission timeout%s\n",
-			(unsigned long long)total, total == 1 ? "" : "s");
+	out_text(&s->out, "%llu retransmission timeout%s\n",
+		 (unsigned long long)total, total == 1 ? "" : "s");
 	return 0;
 }
 
