@@ -199,22 +199,18 @@ int cmd_record(struct session *s, int argc, char **argv)
 			s->err = keep;
 	}
 	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
-		if (s->out.json) {
-			out_obj_begin(&s->out, NULL);
-			out_str(&s->out, "series", name);
-			out_u64(&s->out, "points", ser->nrows);
-			out_u64(&s->out, "columns", ser->ncols);
-			out_str(&s->out, "file", path);
-			out_obj_end(&s->out);
-		} else {
-			char a[32], b[32];
+		struct out *o = &s->out;
+		char a[32], b[32];
 
-			fprintf(s->out.fp, "series %s: %zu points x %zu "
-				"columns, %s every %s -> %s\n", name,
-				ser->nrows, ser->ncols,
-				pcb_format_duration(done_ps, a, sizeof(a)),
-				pcb_format_duration(every, b, sizeof(b)), path);
-		}
+		out_obj_begin(o, NULL);
+		out_field_str(o, "series", "series %s: ", name);
+		out_field_u64(o, "points", "%llu points x ", ser->nrows);
+		out_field_u64(o, "columns", "%llu columns, ", ser->ncols);
+		out_text(o, "%s every %s -> ",
+			 pcb_format_duration(done_ps, a, sizeof(a)),
+			 pcb_format_duration(every, b, sizeof(b)));
+		out_field_str(o, "file", "%s\n", path);
+		out_obj_end(o);
 	}
 out:
 	rec_close(&r);

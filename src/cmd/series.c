@@ -116,9 +116,7 @@ static int cmd_series_show(struct session *s, int argc, char **argv)
 		tbl_real(&t, n ? sum / (double)n : NAN);
 		tbl_real(&t, hi);
 	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "series %s: %zu points\n", ser->name,
-			ser->nrows);
+	out_text(&s->out, "series %s: %zu points\n", ser->name, ser->nrows);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	series_free(ser);
@@ -134,9 +132,9 @@ static int cmd_series_export(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = series_write_csv(ser, argv[1], &s->err);
-	if (!rc && !s->out.json)
-		fprintf(s->out.fp, "%zu points written to %s\n", ser->nrows,
-			argv[1]);
+	if (!rc)
+		out_text(&s->out, "%zu points written to %s\n", ser->nrows,
+			 argv[1]);
 	series_free(ser);
 	return rc;
 }
@@ -161,8 +159,7 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 		store_series_path(s, argv[0], exts[i], path, sizeof(path));
 		unlink(path);
 	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "series %s dropped\n", argv[0]);
+	out_text(&s->out, "series %s dropped\n", argv[0]);
 	return 0;
 }
 
@@ -170,6 +167,7 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 		     int b, int maxlag)
 {
 	double *x = series_column(ser, (size_t)a), *y = series_column(ser, (size_t)b);
+	struct out *o = &s->out;
 	double pr, sr, lr = NAN;
 	size_t n, n2;
 	int lag = 0;
@@ -193,27 +191,18 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 	}
 	if (maxlag)
 		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "x", ser->cols[a].name);
-		out_str(&s->out, "y", ser->cols[b].name);
-		out_u64(&s->out, "points", n);
-		out_real(&s->out, "pearson", pr);
-		out_real(&s->out, "spearman", sr);
-		if (maxlag) {
-			out_i64(&s->out, "best_lag", lag);
-			out_real(&s->out, "r_at_lag", lr);
-		}
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%s ~ %s over %zu points: pearson %.4f, "
-			"spearman %.4f", ser->cols[a].name, ser->cols[b].name, n,
-			pr, sr);
-		if (maxlag)
-			fprintf(s->out.fp, "; best lag %d intervals (r %.4f)",
-				lag, lr);
-		fputc('\n', s->out.fp);
+	out_obj_begin(o, NULL);
+	out_field_str(o, "x", "%s ~ ", ser->cols[a].name);
+	out_field_str(o, "y", "%s over ", ser->cols[b].name);
+	out_field_u64(o, "points", "%llu points: ", n);
+	out_field_real(o, "pearson", "pearson %.4f, ", pr);
+	out_field_real(o, "spearman", "spearman %.4f", sr);
+	if (maxlag) {
+		out_field_int(o, "best_lag", "; best lag %d intervals ", lag);
+		out_field_real(o, "r_at_lag", "(r %.4f)", lr);
 	}
+	out_nl(o);
+	out_obj_end(o);
 	free(x);
 	free(y);
 	return 0;
@@ -224,6 +213,7 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	static const char *const main_cols[] = {
 		"avg_rtt", "max_rtt", "cnp_handled", "cnp_sent", "ecn_marked",
 		"rx_gbps", "pauses", "drops", "hai", "dec", NULL };
+	struct out *o = &s->out;
 	struct series *ser;
 	int a, b, maxlag = 0, rc;
 	char *end;
@@ -275,41 +265,31 @@ int cmd_corr(struct session *s, int argc, char **argv)
 						       "out of memory");
 			}
 		}
-		if (s->out.json)
-			out_arr_begin(&s->out, NULL);
-		else {
-			fprintf(s->out.fp, "%-12s", "pearson");
-			for (j = 0; j < k; j++)
-				fprintf(s->out.fp, " %11.11s",
-					ser->cols[idx[j]].name);
-			fputc('\n', s->out.fp);
-		}
+		/* text: the whole matrix; JSON: each pair once */
+		out_arr_begin(o, NULL);
+		out_text(o, "%-12s", "pearson");
+		for (j = 0; j < k; j++)
+			out_text(o, " %11.11s", ser->cols[idx[j]].name);
+		out_nl(o);
 		for (i = 0; i < k && !rc; i++) {
-			if (!s->out.json)
-				fprintf(s->out.fp, "%-12s",
-					ser->cols[idx[i]].name);
+			out_text(o, "%-12s", ser->cols[idx[i]].name);
 			for (j = 0; j < k; j++) {
 				size_t n;
 				double r = series_pearson(vec[i], vec[j],
 							  ser->nrows, &n);
 
-				if (s->out.json && j > i) {
-					out_obj_begin(&s->out, NULL);
-					out_str(&s->out, "x",
-						ser->cols[idx[i]].name);
-					out_str(&s->out, "y",
-						ser->cols[idx[j]].name);
-					out_real(&s->out, "pearson", r);
-					out_obj_end(&s->out);
-				} else if (!s->out.json) {
-					fprintf(s->out.fp, " %11.3f", r);
-				}
+				out_text(o, " %11.3f", r);
+				if (j <= i)
+					continue;
+				out_obj_begin(o, NULL);
+				out_str(o, "x", ser->cols[idx[i]].name);
+				out_str(o, "y", ser->cols[idx[j]].name);
+				out_real(o, "pearson", r);
+				out_obj_end(o);
 			}
-			if (!s->out.json)
-				fputc('\n', s->out.fp);
+			out_nl(o);
 		}
-		if (s->out.json)
-			out_arr_end(&s->out);
+		out_arr_end(o);
 		for (i = 0; i < k; i++)
 			free(vec[i]);
 	}
