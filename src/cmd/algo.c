@@ -98,8 +98,8 @@ static int cmd_algo_list(struct session *s, int argc, char **argv)
 		tbl_str(&t, a->descr);
 	}
 	tbl_print(&t, &s->out, NULL);
-	if (!s->out.json && active < 0)
-		fprintf(s->out.fp, "no slot is enabled\n");
+	if (active < 0)
+		out_text(&s->out, "no slot is enabled\n");
 	tbl_release(&t);
 out_free:
 	free(r);
@@ -116,28 +116,20 @@ static void report(struct session *s, const char *what)
 		return;
 	if (sess_active_slot(s, &act)) {
 		s->err = keep;
-		if (!s->out.json)
-			fprintf(s->out.fp, "%s; no slot is enabled now\n",
-				what);
-		else {
-			out_obj_begin(&s->out, NULL);
-			out_str(&s->out, "result", what);
-			out_null(&s->out, "active_slot");
-			out_obj_end(&s->out);
-		}
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "result", "%s; no slot is enabled now\n",
+			      what);
+		out_null(&s->out, "active_slot");
+		out_obj_end(&s->out);
 		return;
 	}
 	if (sess_slot_view(s, act, &v))
 		s->err = keep;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "result", what);
-		out_u64(&s->out, "active_slot", act);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%s; active: slot %u (%s)\n", what, act,
-			v ? v->name : "?");
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_str(&s->out, "result", "%s; ", what);
+	out_field_uint(&s->out, "active_slot", "active: slot %u ", act);
+	out_text(&s->out, "(%s)\n", v ? v->name : "?");
+	out_obj_end(&s->out);
 }
 
 /* The words after SLOT of enable (counters, sl LIST) and disable (sl
@@ -336,16 +328,17 @@ static int debug_copy(struct session *s, unsigned from)
 			 *d->units ? " " : "", d->units);
 	}
 	if (!n) {
-		if (!s->out.json && !s->dry_run)
-			fprintf(s->out.fp, same ? "slot 1 already has the params "
-				"of slot %u (%s)\n" : "slot %u (%s) has no param "
-				"of slot 1's: nothing copied\n", from, src->name);
+		if (!s->dry_run)
+			out_text(&s->out, same ? "slot 1 already has the params "
+				 "of slot %u (%s)\n" : "slot %u (%s) has no param "
+				 "of slot 1's: nothing copied\n", from,
+				 src->name);
 		return 0;
 	}
 	rc = sess_write_params(s, 1, w, n, true);
-	if (!rc && !s->out.json && !s->dry_run)
-		fprintf(s->out.fp, "copied from slot %u to slot 1: %s\n", from,
-			line);
+	if (!rc && !s->dry_run)
+		out_text(&s->out, "copied from slot %u to slot 1: %s\n", from,
+			 line);
 	return rc;
 }
 

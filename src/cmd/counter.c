@@ -84,14 +84,10 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	if (rc)
 		return rc;
 	if (clear) {
-		if (s->out.json) {
-			out_obj_begin(&s->out, NULL);
-			out_u64(&s->out, "cleared_slot", slot);
-			out_obj_end(&s->out);
-		} else {
-			fprintf(s->out.fp, "slot %u: %zu counters cleared\n",
-				slot, n);
-		}
+		out_obj_begin(&s->out, NULL);
+		out_field_uint(&s->out, "cleared_slot", "slot %u: ", slot);
+		out_text(&s->out, "%zu counters cleared\n", n);
+		out_obj_end(&s->out);
 		return 0;
 	}
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
@@ -243,8 +239,7 @@ static int show_host(struct session *s, const char *handle)
 		else
 			tbl_u64(&t, v[i] - s->host_prev[i]);
 	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "%s\n", c->where);
+	out_text(&s->out, "%s\n", c->where);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	free(s->host_prev);

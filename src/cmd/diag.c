@@ -101,31 +101,31 @@ static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 
 static int cmd_diag_caps(struct session *s, int argc, char **argv)
 {
+	struct out *o = &s->out;
 	struct diag_caps c;
 
 	(void)argc;
 	(void)argv;
 	diag_dev_caps(&c);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "max_num_data_ids", c.max_ids);
-		out_u64(&s->out, "log_max_num_samples", c.log_max_samples);
-		out_bool(&s->out, "data_clear", c.data_clear);
-		out_bool(&s->out, "sync_start", c.sync_start);
-		out_bool(&s->out, "single", c.modes[DIAG_SINGLE]);
-		out_bool(&s->out, "repetitive", c.modes[DIAG_REPETITIVE]);
-		out_bool(&s->out, "on_demand", c.modes[DIAG_ON_DEMAND]);
-		out_bool(&s->out, "frc", c.ts[DIAG_FRC]);
-		out_bool(&s->out, "rtc", c.ts[DIAG_RTC]);
-		out_obj_end(&s->out);
-		return 0;
-	}
-	fprintf(s->out.fp, "max data IDs       %u\nlog max samples    %u "
-		"(%u samples)\ndata clear         %s\nsync start         %s\n"
-		"sample modes       single repetitive on_demand\ntimestamp "
-		"sources  frc rtc\n", c.max_ids, c.log_max_samples,
-		1u << c.log_max_samples, c.data_clear ? "yes" : "no",
-		c.sync_start ? "yes" : "no");
+	out_obj_begin(o, NULL);
+	out_field_uint(o, "max_num_data_ids", "max data IDs       %u\n",
+		       c.max_ids);
+	out_field_uint(o, "log_max_num_samples", "log max samples    %u ",
+		       c.log_max_samples);
+	out_text(o, "(%u samples)\n", 1u << c.log_max_samples);
+	out_field_bool(o, "data_clear", "data clear         %s\n",
+		       c.data_clear, "yes", "no");
+	out_field_bool(o, "sync_start", "sync start         %s\n",
+		       c.sync_start, "yes", "no");
+	/* text names the modes and sources; JSON says which it has */
+	out_bool(o, "single", c.modes[DIAG_SINGLE]);
+	out_bool(o, "repetitive", c.modes[DIAG_REPETITIVE]);
+	out_bool(o, "on_demand", c.modes[DIAG_ON_DEMAND]);
+	out_bool(o, "frc", c.ts[DIAG_FRC]);
+	out_bool(o, "rtc", c.ts[DIAG_RTC]);
+	out_text(o, "sample modes       single repetitive on_demand\n"
+		 "timestamp sources  frc rtc\n");
+	out_obj_end(o);
 	return 0;
 }
 
@@ -674,9 +674,9 @@ static int cmd_diag_export(struct session *s, int argc, char **argv)
 		return rc;
 	rc = diag_csv_write(argv[0], t, buf, got, size, &s->err);
 	free(buf);
-	if (!rc && !s->out.json)
-		fprintf(s->out.fp, "%u sample%s written to %s\n", got,
-			got == 1 ? "" : "s", argv[0]);
+	if (!rc)
+		out_text(&s->out, "%u sample%s written to %s\n", got,
+			 got == 1 ? "" : "s", argv[0]);
 	return rc;
 }
 
@@ -719,23 +719,18 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 	per = (double)poll / (double)period;
 	need = 2 * ceil(per) * (double)(spike + 1);
 	log = (unsigned)ceil(log2(need < 1 ? 1 : need));
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "samples_per_poll", (uint64_t)ceil(per));
-		out_u64(&s->out, "samples_needed", (uint64_t)need);
-		out_u64(&s->out, "log_num_samples", log);
-		out_bool(&s->out, "fits", log <= DIAG_LOG_MAX_SAMPLES);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%.0f samples per poll; x2%s = %.0f: "
-			"samples %u (2^%u = %.0f)\n", ceil(per),
-			spike ? " x(spike+1)" : "", need, log, log,
-			pow(2, log));
-		if (log > DIAG_LOG_MAX_SAMPLES)
-			fprintf(s->out.fp, "the sim device holds 2^%d: poll "
-				"more often or sample less often\n",
-				DIAG_LOG_MAX_SAMPLES);
-	}
+	out_obj_begin(&s->out, NULL);
+	out_u64(&s->out, "samples_per_poll", (uint64_t)ceil(per));
+	out_u64(&s->out, "samples_needed", (uint64_t)need);
+	out_text(&s->out, "%.0f samples per poll; x2%s = %.0f: ", ceil(per),
+		 spike ? " x(spike+1)" : "", need);
+	out_field_uint(&s->out, "log_num_samples", "samples %u ", log);
+	out_text(&s->out, "(2^%u = %.0f)\n", log, pow(2, log));
+	out_bool(&s->out, "fits", log <= DIAG_LOG_MAX_SAMPLES);
+	if (log > DIAG_LOG_MAX_SAMPLES)
+		out_text(&s->out, "the sim device holds 2^%d: poll more often "
+			 "or sample less often\n", DIAG_LOG_MAX_SAMPLES);
+	out_obj_end(&s->out);
 	return 0;
 }
 

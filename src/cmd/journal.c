@@ -95,11 +95,10 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		tbl_str(&t, e->outcome > 0 ? "ok" : e->outcome < 0 ?
 			    "failed" : "unconfirmed");
 	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "journal %s: %zu write%s since the last "
-			"restore or clear\n", journal_path(s->journal),
-			journal_count(s->journal),
-			journal_count(s->journal) == 1 ? "" : "s");
+	out_text(&s->out, "journal %s: %zu write%s since the last restore or "
+		 "clear\n", journal_path(s->journal), journal_count(s->journal),
+		 journal_count(s->journal) == 1 ? "" : "s");
+	/* an empty journal: no header in text, [] in JSON */
 	if (s->out.json || journal_count(s->journal))
 		tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
@@ -114,6 +113,7 @@ static int undo_locked(struct session *s, const char *which)
 {
 	const struct jentry *e = NULL, *later = NULL;
 	struct jentry ent;	/* the journal grows (and moves) as we write */
+	struct out *o = &s->out;
 	size_t i, n = journal_count(s->journal);
 	char a[40], b[40], *end;
 	const char *units;
@@ -182,19 +182,14 @@ static int undo_locked(struct session *s, const char *which)
 	}
 	if (rc || s->dry_run)
 		return rc;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "undone", e->seq);
-		out_u64(&s->out, "slot", e->slot);
-		out_str(&s->out, "what", e->kind == J_PARAM ? e->name : "algo");
-		out_str(&s->out, "value", a);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "undid write %u: slot %u %s %s%s%s -> %s%s%s"
-			"\n", e->seq, e->slot, e->kind == J_PARAM ? e->name :
-			"algo", b, *units ? " " : "", units, a,
-			*units ? " " : "", units);
-	}
+	out_obj_begin(o, NULL);
+	out_field_uint(o, "undone", "undid write %u: ", e->seq);
+	out_field_uint(o, "slot", "slot %u ", e->slot);
+	out_field_str(o, "what", "%s ", e->kind == J_PARAM ? e->name : "algo");
+	out_text(o, "%s%s%s -> ", b, *units ? " " : "", units);
+	out_field_str(o, "value", "%s", a);
+	out_text(o, "%s%s\n", *units ? " " : "", units);
+	out_obj_end(o);
 	return 0;
 }
 
@@ -294,9 +289,8 @@ static int restore_locked(struct session *s)
 					  sizeof(a));
 			sess_format_value(s, p->type, w[slot][k].readback, b,
 					  sizeof(b));
-			if (!s->out.json)
-				fprintf(s->out.fp, "slot %u %s: %s -> %s\n",
-					slot, p->info.name, a, b);
+			out_text(&s->out, "slot %u %s: %s -> %s\n", slot,
+				 p->info.name, a, b);
 			done++;
 		}
 	}
@@ -322,10 +316,10 @@ static int restore_locked(struct session *s)
 						     want & 2, false);
 			if (rc)
 				return rc;
-			if (!s->out.json && !s->dry_run)
-				fprintf(s->out.fp, "slot %u: %s%s\n", slot,
-					want & 1 ? "enabled" : "disabled",
-					want & 2 ? " with counters" : "");
+			if (!s->dry_run)
+				out_text(&s->out, "slot %u: %s%s\n", slot,
+					 want & 1 ? "enabled" : "disabled",
+					 want & 2 ? " with counters" : "");
 			done++;
 		}
 	}
@@ -342,14 +336,10 @@ static int restore_locked(struct session *s)
 	rc = journal_clear(s->journal, &s->err);
 	if (rc)
 		return rc;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "restored", done);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "restored %zu change%s; journal cleared\n",
-			done, done == 1 ? "" : "s");
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_u64(&s->out, "restored", "restored %llu change", done);
+	out_text(&s->out, "%s; journal cleared\n", done == 1 ? "" : "s");
+	out_obj_end(&s->out);
 	return 0;
 }
 
@@ -366,13 +356,12 @@ static int cmd_journal_clear(struct session *s, int argc, char **argv)
 		rc = journal_clear(s->journal, &s->err);
 		sess_unlock(s);
 	}
-	if (!rc && s->out.json) {
+	if (!rc) {
 		out_obj_begin(&s->out, NULL);
 		out_bool(&s->out, "cleared", true);
+		out_text(&s->out, "journal cleared; the device keeps its "
+			 "current values\n");
 		out_obj_end(&s->out);
-	} else if (!rc) {
-		fprintf(s->out.fp, "journal cleared; the device keeps its "
-			"current values\n");
 	}
 	return rc;
 }

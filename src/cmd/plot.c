@@ -793,14 +793,12 @@ int plot_render(struct session *s, const char *to, const char *vars,
 	}
 	if (!to)
 		fputs(res.out, s->out.fp);
-	else if (s->out.json) {
+	else {
 		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "file", to);
-		out_str(&s->out, "script", gp);
+		out_field_str(&s->out, "file", "plot written to %s ", to);
+		out_field_str(&s->out, "script", "(script %s)\n", gp);
 		out_str(&s->out, "data", dat);
 		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "plot written to %s (script %s)\n", to, gp);
 	}
 	run_result_free(&res);
 	return 0;

@@ -8,13 +8,10 @@ static int cmd_set_show(struct session *s, int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "units", s->units_raw ? "raw" : "real");
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "units %s\n", s->units_raw ? "raw" : "real");
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_str(&s->out, "units", "units %s\n", s->units_raw ? "raw" :
+		      "real");
+	out_obj_end(&s->out);
 	return 0;
 }
 

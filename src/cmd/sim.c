@@ -31,106 +31,91 @@ static void fmt_bytes(char *b, size_t n, double v)
 		snprintf(b, n, "%.0f B", v);
 }
 
+/* The last run's figures: in text scaled for reading (%, us, KB), in
+ * JSON as measured (fractions, ns, bytes) with the counts text leaves out.
+ */
 static void print_summary(struct session *s, struct simdev *d,
 			  const struct sim_summary *m)
 {
+	struct out *o = &s->out;
 	char cfg[1024], a[32], b[32], c[32];
 	size_t i;
 
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "scenario", cfg);
-		out_str(&s->out, "algorithm", d->algo_label);
-		out_real(&s->out, "t0_ms", m->t0 / 1e9);
-		out_real(&s->out, "t1_ms", m->t1 / 1e9);
-		out_real(&s->out, "utilisation", m->util);
-		out_real(&s->out, "payload_ceiling", m->payload_ceiling);
-		out_real(&s->out, "jain", m->jain);
-		out_u64(&s->out, "flows", m->flows);
-		out_real(&s->out, "queue_mean_bytes", m->q_mean);
-		out_real(&s->out, "queue_p99_bytes", m->q_p99);
-		out_real(&s->out, "queue_max_bytes", m->q_max);
-		out_real(&s->out, "rtt_mean_ns", m->rtt_mean);
-		out_real(&s->out, "rtt_p99_ns", m->rtt_p99);
-		out_u64(&s->out, "rtt_samples", m->rtt_samples);
-		out_u64(&s->out, "rtt_late", m->rtt_late);
-		out_u64(&s->out, "probes_lost", m->probes_lost);
-		out_real(&s->out, "base_rtt_ns", m->base_rtt);
-		out_u64(&s->out, "pauses", m->pauses);
-		out_u64(&s->out, "drops", m->drops);
-		out_u64(&s->out, "rto", m->rtos);
-		out_u64(&s->out, "rto_lossless", m->rtos_lossless);
-		out_u64(&s->out, "events", m->events);
-		out_arr_begin(&s->out, "fct");
-		for (i = 0; i < m->nfct; i++) {
-			out_obj_begin(&s->out, NULL);
-			out_u64(&s->out, "size_lo", m->fct[i].lo);
-			if (m->fct[i].hi == UINT64_MAX)
-				out_null(&s->out, "size_hi");
-			else
-				out_u64(&s->out, "size_hi", m->fct[i].hi);
-			out_u64(&s->out, "flows", m->fct[i].n);
-			out_real(&s->out, "p50", m->fct[i].p50);
-			out_real(&s->out, "p95", m->fct[i].p95);
-			out_real(&s->out, "p99", m->fct[i].p99);
-			out_obj_end(&s->out);
-		}
-		out_arr_end(&s->out);
-		out_obj_end(&s->out);
-		return;
-	}
-	fprintf(s->out.fp, "scenario     %s\n", cfg);
-	fprintf(s->out.fp, "algorithm    %s\n", d->algo_label);
-	fprintf(s->out.fp, "window       %.3f .. %.3f ms (the last run)\n",
-		m->t0 / 1e9, m->t1 / 1e9);
-	fprintf(s->out.fp, "utilisation  %.1f %% of line on the busiest "
-		"link (payload ceiling %.1f %%)\n", 100 * m->util,
-		100 * m->payload_ceiling);
-	fprintf(s->out.fp, "fairness     Jain %.4f over %u flows\n", m->jain,
-		m->flows);
+	out_obj_begin(o, NULL);
+	out_field_str(o, "scenario", "scenario     %s\n", cfg);
+	out_field_str(o, "algorithm", "algorithm    %s\n", d->algo_label);
+	out_field_real(o, "t0_ms", "window       %.3f .. ", m->t0 / 1e9);
+	out_field_real(o, "t1_ms", "%.3f ms (the last run)\n", m->t1 / 1e9);
+	out_real(o, "utilisation", m->util);
+	out_real(o, "payload_ceiling", m->payload_ceiling);
+	out_text(o, "utilisation  %.1f %% of line on the busiest link "
+		 "(payload ceiling %.1f %%)\n", 100 * m->util,
+		 100 * m->payload_ceiling);
+	out_field_real(o, "jain", "fairness     Jain %.4f over ", m->jain);
+	out_field_uint(o, "flows", "%u flows\n", m->flows);
+	out_real(o, "queue_mean_bytes", m->q_mean);
+	out_real(o, "queue_p99_bytes", m->q_p99);
+	out_real(o, "queue_max_bytes", m->q_max);
 	fmt_bytes(a, sizeof(a), m->q_mean);
 	fmt_bytes(b, sizeof(b), m->q_p99);
 	fmt_bytes(c, sizeof(c), m->q_max);
-	fprintf(s->out.fp, "queue        mean %s  p99 %s  max %s (deepest "
-		"switch queue)\n", a, b, c);
+	out_text(o, "queue        mean %s  p99 %s  max %s (deepest switch "
+		 "queue)\n", a, b, c);
+	out_real(o, "rtt_mean_ns", m->rtt_mean);
+	out_real(o, "rtt_p99_ns", m->rtt_p99);
+	out_u64(o, "rtt_samples", m->rtt_samples);
+	out_u64(o, "rtt_late", m->rtt_late);
+	out_u64(o, "probes_lost", m->probes_lost);
+	out_real(o, "base_rtt_ns", m->base_rtt);
 	/* lost probes have no RTT: the figures of those answered are then
 	 * lower bounds */
 	if (m->rtt_samples)
-		fprintf(s->out.fp, "RTT          mean %s%.2f us  p99 %s%.2f us  "
-			"(%llu probes, %llu answered after the timeout; idle "
-			"path %.2f us)\n", m->probes_lost ? ">= " : "",
-			m->rtt_mean / 1e3, m->probes_lost ? ">= " : "",
-			m->rtt_p99 / 1e3, (unsigned long long)m->rtt_samples,
-			(unsigned long long)m->rtt_late, m->base_rtt / 1e3);
+		out_text(o, "RTT          mean %s%.2f us  p99 %s%.2f us  "
+			 "(%llu probes, %llu answered after the timeout; idle "
+			 "path %.2f us)\n", m->probes_lost ? ">= " : "",
+			 m->rtt_mean / 1e3, m->probes_lost ? ">= " : "",
+			 m->rtt_p99 / 1e3, (unsigned long long)m->rtt_samples,
+			 (unsigned long long)m->rtt_late, m->base_rtt / 1e3);
 	else
-		fprintf(s->out.fp, "RTT          - (no probes answered; idle "
-			"path %.2f us)\n", m->base_rtt / 1e3);
+		out_text(o, "RTT          - (no probes answered; idle path "
+			 "%.2f us)\n", m->base_rtt / 1e3);
 	if (m->probes_lost)
-		fprintf(s->out.fp, "probe loss   %.2f %% (%llu probes or answers "
-			"dropped)\n", 100.0 * (double)m->probes_lost /
-			(double)(m->probes_lost + m->rtt_samples),
-			(unsigned long long)m->probes_lost);
-	fprintf(s->out.fp, "losses       %llu pauses  %llu drops  %llu "
-		"retransmission timeouts\n", (unsigned long long)m->pauses,
-		(unsigned long long)m->drops, (unsigned long long)m->rtos);
+		out_text(o, "probe loss   %.2f %% (%llu probes or answers "
+			 "dropped)\n", 100.0 * (double)m->probes_lost /
+			 (double)(m->probes_lost + m->rtt_samples),
+			 (unsigned long long)m->probes_lost);
+	out_field_u64(o, "pauses", "losses       %llu pauses  ", m->pauses);
+	out_field_u64(o, "drops", "%llu drops  ", m->drops);
+	out_field_u64(o, "rto", "%llu retransmission timeouts\n", m->rtos);
+	out_u64(o, "rto_lossless", m->rtos_lossless);
 	if (m->rtos_lossless)
-		fprintf(s->out.fp, "anomaly      %llu retransmission timeouts "
-			"though no packet was lost: the timeout is shorter "
-			"than the queueing, or ACKs were held back\n",
-			(unsigned long long)m->rtos_lossless);
+		out_text(o, "anomaly      %llu retransmission timeouts though "
+			 "no packet was lost: the timeout is shorter than the "
+			 "queueing, or ACKs were held back\n",
+			 (unsigned long long)m->rtos_lossless);
+	out_u64(o, "events", m->events);
+	out_arr_begin(o, "fct");
 	for (i = 0; i < m->nfct; i++) {
 		if (!i)
-			fprintf(s->out.fp, "FCT slowdown   size range     "
-				"flows     p50     p95     p99\n");
-		fprintf(s->out.fp, "  %9llu .. %-9s %7u %7.2f %7.2f %7.2f\n",
-			(unsigned long long)m->fct[i].lo,
-			m->fct[i].hi == UINT64_MAX ? "" :
-			(snprintf(a, sizeof(a), "%llu",
-				  (unsigned long long)m->fct[i].hi), a),
-			m->fct[i].n, m->fct[i].p50, m->fct[i].p95,
-			m->fct[i].p99);
+			out_text(o, "FCT slowdown   size range     flows     "
+				 "p50     p95     p99\n");
+		out_obj_begin(o, NULL);
+		out_field_u64(o, "size_lo", "  %9llu .. ", m->fct[i].lo);
+		if (m->fct[i].hi == UINT64_MAX) {	/* and above */
+			out_null(o, "size_hi");
+			out_text(o, "%-9s", "");
+		} else {
+			out_field_u64(o, "size_hi", "%-9llu", m->fct[i].hi);
+		}
+		out_field_uint(o, "flows", " %7u", m->fct[i].n);
+		out_field_real(o, "p50", " %7.2f", m->fct[i].p50);
+		out_field_real(o, "p95", " %7.2f", m->fct[i].p95);
+		out_field_real(o, "p99", " %7.2f\n", m->fct[i].p99);
+		out_obj_end(o);
 	}
+	out_arr_end(o);
+	out_obj_end(o);
 }
 
 /* The device's workload and its fabric (built on first use). */
@@ -152,13 +137,9 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "scenario", cfg);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%s\n", cfg);
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_str(&s->out, "scenario", "%s\n", cfg);
+	out_obj_end(&s->out);
 	return 0;
 }
 
@@ -304,8 +285,7 @@ static int cmd_sim_reset(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	simdev_reset(d);
-	if (!s->out.json)
-		fprintf(s->out.fp, "fabric reset to t = 0 (scenario kept)\n");
+	out_text(&s->out, "fabric reset to t = 0 (scenario kept)\n");
 	return 0;
 }
 
@@ -327,11 +307,9 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "%s model options (reconstructed parts):\n",
-			z->label);
-	else
-		out_obj_begin(&s->out, NULL);
+	out_text(&s->out, "%s model options (reconstructed parts):\n",
+		 z->label);
+	out_obj_begin(&s->out, NULL);
 	for (i = 0; i < z->nopts; i++) {
 		char v[32];
 
@@ -340,14 +318,11 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 				 z->opts[i].choices[d->opts[i]]);
 		else
 			snprintf(v, sizeof(v), "%.4g", d->opts[i] / 65536.0);
-		if (s->out.json)
-			out_str(&s->out, z->opts[i].name, v);
-		else
-			fprintf(s->out.fp, "  %-9s %-13s %s\n",
-				z->opts[i].name, v, z->opts[i].help);
+		out_text(&s->out, "  %-9s ", z->opts[i].name);
+		out_field_str(&s->out, z->opts[i].name, "%-13s ", v);
+		out_text(&s->out, "%s\n", z->opts[i].help);
 	}
-	if (s->out.json)
-		out_obj_end(&s->out);
+	out_obj_end(&s->out);
 	return 0;
 }
 
@@ -425,9 +400,8 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	ROW("rx_crc_errors_phy", c.rx_lost, "lost on the NICs' own links "
 	    "(not in rx_packets_phy)");
 #undef ROW
-	if (!s->out.json)
-		fprintf(s->out.fp, "every NIC of the fabric since it started "
-			"(t = %.3f ms)\n", sim_now(sim) / 1e9);
+	out_text(&s->out, "every NIC of the fabric since it started (t = %.3f "
+		 "ms)\n", sim_now(sim) / 1e9);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;

@@ -243,24 +243,18 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 				  pl->nruns, pl->name);
 		return rc;
 	}
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "sweep", pl->name);
-		out_u64(&s->out, "runs", pl->nruns);
-		out_u64(&s->out, "ran", pl->ndone - before);
-		out_u64(&s->out, "jobs", pl->jobs);
-		out_real(&s->out, "wall_s", pcb_mono_s() - t0);
-		out_real(&s->out, "workload_s", pl->sim_s);
-		out_str(&s->out, "dir", pl->dir);
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "sweep %s: %zu runs in %.2f s", pl->name,
-			pl->ndone - before, pcb_mono_s() - t0);
-		if (before)
-			fprintf(s->out.fp, " (%zu were done)", before);
-		fprintf(s->out.fp, " -> %s/results.csv ('sweep show %s')\n",
-			pl->dir, pl->name);
-	}
+	out_obj_begin(&s->out, NULL);
+	out_field_str(&s->out, "sweep", "sweep %s: ", pl->name);
+	out_u64(&s->out, "runs", pl->nruns);
+	out_field_u64(&s->out, "ran", "%llu runs in ", pl->ndone - before);
+	out_u64(&s->out, "jobs", pl->jobs);
+	out_field_real(&s->out, "wall_s", "%.2f s", pcb_mono_s() - t0);
+	out_real(&s->out, "workload_s", pl->sim_s);
+	if (before)
+		out_text(&s->out, " (%zu were done)", before);
+	out_field_str(&s->out, "dir", " -> %s/results.csv", pl->dir);
+	out_text(&s->out, " ('sweep show %s')\n", pl->name);
+	out_obj_end(&s->out);
 	if (*pl->plot)
 		rc = sweep_plot(s, pl->name, pl->plot);
 	return rc;
@@ -830,8 +824,7 @@ static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 	if (pcb_check_dir(dir, &s->err))
 		return -s->err.code;
 	sw_rm_tree(dir);
-	if (!s->out.json)
-		fprintf(s->out.fp, "sweep %s dropped\n", argv[0]);
+	out_text(&s->out, "sweep %s dropped\n", argv[0]);
 	return 0;
 }
 

@@ -1,4 +1,6 @@
-/* out.c - text tables and a small streaming JSON writer. */
+/* out.c - text tables, a small streaming JSON writer, and fields that
+ * print as either.
+ */
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +36,8 @@ void out_real(struct out *o, const char *key, double v)
 {
 	char b[32];
 
+	if (!o->json)
+		return;
 	if (!isfinite(v)) {
 		out_null(o, key);
 		return;
@@ -126,26 +130,36 @@ static void close_(struct out *o, char c)
 
 void out_obj_begin(struct out *o, const char *key)
 {
+	if (!o->json)
+		return;
 	open_(o, key, '{');
 }
 
 void out_obj_end(struct out *o)
 {
+	if (!o->json)
+		return;
 	close_(o, '}');
 }
 
 void out_arr_begin(struct out *o, const char *key)
 {
+	if (!o->json)
+		return;
 	open_(o, key, '[');
 }
 
 void out_arr_end(struct out *o)
 {
+	if (!o->json)
+		return;
 	close_(o, ']');
 }
 
 void out_str(struct out *o, const char *key, const char *val)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	if (val)
 		out_json_string(o->fp, val);
@@ -155,38 +169,125 @@ void out_str(struct out *o, const char *key, const char *val)
 
 void out_u64(struct out *o, const char *key, uint64_t v)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	fprintf(o->fp, "%llu", (unsigned long long)v);
 }
 
 void out_i64(struct out *o, const char *key, int64_t v)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	fprintf(o->fp, "%lld", (long long)v);
 }
 
 void out_num(struct out *o, const char *key, const char *numtext)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	fputs(numtext, o->fp);
 }
 
 void out_bool(struct out *o, const char *key, bool v)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	fputs(v ? "true" : "false", o->fp);
 }
 
 void out_null(struct out *o, const char *key)
 {
+	if (!o->json)
+		return;
 	prefix(o, key);
 	fputs("null", o->fp);
 }
 
 void out_end_doc(struct out *o)
 {
+	if (!o->json)
+		return;
 	if (o->depth == 0)
 		fputc('\n', o->fp);
+}
+
+/* ---- fields: text through fmt, or JSON ------------------------------ */
+
+void out_text(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->json)
+		return;
+	va_start(ap, fmt);
+	vfprintf(o->fp, fmt, ap);
+	va_end(ap);
+}
+
+void out_nl(struct out *o)
+{
+	if (!o->json)
+		fputc('\n', o->fp);
+}
+
+/* The fmt of a field is the caller's, with one conversion for the value
+ * (the Makefile's -Wno-format-nonliteral lets it through).
+ */
+void out_field_str(struct out *o, const char *key, const char *fmt,
+		   const char *val)
+{
+	if (o->json)
+		out_str(o, key, val);
+	else
+		fprintf(o->fp, fmt, val ? val : "-");
+}
+
+void out_field_uint(struct out *o, const char *key, const char *fmt,
+		    unsigned int v)
+{
+	if (o->json)
+		out_u64(o, key, v);
+	else
+		fprintf(o->fp, fmt, v);
+}
+
+void out_field_u64(struct out *o, const char *key, const char *fmt,
+		   uint64_t v)
+{
+	if (o->json)
+		out_u64(o, key, v);
+	else
+		fprintf(o->fp, fmt, (unsigned long long)v);
+}
+
+void out_field_int(struct out *o, const char *key, const char *fmt, int v)
+{
+	if (o->json)
+		out_i64(o, key, v);
+	else
+		fprintf(o->fp, fmt, v);
+}
+
+void out_field_real(struct out *o, const char *key, const char *fmt,
+		    double v)
+{
+	if (o->json)
+		out_real(o, key, v);
+	else
+		fprintf(o->fp, fmt, v);
+}
+
+void out_field_bool(struct out *o, const char *key, const char *fmt,
+		    bool v, const char *yes, const char *no)
+{
+	if (o->json)
+		out_bool(o, key, v);
+	else
+		fprintf(o->fp, fmt, v ? yes : no);
 }
 
 /* ---- tables ------------------------------------------------------------ */

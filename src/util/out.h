@@ -6,6 +6,22 @@
  * column keys.  Cells are kept as text; a numeric cell is emitted unquoted
  * in JSON.  Ownership: a struct tbl is built with tbl_init, filled, printed
  * with tbl_print and released with tbl_release.
+ *
+ * Records are a straight sequence of calls, the same in both modes (as
+ * iproute2's print_*(PRINT_ANY / PRINT_JSON / PRINT_FP, ...)):
+ *   out_field_*(o, key, fmt, v)  both: text prints fmt with v, JSON key: v
+ *   out_str(o, key, v), ...      JSON only; nothing in text
+ *   out_obj_begin, out_arr_...   JSON only; nothing in text
+ *   out_text(o, fmt, ...)        text only; nothing in JSON
+ *   out_nl(o)                    a newline in text
+ * So a command never asks o->json to print:
+ *   out_obj_begin(o, NULL);
+ *   out_field_uint(o, "slot", "slot %u: ", slot);
+ *   out_field_str(o, "state", "%s\n", state);
+ *   out_obj_end(o);
+ * Each out_field_* fmt has exactly one conversion, for the value's type
+ * (str %s, uint %u/%x, u64 %llu/%llx, int %d, real %g/%f); the formats are
+ * not checked at compile time, so keep them next to the call.
  */
 #ifndef PCCB_OUT_H
 #define PCCB_OUT_H
@@ -25,7 +41,9 @@ struct out {
 
 void out_init(struct out *o, FILE *fp, bool json, bool pretty);
 
-/* JSON writer; key is NULL inside arrays and at the top level. */
+/* JSON writer, no-ops in text mode; key is NULL inside arrays and at the
+ * top level.  A top-level value ends with a newline.
+ */
 void out_obj_begin(struct out *o, const char *key);
 void out_obj_end(struct out *o);
 void out_arr_begin(struct out *o, const char *key);
@@ -40,6 +58,28 @@ void out_null(struct out *o, const char *key);
 void out_real(struct out *o, const char *key, double v);
 void out_end_doc(struct out *o);	/* newline after a top-level value */
 void out_json_string(FILE *fp, const char *s);
+
+/* Text only: printf to the output; nothing in JSON mode. */
+void out_text(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void out_nl(struct out *o);	/* "\n" in text */
+
+/* Both: in text fmt printed with the value, in JSON key: value.  A NULL
+ * string is null in JSON and "-" in text; a real that is NAN or infinite
+ * is null in JSON and prints through fmt in text.  A bool prints as yes
+ * or no in text (the caller's words: "on"/"off", "ENABLED"/"DISABLED").
+ */
+void out_field_str(struct out *o, const char *key, const char *fmt,
+		   const char *val);
+void out_field_uint(struct out *o, const char *key, const char *fmt,
+		    unsigned int v);
+void out_field_u64(struct out *o, const char *key, const char *fmt,
+		   uint64_t v);
+void out_field_int(struct out *o, const char *key, const char *fmt, int v);
+void out_field_real(struct out *o, const char *key, const char *fmt,
+		    double v);
+void out_field_bool(struct out *o, const char *key, const char *fmt,
+		    bool v, const char *yes, const char *no);
 
 enum cell_kind { CELL_STR, CELL_NUM, CELL_BOOL, CELL_NULL };
 

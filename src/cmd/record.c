@@ -1,14 +1,11 @@
-/* rec.c - `record`, `series` and `corr`: one timeline from the PCC
- * counters, the NIC's port counters and the retransmission histogram,
- * saved under $XDG_DATA_HOME/pccbench/series/, and its correlations.
+/* record.c - `record` and `watch`: one timeline from the PCC counters,
+ * the NIC's port counters and the retransmission histogram, saved under
+ * $XDG_DATA_HOME/pccbench/series/ (record) or shown as it comes (watch).
  *
  * Recording runs on the sim device: every interval advances simulated
  * time, then reads the sources.  Rates are per second of device time;
  * an interval without RTT samples has no average RTT (missing, never 0).
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -17,15 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
-#include "suggest.h"
-#include "paths.h"
 #include "rec/series.h"
 #include "tel/diag_ids.h"
-#include "run.h"
 #include "rec/recorder.h"
 #include "units.h"
 
@@ -206,22 +199,18 @@ int cmd_record(struct session *s, int argc, char **argv)
 			s->err = keep;
 	}
 	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
-		if (s->out.json) {
-			out_obj_begin(&s->out, NULL);
-			out_str(&s->out, "series", name);
-			out_u64(&s->out, "points", ser->nrows);
-			out_u64(&s->out, "columns", ser->ncols);
-			out_str(&s->out, "file", path);
-			out_obj_end(&s->out);
-		} else {
-			char a[32], b[32];
+		struct out *o = &s->out;
+		char a[32], b[32];
 
-			fprintf(s->out.fp, "series %s: %zu points x %zu "
-				"columns, %s every %s -> %s\n", name,
-				ser->nrows, ser->ncols,
-				pcb_format_duration(done_ps, a, sizeof(a)),
-				pcb_format_duration(every, b, sizeof(b)), path);
-		}
+		out_obj_begin(o, NULL);
+		out_field_str(o, "series", "series %s: ", name);
+		out_field_u64(o, "points", "%llu points x ", ser->nrows);
+		out_field_u64(o, "columns", "%llu columns, ", ser->ncols);
+		out_text(o, "%s every %s -> ",
+			 pcb_format_duration(done_ps, a, sizeof(a)),
+			 pcb_format_duration(every, b, sizeof(b)));
+		out_field_str(o, "file", "%s\n", path);
+		out_obj_end(o);
 	}
 out:
 	rec_close(&r);
@@ -390,324 +379,3 @@ int cmd_watch(struct session *s, int argc, char **argv)
 	series_free(ser);
 	return rc;
 }
-
-int cmd_series_load(struct session *s, const char *name,
-		    struct series **out)
-{
-	char path[4200];
-	int rc = store_series_path(s, name, "csv", path, sizeof(path));
-
-	if (rc)
-		return rc;
-	if (access(path, F_OK)) {
-		char **names = store_names("series", false), dym[160];
-		struct suggest sg;
-		size_t i;
-
-		suggest_init(&sg, name);
-		for (i = 0; names && names[i]; i++)
-			suggest_add(&sg, names[i]);
-		rc = pcb_error(&s->err, PCB_E_NOENT, "no series '%s'%s", name,
-			       sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
-			       " ('series list')");
-		words_free(names);
-		return rc;
-	}
-	return series_read_csv(out, name, path, &s->err);
-}
-
-static int cmd_series_list(struct session *s, int argc, char **argv)
-{
-	static const struct tbl_col cols[] = {
-		{ "name", "NAME", 0 }, { "points", "POINTS", TBL_RIGHT },
-		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
-						       TBL_RIGHT },
-	};
-	char **names = store_names("series", false);
-	struct tbl t;
-	size_t i;
-
-	(void)argc;
-	(void)argv;
-	if (!names)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; names[i]; i++) {
-		struct series *ser = NULL;
-		struct pcb_err keep = s->err;
-
-		if (!cmd_series_load(s, names[i], &ser)) {
-			tbl_row(&t);
-			tbl_str(&t, names[i]);
-			tbl_u64(&t, ser->nrows);
-			tbl_u64(&t, ser->ncols);
-			tbl_real(&t, ser->nrows ? series_at(ser, ser->nrows - 1,
-							    0) -
-				 series_at(ser, 0, 0) : 0.0);
-			series_free(ser);
-		}
-		s->err = keep;	/* a foreign file is skipped */
-	}
-	words_free(names);
-	tbl_print(&t, &s->out, NULL);
-	tbl_release(&t);
-	return 0;
-}
-
-static int cmd_series_show(struct session *s, int argc, char **argv)
-{
-	static const struct tbl_col cols[] = {
-		{ "column", "COLUMN", 0 }, { "unit", "UNIT", 0 },
-		{ "points", "POINTS", TBL_RIGHT },
-		{ "missing", "MISSING", TBL_RIGHT },
-		{ "min", "MIN", TBL_RIGHT }, { "mean", "MEAN", TBL_RIGHT },
-		{ "max", "MAX", TBL_RIGHT },
-	};
-	struct series *ser;
-	struct tbl t;
-	size_t c, r;
-	int rc = cmd_series_load(s, argv[0], &ser);
-
-	(void)argc;
-	if (rc)
-		return rc;
-	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (c = 0; c < ser->ncols; c++) {
-		double lo = NAN, hi = NAN, sum = 0;
-		size_t n = 0;
-
-		for (r = 0; r < ser->nrows; r++) {
-			double v = series_at(ser, r, c);
-
-			if (isnan(v))
-				continue;
-			lo = n && lo < v ? lo : v;
-			hi = n && hi > v ? hi : v;
-			sum += v;
-			n++;
-		}
-		tbl_row(&t);
-		tbl_str(&t, ser->cols[c].name);
-		tbl_str(&t, ser->cols[c].unit);
-		tbl_u64(&t, n);
-		tbl_u64(&t, ser->nrows - n);
-		tbl_real(&t, lo);
-		tbl_real(&t, n ? sum / (double)n : NAN);
-		tbl_real(&t, hi);
-	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "series %s: %zu points\n", ser->name,
-			ser->nrows);
-	tbl_print(&t, &s->out, NULL);
-	tbl_release(&t);
-	series_free(ser);
-	return 0;
-}
-
-static int cmd_series_export(struct session *s, int argc, char **argv)
-{
-	struct series *ser;
-	int rc = cmd_series_load(s, argv[0], &ser);
-
-	(void)argc;
-	if (rc)
-		return rc;
-	rc = series_write_csv(ser, argv[1], &s->err);
-	if (!rc && !s->out.json)
-		fprintf(s->out.fp, "%zu points written to %s\n", ser->nrows,
-			argv[1]);
-	series_free(ser);
-	return rc;
-}
-
-static int cmd_series_drop(struct session *s, int argc, char **argv)
-{
-	static const char *const exts[] = { "json", "plot.dat", "plot.gp",
-					    "hist.dat", "hist.gp",
-					    "scatter.dat", "scatter.gp" };
-	char path[4200];
-	size_t i;
-	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
-
-	(void)argc;
-	if (rc)
-		return rc;
-	if (unlink(path))
-		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s'",
-				 argv[0]);
-	/* its metadata and plot files go with it */
-	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		store_series_path(s, argv[0], exts[i], path, sizeof(path));
-		unlink(path);
-	}
-	if (!s->out.json)
-		fprintf(s->out.fp, "series %s dropped\n", argv[0]);
-	return 0;
-}
-
-static int corr_pair(struct session *s, const struct series *ser, int a,
-		     int b, int maxlag)
-{
-	double *x = series_column(ser, (size_t)a), *y = series_column(ser, (size_t)b);
-	double pr, sr, lr = NAN;
-	size_t n, n2;
-	int lag = 0;
-
-	if (!x || !y) {
-		free(x);
-		free(y);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
-	pr = series_pearson(x, y, ser->nrows, &n);
-	sr = series_spearman(x, y, ser->nrows, &n2);
-	if (isnan(pr)) {	/* say why, not "pearson nan" */
-		free(x);
-		free(y);
-		return pcb_error(&s->err, PCB_E_STATE, "corr: %s ~ %s: %s",
-				 ser->cols[a].name, ser->cols[b].name, n < 3 ?
-				 (n ? "fewer than 3 intervals have both" :
-				  "no interval has both (one of them is empty "
-				  "throughout?)") :
-				 "one of them does not vary");
-	}
-	if (maxlag)
-		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "x", ser->cols[a].name);
-		out_str(&s->out, "y", ser->cols[b].name);
-		out_u64(&s->out, "points", n);
-		out_real(&s->out, "pearson", pr);
-		out_real(&s->out, "spearman", sr);
-		if (maxlag) {
-			out_i64(&s->out, "best_lag", lag);
-			out_real(&s->out, "r_at_lag", lr);
-		}
-		out_obj_end(&s->out);
-	} else {
-		fprintf(s->out.fp, "%s ~ %s over %zu points: pearson %.4f, "
-			"spearman %.4f", ser->cols[a].name, ser->cols[b].name, n,
-			pr, sr);
-		if (maxlag)
-			fprintf(s->out.fp, "; best lag %d intervals (r %.4f)",
-				lag, lr);
-		fputc('\n', s->out.fp);
-	}
-	free(x);
-	free(y);
-	return 0;
-}
-
-int cmd_corr(struct session *s, int argc, char **argv)
-{
-	static const char *const main_cols[] = {
-		"avg_rtt", "max_rtt", "cnp_handled", "cnp_sent", "ecn_marked",
-		"rx_gbps", "pauses", "drops", "hai", "dec", NULL };
-	struct series *ser;
-	int a, b, maxlag = 0, rc;
-	char *end;
-
-	if (argc == 2 || argc == 4 || argc > 5)
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: corr NAME [X Y "
-				 "[lag MAX]]");
-	if (argc == 5) {
-		long l = strtol(argv[4], &end, 10);
-
-		if (strcmp(argv[3], "lag") || *end || l < 0 || l > 10000)
-			return pcb_error(&s->err, PCB_E_USAGE, "usage: corr "
-					 "NAME X Y [lag MAX] (MAX 0..10000)");
-		maxlag = (int)l;
-	}
-	rc = cmd_series_load(s, argv[0], &ser);
-	if (rc)
-		return rc;
-	if (argc >= 3) {
-		a = series_col(ser, argv[1]);
-		b = series_col(ser, argv[2]);
-		if (a < 0 || b < 0) {
-			char dym[160];
-
-			rc = pcb_error(&s->err, PCB_E_NOENT, "series %s has no "
-				       "column '%s'%s", argv[0],
-				       argv[a < 0 ? 1 : 2],
-				       series_no_col(ser, argv[a < 0 ? 1 : 2],
-						     dym, sizeof(dym)));
-		} else {
-			rc = corr_pair(s, ser, a, b, maxlag);
-		}
-	} else {
-		/* the matrix of the main columns that hold data */
-		double *vec[16] = { NULL };
-		int idx[16], k = 0, i, j;
-
-		for (i = 0; main_cols[i]; i++) {
-			int c = series_col(ser, main_cols[i]);
-			size_t r, n = 0;
-
-			for (r = 0; c >= 0 && r < ser->nrows; r++)
-				n += !isnan(series_at(ser, r, (size_t)c));
-			if (c >= 0 && n >= 3) {
-				idx[k] = c;
-				vec[k] = series_column(ser, (size_t)c);
-				if (!vec[k++])
-					rc = pcb_error(&s->err, PCB_E_NOMEM,
-						       "out of memory");
-			}
-		}
-		if (s->out.json)
-			out_arr_begin(&s->out, NULL);
-		else {
-			fprintf(s->out.fp, "%-12s", "pearson");
-			for (j = 0; j < k; j++)
-				fprintf(s->out.fp, " %11.11s",
-					ser->cols[idx[j]].name);
-			fputc('\n', s->out.fp);
-		}
-		for (i = 0; i < k && !rc; i++) {
-			if (!s->out.json)
-				fprintf(s->out.fp, "%-12s",
-					ser->cols[idx[i]].name);
-			for (j = 0; j < k; j++) {
-				size_t n;
-				double r = series_pearson(vec[i], vec[j],
-							  ser->nrows, &n);
-
-				if (s->out.json && j > i) {
-					out_obj_begin(&s->out, NULL);
-					out_str(&s->out, "x",
-						ser->cols[idx[i]].name);
-					out_str(&s->out, "y",
-						ser->cols[idx[j]].name);
-					out_real(&s->out, "pearson", r);
-					out_obj_end(&s->out);
-				} else if (!s->out.json) {
-					fprintf(s->out.fp, " %11.3f", r);
-				}
-			}
-			if (!s->out.json)
-				fputc('\n', s->out.fp);
-		}
-		if (s->out.json)
-			out_arr_end(&s->out);
-		for (i = 0; i < k; i++)
-			free(vec[i]);
-	}
-	series_free(ser);
-	return rc;
-}
-
-const struct cmd_row cmd_series_verbs[] = {
-	{ "list", cmd_series_list, NULL, 0, 0, "", "recorded series",
-	  "series list", CMD_DEFAULT },
-	{ "show", cmd_series_show, NULL, 1, 1, "NAME",
-	  "each column: unit, points, missing, min, mean, max",
-	  "series show rec1", 0 },
-	{ "export", cmd_series_export, NULL, 2, 2, "NAME FILE.csv",
-	  "the series as CSV (RFC 4180, header with units)",
-	  "series export rec1 /tmp/rec1.csv", 0 },
-	{ "drop", cmd_series_drop, NULL, 1, 1, "NAME", "delete a series",
-	  "series drop rec1", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
-};
-
-

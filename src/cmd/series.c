@@ -1,0 +1,314 @@
+/* series.c - `series` and `corr`: the recorded timelines under
+ * $XDG_DATA_HOME/pccbench/series/ (list, show, export, drop) and the
+ * correlations between their columns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "suggest.h"
+#include "rec/series.h"
+
+int cmd_series_load(struct session *s, const char *name,
+		    struct series **out)
+{
+	char path[4200];
+	int rc = store_series_path(s, name, "csv", path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (access(path, F_OK)) {
+		char **names = store_names("series", false), dym[160];
+		struct suggest sg;
+		size_t i;
+
+		suggest_init(&sg, name);
+		for (i = 0; names && names[i]; i++)
+			suggest_add(&sg, names[i]);
+		rc = pcb_error(&s->err, PCB_E_NOENT, "no series '%s'%s", name,
+			       sg.n ? suggest_text(&sg, dym, sizeof(dym)) :
+			       " ('series list')");
+		words_free(names);
+		return rc;
+	}
+	return series_read_csv(out, name, path, &s->err);
+}
+
+static int cmd_series_list(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "name", "NAME", 0 }, { "points", "POINTS", TBL_RIGHT },
+		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
+						       TBL_RIGHT },
+	};
+	char **names = store_names("series", false);
+	struct tbl t;
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	if (!names)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; names[i]; i++) {
+		struct series *ser = NULL;
+		struct pcb_err keep = s->err;
+
+		if (!cmd_series_load(s, names[i], &ser)) {
+			tbl_row(&t);
+			tbl_str(&t, names[i]);
+			tbl_u64(&t, ser->nrows);
+			tbl_u64(&t, ser->ncols);
+			tbl_real(&t, ser->nrows ? series_at(ser, ser->nrows - 1,
+							    0) -
+				 series_at(ser, 0, 0) : 0.0);
+			series_free(ser);
+		}
+		s->err = keep;	/* a foreign file is skipped */
+	}
+	words_free(names);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
+
+static int cmd_series_show(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "column", "COLUMN", 0 }, { "unit", "UNIT", 0 },
+		{ "points", "POINTS", TBL_RIGHT },
+		{ "missing", "MISSING", TBL_RIGHT },
+		{ "min", "MIN", TBL_RIGHT }, { "mean", "MEAN", TBL_RIGHT },
+		{ "max", "MAX", TBL_RIGHT },
+	};
+	struct series *ser;
+	struct tbl t;
+	size_t c, r;
+	int rc = cmd_series_load(s, argv[0], &ser);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (c = 0; c < ser->ncols; c++) {
+		double lo = NAN, hi = NAN, sum = 0;
+		size_t n = 0;
+
+		for (r = 0; r < ser->nrows; r++) {
+			double v = series_at(ser, r, c);
+
+			if (isnan(v))
+				continue;
+			lo = n && lo < v ? lo : v;
+			hi = n && hi > v ? hi : v;
+			sum += v;
+			n++;
+		}
+		tbl_row(&t);
+		tbl_str(&t, ser->cols[c].name);
+		tbl_str(&t, ser->cols[c].unit);
+		tbl_u64(&t, n);
+		tbl_u64(&t, ser->nrows - n);
+		tbl_real(&t, lo);
+		tbl_real(&t, n ? sum / (double)n : NAN);
+		tbl_real(&t, hi);
+	}
+	out_text(&s->out, "series %s: %zu points\n", ser->name, ser->nrows);
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	series_free(ser);
+	return 0;
+}
+
+static int cmd_series_export(struct session *s, int argc, char **argv)
+{
+	struct series *ser;
+	int rc = cmd_series_load(s, argv[0], &ser);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	rc = series_write_csv(ser, argv[1], &s->err);
+	if (!rc)
+		out_text(&s->out, "%zu points written to %s\n", ser->nrows,
+			 argv[1]);
+	series_free(ser);
+	return rc;
+}
+
+static int cmd_series_drop(struct session *s, int argc, char **argv)
+{
+	static const char *const exts[] = { "json", "plot.dat", "plot.gp",
+					    "hist.dat", "hist.gp",
+					    "scatter.dat", "scatter.gp" };
+	char path[4200];
+	size_t i;
+	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (unlink(path))
+		return pcb_error(&s->err, PCB_E_NOENT, "no series '%s'",
+				 argv[0]);
+	/* its metadata and plot files go with it */
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		store_series_path(s, argv[0], exts[i], path, sizeof(path));
+		unlink(path);
+	}
+	out_text(&s->out, "series %s dropped\n", argv[0]);
+	return 0;
+}
+
+static int corr_pair(struct session *s, const struct series *ser, int a,
+		     int b, int maxlag)
+{
+	double *x = series_column(ser, (size_t)a), *y = series_column(ser, (size_t)b);
+	struct out *o = &s->out;
+	double pr, sr, lr = NAN;
+	size_t n, n2;
+	int lag = 0;
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	pr = series_pearson(x, y, ser->nrows, &n);
+	sr = series_spearman(x, y, ser->nrows, &n2);
+	if (isnan(pr)) {	/* say why, not "pearson nan" */
+		free(x);
+		free(y);
+		return pcb_error(&s->err, PCB_E_STATE, "corr: %s ~ %s: %s",
+				 ser->cols[a].name, ser->cols[b].name, n < 3 ?
+				 (n ? "fewer than 3 intervals have both" :
+				  "no interval has both (one of them is empty "
+				  "throughout?)") :
+				 "one of them does not vary");
+	}
+	if (maxlag)
+		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
+	out_obj_begin(o, NULL);
+	out_field_str(o, "x", "%s ~ ", ser->cols[a].name);
+	out_field_str(o, "y", "%s over ", ser->cols[b].name);
+	out_field_u64(o, "points", "%llu points: ", n);
+	out_field_real(o, "pearson", "pearson %.4f, ", pr);
+	out_field_real(o, "spearman", "spearman %.4f", sr);
+	if (maxlag) {
+		out_field_int(o, "best_lag", "; best lag %d intervals ", lag);
+		out_field_real(o, "r_at_lag", "(r %.4f)", lr);
+	}
+	out_nl(o);
+	out_obj_end(o);
+	free(x);
+	free(y);
+	return 0;
+}
+
+int cmd_corr(struct session *s, int argc, char **argv)
+{
+	static const char *const main_cols[] = {
+		"avg_rtt", "max_rtt", "cnp_handled", "cnp_sent", "ecn_marked",
+		"rx_gbps", "pauses", "drops", "hai", "dec", NULL };
+	struct out *o = &s->out;
+	struct series *ser;
+	int a, b, maxlag = 0, rc;
+	char *end;
+
+	if (argc == 2 || argc == 4 || argc > 5)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: corr NAME [X Y "
+				 "[lag MAX]]");
+	if (argc == 5) {
+		long l = strtol(argv[4], &end, 10);
+
+		if (strcmp(argv[3], "lag") || *end || l < 0 || l > 10000)
+			return pcb_error(&s->err, PCB_E_USAGE, "usage: corr "
+					 "NAME X Y [lag MAX] (MAX 0..10000)");
+		maxlag = (int)l;
+	}
+	rc = cmd_series_load(s, argv[0], &ser);
+	if (rc)
+		return rc;
+	if (argc >= 3) {
+		a = series_col(ser, argv[1]);
+		b = series_col(ser, argv[2]);
+		if (a < 0 || b < 0) {
+			char dym[160];
+
+			rc = pcb_error(&s->err, PCB_E_NOENT, "series %s has no "
+				       "column '%s'%s", argv[0],
+				       argv[a < 0 ? 1 : 2],
+				       series_no_col(ser, argv[a < 0 ? 1 : 2],
+						     dym, sizeof(dym)));
+		} else {
+			rc = corr_pair(s, ser, a, b, maxlag);
+		}
+	} else {
+		/* the matrix of the main columns that hold data */
+		double *vec[16] = { NULL };
+		int idx[16], k = 0, i, j;
+
+		for (i = 0; main_cols[i]; i++) {
+			int c = series_col(ser, main_cols[i]);
+			size_t r, n = 0;
+
+			for (r = 0; c >= 0 && r < ser->nrows; r++)
+				n += !isnan(series_at(ser, r, (size_t)c));
+			if (c >= 0 && n >= 3) {
+				idx[k] = c;
+				vec[k] = series_column(ser, (size_t)c);
+				if (!vec[k++])
+					rc = pcb_error(&s->err, PCB_E_NOMEM,
+						       "out of memory");
+			}
+		}
+		/* text: the whole matrix; JSON: each pair once */
+		out_arr_begin(o, NULL);
+		out_text(o, "%-12s", "pearson");
+		for (j = 0; j < k; j++)
+			out_text(o, " %11.11s", ser->cols[idx[j]].name);
+		out_nl(o);
+		for (i = 0; i < k && !rc; i++) {
+			out_text(o, "%-12s", ser->cols[idx[i]].name);
+			for (j = 0; j < k; j++) {
+				size_t n;
+				double r = series_pearson(vec[i], vec[j],
+							  ser->nrows, &n);
+
+				out_text(o, " %11.3f", r);
+				if (j <= i)
+					continue;
+				out_obj_begin(o, NULL);
+				out_str(o, "x", ser->cols[idx[i]].name);
+				out_str(o, "y", ser->cols[idx[j]].name);
+				out_real(o, "pearson", r);
+				out_obj_end(o);
+			}
+			out_nl(o);
+		}
+		out_arr_end(o);
+		for (i = 0; i < k; i++)
+			free(vec[i]);
+	}
+	series_free(ser);
+	return rc;
+}
+
+const struct cmd_row cmd_series_verbs[] = {
+	{ "list", cmd_series_list, NULL, 0, 0, "", "recorded series",
+	  "series list", CMD_DEFAULT },
+	{ "show", cmd_series_show, NULL, 1, 1, "NAME",
+	  "each column: unit, points, missing, min, mean, max",
+	  "series show rec1", 0 },
+	{ "export", cmd_series_export, NULL, 2, 2, "NAME FILE.csv",
+	  "the series as CSV (RFC 4180, header with units)",
+	  "series export rec1 /tmp/rec1.csv", 0 },
+	{ "drop", cmd_series_drop, NULL, 1, 1, "NAME", "delete a series",
+	  "series drop rec1", 0 },
+	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+};
+
+
