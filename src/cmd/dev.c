@@ -157,6 +157,7 @@ static const char *info_label(const char *key, const char **prefix)
 
 static int cmd_dev_show(struct session *s, int argc, char **argv)
 {
+	struct out *o = &s->out;
 	const char *kv[8][2], *pre;
 	struct dev_ctrs *c = NULL;
 	struct pcb_err keep;
@@ -180,51 +181,39 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	if (dev_ctrs(s, &c))	/* a NIC without RDMA device or netdev */
 		c = NULL;
 	s->err = keep;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "device", s->devname);
-		out_str(&s->out, "backend", s->dev->ops->name);
-		out_str(&s->out, "kind", dev_kind(s));
-		out_bool(&s->out, "real", hw);
-		out_bool(&s->out, "read_only", s->read_only);
-		for (i = 0; i < n; i++)
-			out_str(&s->out, kv[i][0], kv[i][1]);
-		if (c)
-			out_str(&s->out, "counters", c->where);
-		if (fw)
-			out_str(&s->out, "fwctl_write_scope",
-				fwctl_scope_name(fwctl_write_scope(s->dev)));
-		if (have_caps) {
-			out_u64(&s->out, "fwctl_uctx_caps", caps);
-			out_bool(&s->out, "fwctl_tools_resources",
-				 caps & MLX5_UCTX_CAP_TOOLS_RESOURCES);
-		}
-		out_str(&s->out, "journal", journal_path(s->journal));
-		out_u64(&s->out, "register_gets", s->dev->n_get);
-		out_u64(&s->out, "register_sets", s->dev->n_set);
-		out_obj_end(&s->out);
-		return 0;
-	}
-	fprintf(s->out.fp, "device     %s\nbackend    %s%s%s\n", s->devname,
-		s->dev->ops->name, hw ? " (real hardware: writes ask first)" :
-		" (simulated)", s->read_only ? ", read-only" : "");
+	out_obj_begin(o, NULL);
+	out_field_str(o, "device", "device     %s\n", s->devname);
+	out_field_str(o, "backend", "backend    %s", s->dev->ops->name);
+	out_str(o, "kind", dev_kind(s));
+	out_field_bool(o, "real", "%s", hw, " (real hardware: writes ask "
+		       "first)", " (simulated)");
+	out_field_bool(o, "read_only", "%s\n", s->read_only, ", read-only",
+		       "");
 	for (i = 0; i < n; i++) {
 		const char *l = info_label(kv[i][0], &pre);
 
-		fprintf(s->out.fp, "%-10s %s%s\n", l, pre, kv[i][1]);
+		out_text(o, "%-10s %s", l, pre);
+		out_field_str(o, kv[i][0], "%s\n", kv[i][1]);
 	}
 	if (c)
-		fprintf(s->out.fp, "counters   %s\n", c->where);
+		out_field_str(o, "counters", "counters   %s\n", c->where);
 	if (fw)
-		fprintf(s->out.fp, "writes     fwctl scope %s and up\n",
-			fwctl_scope_name(fwctl_write_scope(s->dev)));
-	if (have_caps)
-		fprintf(s->out.fp, "uctx_caps  0x%x%s\n", caps,
-			caps & MLX5_UCTX_CAP_TOOLS_RESOURCES ?
-			" (TOOLS_RESOURCES)" : ": no TOOLS_RESOURCES, the "
-			"firmware may refuse PPCC to this context");
-	fprintf(s->out.fp, "journal    %s\naccesses   %lu get, %lu set\n",
-		journal_path(s->journal), s->dev->n_get, s->dev->n_set);
+		out_field_str(o, "fwctl_write_scope", "writes     fwctl scope "
+			      "%s and up\n",
+			      fwctl_scope_name(fwctl_write_scope(s->dev)));
+	if (have_caps) {
+		out_field_uint(o, "fwctl_uctx_caps", "uctx_caps  0x%x", caps);
+		out_field_bool(o, "fwctl_tools_resources", "%s\n",
+			       caps & MLX5_UCTX_CAP_TOOLS_RESOURCES,
+			       " (TOOLS_RESOURCES)", ": no TOOLS_RESOURCES, "
+			       "the firmware may refuse PPCC to this context");
+	}
+	out_field_str(o, "journal", "journal    %s\n",
+		      journal_path(s->journal));
+	out_field_u64(o, "register_gets", "accesses   %llu get, ",
+		      s->dev->n_get);
+	out_field_u64(o, "register_sets", "%llu set\n", s->dev->n_set);
+	out_obj_end(o);
 	return 0;
 }
 
@@ -250,9 +239,9 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 
 		sess_set_device(s, old);
 		s->err = keep;
-	} else if (!s->out.json) {
-		fprintf(s->out.fp, "%s: %s backend\n", s->devname,
-			s->dev->ops->name);
+	} else {
+		out_text(&s->out, "%s: %s backend\n", s->devname,
+			 s->dev->ops->name);
 	}
 	free(old);
 	return rc;
@@ -317,6 +306,7 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 		{ "pending", "PENDING", 0 },
 	};
 	const char *prog = nvc_prog(s), *who;
+	struct out *o = &s->out;
 	struct nvc_query q = { 0 };
 	struct tbl run, nv;
 	size_t i, shown = 0, pending = 0;
@@ -360,38 +350,29 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 	}
 	who = strrchr(prog, '/');
 	who = who ? who + 1 : prog;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "device", s->devid);
-		out_str(&s->out, "tool", who);
-		out_str(&s->out, "device_type", q.device_type);
-		out_str(&s->out, "part", q.part);
-		tbl_print(&run, &s->out, "running");
-		tbl_print(&nv, &s->out, "nvconfig");
-		if (q.has[NVC_CURRENT])
-			out_u64(&s->out, "pending", pending);
-		else
-			out_null(&s->out, "pending");
-		out_obj_end(&s->out);
+	out_obj_begin(o, NULL);
+	out_field_str(o, "device", "%s  ", s->devid);
+	out_str(o, "tool", who);
+	out_field_str(o, "device_type", "%s ", q.device_type);
+	out_field_str(o, "part", "%s\n", q.part);
+	out_text(o, "\nrunning now (PPCC):\n");
+	tbl_print(&run, o, "running");
+	out_text(o, "\nnon-volatile (%s: CURRENT was loaded at this boot, "
+		 "NEXT_BOOT loads at the next):\n", who);
+	tbl_print(&nv, o, "nvconfig");
+	if (!q.has[NVC_CURRENT]) {
+		out_null(o, "pending");
+		out_text(o, "the firmware does not report its current values: "
+			 "what the next boot changes is unknown\n");
+	} else if (pending) {
+		out_field_u64(o, "pending", "%llu of ", pending);
+		out_text(o, "%zu settings change at the next boot (reboot or "
+			 "mstfwreset)\n", shown);
 	} else {
-		fprintf(s->out.fp, "%s  %s %s\n\nrunning now (PPCC):\n",
-			s->devid, q.device_type, q.part);
-		tbl_print(&run, &s->out, NULL);
-		fprintf(s->out.fp, "\nnon-volatile (%s: CURRENT was loaded at "
-			"this boot, NEXT_BOOT loads at the next):\n", who);
-		tbl_print(&nv, &s->out, NULL);
-		if (!q.has[NVC_CURRENT])
-			fprintf(s->out.fp, "the firmware does not report its "
-				"current values: what the next boot changes "
-				"is unknown\n");
-		else if (pending)
-			fprintf(s->out.fp, "%zu of %zu settings change at the "
-				"next boot (reboot or mstfwreset)\n", pending,
-				shown);
-		else
-			fprintf(s->out.fp, "no setting changes at the next "
-				"boot\n");
+		out_u64(o, "pending", 0);
+		out_text(o, "no setting changes at the next boot\n");
 	}
+	out_obj_end(o);
 	tbl_release(&nv);
 out_run:
 	tbl_release(&run);

@@ -82,10 +82,9 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_DEVICE,
 				 "bulk get returned %zu of %zu params", n,
 				 v->nparams);
-	if (!s->out.json)
-		fprintf(s->out.fp, "slot %u: %s%s\n", slot, v->name,
-			v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
-			" (ZTR-RTT model: reconstructed)" : "");
+	out_text(&s->out, "slot %u: %s%s\n", slot, v->name,
+		 v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
+		 " (ZTR-RTT model: reconstructed)" : "");
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
@@ -168,6 +167,7 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	bool has_slot, vs_slot = false;
 	unsigned slot = 0, other = 0;
 	size_t na, nb = 0, i, k, ndiff = 0;
+	char what[300];
 	struct tbl t;
 	int used, rc;
 
@@ -231,18 +231,14 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 		tbl_u64(&t, x);
 		ndiff++;
 	}
-	if (!s->out.json) {
-		char what[300];
-
-		if (o)
-			snprintf(what, sizeof(what), "slot %u (%s)", other,
-				 o->name);
-		else
-			snprintf(what, sizeof(what), "the defaults");
-		fprintf(s->out.fp, "slot %u (%s) against %s: %zu param%s "
-			"differ%s\n", slot, v->name, what, ndiff,
-			ndiff == 1 ? "" : "s", ndiff == 1 ? "s" : "");
-	}
+	if (o)
+		snprintf(what, sizeof(what), "slot %u (%s)", other, o->name);
+	else
+		snprintf(what, sizeof(what), "the defaults");
+	out_text(&s->out, "slot %u (%s) against %s: %zu param%s differ%s\n",
+		 slot, v->name, what, ndiff, ndiff == 1 ? "" : "s",
+		 ndiff == 1 ? "s" : "");
+	/* no differences: no table in text, [] in JSON */
 	if (s->out.json || ndiff)
 		tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);

@@ -47,57 +47,57 @@ static int cmd_reg_list(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* A text rule of n '=' under and over mstreg's tables. */
+static void rule(struct out *o, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out_text(o, "=");
+	out_nl(o);
+}
+
 /* mstreg 4.21 --show_reg layout: W = longest name + 3. */
 static int cmd_reg_show(struct session *s, int argc, char **argv)
 {
+	struct out *o = &s->out;
 	struct adb_db *db = NULL;
 	struct adb_reg *reg = NULL;
+	char name_fmt[24];
 	size_t i;
 	int w, rc = load(s, argv[0], &db, &reg);
 
 	(void)argc;
 	if (rc)
 		return rc;
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "register", reg->name);
-		out_str(&s->out, "node", reg->node);
-		out_u64(&s->out, "id", reg->id);
-		out_u64(&s->out, "size", reg->size);
-		out_arr_begin(&s->out, "fields");
-		for (i = 0; i < reg->nfields; i++) {
-			const struct adb_field *f = &reg->fields[i];
-
-			out_obj_begin(&s->out, NULL);
-			out_str(&s->out, "name", f->name);
-			out_u64(&s->out, "address", f->offset / 32 * 4);
-			out_u64(&s->out, "offset", f->offset % 32);
-			out_u64(&s->out, "size", f->size);
-			out_str(&s->out, "access", adb_access_name(f->access));
-			out_obj_end(&s->out);
-		}
-		out_arr_end(&s->out);
-		out_obj_end(&s->out);
-		goto out_free;
-	}
 	w = (int)adb_reg_name_width(reg) + 3;
-	fprintf(s->out.fp, "%-*s | %-10s | %-8s | %-8s | %-8s\n", w,
-		"Field Name", "Address (Bytes)", "Offset (Bits)",
-		"Size (Bits)", "Access");
-	for (i = 0; i < (size_t)w + 58; i++)
-		fputc('=', s->out.fp);
-	fputc('\n', s->out.fp);
+	/* the name column is W wide, so its format is made here */
+	snprintf(name_fmt, sizeof(name_fmt), "%%-%ds | ", w);
+	out_obj_begin(o, NULL);
+	out_str(o, "register", reg->name);
+	out_str(o, "node", reg->node);
+	out_u64(o, "id", reg->id);
+	out_u64(o, "size", reg->size);
+	out_text(o, "%-*s | %-10s | %-8s | %-8s | %-8s\n", w, "Field Name",
+		 "Address (Bytes)", "Offset (Bits)", "Size (Bits)", "Access");
+	rule(o, (size_t)w + 58);
+	out_arr_begin(o, "fields");
 	for (i = 0; i < reg->nfields; i++) {
 		const struct adb_field *f = &reg->fields[i];
 
-		fprintf(s->out.fp, "%-*s | 0x%08x      | %-8u      | %-8u    "
-			"| %-15s\n", w, f->name, f->offset / 32 * 4,
-			f->offset % 32, f->size, adb_access_name(f->access));
+		out_obj_begin(o, NULL);
+		out_field_str(o, "name", name_fmt, f->name);
+		out_field_uint(o, "address", "0x%08x      | ",
+			       f->offset / 32 * 4);
+		out_field_uint(o, "offset", "%-8u      | ", f->offset % 32);
+		out_field_uint(o, "size", "%-8u    | ", f->size);
+		out_field_str(o, "access", "%-15s\n",
+			      adb_access_name(f->access));
+		out_obj_end(o);
 	}
-	for (i = 0; i < (size_t)w + 58; i++)
-		fputc('=', s->out.fp);
-	fputc('\n', s->out.fp);
-out_free:
+	out_arr_end(o);
+	rule(o, (size_t)w + 58);
+	out_obj_end(o);
 	adb_reg_free(reg);
 	adb_db_free(db);
 	return 0;
@@ -133,23 +133,19 @@ static void print_dwords(struct session *s, const struct adb_reg *reg,
 {
 	size_t i, n = reg->size / 4;
 
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "register", reg->name);
-		out_arr_begin(&s->out, "dwords");
-		for (i = 0; i < n; i++) {
-			char h[16];
+	out_obj_begin(&s->out, NULL);
+	out_str(&s->out, "register", reg->name);
+	out_arr_begin(&s->out, "dwords");
+	for (i = 0; i < n; i++) {
+		char h[16];
 
-			snprintf(h, sizeof(h), "%08x", adb_be32(buf + 4 * i));
-			out_str(&s->out, NULL, h);
-		}
-		out_arr_end(&s->out);
-		out_obj_end(&s->out);
-		return;
+		snprintf(h, sizeof(h), "%08x", adb_be32(buf + 4 * i));
+		/* text: eight to a line */
+		out_field_str(&s->out, NULL,
+			      i % 8 == 7 || i + 1 == n ? "%s\n" : "%s ", h);
 	}
-	for (i = 0; i < n; i++)
-		fprintf(s->out.fp, "%08x%c", adb_be32(buf + 4 * i),
-			(i % 8 == 7 || i + 1 == n) ? '\n' : ' ');
+	out_arr_end(&s->out);
+	out_obj_end(&s->out);
 }
 
 static int cmd_reg_encode(struct session *s, int argc, char **argv)
@@ -229,6 +225,7 @@ out_free:
 /* mstreg's GET table: "Field Name | Data", W = longest name + 3. */
 static int cmd_reg_decode(struct session *s, int argc, char **argv)
 {
+	struct out *o = &s->out;
 	struct adb_db *db = NULL;
 	struct adb_reg *reg = NULL;
 	uint8_t *buf = NULL;
@@ -265,31 +262,24 @@ static int cmd_reg_decode(struct session *s, int argc, char **argv)
 		}
 		adb_put_be32(buf + 4 * nd++, (uint32_t)x);
 	}
-	if (s->out.json) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "register", reg->name);
-		out_obj_begin(&s->out, "fields");
-		for (i = 0; i < reg->nfields; i++)
-			if (adb_field_selected(reg, &reg->fields[i], buf))
-				out_u64(&s->out, reg->fields[i].name,
-					adb_get(&reg->fields[i], buf));
-		out_obj_end(&s->out);
-		out_obj_end(&s->out);
-		goto out_free;
-	}
 	w = (int)adb_reg_name_width(reg) + 3;
-	fprintf(s->out.fp, "%-*s | %-8s\n", w, "Field Name", "Data");
-	for (i = 0; i < (size_t)w + 14; i++)
-		fputc('=', s->out.fp);
-	fputc('\n', s->out.fp);
-	for (i = 0; i < reg->nfields; i++)
-		if (adb_field_selected(reg, &reg->fields[i], buf))
-			fprintf(s->out.fp, "%-*s | 0x%08x\n", w,
-				reg->fields[i].name,
-				adb_get(&reg->fields[i], buf));
-	for (i = 0; i < (size_t)w + 14; i++)
-		fputc('=', s->out.fp);
-	fputc('\n', s->out.fp);
+	out_obj_begin(o, NULL);
+	out_str(o, "register", reg->name);
+	out_text(o, "%-*s | %-8s\n", w, "Field Name", "Data");
+	rule(o, (size_t)w + 14);
+	out_obj_begin(o, "fields");
+	for (i = 0; i < reg->nfields; i++) {
+		const struct adb_field *f = &reg->fields[i];
+
+		if (!adb_field_selected(reg, f, buf))
+			continue;
+		/* the field's name is its JSON key */
+		out_text(o, "%-*s | ", w, f->name);
+		out_field_uint(o, f->name, "0x%08x\n", adb_get(f, buf));
+	}
+	out_obj_end(o);
+	rule(o, (size_t)w + 14);
+	out_obj_end(o);
 out_free:
 	free(buf);
 	adb_reg_free(reg);
