@@ -148,15 +148,20 @@ static const struct bad bad_cmds[] = {
 
 static char errbuf[8192];
 
-static int run(struct session *s, const char *line)
+/* Run a line: its errors into errbuf, its output into buf (len bytes),
+ * or nowhere when buf is NULL.
+ */
+static int run_out(struct session *s, const char *line, char *buf, size_t len)
 {
 	FILE *ef = fmemopen(errbuf, sizeof(errbuf), "w");
-	FILE *of = fopen("/dev/null", "w");
+	FILE *of = buf ? fmemopen(buf, len, "w") : fopen("/dev/null", "w");
 	int rc;
 
 	assert_non_null(ef);
 	assert_non_null(of);
 	memset(errbuf, 0, sizeof(errbuf));
+	if (buf)
+		memset(buf, 0, len);
 	s->errfp = ef;
 	s->out.fp = of;
 	rc = cli_run_line(s, line, NULL);
@@ -165,6 +170,11 @@ static int run(struct session *s, const char *line)
 	s->errfp = stderr;
 	s->out.fp = stdout;
 	return rc;
+}
+
+static int run(struct session *s, const char *line)
+{
+	return run_out(s, line, NULL, 0);
 }
 
 /* A compile-time fact, checked at compile time. */
@@ -318,26 +328,6 @@ static void test_split(void **state)
 }
 
 /* Prefixes that are unique work. */
-/* A line's output (stdout) into buf. */
-static int run_out(struct session *s, const char *line, char *buf, size_t len)
-{
-	FILE *of = fmemopen(buf, len, "w");
-	FILE *ef = fopen("/dev/null", "w");
-	int rc;
-
-	assert_non_null(of);
-	assert_non_null(ef);
-	memset(buf, 0, len);
-	s->errfp = ef;
-	s->out.fp = of;
-	rc = cli_run_line(s, line, NULL);
-	fclose(of);
-	fclose(ef);
-	s->errfp = stderr;
-	s->out.fp = stdout;
-	return rc;
-}
-
 /* A unique prefix runs the very command it abbreviates (the same output
  * as the full words); an ambiguous one runs nothing.
  */

@@ -141,24 +141,6 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	return 0;
 }
 
-/* A host counter source for `counter show host HANDLE`: another NIC
- * than the device, read through its kernel files and ethtool.
- */
-struct other {
-	struct dev_ctrs c;
-	struct hostctr *h;
-};
-
-static const char *other_name(const struct dev_ctrs *c, size_t i)
-{
-	return hostctr_name(((const struct other *)c)->h, i);
-}
-
-static int other_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
-{
-	return hostctr_read(((struct other *)c)->h, v, err);
-}
-
 /* counter show host [HANDLE]: the device's host counters (device.h: the
  * kernel's and ethtool's names; the sim device names its host NICs'
  * alike), or those of HANDLE (mlx5_0, mlx5_0/2, a netdev, a PCI address),
@@ -171,8 +153,8 @@ static int show_host(struct session *s, const char *handle)
 		{ "name", "NAME", 0 }, { "value", "VALUE", TBL_RIGHT },
 		{ "delta", "DELTA", TBL_RIGHT },
 	};
-	struct other o = { .c = { .name = other_name, .read = other_read } };
-	struct dev_ctrs *c = &o.c;
+	struct dev_host_ctrs other;	/* HANDLE's: another NIC */
+	struct dev_ctrs *c = &other.c;
 	char key[80];
 	uint64_t *v;
 	struct tbl t;
@@ -205,16 +187,8 @@ static int show_host(struct session *s, const char *handle)
 	}
 	if (rc)
 		return rc;
-	if (handle) {
-		o.h = s->host;
-		o.c.n = s->host->n;
-		snprintf(o.c.where, sizeof(o.c.where), "%s%s%s port %u%s%s",
-			 s->host->bdf, *s->host->bdf ? " " : "",
-			 *s->host->rdma ? s->host->rdma : "(no RDMA device)",
-			 s->host->port, *s->host->netdev ? ", netdev " : "",
-			 s->host->netdev);
-		snprintf(o.c.warn, sizeof(o.c.warn), "%s", s->host->warn);
-	}
+	if (handle)
+		dev_host_ctrs_init(&other, s->host);
 	if (*c->warn)
 		sess_warn(s, "counter show host: %s", c->warn);
 	v = calloc(c->n ? c->n : 1, sizeof(*v));

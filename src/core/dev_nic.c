@@ -19,7 +19,7 @@ struct nic_device {
 	double t0;			/* monotonic s at open: device time 0 */
 	struct hostctr host;
 	bool host_open;
-	struct dev_ctrs ctrs;
+	struct dev_host_ctrs ctrs;
 	struct run_bg traffic;
 	bool traffic_on;
 	char log[4096];
@@ -89,20 +89,28 @@ static int nic_run(struct device *d, int64_t until, bool window,
 	}
 }
 
-static const char *ctr_name(const struct dev_ctrs *c, size_t i)
+static const char *host_name(const struct dev_ctrs *c, size_t i)
 {
-	const struct nic_device *n = (const struct nic_device *)
-		((const char *)c - offsetof(struct nic_device, ctrs));
-
-	return hostctr_name(&n->host, i);
+	return hostctr_name(((const struct dev_host_ctrs *)c)->h, i);
 }
 
-static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
+static int host_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 {
-	struct nic_device *n = (struct nic_device *)((char *)c -
-		offsetof(struct nic_device, ctrs));
+	return hostctr_read(((struct dev_host_ctrs *)c)->h, v, err);
+}
 
-	return hostctr_read(&n->host, v, err);
+void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h)
+{
+	memset(hc, 0, sizeof(*hc));
+	hc->h = h;
+	hc->c.n = h->n;
+	hc->c.name = host_name;
+	hc->c.read = host_read;
+	snprintf(hc->c.where, sizeof(hc->c.where), "%s%s%s port %u%s%s",
+		 h->bdf, *h->bdf ? " " : "", *h->rdma ? h->rdma :
+		 "(no RDMA device)", h->port, *h->netdev ? ", netdev " : "",
+		 h->netdev);
+	snprintf(hc->c.warn, sizeof(hc->c.warn), "%s", h->warn);
 }
 
 static int nic_ctrs(struct device *d, struct dev_ctrs **out,
@@ -116,18 +124,9 @@ static int nic_ctrs(struct device *d, struct dev_ctrs **out,
 		if (rc)
 			return rc;
 		n->host_open = true;
-		n->ctrs.n = n->host.n;
-		n->ctrs.name = ctr_name;
-		n->ctrs.read = ctr_read;
-		snprintf(n->ctrs.where, sizeof(n->ctrs.where), "%s%s%s port "
-			 "%u%s%s", n->host.bdf, *n->host.bdf ? " " : "",
-			 *n->host.rdma ? n->host.rdma : "(no RDMA device)",
-			 n->host.port, *n->host.netdev ? ", netdev " : "",
-			 n->host.netdev);
-		snprintf(n->ctrs.warn, sizeof(n->ctrs.warn), "%s",
-			 n->host.warn);
+		dev_host_ctrs_init(&n->ctrs, &n->host);
 	}
-	*out = &n->ctrs;
+	*out = &n->ctrs.c;
 	return 0;
 }
 
@@ -246,7 +245,7 @@ static void nic_meta(struct device *d, FILE *fp)
 
 	if (n->host_open) {
 		fputs(",\"host_counters\":", fp);
-		out_json_string(fp, n->ctrs.where);
+		out_json_string(fp, n->ctrs.c.where);
 	}
 }
 

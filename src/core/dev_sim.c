@@ -22,7 +22,6 @@ struct sim_device {
 	struct device base;
 	struct simdev *sd;		/* the workload, opened on first use */
 	struct dev_ctrs ctrs;
-	struct sim_port_counters last;	/* for the counters' read */
 };
 
 static struct sim_device *sim_of(struct device *d)
@@ -142,7 +141,7 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 {
 	struct sim_device *m = (struct sim_device *)((char *)c -
 		offsetof(struct sim_device, ctrs));
-	struct sim_port_counters *p = &m->last;
+	struct sim_port_counters pc, *p = &pc;
 	struct sim *sim;
 	size_t i;
 	int rc = fabric(&m->base, &sim, err);

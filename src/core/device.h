@@ -60,6 +60,16 @@ struct dev_ctrs {
 				 * design ("adp_retrans,..."), or NULL */
 };
 
+/* A host's counters (host/hostctr.h) as a counter source: a real NIC's,
+ * or those of another handle (`counter show host mlx5_1`).
+ */
+struct hostctr;
+struct dev_host_ctrs {
+	struct dev_ctrs c;		/* first: the source itself */
+	struct hostctr *h;
+};
+void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h);
+
 /* The run summaries a replaying device gives (sweep measures). */
 enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,
        DEV_S_RTTMEAN, DEV_S_RTTP99, DEV_S_RTOS, DEV_S_COUNT };
