@@ -458,12 +458,13 @@ const struct cmd_row cmd_top[] = {
 	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
 	  "adaptive-retransmission histogram: config, start, read, stop",
 	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 13,
+	{ "record", cmd_record, NULL, 4, 15,
 	  "for DURATION every INTERVAL [into NAME [replace]] [clear on|off] "
-	  "[ids ID,...] [while 'CMD ARGS']",
+	  "[ids ID,...] [prio N] [while 'CMD ARGS']",
 	  "record one timeline: PCC counters, port counters, retx bins",
 	  "record for 20ms every 100us into incast", 0 },
-	{ "watch", cmd_watch, NULL, 0, 5, "[COL,...] [every I] [for D]",
+	{ "watch", cmd_watch, NULL, 0, 7,
+	  "[COL,...] [every I] [for D] [prio N]",
 	  "the timeline's rates as they come: a table redrawn on a terminal, "
 	  "a line per interval otherwise; Ctrl-C stops",
 	  "watch cnp_handled,ecn_marked,rx_gbps every 1s", 0 },

@@ -242,7 +242,8 @@ const struct cmd_row cmd_counter_verbs[] = {
 	  "host: the RDMA hw_counters, port counters and ethtool statistics "
 	  "with the growth since the last look",
 	  "counter show host mlx5_0", CMD_DEFAULT },
-	{ "watch", cmd_watch, NULL, 0, 5, "[COL,...] [every I] [for D]",
+	{ "watch", cmd_watch, NULL, 0, 7,
+	  "[COL,...] [every I] [for D] [prio N]",
 	  "the timeline's rates as they come (the same as 'watch')",
 	  "counter watch cnp_handled,rx_gbps", 0 },
 	{ "clear", cmd_counter_clear, NULL, 0, 1, "[SLOT]",

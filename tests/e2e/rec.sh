@@ -94,6 +94,29 @@ out=$("$BIN" -d sim:r record for 1ms every 100us ids pcie_n0_i0_d0_link_inbound_
 check "unmeasured id" 1 $rc
 check "unmeasured id message" "error: record: sim:r does not measure pcie_n0_i0_d0_link_inbound_bytes" "$out"
 
+# prio N: the pause columns of one priority.  The same seeded run on two
+# devices: all priorities and priority 3 (where the sim's data runs) give
+# the same pauses, priority 4 none; watch takes it too
+for d in p1 p2 p3; do
+	"$BIN" -d sim:$d -c 'algo disable 0; sim scenario incast senders 16 rate 100g pfc on' >/dev/null
+done
+"$BIN" -d sim:p1 -c 'record for 4ms every 500us into pall' >/dev/null 2>&1
+"$BIN" -d sim:p2 -c 'record for 4ms every 500us into p3 prio 3' >/dev/null 2>&1
+check "prio 3 record exit" 0 $?
+"$BIN" -d sim:p3 -c 'record for 4ms every 500us into p4 prio 4' >/dev/null 2>&1
+pcols() { tail -n +2 "$dir/$1.csv" | tr -d '\r' | cut -d, -f17,19,20 | tr '\n' ' '; }
+[ "$(pcols pall | tr -d '0, ')" != "" ] || { echo "rec: no pauses to tell priorities apart"; fail=1; }
+check "prio 3 = every priority" "$(pcols pall)" "$(pcols p3)"
+check "prio 4: no pauses" "" "$(pcols p4 | tr -d '0, ')"
+grep -q '"prio":3' "$dir/p3.json" || { echo "rec: meta lacks the prio"; fail=1; }
+out=$("$BIN" -d sim:p3 watch pauses,pause_rx every 1ms for 2ms prio 4 2>/dev/null); rc=$?
+check "watch prio exit" 0 $rc
+check "watch prio 4: no pauses" "" "$(printf '%s\n' "$out" | tail -n +2 | awk '{ print $2 $3 }' | tr -d '0\n')"
+out=$("$BIN" -d sim:p3 record for 1ms every 100us prio 8 2>&1); rc=$?
+check "prio 8 exit" 1 $rc
+check "prio 8 message" "error: record: prio is 0..7, not '8'" "$out"
+for sr in pall p3 p4; do "$BIN" series drop $sr >/dev/null; done
+
 # bad input: one line, exit 1, nothing written
 out=$("$BIN" -d sim:r record for 1ms every 2ms into bad 2>&1); rc=$?
 check "interval > duration" 1 $rc
