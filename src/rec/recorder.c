@@ -361,8 +361,11 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	if (nids && (rc = dev_diag_sources(s, ds)))
-		return pcb_error(&s->err, PCB_E_STATE, "record: %s", s->err.msg);
+	if (nids) {	/* the device says why it has none */
+		rc = dev_diag_sources(s, ds);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < nids; i++) {
 		r->idv[i] = ids[i];
 		r->ids[i] = diag_dev_source(ids[i]);
