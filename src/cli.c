@@ -440,72 +440,164 @@ static int cmd_source(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_top[] = {
-	{ "dev", NULL, cmd_dev_verbs, 0, 0, NULL,
-	  "devices: list NICs and simulated ones, show, open", NULL, 0 },
-	{ "algo", NULL, cmd_algo_verbs, 0, 0, NULL,
-	  "algorithm slots: list, enable, disable, debug mode", NULL, 0 },
-	{ "param", NULL, cmd_param_verbs, 0, 0, NULL,
-	  "algorithm parameters as real numbers: list, get, set, reset",
-	  NULL, 0 },
-	{ "counter", NULL, cmd_counter_verbs, 0, 0, NULL,
-	  "algorithm counters: show, clear", NULL, 0 },
-	{ "diag", NULL, cmd_diag_verbs, 0, 0, NULL,
-	  "diagnostic counters: config, ids, start, read, export, stop",
-	  NULL, 0 },
-	{ "pcc", NULL, cmd_pcc_verbs, 0, 0, NULL,
-	  "PCC telemetry: slots, versions, enable status, counters", NULL,
-	  0 },
-	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
-	  "adaptive-retransmission histogram: config, start, read, stop",
-	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 15,
-	  "for DURATION every INTERVAL [into NAME [replace]] [clear on|off] "
-	  "[ids ID,...] [prio N] [while 'CMD ARGS']",
-	  "record one timeline: PCC counters, port counters, retx bins",
-	  "record for 20ms every 100us into incast", 0 },
-	{ "watch", cmd_watch, NULL, 0, 7,
-	  "[COL,...] [every I] [for D] [prio N]",
-	  "the timeline's rates as they come: a table redrawn on a terminal, "
-	  "a line per interval otherwise; Ctrl-C stops",
-	  "watch cnp_handled,ecn_marked,rx_gbps every 1s", 0 },
-	{ "series", NULL, cmd_series_verbs, 0, 0, NULL,
-	  "recorded timelines: list, show, export, drop", NULL, 0 },
-	{ "corr", cmd_corr, NULL, 1, 5, "NAME [X Y [lag MAX]]",
-	  "Pearson and Spearman of two columns, the best lag; or the "
-	  "matrix", "corr incast avg_rtt cnp_handled lag 20", 0 },
-	{ "plot", cmd_plot, NULL, 1, 20,
-	  "NAME [COL...|hist|scatter X Y] [to FILE.png|FILE.svg] "
-	  "[title TEXT]",
-	  "a series through gnuplot: the timeline, the retx heatmap, or Y "
-	  "against X with the fitted line and r; on the terminal without "
-	  "'to'",
-	  "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png", 0 },
-	{ "sweep", NULL, cmd_sweep_verbs, 0, 0, NULL,
-	  "parameter sweeps: run, show, resume, plot, list, drop", NULL, 0 },
-	{ "journal", NULL, cmd_journal_verbs, 0, 0, NULL,
-	  "the write journal: show, restore, clear", NULL, 0 },
-	{ "sim", NULL, cmd_sim_verbs, 0, 0, NULL,
-	  "the simulated fabric: scenario, run, show, reset, model", NULL,
-	  0 },
-	{ "bench", NULL, cmd_bench_verbs, 0, 0, NULL,
-	  "measure the simulator's speed", NULL, 0 },
-	{ "reg", NULL, cmd_reg_verbs, 0, 0, NULL,
-	  "register layouts from ADB files: list, show, encode, decode",
-	  NULL, 0 },
-	{ "set", NULL, cmd_set_verbs, 0, 0, NULL,
-	  "session settings: units raw|real", NULL, 0 },
-	{ "help", cmd_help, NULL, 0, 2, "[OBJECT [VERB]]",
-	  "show commands, an object's verbs or one verb", "help param set",
-	  0 },
-	{ "echo", cmd_echo, NULL, 0, -1, "[TEXT...]", "print text", NULL, 0 },
-	{ "sleep", cmd_sleep, NULL, 1, 2, "DURATION [wall]",
-	  "wait on the device's clock: the sim runs its fabric for DURATION "
-	  "of simulated time; a real NIC (or 'wall') waits wall time",
-	  "sleep 100ms", 0 },
-	{ "source", cmd_source, NULL, 1, 1, "FILE",
-	  "run the commands of a script file", "source scripts/demo.pcb", 0 },
-	{ "quit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
-	{ "exit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "dev",
+		.sub = cmd_dev_verbs,
+		.help = "devices: list NICs and simulated ones, show, open",
+	},
+	{
+		.name = "algo",
+		.sub = cmd_algo_verbs,
+		.help = "algorithm slots: list, enable, disable, debug mode",
+	},
+	{
+		.name = "param",
+		.sub = cmd_param_verbs,
+		.help = "algorithm parameters as real numbers: list, get, set, reset",
+	},
+	{
+		.name = "counter",
+		.sub = cmd_counter_verbs,
+		.help = "algorithm counters: show, clear",
+	},
+	{
+		.name = "diag",
+		.sub = cmd_diag_verbs,
+		.help = "diagnostic counters: config, ids, start, read, export, stop",
+	},
+	{
+		.name = "pcc",
+		.sub = cmd_pcc_verbs,
+		.help = "PCC telemetry: slots, versions, enable status, counters",
+	},
+	{
+		.name = "retx",
+		.sub = cmd_retx_verbs,
+		.help = "adaptive-retransmission histogram: config, start, read, stop",
+	},
+	{
+		.name = "record",
+		.fn = cmd_record,
+		.min_args = 4,
+		.max_args = 15,
+		.args = "for DURATION every INTERVAL [into NAME [replace]] [clear "
+			"on|off] [ids ID,...] [prio N] [while 'CMD ARGS']",
+		.help = "record one timeline: PCC counters, port counters, retx bins",
+		.example = "record for 20ms every 100us into incast",
+	},
+	{
+		.name = "watch",
+		.fn = cmd_watch,
+		.max_args = 7,
+		.args = "[COL,...] [every I] [for D] [prio N]",
+		.help = "the timeline's rates as they come: a table redrawn on a "
+			"terminal, a line per interval otherwise; Ctrl-C stops",
+		.example = "watch cnp_handled,ecn_marked,rx_gbps every 1s",
+	},
+	{
+		.name = "series",
+		.sub = cmd_series_verbs,
+		.help = "recorded timelines: list, show, export, drop",
+	},
+	{
+		.name = "corr",
+		.fn = cmd_corr,
+		.min_args = 1,
+		.max_args = 5,
+		.args = "NAME [X Y [lag MAX]]",
+		.help = "Pearson and Spearman of two columns, the best lag; or the "
+			"matrix",
+		.example = "corr incast avg_rtt cnp_handled lag 20",
+	},
+	{
+		.name = "plot",
+		.fn = cmd_plot,
+		.min_args = 1,
+		.max_args = 20,
+		.args = "NAME [COL...|hist|scatter X Y] [to FILE.png|FILE.svg] [title "
+			"TEXT]",
+		.help = "a series through gnuplot: the timeline, the retx heatmap, or "
+			"Y against X with the fitted line and r; on the terminal "
+			"without 'to'",
+		.example = "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png",
+	},
+	{
+		.name = "sweep",
+		.sub = cmd_sweep_verbs,
+		.help = "parameter sweeps: run, show, resume, plot, list, drop",
+	},
+	{
+		.name = "journal",
+		.sub = cmd_journal_verbs,
+		.help = "the write journal: show, restore, clear",
+	},
+	{
+		.name = "sim",
+		.sub = cmd_sim_verbs,
+		.help = "the simulated fabric: scenario, run, show, reset, model",
+	},
+	{
+		.name = "bench",
+		.sub = cmd_bench_verbs,
+		.help = "measure the simulator's speed",
+	},
+	{
+		.name = "reg",
+		.sub = cmd_reg_verbs,
+		.help = "register layouts from ADB files: list, show, encode, decode",
+	},
+	{
+		.name = "set",
+		.sub = cmd_set_verbs,
+		.help = "session settings: units raw|real",
+	},
+	{
+		.name = "help",
+		.fn = cmd_help,
+		.max_args = 2,
+		.args = "[OBJECT [VERB]]",
+		.help = "show commands, an object's verbs or one verb",
+		.example = "help param set",
+	},
+	{
+		.name = "echo",
+		.fn = cmd_echo,
+		.max_args = -1,
+		.args = "[TEXT...]",
+		.help = "print text",
+	},
+	{
+		.name = "sleep",
+		.fn = cmd_sleep,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "DURATION [wall]",
+		.help = "wait on the device's clock: the sim runs its fabric for "
+			"DURATION of simulated time; a real NIC (or 'wall') waits "
+			"wall time",
+		.example = "sleep 100ms",
+	},
+	{
+		.name = "source",
+		.fn = cmd_source,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "FILE",
+		.help = "run the commands of a script file",
+		.example = "source scripts/demo.pcb",
+	},
+	{
+		.name = "quit",
+		.fn = cmd_quit,
+		.args = "",
+		.help = "leave pccbench",
+	},
+	{
+		.name = "exit",
+		.fn = cmd_quit,
+		.args = "",
+		.help = "leave pccbench",
+	},
+	{ 0 }
 };
 

@@ -408,20 +408,47 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_algo_verbs[] = {
-	{ "list", cmd_algo_list, NULL, 0, 0, "",
-	  "slots with algo id, version, name, enable and counter status",
-	  "algo list", CMD_DEFAULT | CMD_DEVICE },
-	{ "enable", cmd_algo_enable, NULL, 1, 4, "SLOT [counters] [sl LIST]",
-	  "enable a slot (and its counters: one slot per port holds them) "
-	  "on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
-	  "algo enable 1 counters", CMD_WRITES | CMD_DEVICE },
-	{ "disable", cmd_algo_disable, NULL, 1, 3, "SLOT [sl LIST]",
-	  "disable a slot on every SL or on the SLs listed; the lowest "
-	  "enabled slot is the active one",
-	  "algo disable 0", CMD_WRITES | CMD_DEVICE },
-	{ "debug", cmd_algo_debug, NULL, 1, 2, "on [keep] | off",
-	  "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, with "
-	  "the active slot's params (not with keep); off: back to the slot "
-	  "active before", "algo debug on", CMD_WRITES | CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_algo_list,
+		.args = "",
+		.help = "slots with algo id, version, name, enable and counter status",
+		.example = "algo list",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "enable",
+		.fn = cmd_algo_enable,
+		.min_args = 1,
+		.max_args = 4,
+		.args = "SLOT [counters] [sl LIST]",
+		.help = "enable a slot (and its counters: one slot per port holds "
+			"them) on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
+		.example = "algo enable 1 counters",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "disable",
+		.fn = cmd_algo_disable,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "SLOT [sl LIST]",
+		.help = "disable a slot on every SL or on the SLs listed; the lowest "
+			"enabled slot is the active one",
+		.example = "algo disable 0",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "debug",
+		.fn = cmd_algo_debug,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "on [keep] | off",
+		.help = "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, "
+			"with the active slot's params (not with keep); off: back to "
+			"the slot active before",
+		.example = "algo debug on",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{ 0 }
 };

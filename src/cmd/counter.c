@@ -237,17 +237,33 @@ static int cmd_counter_clear(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_counter_verbs[] = {
-	{ "show", cmd_counter_show, NULL, 0, 2, "[SLOT] | host [DEVICE]",
-	  "counters of the slot holding counter_en, with the average RTT; "
-	  "host: the RDMA hw_counters, port counters and ethtool statistics "
-	  "with the growth since the last look",
-	  "counter show host mlx5_0", CMD_DEFAULT },
-	{ "watch", cmd_watch, NULL, 0, 7,
-	  "[COL,...] [every I] [for D] [prio N]",
-	  "the timeline's rates as they come (the same as 'watch')",
-	  "counter watch cnp_handled,rx_gbps", 0 },
-	{ "clear", cmd_counter_clear, NULL, 0, 1, "[SLOT]",
-	  "read and clear the counters (PPCC bulk get and clear)",
-	  "counter clear", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_counter_show,
+		.max_args = 2,
+		.args = "[SLOT] | host [DEVICE]",
+		.help = "counters of the slot holding counter_en, with the average "
+			"RTT; host: the RDMA hw_counters, port counters and ethtool "
+			"statistics with the growth since the last look",
+		.example = "counter show host mlx5_0",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "watch",
+		.fn = cmd_watch,
+		.max_args = 7,
+		.args = "[COL,...] [every I] [for D] [prio N]",
+		.help = "the timeline's rates as they come (the same as 'watch')",
+		.example = "counter watch cnp_handled,rx_gbps",
+	},
+	{
+		.name = "clear",
+		.fn = cmd_counter_clear,
+		.max_args = 1,
+		.args = "[SLOT]",
+		.help = "read and clear the counters (PPCC bulk get and clear)",
+		.example = "counter clear",
+		.flags = CMD_DEVICE,
+	},
+	{ 0 }
 };

@@ -349,25 +349,56 @@ static int cmd_retx_read(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_retx_verbs[] = {
-	{ "read", cmd_retx_read, NULL, 0, 0, "",
-	  "the histogram bins: retransmission timeouts by duration",
-	  "retx read", CMD_DEFAULT | CMD_DEVICE },
-	{ "config", cmd_retx_config, NULL, 0, 14,
-	  "[bins N] [bin0 W] [bin1 W] [mode fixed|double] "
-	  "[unit nsec|usec|usec_100|msec] [vhca ID|any] [clear on|off] "
-	  "[count on|off]",
-	  "show or set the histogram layout (only while stopped)",
-	  "retx config bins 5 bin0 50 bin1 100 unit msec mode double",
-	  CMD_DEVICE },
-	{ "start", cmd_retx_start, NULL, 0, 0, "",
-	  "load the configuration, clear the bins and start counting",
-	  "retx start", CMD_DEVICE | CMD_WRITES },
-	{ "stop", cmd_retx_stop, NULL, 0, 0, "", "stop counting",
-	  "retx stop", CMD_DEVICE | CMD_WRITES },
-	{ "detect", cmd_retx_detect, NULL, 0, 0, "",
-	  "did another process reconfigure the histogram?", "retx detect",
-	  CMD_DEVICE },
-	{ "caps", cmd_retx_caps, NULL, 0, 0, "",
-	  "maximum bins and supported time units", "retx caps", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "read",
+		.fn = cmd_retx_read,
+		.args = "",
+		.help = "the histogram bins: retransmission timeouts by duration",
+		.example = "retx read",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "config",
+		.fn = cmd_retx_config,
+		.max_args = 14,
+		.args = "[bins N] [bin0 W] [bin1 W] [mode fixed|double] [unit "
+			"nsec|usec|usec_100|msec] [vhca ID|any] [clear on|off] [count "
+			"on|off]",
+		.help = "show or set the histogram layout (only while stopped)",
+		.example = "retx config bins 5 bin0 50 bin1 100 unit msec mode double",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "start",
+		.fn = cmd_retx_start,
+		.args = "",
+		.help = "load the configuration, clear the bins and start counting",
+		.example = "retx start",
+		.flags = CMD_DEVICE | CMD_WRITES,
+	},
+	{
+		.name = "stop",
+		.fn = cmd_retx_stop,
+		.args = "",
+		.help = "stop counting",
+		.example = "retx stop",
+		.flags = CMD_DEVICE | CMD_WRITES,
+	},
+	{
+		.name = "detect",
+		.fn = cmd_retx_detect,
+		.args = "",
+		.help = "did another process reconfigure the histogram?",
+		.example = "retx detect",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "caps",
+		.fn = cmd_retx_caps,
+		.args = "",
+		.help = "maximum bins and supported time units",
+		.example = "retx caps",
+		.flags = CMD_DEVICE,
+	},
+	{ 0 }
 };

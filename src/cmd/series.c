@@ -298,17 +298,42 @@ int cmd_corr(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_series_verbs[] = {
-	{ "list", cmd_series_list, NULL, 0, 0, "", "recorded series",
-	  "series list", CMD_DEFAULT },
-	{ "show", cmd_series_show, NULL, 1, 1, "NAME",
-	  "each column: unit, points, missing, min, mean, max",
-	  "series show rec1", 0 },
-	{ "export", cmd_series_export, NULL, 2, 2, "NAME FILE.csv",
-	  "the series as CSV (RFC 4180, header with units)",
-	  "series export rec1 /tmp/rec1.csv", 0 },
-	{ "drop", cmd_series_drop, NULL, 1, 1, "NAME", "delete a series",
-	  "series drop rec1", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_series_list,
+		.args = "",
+		.help = "recorded series",
+		.example = "series list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "show",
+		.fn = cmd_series_show,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "each column: unit, points, missing, min, mean, max",
+		.example = "series show rec1",
+	},
+	{
+		.name = "export",
+		.fn = cmd_series_export,
+		.min_args = 2,
+		.max_args = 2,
+		.args = "NAME FILE.csv",
+		.help = "the series as CSV (RFC 4180, header with units)",
+		.example = "series export rec1 /tmp/rec1.csv",
+	},
+	{
+		.name = "drop",
+		.fn = cmd_series_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a series",
+		.example = "series drop rec1",
+	},
+	{ 0 }
 };
 
 

@@ -408,27 +408,60 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_sim_verbs[] = {
-	{ "scenario", cmd_sim_scenario, NULL, 0, -1, "[NAME KEY VALUE...]",
-	  "set the workload: incast, staircase, permutation, mix",
-	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
-	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
-	{ "run", cmd_sim_run, NULL, 1, 5,
-	  "DURATION [trace FILE.csv] [every INTERVAL]",
-	  "advance simulated time; counters flow into the device; trace: "
-	  "queue, rates, RTT, goodput every INTERVAL (10us)",
-	  "sim run 10ms trace incast.csv every 5us", CMD_DEVICE },
-	{ "show", cmd_sim_show, NULL, 0, 0, "",
-	  "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
-	  "last run", "sim show", CMD_DEFAULT | CMD_DEVICE },
-	{ "counters", cmd_sim_counters, NULL, 0, 0, "",
-	  "NIC port counters of the fabric, per priority, ethtool names",
-	  "sim counters", CMD_DEVICE },
-	{ "reset", cmd_sim_reset, NULL, 0, 0, "",
-	  "empty the fabric, back to t = 0", "sim reset", CMD_DEVICE },
-	{ "model", cmd_sim_model, NULL, 0, -1, "[KEY VALUE...]",
-	  "show or set the reconstructed ZTR-RTT model options",
-	  "sim model target flow decrease proportional", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "scenario",
+		.fn = cmd_sim_scenario,
+		.max_args = -1,
+		.args = "[NAME KEY VALUE...]",
+		.help = "set the workload: incast, staircase, permutation, mix",
+		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
+			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
+	},
+	{
+		.name = "run",
+		.fn = cmd_sim_run,
+		.min_args = 1,
+		.max_args = 5,
+		.args = "DURATION [trace FILE.csv] [every INTERVAL]",
+		.help = "advance simulated time; counters flow into the device; "
+			"trace: queue, rates, RTT, goodput every INTERVAL (10us)",
+		.example = "sim run 10ms trace incast.csv every 5us",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "show",
+		.fn = cmd_sim_show,
+		.args = "",
+		.help = "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
+			"last run",
+		.example = "sim show",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "counters",
+		.fn = cmd_sim_counters,
+		.args = "",
+		.help = "NIC port counters of the fabric, per priority, ethtool names",
+		.example = "sim counters",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "reset",
+		.fn = cmd_sim_reset,
+		.args = "",
+		.help = "empty the fabric, back to t = 0",
+		.example = "sim reset",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "model",
+		.fn = cmd_sim_model,
+		.max_args = -1,
+		.args = "[KEY VALUE...]",
+		.help = "show or set the reconstructed ZTR-RTT model options",
+		.example = "sim model target flow decrease proportional",
+	},
+	{ 0 }
 };
 
 /* ---- bench ---------------------------------------------------------------- */
@@ -605,8 +638,14 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_bench_verbs[] = {
-	{ "sim", cmd_bench_sim, NULL, 0, 1, "[all]",
-	  "the simulator on the standard case (all: also 256:1 and 800g)",
-	  "bench sim", CMD_DEFAULT },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "sim",
+		.fn = cmd_bench_sim,
+		.max_args = 1,
+		.args = "[all]",
+		.help = "the simulator on the standard case (all: also 256:1 and 800g)",
+		.example = "bench sim",
+		.flags = CMD_DEFAULT,
+	},
+	{ 0 }
 };

@@ -876,31 +876,69 @@ static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_sweep_verbs[] = {
-	{ "run", cmd_sweep_run, NULL, 2, -1,
-	  "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...] [for DURATION] "
-	  "[warmup DURATION] [every INTERVAL] [repeat N] [seeds S1,S2,...] "
-	  "[jobs N] [measure COL,...] [scenario KIND KEY VALUE ...] "
-	  "[while 'CMD ARGS'] [into NAME] [plot FILE.png] [shuffle]",
-	  "sweep params over the cross product of their values; 'run' may "
-	  "be left out; 'jobs': worker processes on the sim (default: the "
-	  "CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
-	  "sweep ALPHA 0.05:0.5:0.05 for 10ms measure avg_rtt,util,queue_p99 "
-	  "plot /tmp/alpha.png", CMD_FALLBACK | CMD_WRITES | CMD_DEVICE },
-	{ "resume", cmd_sweep_resume, NULL, 1, 1, "NAME",
-	  "run what an interrupted sweep has not finished",
-	  "sweep resume sweep1", CMD_WRITES | CMD_DEVICE },
-	{ "show", cmd_sweep_show, NULL, 1, 40,
-	  "NAME [best min|max COL [where COL OP VALUE [and ...]]]",
-	  "each point's mean over repeats (with 95 % intervals), the best "
-	  "point marked",
-	  "sweep show sweep1 best min avg_rtt where util > 0.95", 0 },
-	{ "plot", cmd_sweep_plot, NULL, 1, 3, "NAME [to FILE.png|FILE.svg]",
-	  "each measure against the param (with 95 % intervals), or a "
-	  "heatmap for two params", "sweep plot sweep1 to /tmp/sweep1.png",
-	  0 },
-	{ "list", cmd_sweep_list, NULL, 0, 0, "", "saved sweeps",
-	  "sweep list", CMD_DEFAULT },
-	{ "drop", cmd_sweep_drop, NULL, 1, 1, "NAME",
-	  "delete a sweep and its results", "sweep drop sweep1", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "run",
+		.fn = cmd_sweep_run,
+		.min_args = 2,
+		.max_args = -1,
+		.args = "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...] [for DURATION] "
+			"[warmup DURATION] [every INTERVAL] [repeat N] [seeds "
+			"S1,S2,...] [jobs N] [measure COL,...] [scenario KIND KEY "
+			"VALUE ...] [while 'CMD ARGS'] [into NAME] [plot FILE.png] "
+			"[shuffle]",
+		.help = "sweep params over the cross product of their values; 'run' "
+			"may be left out; 'jobs': worker processes on the sim "
+			"(default: the CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
+		.example = "sweep ALPHA 0.05:0.5:0.05 for 10ms measure "
+			"avg_rtt,util,queue_p99 plot /tmp/alpha.png",
+		.flags = CMD_FALLBACK | CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "resume",
+		.fn = cmd_sweep_resume,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "run what an interrupted sweep has not finished",
+		.example = "sweep resume sweep1",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "show",
+		.fn = cmd_sweep_show,
+		.min_args = 1,
+		.max_args = 40,
+		.args = "NAME [best min|max COL [where COL OP VALUE [and ...]]]",
+		.help = "each point's mean over repeats (with 95 % intervals), the "
+			"best point marked",
+		.example = "sweep show sweep1 best min avg_rtt where util > 0.95",
+	},
+	{
+		.name = "plot",
+		.fn = cmd_sweep_plot,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "NAME [to FILE.png|FILE.svg]",
+		.help = "each measure against the param (with 95 % intervals), or a "
+			"heatmap for two params",
+		.example = "sweep plot sweep1 to /tmp/sweep1.png",
+	},
+	{
+		.name = "list",
+		.fn = cmd_sweep_list,
+		.args = "",
+		.help = "saved sweeps",
+		.example = "sweep list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "drop",
+		.fn = cmd_sweep_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a sweep and its results",
+		.example = "sweep drop sweep1",
+	},
+	{ 0 }
 };
