@@ -10,6 +10,7 @@
 
 
 #include "cli.h"
+#include "cmd/complete.h"
 #include "words.h"
 #include "suggest.h"
 #include "device.h"
@@ -90,14 +91,22 @@ void cli_print_error(struct session *s, int rc, const char *where)
 	s->reported = true;
 }
 
+/* " ARGS [KEY VALUE]...", or "" for a row without words. */
+static const char *syn(const struct cmd_row *r, char *buf, size_t len)
+{
+	buf[0] = ' ';
+	cmd_synopsis(r, buf + 1, len - 1);
+	return buf[1] ? buf : "";
+}
+
 static void help_row(FILE *fp, const struct cmd_row *obj,
 		     const struct cmd_row *v)
 {
-	char syn[160];
+	char syn_[600], a[600];
 
-	snprintf(syn, sizeof(syn), "%s %s%s%s", obj->name, v->name,
-		 v->args && *v->args ? " " : "", v->args ? v->args : "");
-	fprintf(fp, "  %-44s %s\n", syn, v->help);
+	snprintf(syn_, sizeof(syn_), "%s %s%s", obj->name, v->name,
+		 syn(v, a, sizeof(a)));
+	fprintf(fp, "  %-44s %s\n", syn_, v->help);
 }
 
 static bool cli_has_verb(const struct cmd_row *t, const char *name)
@@ -111,9 +120,10 @@ static bool cli_has_verb(const struct cmd_row *t, const char *name)
 static void help_verb(FILE *fp, const struct cmd_row *obj,
 		      const struct cmd_row *v)
 {
-	fprintf(fp, "usage: %s %s%s%s\n  %s\n", obj->name, v->name,
-		v->args && *v->args ? " " : "", v->args ? v->args : "",
-		v->help);
+	char a[600];
+
+	fprintf(fp, "usage: %s %s%s\n  %s\n", obj->name, v->name,
+		syn(v, a, sizeof(a)), v->help);
 	if (v->example)
 		fprintf(fp, "example: %s\n", v->example);
 }
@@ -160,7 +170,7 @@ static int run_argv(struct session *s, int argc, char **argv)
 {
 	const struct cmd_row *obj, *verb;
 	int rc, nargs, skip = 2;
-	char **args;
+	char **args, a[600];
 
 	if (argc < 1)
 		return 0;
@@ -223,19 +233,15 @@ static int run_argv(struct session *s, int argc, char **argv)
 		if (obj)
 			help_verb(s->out.fp, obj, verb);
 		else
-			fprintf(s->out.fp, "usage: %s %s\n  %s\n", verb->name,
-				verb->args ? verb->args : "", verb->help);
+			fprintf(s->out.fp, "usage: %s%s\n  %s\n", verb->name,
+				syn(verb, a, sizeof(a)), verb->help);
 		return 0;
 	}
 	if (nargs < verb->min_args ||
 	    (verb->max_args >= 0 && nargs > verb->max_args)) {
-		char m[256];
-
-		snprintf(m, sizeof(m), "%s%s%s%s%s", obj ? obj->name : "",
-			 obj ? " " : "", verb->name,
-			 verb->args && *verb->args ? " " : "",
-			 verb->args ? verb->args : "");
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s", m);
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s%s%s%s",
+				 obj ? obj->name : "", obj ? " " : "",
+				 verb->name, syn(verb, a, sizeof(a)));
 	}
 	/* what the row says of itself: it may write the device (refused in
 	 * a read-only session, unless it is a dry run, which writes
@@ -367,9 +373,10 @@ static int cmd_help(struct session *s, int argc, char **argv)
 	if (!obj)
 		return -s->err.code;
 	if (!obj->sub) {
-		fprintf(fp, "usage: %s%s%s\n  %s\n", obj->name,
-			obj->args && *obj->args ? " " : "",
-			obj->args ? obj->args : "", obj->help);
+		char a[600];
+
+		fprintf(fp, "usage: %s%s\n  %s\n", obj->name,
+			syn(obj, a, sizeof(a)), obj->help);
 		return 0;
 	}
 	if (argc == 1) {
@@ -439,6 +446,73 @@ static int cmd_source(struct session *s, int argc, char **argv)
 	return cli_run_file(s, argv[0]);
 }
 
+/* ---- completion ----------------------------------------------------------- */
+
+/* The row the words name and where its arguments start: an object's
+ * verb, its fallback verb (`sweep ALPHA ...` = `sweep run ...`), or a
+ * command without verbs.  NULL: nothing to complete.
+ */
+static const struct cmd_row *complete_row(struct session *s, char **words,
+					  int n, int *first)
+{
+	const struct cmd_row *obj, *verb;
+
+	obj = cli_lookup(s, cmd_top, "command", words[0]);
+	if (!obj || !obj->sub) {
+		*first = 1;
+		return obj;
+	}
+	if (n > 1 && (verb = cli_lookup(s, obj->sub, "verb", words[1]))) {
+		*first = 2;
+		return verb;
+	}
+	for (verb = obj->sub; verb->name; verb++)
+		if (verb->flags & CMD_FALLBACK) {
+			*first = 1;
+			return verb;
+		}
+	return NULL;
+}
+
+bool cli_complete(struct session *s, char **words, int n, struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	const struct cmd_row *obj, *row;
+	int first = 0;
+	bool more = true;
+
+	if (n == 0) {
+		cand_rows(c, cmd_top);
+		return true;
+	}
+	row = complete_row(s, words, n, &first);
+	if (n == 1 && (obj = cli_lookup(s, cmd_top, "command", words[0])) &&
+	    obj->sub)
+		cand_rows(c, obj->sub);	/* and the fallback's first word */
+	s->err = keep;
+	if (row)
+		more = cmd_row_complete(s, row, words + first, n - first, c);
+	s->err = keep;
+	return more;
+}
+
+/* help [COMMAND [VERB]] */
+static bool help_complete(struct session *s, char **argv, int argc,
+			  struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	const struct cmd_row *obj;
+
+	if (argc == 0)
+		cand_rows(c, cmd_top);
+	else if (argc == 1 && (obj = cli_lookup(s, cmd_top, "command",
+						argv[0])))
+		cand_rows(c, obj->sub);
+	s->err = keep;
+	return true;
+}
+
+
 const struct cmd_row cmd_top[] = {
 	{
 		.name = "dev",
@@ -480,19 +554,19 @@ const struct cmd_row cmd_top[] = {
 		.fn = cmd_record,
 		.min_args = 4,
 		.max_args = 15,
-		.args = "for DURATION every INTERVAL [into NAME [replace]] [clear "
-			"on|off] [ids ID,...] [prio N] [while 'CMD ARGS']",
 		.help = "record one timeline: PCC counters, port counters, retx bins",
 		.example = "record for 20ms every 100us into incast",
+		.keys = cmd_record_keys,
 	},
 	{
 		.name = "watch",
 		.fn = cmd_watch,
 		.max_args = 7,
-		.args = "[COL,...] [every I] [for D] [prio N]",
+		.args = "[COL,...]",
 		.help = "the timeline's rates as they come: a table redrawn on a "
 			"terminal, a line per interval otherwise; Ctrl-C stops",
 		.example = "watch cnp_handled,ecn_marked,rx_gbps every 1s",
+		.keys = cmd_watch_keys,
 	},
 	{
 		.name = "series",
@@ -508,6 +582,7 @@ const struct cmd_row cmd_top[] = {
 		.help = "Pearson and Spearman of two columns, the best lag; or the "
 			"matrix",
 		.example = "corr incast avg_rtt cnp_handled lag 20",
+		.complete = cmd_corr_complete,
 	},
 	{
 		.name = "plot",
@@ -520,6 +595,7 @@ const struct cmd_row cmd_top[] = {
 			"Y against X with the fitted line and r; on the terminal "
 			"without 'to'",
 		.example = "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png",
+		.complete = cmd_plot_complete,
 	},
 	{
 		.name = "sweep",
@@ -558,6 +634,7 @@ const struct cmd_row cmd_top[] = {
 		.args = "[OBJECT [VERB]]",
 		.help = "show commands, an object's verbs or one verb",
 		.example = "help param set",
+		.complete = help_complete,
 	},
 	{
 		.name = "echo",
@@ -585,6 +662,7 @@ const struct cmd_row cmd_top[] = {
 		.args = "FILE",
 		.help = "run the commands of a script file",
 		.example = "source scripts/demo.pcb",
+		.complete = cmd_complete_file,
 	},
 	{
 		.name = "quit",

@@ -407,6 +407,26 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+static bool algo_enable_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "counters");
+	return cmd_complete_first_slot(s, argv, argc, c);
+}
+
+static bool algo_debug_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_list(c, "on, off");
+	return true;
+}
+
 const struct cmd_row cmd_algo_verbs[] = {
 	{
 		.name = "list",
@@ -426,6 +446,7 @@ const struct cmd_row cmd_algo_verbs[] = {
 			"them) on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
 		.example = "algo enable 1 counters",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = algo_enable_complete,
 	},
 	{
 		.name = "disable",
@@ -437,6 +458,7 @@ const struct cmd_row cmd_algo_verbs[] = {
 			"enabled slot is the active one",
 		.example = "algo disable 0",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = cmd_complete_first_slot,
 	},
 	{
 		.name = "debug",
@@ -449,6 +471,7 @@ const struct cmd_row cmd_algo_verbs[] = {
 			"the slot active before",
 		.example = "algo debug on",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = algo_debug_complete,
 	},
 	{ 0 }
 };

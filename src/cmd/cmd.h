@@ -9,6 +9,7 @@
 
 #include "adb.h"
 #include "cmd/table.h"
+#include "cmd/complete.h"
 #include "words.h"
 #include "store.h"
 #include "fsafe.h"
@@ -25,6 +26,10 @@ int cmd_parse_target(struct session *s, int argc, char **argv,
 		     bool *has_slot, unsigned *slot, bool *unchecked);
 /* The slot to act on: the one named or the active one. */
 int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot);
+
+/* `prio N`: a priority 0..7; "WHO: prio is 0..7, not 'TEXT'". */
+int cmd_parse_prio(struct session *s, const char *who, const char *text,
+		   long *prio);
 
 /* Open the ADB that describes `reg` (--adb, ours, mstflint's). */
 int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db);

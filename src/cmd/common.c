@@ -104,3 +104,16 @@ int cmd_bad_duration(struct session *s, const char *who, const char *text,
 			 "10ms, 500us, 200 us; %s)", who, *who ? ": " : "",
 			 text, range);
 }
+
+int cmd_parse_prio(struct session *s, const char *who, const char *text,
+		   long *prio)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+
+	if (*end || end == text || v < 0 || v > 7)
+		return pcb_error(&s->err, PCB_E_RANGE, "%s: prio is 0..7, not "
+				 "'%s'", who, text);
+	*prio = v;
+	return 0;
+}

@@ -236,6 +236,26 @@ static int cmd_counter_clear(struct session *s, int argc, char **argv)
 	return show(s, argc, argv, true);
 }
 
+/* A slot whose algorithm has counters; show: or host and a NIC. */
+static bool counter_clear_complete(struct session *s, char **argv, int argc,
+				   struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_slots(s, c, true);
+	return true;
+}
+
+static bool counter_show_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	if (argc == 1 && !strcmp(argv[0], "host"))
+		cand_devices(s, c);
+	if (argc == 0)
+		cand_add(c, "host");
+	return counter_clear_complete(s, argv, argc, c);
+}
+
 const struct cmd_row cmd_counter_verbs[] = {
 	{
 		.name = "show",
@@ -247,14 +267,16 @@ const struct cmd_row cmd_counter_verbs[] = {
 			"statistics with the growth since the last look",
 		.example = "counter show host mlx5_0",
 		.flags = CMD_DEFAULT,
+		.complete = counter_show_complete,
 	},
 	{
 		.name = "watch",
 		.fn = cmd_watch,
 		.max_args = 7,
-		.args = "[COL,...] [every I] [for D] [prio N]",
+		.args = "[COL,...]",
 		.help = "the timeline's rates as they come (the same as 'watch')",
 		.example = "counter watch cnp_handled,rx_gbps",
+		.keys = cmd_watch_keys,
 	},
 	{
 		.name = "clear",
@@ -264,6 +286,7 @@ const struct cmd_row cmd_counter_verbs[] = {
 		.help = "read and clear the counters (PPCC bulk get and clear)",
 		.example = "counter clear",
 		.flags = CMD_DEVICE,
+		.complete = counter_clear_complete,
 	},
 	{ 0 }
 };

@@ -380,6 +380,15 @@ out_run:
 	return rc;
 }
 
+static bool dev_open_complete(struct session *s, char **argv, int argc,
+			      struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_devices(s, c);
+	return true;
+}
+
 const struct cmd_row cmd_dev_verbs[] = {
 	{
 		.name = "list",
@@ -421,6 +430,7 @@ const struct cmd_row cmd_dev_verbs[] = {
 			"pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
 		.example = "dev open sim:lab",
 		.flags = CMD_DEVICE,
+		.complete = dev_open_complete,
 	},
 	{ 0 }
 };

@@ -510,6 +510,41 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* Param names, `slot` and after it the slots; `extra` words too. */
+static bool param_words(struct session *s, char **argv, int argc,
+			struct cands *c, const char *extra)
+{
+	if (argc && !strcmp(argv[argc - 1], "slot")) {
+		cand_slots(s, c, false);
+		return true;
+	}
+	cand_params(s, c);
+	cand_add(c, "slot");
+	if (extra)
+		cand_list(c, extra);
+	return true;
+}
+
+static bool param_complete(struct session *s, char **argv, int argc,
+			   struct cands *c)
+{
+	return param_words(s, argv, argc, c, NULL);
+}
+
+static bool param_set_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	return param_words(s, argv, argc, c, "--unchecked, raw");
+}
+
+static bool param_reset_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	return param_words(s, argv, argc, c, "all");
+}
+
 const struct cmd_row cmd_param_verbs[] = {
 	{
 		.name = "list",
@@ -519,6 +554,7 @@ const struct cmd_row cmd_param_verbs[] = {
 		.help = "every param: value in real units, raw, type, default, range",
 		.example = "param list 1",
 		.flags = CMD_DEFAULT | CMD_DEVICE,
+		.complete = param_complete,
 	},
 	{
 		.name = "get",
@@ -529,6 +565,7 @@ const struct cmd_row cmd_param_verbs[] = {
 		.help = "read params (of the active slot unless a slot is named)",
 		.example = "param get ALPHA MAX_DELAY",
 		.flags = CMD_DEVICE,
+		.complete = param_complete,
 	},
 	{
 		.name = "set",
@@ -540,6 +577,7 @@ const struct cmd_row cmd_param_verbs[] = {
 			"back",
 		.example = "param set ALPHA 0.3 MAX_DELAY 200us",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = param_set_complete,
 	},
 	{
 		.name = "diff",
@@ -550,6 +588,7 @@ const struct cmd_row cmd_param_verbs[] = {
 			"real units",
 		.example = "param diff slot 1 slot 0",
 		.flags = CMD_DEVICE,
+		.complete = param_complete,
 	},
 	{
 		.name = "describe",
@@ -560,6 +599,7 @@ const struct cmd_row cmd_param_verbs[] = {
 		.help = "what a param does, its value, range and recommended range",
 		.example = "param describe ALPHA MAX_DEC",
 		.flags = CMD_DEVICE,
+		.complete = param_complete,
 	},
 	{
 		.name = "reset",
@@ -570,6 +610,7 @@ const struct cmd_row cmd_param_verbs[] = {
 		.help = "put params back to their defaults",
 		.example = "param reset all",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = param_reset_complete,
 	},
 	{ 0 }
 };

@@ -474,6 +474,23 @@ static int hist_text(struct session *s, const struct series *ser, int bin0,
 }
 
 /* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
+/* plot NAME [COL...|hist|scatter X Y] [to FILE] [title TEXT] */
+bool cmd_plot_complete(struct session *s, char **argv, int argc,
+		       struct cands *c)
+{
+	if (argc == 0) {
+		cand_saved(c, "series", false);
+		return true;
+	}
+	if (!strcmp(argv[argc - 1], "to"))
+		return false;	/* a file */
+	if (strcmp(argv[argc - 1], "title"))
+		cand_columns(s, c, argv[0]);
+	cand_list(c, "to, title, hist, scatter");
+	return true;
+}
+
+
 int cmd_plot(struct session *s, int argc, char **argv)
 {
 	static const char *const defaults[] = {

@@ -56,6 +56,27 @@ static int save_meta(struct session *s, struct recorder *r,
 	return store_meta_close(s, &w);
 }
 
+/* record's and watch's words; the parsers below take these. */
+const struct cmd_kw cmd_record_keys[] = {
+	{ .name = "for", .arg = "DURATION", .flags = KW_REQ },
+	{ .name = "every", .arg = "INTERVAL", .flags = KW_REQ },
+	{ .name = "into", .arg = "NAME" },
+	{ .name = "replace" },
+	{ .name = "clear", .arg = "on|off", .vals = "on, off" },
+	{ .name = "ids", .arg = "ID,...", .gen = cand_data_ids,
+	  .flags = KW_LIST },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
+	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE },
+	{ 0 }
+};
+
+const struct cmd_kw cmd_watch_keys[] = {
+	{ .name = "every", .arg = "I" },
+	{ .name = "for", .arg = "D" },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
+	{ 0 }
+};
+
 /* record for DURATION every INTERVAL [into NAME] [clear on|off]
  *        [ids ID,...] [prio N] [while 'CMD ARGS']
  */
@@ -66,7 +87,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	bool traffic = false;
 	long prio = -1;
 	int64_t dur = 0, every = 0, done_ps = 0;
-	char name[64] = "", path[4200], meta[4200], log[4200];
+	char name[64] = "", path[4200], meta[4200], log[4200], syn[300];
 	char **targv = NULL;
 	uint64_t idv[DIAG_MAX_IDS];
 	uint32_t nids = 0;
@@ -78,8 +99,11 @@ int cmd_record(struct session *s, int argc, char **argv)
 
 	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = argv[i + 1];
+		const struct cmd_kw *kw = cmd_kw_find(cmd_record_keys, key);
 
-		if (!strcmp(key, "replace")) {	/* a word alone */
+		if (!kw)
+			break;		/* the usage below */
+		if (cmd_kw_alone(kw)) {	/* replace */
 			replace = true;
 			i--;
 			continue;
@@ -127,24 +151,18 @@ int cmd_record(struct session *s, int argc, char **argv)
 			if (rc)
 				goto bad;
 		} else if (!strcmp(key, "prio")) {
-			char *end;
-
-			prio = strtol(val, &end, 10);
-			if (*end || end == val || prio < 0 || prio > 7) {
-				rc = pcb_error(&s->err, PCB_E_RANGE, "record: "
-					       "prio is 0..7, not '%s'", val);
+			rc = cmd_parse_prio(s, "record", val, &prio);
+			if (rc)
 				goto bad;
-			}
 		} else {
 			break;
 		}
 	}
 	rc = 0;
 	if (i != argc || !dur || !every)
-		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
-			       "DURATION every INTERVAL [into NAME [replace]] "
-			       "[clear on|off] [ids ID,...] [prio N] "
-			       "[while 'CMD ARGS']");
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: record %s",
+			       cmd_kw_synopsis(cmd_record_keys, syn,
+					       sizeof(syn)));
 	else if (*name && !replace && !lstat(path, &st))
 		rc = pcb_error(&s->err, PCB_E_STATE, "record: series %s exists; "
 			       "'into %s replace' overwrites it ('series show "
@@ -306,31 +324,29 @@ int cmd_watch(struct session *s, int argc, char **argv)
 	int i, c, rc = 0;
 
 	for (i = 0; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "every") && i + 1 < argc) {
+		const struct cmd_kw *kw = cmd_kw_find(cmd_watch_keys, argv[i]);
+
+		if (kw && i + 1 < argc && !strcmp(kw->name, "every")) {
 			every_t = argv[++i];
 			if (pcb_parse_duration_ps(every_t, -1, &every) ||
 			    every < 1000000)
 				rc = cmd_bad_duration(s, "watch", every_t,
 						      "at least 1us");
-		} else if (!strcmp(argv[i], "for") && i + 1 < argc) {
+		} else if (kw && i + 1 < argc && !strcmp(kw->name, "for")) {
 			if (pcb_parse_duration_ps(argv[i + 1], -1, &dur) ||
 			    dur < 1000000)
 				rc = cmd_bad_duration(s, "watch", argv[i + 1],
 						      "at least 1us");
 			i++;
-		} else if (!strcmp(argv[i], "prio") && i + 1 < argc) {
-			char *end;
-
-			prio = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || prio < 0 || prio > 7)
-				rc = pcb_error(&s->err, PCB_E_RANGE, "watch: "
-					       "prio is 0..7, not '%s'",
-					       argv[i]);
+		} else if (kw && i + 1 < argc) {	/* prio */
+			rc = cmd_parse_prio(s, "watch", argv[++i], &prio);
 		} else if (!colarg) {
 			colarg = argv[i];
 		} else {
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: watch "
-				       "[COL,...] [every I] [for D] [prio N]");
+				       "[COL,...] %s",
+				       cmd_kw_synopsis(cmd_watch_keys, dym,
+						       sizeof(dym)));
 		}
 	}
 	if (!rc)

@@ -287,6 +287,29 @@ out_free:
 	return rc;
 }
 
+static void cand_registers(struct session *s, struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	struct adb_db *db = NULL;
+	size_t i;
+
+	if (!cmd_open_adb(s, NULL, &db)) {
+		for (i = 0; i < adb_db_count(db); i++)
+			cand_add(c, adb_db_name(db, i));
+		adb_db_free(db);
+	}
+	s->err = keep;
+}
+
+static bool reg_complete(struct session *s, char **argv, int argc,
+			 struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_registers(s, c);
+	return true;
+}
+
 const struct cmd_row cmd_reg_verbs[] = {
 	{
 		.name = "list",
@@ -295,6 +318,7 @@ const struct cmd_row cmd_reg_verbs[] = {
 		.help = "registers of the ADB (mstflint's when installed)",
 		.example = "reg list",
 		.flags = CMD_DEFAULT,
+		.complete = reg_complete,
 	},
 	{
 		.name = "show",
@@ -305,6 +329,7 @@ const struct cmd_row cmd_reg_verbs[] = {
 		.help = "fields with address, bit offset, size, access (mstreg "
 			"--show_reg)",
 		.example = "reg show PPCC",
+		.complete = reg_complete,
 	},
 	{
 		.name = "encode",
@@ -315,6 +340,7 @@ const struct cmd_row cmd_reg_verbs[] = {
 		.help = "pack fields into big-endian dwords, 8 per line",
 		.example = "reg encode PPCC "
 			"cmd_type=8,local_port=1,algo_slot=1,value=63570",
+		.complete = reg_complete,
 	},
 	{
 		.name = "decode",
@@ -324,6 +350,7 @@ const struct cmd_row cmd_reg_verbs[] = {
 		.args = "REGISTER HEXDWORD...",
 		.help = "unpack big-endian dwords into fields (mstreg's table)",
 		.example = "reg decode PPCC 00010008 00020001 0000f852",
+		.complete = reg_complete,
 	},
 	{ 0 }
 };

@@ -297,6 +297,38 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* corr NAME [X Y [lag MAX]] */
+bool cmd_corr_complete(struct session *s, char **argv, int argc,
+		       struct cands *c)
+{
+	if (argc == 0) {
+		cand_saved(c, "series", false);
+		return true;
+	}
+	cand_columns(s, c, argv[0]);
+	cand_add(c, "lag");
+	return true;
+}
+
+static bool series_name_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "series", false);
+	return true;
+}
+
+/* series export NAME FILE */
+static bool series_export_complete(struct session *s, char **argv, int argc,
+				   struct cands *c)
+{
+	return argc == 1 ? false : series_name_complete(s, argv, argc, c);
+}
+
 const struct cmd_row cmd_series_verbs[] = {
 	{
 		.name = "list",
@@ -314,6 +346,7 @@ const struct cmd_row cmd_series_verbs[] = {
 		.args = "NAME",
 		.help = "each column: unit, points, missing, min, mean, max",
 		.example = "series show rec1",
+		.complete = series_name_complete,
 	},
 	{
 		.name = "export",
@@ -323,6 +356,7 @@ const struct cmd_row cmd_series_verbs[] = {
 		.args = "NAME FILE.csv",
 		.help = "the series as CSV (RFC 4180, header with units)",
 		.example = "series export rec1 /tmp/rec1.csv",
+		.complete = series_export_complete,
 	},
 	{
 		.name = "drop",
@@ -332,6 +366,7 @@ const struct cmd_row cmd_series_verbs[] = {
 		.args = "NAME",
 		.help = "delete a series",
 		.example = "series drop rec1",
+		.complete = series_name_complete,
 	},
 	{ 0 }
 };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "device.h"
 #include "dev_sim.h"
 #include "sim/simdev.h"
 #include "units.h"
@@ -407,6 +408,58 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* sim scenario KIND [KEY VALUE]... */
+static bool sim_scenario_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	const char *wkeys;
+
+	(void)s;
+	if (argc == 0)
+		cand_list(c, dev_workload_kinds());
+	else if (argc % 2 == 1 && (wkeys = dev_workload_keys(argv[0])))
+		cand_list(c, wkeys);
+	return true;
+}
+
+static const struct cmd_kw sim_run_keys[] = {
+	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE },
+	{ .name = "every", .arg = "INTERVAL" },
+	{ 0 }
+};
+
+/* sim run DURATION [KEY VALUE]... */
+static bool sim_run_complete(struct session *s, char **argv, int argc,
+			     struct cands *c)
+{
+	return cand_keywords(s, sim_run_keys, 1, argv, argc, c);
+}
+
+/* sim model [KEY VALUE]...: the keys and choices are the model's
+ * options (algo.h), as simdev_model takes them.
+ */
+static bool sim_model_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	const struct algo_ops *z = algo_find("ztr_rtt");
+	size_t i, j;
+
+	(void)s;
+	for (i = 0; z && i < z->nopts; i++) {
+		const struct algo_opt_desc *o = &z->opts[i];
+
+		if (argc % 2 == 0)
+			cand_add(c, o->name);
+		else if (!strcmp(argv[argc - 1], o->name))
+			for (j = 0; o->choices && o->choices[j]; j++)
+				cand_add(c, o->choices[j]);
+	}
+	return true;
+}
+
+
 const struct cmd_row cmd_sim_verbs[] = {
 	{
 		.name = "scenario",
@@ -416,17 +469,20 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.help = "set the workload: incast, staircase, permutation, mix",
 		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
+		.complete = sim_scenario_complete,
 	},
 	{
 		.name = "run",
 		.fn = cmd_sim_run,
 		.min_args = 1,
 		.max_args = 5,
-		.args = "DURATION [trace FILE.csv] [every INTERVAL]",
+		.args = "DURATION",
 		.help = "advance simulated time; counters flow into the device; "
 			"trace: queue, rates, RTT, goodput every INTERVAL (10us)",
 		.example = "sim run 10ms trace incast.csv every 5us",
 		.flags = CMD_DEVICE,
+		.keys = sim_run_keys,
+		.complete = sim_run_complete,
 	},
 	{
 		.name = "show",
@@ -460,6 +516,7 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.args = "[KEY VALUE...]",
 		.help = "show or set the reconstructed ZTR-RTT model options",
 		.example = "sim model target flow decrease proportional",
+		.complete = sim_model_complete,
 	},
 	{ 0 }
 };

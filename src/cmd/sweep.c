@@ -875,6 +875,93 @@ static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* sweep [run] PARAM SPEC ... KEYWORD VALUE ...: argv from the first word
+ * after `sweep` or `sweep run`.  The keywords are sw_keys (sweep.h).
+ */
+static bool sweep_run_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	char keys[160];
+	const char *wkeys;
+	int i, scen = -1;
+	bool in_axes = true;
+
+	sw_key_list(keys, sizeof(keys));
+	/* "util,queue_p": the list is the word being completed */
+	if (argc > 0 && argv[argc - 1][0] &&
+	    argv[argc - 1][strlen(argv[argc - 1]) - 1] == ',')
+		argc--;
+	for (i = 0; i < argc; i++) {
+		if (sw_is_keyword(argv[i]))
+			in_axes = false;
+		if (!strcmp(argv[i], "scenario"))
+			scen = i;
+	}
+	if (in_axes && argc % 2 == 0) {
+		cand_params(s, c);
+		if (argc > 0)
+			cand_list(c, keys);
+		return true;
+	}
+	if (in_axes)
+		return true;		/* a range or list of values */
+	if (!strcmp(argv[argc - 1], "plot"))
+		return false;		/* a file */
+	if (!strcmp(argv[argc - 1], "measure")) {
+		for (i = 1; i < REC_C_FIXED; i++)
+			cand_add(c, rec_fixed_cols[i].name);
+		for (i = 0; i < DEV_S_COUNT; i++)
+			cand_add(c, dev_summary_cols[i].name);
+		c->append = ',';
+		return true;
+	}
+	if (scen == argc - 1) {
+		cand_list(c, dev_workload_kinds());
+		return true;
+	}
+	if (scen >= 0 && (wkeys = dev_workload_keys(argv[scen + 1])) &&
+	    (argc - scen) % 2 == 0)
+		cand_list(c, wkeys);
+	cand_list(c, keys);
+	return true;
+}
+
+/* resume, drop: a saved sweep */
+static bool sweep_name_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "sweeps", true);
+	return true;
+}
+
+/* show NAME [best min|max COL] */
+static bool sweep_show_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "best");
+	else if (argc == 2)
+		cand_list(c, "min, max");
+	return sweep_name_complete(s, argv, argc, c);
+}
+
+/* plot NAME [to FILE] */
+static bool sweep_plot_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "to");
+	if (argc == 2)
+		return false;	/* a file */
+	return sweep_name_complete(s, argv, argc, c);
+}
+
+
 const struct cmd_row cmd_sweep_verbs[] = {
 	{
 		.name = "run",
@@ -892,6 +979,7 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.example = "sweep ALPHA 0.05:0.5:0.05 for 10ms measure "
 			"avg_rtt,util,queue_p99 plot /tmp/alpha.png",
 		.flags = CMD_FALLBACK | CMD_WRITES | CMD_DEVICE,
+		.complete = sweep_run_complete,
 	},
 	{
 		.name = "resume",
@@ -902,6 +990,7 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.help = "run what an interrupted sweep has not finished",
 		.example = "sweep resume sweep1",
 		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = sweep_name_complete,
 	},
 	{
 		.name = "show",
@@ -912,6 +1001,7 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.help = "each point's mean over repeats (with 95 % intervals), the "
 			"best point marked",
 		.example = "sweep show sweep1 best min avg_rtt where util > 0.95",
+		.complete = sweep_show_complete,
 	},
 	{
 		.name = "plot",
@@ -922,6 +1012,7 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.help = "each measure against the param (with 95 % intervals), or a "
 			"heatmap for two params",
 		.example = "sweep plot sweep1 to /tmp/sweep1.png",
+		.complete = sweep_plot_complete,
 	},
 	{
 		.name = "list",
@@ -939,6 +1030,7 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.args = "NAME",
 		.help = "delete a sweep and its results",
 		.example = "sweep drop sweep1",
+		.complete = sweep_name_complete,
 	},
 	{ 0 }
 };

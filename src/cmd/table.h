@@ -51,5 +51,9 @@ int cmd_record(struct session *s, int argc, char **argv);
 int cmd_watch(struct session *s, int argc, char **argv);
 int cmd_corr(struct session *s, int argc, char **argv);
 int cmd_plot(struct session *s, int argc, char **argv);
+bool cmd_corr_complete(struct session *s, char **argv, int argc,
+		       struct cands *c);
+bool cmd_plot_complete(struct session *s, char **argv, int argc,
+		       struct cands *c);
 
 #endif
