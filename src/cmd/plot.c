@@ -491,111 +491,134 @@ bool cmd_plot_complete(struct session *s, char **argv, int argc,
 }
 
 
-int cmd_plot(struct session *s, int argc, char **argv)
-{
-	static const char *const defaults[] = {
-		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
-		"drops", NULL };
-	char dat[4200], gp[4200], tmpl[4096], title[300] = "", *script = NULL;
-	char dym[160], binlab[RETX_MAX_BINS][32];
-	int cols[PLOT_MAX_PANELS];
-	const char *to = NULL;
+/* What `plot NAME ...` asks for, parsed and checked against the series. */
+struct plot_req {
+	const char *name, *to;
 	struct series *ser;
-	bool hist = false, svg = false;
-	int sx = -1, sy = -1;
-	double rval = NAN, fa = 0, fb = 0;
-	int i, k, n = 0, bin0 = -1, nbins = 0, w, h, rc;
-	size_t len;
-	FILE *fp;
+	char title[300];
+	int cols[PLOT_MAX_PANELS], n;	/* timeline panels */
+	bool hist;
+	int sx, sy;			/* scatter columns, or -1 */
+	double rval, fa, fb;		/* scatter: r and y = a + b x */
+	int bin0, nbins;		/* the retx bins' columns */
+};
 
-	if (strchr(argv[0], ','))
-		return plot_overlay(s, argc, argv);
-	rc = cmd_series_load(s, argv[0], &ser);
-	if (rc)
-		return rc;
+/* The words after NAME: columns, to FILE, title TEXT, hist, scatter X Y. */
+static int plot_parse(struct session *s, struct plot_req *q, int argc,
+		      char **argv)
+{
+	struct series *ser = q->ser;
+	char dym[160];
+	size_t len;
+	int i, rc = 0;
+
 	for (i = 1; i < argc && !rc; i++) {
 		int c;
 
 		if (!strcmp(argv[i], "to") && i + 1 < argc) {
-			to = argv[++i];
-			len = strlen(to);
-			svg = len > 4 && !strcmp(to + len - 4, ".svg");
-			if (!svg && !(len > 4 && !strcmp(to + len - 4, ".png")))
+			q->to = argv[++i];
+			len = strlen(q->to);
+			if (len <= 4 || (strcmp(q->to + len - 4, ".svg") &&
+					 strcmp(q->to + len - 4, ".png")))
 				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
 					       "'%s' is neither .png nor .svg",
-					       to);
+					       q->to);
 		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
-			snprintf(title, sizeof(title), "%s", argv[++i]);
+			snprintf(q->title, sizeof(q->title), "%s", argv[++i]);
 		} else if (!strcmp(argv[i], "hist")) {
-			hist = true;
+			q->hist = true;
 		} else if (!strcmp(argv[i], "scatter") && i + 2 < argc) {
-			sx = series_col(ser, argv[i + 1]);
-			sy = series_col(ser, argv[i + 2]);
-			if (sx < 0 || sy < 0)
+			int bad;
+
+			q->sx = series_col(ser, argv[i + 1]);
+			q->sy = series_col(ser, argv[i + 2]);
+			bad = q->sx < 0 ? i + 1 : i + 2;
+			if (q->sx < 0 || q->sy < 0)
 				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
 					       "series %s has no column '%s'%s",
-					       argv[0], argv[sx < 0 ? i + 1 :
-							     i + 2],
-					       series_no_col(ser, argv[sx < 0 ?
-						       i + 1 : i + 2], dym,
-						       sizeof(dym)));
+					       q->name, argv[bad],
+					       series_no_col(ser, argv[bad],
+							     dym, sizeof(dym)));
 			i += 2;
 		} else if ((c = series_col(ser, argv[i])) > 0 &&
-			   n < PLOT_MAX_PANELS) {
-			cols[n++] = c;
+			   q->n < PLOT_MAX_PANELS) {
+			q->cols[q->n++] = c;
 		} else if (c > 0) {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
 				       "columns in one plot", PLOT_MAX_PANELS);
 		} else {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: series %s "
-				       "has no column '%s'%s", argv[0], argv[i],
+				       "has no column '%s'%s", q->name, argv[i],
 				       c == 0 ? " (t is the x axis)" :
 				       series_no_col(ser, argv[i], dym,
 						     sizeof(dym)));
 		}
 	}
-	bin0 = series_col(ser, "retx_bin_0");
-	for (k = bin0; k >= 0 && (size_t)k < ser->ncols &&
-	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
-		nbins++;
-	if (!rc && hist && nbins > RETX_MAX_BINS)
-		rc = pcb_error(&s->err, PCB_E_CORRUPT, "plot: series %s has %d "
-			       "retx bins (at most %d)", argv[0], nbins,
-			       RETX_MAX_BINS);
-	if (!rc && hist && bin0 < 0)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
-			       "retx bins (start the histogram before "
-			       "'record')", argv[0]);
-	if (!rc && !ser->nrows)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
-			       "empty", argv[0]);
-	if (!rc && sx >= 0) {
-		double *x = series_column(ser, (size_t)sx), *y = series_column(ser,
-								 (size_t)sy);
-		size_t np;
+	return rc;
+}
 
-		rval = x && y ? series_pearson(x, y, ser->nrows, &np) : NAN;
-		if (!isnan(rval) && series_linfit(x, y, ser->nrows, &fa, &fb))
-			rval = NAN;
-		free(x);
-		free(y);
-		if (isnan(rval))
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: %s against "
-				       "%s has no line to fit (fewer than 3 "
-				       "points or no variance)",
-				       ser->cols[sy].name, ser->cols[sx].name);
-		n = 1;
-	}
+/* The scatter's r and fitted line; an error when there is none. */
+static int plot_fit(struct session *s, struct plot_req *q)
+{
+	struct series *ser = q->ser;
+	double *x = series_column(ser, (size_t)q->sx);
+	double *y = series_column(ser, (size_t)q->sy);
+	size_t np;
+
+	q->rval = x && y ? series_pearson(x, y, ser->nrows, &np) : NAN;
+	if (!isnan(q->rval) && series_linfit(x, y, ser->nrows, &q->fa,
+					     &q->fb))
+		q->rval = NAN;
+	free(x);
+	free(y);
+	q->n = 1;
+	if (isnan(q->rval))
+		return pcb_error(&s->err, PCB_E_STATE, "plot: %s against %s has "
+				 "no line to fit (fewer than 3 points or no "
+				 "variance)", ser->cols[q->sy].name,
+				 ser->cols[q->sx].name);
+	return 0;
+}
+
+/* What there is to plot: the bins for hist, the fit for scatter, and
+ * the panels — those named, or the main columns that hold data.
+ */
+static int plot_check(struct session *s, struct plot_req *q)
+{
+	static const char *const defaults[] = {
+		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
+		"drops", NULL };
+	struct series *ser = q->ser;
+	bool pick;
+	int i, k;
+
+	q->bin0 = series_col(ser, "retx_bin_0");
+	for (k = q->bin0; k >= 0 && (size_t)k < ser->ncols &&
+	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
+		q->nbins++;
+	if (q->hist && q->nbins > RETX_MAX_BINS)
+		return pcb_error(&s->err, PCB_E_CORRUPT, "plot: series %s has "
+				 "%d retx bins (at most %d)", q->name,
+				 q->nbins, RETX_MAX_BINS);
+	if (q->hist && q->bin0 < 0)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+				 "retx bins (start the histogram before "
+				 "'record')", q->name);
+	if (!ser->nrows)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
+				 "empty", q->name);
+	if (q->sx >= 0)
+		return plot_fit(s, q);
 	/* a column named that holds nothing would be a blank panel */
-	for (k = 0; !rc && sx < 0 && k < n; k++)
-		if (!col_range(ser, (size_t)cols[k], NULL, NULL))
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
-				       "has no data in %s", argv[0],
-				       ser->cols[cols[k]].name);
+	for (k = 0; k < q->n; k++)
+		if (!col_range(ser, (size_t)q->cols[k], NULL, NULL))
+			return pcb_error(&s->err, PCB_E_STATE, "plot: series "
+					 "%s has no data in %s", q->name,
+					 ser->cols[q->cols[k]].name);
 	/* no columns named: the main ones that hold data; one that is 0
 	 * throughout (pauses with PFC off) says nothing: left out */
-	k = !rc && !hist && !n;
-	for (i = 0; k && defaults[i]; i++) {
+	pick = !q->hist && !q->n;
+	for (i = 0; pick && defaults[i]; i++) {
 		int c = series_col(ser, defaults[i]);
 		double lo, hi;
 
@@ -606,66 +629,38 @@ int cmd_plot(struct session *s, int argc, char **argv)
 				"(name it to plot it)\n", defaults[i]);
 			continue;
 		}
-		cols[n++] = c;
+		q->cols[q->n++] = c;
 	}
-	if (!rc && !hist && !n)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
-			       "data to plot", argv[0]);
-	if (!rc)
-		rc = store_series_path(s, argv[0], hist ? "hist.dat" : sx >= 0 ?
-				 "scatter.dat" : "plot.dat", dat, sizeof(dat));
-	if (!rc)
-		rc = store_series_path(s, argv[0], hist ? "hist.gp" : sx >= 0 ?
-				 "scatter.gp" : "plot.gp", gp, sizeof(gp));
-	if (!rc)
-		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :
-				   sx >= 0 ? "plots/scatter.gp" :
-				   "plots/timeline.gp", &s->err);
-	term_size(&w, &h);
-	if (!rc)	/* a bucket per pixel (text) column */
-		rc = write_plot_data(s, ser, dat, hist, bin0, nbins,
-				     sx >= 0 ? SIZE_MAX / 4 :
-				     to ? 1200 : (size_t)w);
-	if (rc) {
-		series_free(ser);
-		return rc;
-	}
-	if (!*title)
-		snprintf(title, sizeof(title), "%s%s", ser->name,
-			 hist ? ": retransmission timeouts" : "");
-	if (hist) {
-		bin_labels(s, argv[0], nbins, binlab, !to);
-		if (!to) {	/* gnuplot's dumb heatmap shows nothing */
-			rc = hist_text(s, ser, bin0, nbins, binlab, title);
-			series_free(ser);
-			return rc;
-		}
-	}
-	if (sx >= 0 && !title[0])
-		snprintf(title, sizeof(title), "%s", ser->name);
-	/* the template's variables; plot_render adds the terminal */
-	fp = open_memstream(&script, &len);
-	if (!fp) {
-		series_free(ser);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
+	if (!q->hist && !q->n)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+				 "data to plot", q->name);
+	return 0;
+}
+
+/* The template's variables (plot_render adds the terminal). */
+static void plot_vars(FILE *fp, struct plot_req *q, const char *dat,
+		      char binlab[][32])
+{
+	struct series *ser = q->ser;
+	int k;
+
 	plot_str(fp, "datafile", dat);
-	plot_str(fp, "plottitle", title);
-	if (sx >= 0) {
-		const struct series_col *axis[2] = { &ser->cols[sx],
-						     &ser->cols[sy] };
+	plot_str(fp, "plottitle", q->title);
+	if (q->sx >= 0) {
+		const struct series_col *axis[2] = { &ser->cols[q->sx],
+						     &ser->cols[q->sy] };
 		char lab[100];
 
 		fprintf(fp, "xcol = %d\nycol = %d\nrtext = '%.4f'\n"
-			"a = %.17g\nb = %.17g\n", sx + 1, sy + 1, rval, fa,
-			fb);
+			"a = %.17g\nb = %.17g\n", q->sx + 1, q->sy + 1,
+			q->rval, q->fa, q->fb);
 		for (k = 0; k < 2; k++) {	/* "name (unit)" */
 			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
 				 *axis[k]->unit ? " (" : "", axis[k]->unit,
 				 *axis[k]->unit ? ")" : "");
 			plot_str(fp, k ? "yname" : "xname", lab);
 		}
-	} else if (hist) {
+	} else if (q->hist) {
 		double t0 = series_at(ser, 0, 0);
 		double t1 = series_at(ser, ser->nrows - 1, 0);
 		char xname[32];
@@ -673,27 +668,85 @@ int cmd_plot(struct session *s, int argc, char **argv)
 
 		fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n"
 			"nbins = %d\narray binlab[%d]\n", xs, t0 * xs, t1 > t0 ?
-			t1 * xs : t0 * xs + 1, nbins, nbins);
+			t1 * xs : t0 * xs + 1, q->nbins, q->nbins);
 		plot_str(fp, "xname", xname);
-		for (k = 0; k < nbins; k++)
+		for (k = 0; k < q->nbins; k++)
 			plot_str_at(fp, "binlab", (size_t)k + 1, binlab[k]);
 	} else {
 		int one[1][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
 
-		for (k = 0; k < n; k++) {
-			one[0][k] = cols[k];
-			datacol[k] = cols[k] + 1;
+		for (k = 0; k < q->n; k++) {
+			one[0][k] = q->cols[k];
+			datacol[k] = q->cols[k] + 1;
 		}
-		timeline_vars(fp, &ser, 1, one, datacol, n, !to);
+		timeline_vars(fp, &q->ser, 1, one, datacol, q->n, !q->to);
 	}
-	series_free(ser);
+}
+
+int cmd_plot(struct session *s, int argc, char **argv)
+{
+	struct plot_req q = { .name = argv[0], .sx = -1, .sy = -1,
+			      .rval = NAN };
+	char dat[4200], gp[4200], tmpl[4096], *script = NULL;
+	char binlab[RETX_MAX_BINS][32];
+	int w, h, rc;
+	size_t len;
+	FILE *fp = NULL;
+
+	if (strchr(argv[0], ','))
+		return plot_overlay(s, argc, argv);
+	rc = cmd_series_load(s, argv[0], &q.ser);
+	if (rc)
+		return rc;
+	rc = plot_parse(s, &q, argc, argv);
+	if (!rc)
+		rc = plot_check(s, &q);
+	if (!rc)
+		rc = store_series_path(s, argv[0], q.hist ? "hist.dat" :
+				       q.sx >= 0 ? "scatter.dat" : "plot.dat",
+				       dat, sizeof(dat));
+	if (!rc)
+		rc = store_series_path(s, argv[0], q.hist ? "hist.gp" :
+				       q.sx >= 0 ? "scatter.gp" : "plot.gp",
+				       gp, sizeof(gp));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), q.hist ? "plots/hist.gp" :
+				   q.sx >= 0 ? "plots/scatter.gp" :
+				   "plots/timeline.gp", &s->err);
+	term_size(&w, &h);
+	if (!rc)	/* a bucket per pixel (text) column */
+		rc = write_plot_data(s, q.ser, dat, q.hist, q.bin0, q.nbins,
+				     q.sx >= 0 ? SIZE_MAX / 4 :
+				     q.to ? 1200 : (size_t)w);
+	if (rc)
+		goto out;
+	if (!*q.title)
+		snprintf(q.title, sizeof(q.title), "%s%s", q.ser->name,
+			 q.hist ? ": retransmission timeouts" : "");
+	if (q.hist) {
+		bin_labels(s, argv[0], q.nbins, binlab, !q.to);
+		if (!q.to) {	/* gnuplot's dumb heatmap shows nothing */
+			rc = hist_text(s, q.ser, q.bin0, q.nbins, binlab,
+				       q.title);
+			goto out;
+		}
+	}
+	fp = open_memstream(&script, &len);
+	if (!fp) {
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out;
+	}
+	plot_vars(fp, &q, dat, binlab);
 	rc = ferror(fp);
 	if (fclose(fp) || rc) {
-		free(script);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out;
 	}
 	/* one panel of 600 px, or n of 220 */
-	rc = plot_render(s, to, script, hist || sx >= 0 ? 0 : n, tmpl, dat, gp);
+	rc = plot_render(s, q.to, script, q.hist || q.sx >= 0 ? 0 : q.n, tmpl,
+			 dat, gp);
+out:
+	series_free(q.ser);
 	free(script);
 	return rc;
 }
