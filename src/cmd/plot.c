@@ -236,129 +236,181 @@ static void timeline_vars(FILE *fp, struct series *const *sers, size_t nser,
  * one line per series with a legend.
  */
 #define PLOT_MAX_OVERLAY 8
-static int plot_overlay(struct session *s, int argc, char **argv)
+/* `to FILE.png|svg` or `title TEXT` at argv[*i]: 1 when it was one
+ * (*i moved past it), 0 when not, or -code.
+ */
+static int plot_opt(struct session *s, int argc, char **argv, int *i,
+		    const char **to, char *title, size_t tlen)
+{
+	size_t len;
+
+	if (*i + 1 >= argc)
+		return 0;
+	if (!strcmp(argv[*i], "title")) {
+		snprintf(title, tlen, "%s", argv[++*i]);
+		return 1;
+	}
+	if (strcmp(argv[*i], "to"))
+		return 0;
+	*to = argv[++*i];
+	len = strlen(*to);
+	if (len <= 4 || (strcmp(*to + len - 4, ".svg") &&
+			 strcmp(*to + len - 4, ".png")))
+		return pcb_error(&s->err, PCB_E_INVAL, "plot: '%s' is neither "
+				 ".png nor .svg", *to);
+	return 1;
+}
+
+/* An overlay of A,B,...: what to draw. */
+struct overlay {
+	struct series *sers[PLOT_MAX_OVERLAY];
+	size_t nser;
+	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], n;
+	const char *to;
+	char title[300];
+};
+
+/* The columns named (in every series), or the main ones that hold data
+ * in every series.
+ */
+static int overlay_columns(struct session *s, struct overlay *o, int argc,
+			   char **argv)
 {
 	static const char *const defaults[] = {
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", NULL };
-	struct series *sers[PLOT_MAX_OVERLAY] = { NULL };
-	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
-	char names[512], *w, *save = NULL, dat[4200], gp[4200], tmpl[4096];
-	char title[300] = "", dym[160], *vars = NULL;
-	const char *to = NULL;
-	size_t nser = 0, k, r, len;
+	char dym[160];
+	size_t k;
+	int i, rc = 0;
+
+	for (i = 1; i < argc && !rc; i++) {
+		int c;
+
+		rc = plot_opt(s, argc, argv, &i, &o->to, o->title,
+			      sizeof(o->title));
+		if (rc) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if (o->n == PLOT_MAX_PANELS)
+			return pcb_error(&s->err, PCB_E_INVAL, "plot: at most "
+					 "%d columns in one plot",
+					 PLOT_MAX_PANELS);
+		for (k = 0; k < o->nser && !rc; k++)
+			if ((c = series_col(o->sers[k], argv[i])) <= 0)
+				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
+					       "series %s has no column '%s'%s",
+					       o->sers[k]->name, argv[i],
+					       series_no_col(o->sers[k],
+							     argv[i], dym,
+							     sizeof(dym)));
+			else
+				o->cols[k][o->n] = c;
+		o->n++;
+	}
+	if (rc < 0)
+		return rc;
+	for (i = 0; !o->n && defaults[i]; i++) {	/* in every series */
+		for (k = 0; k < o->nser; k++) {
+			int c = series_col(o->sers[k], defaults[i]);
+
+			if (c <= 0 || !col_range(o->sers[k], (size_t)c, NULL,
+						 NULL))
+				break;
+			o->cols[k][0] = c;
+		}
+		if (k < o->nser)
+			continue;
+		for (k = 0; k < o->nser; k++)
+			o->cols[k][o->n] = series_col(o->sers[k], defaults[i]);
+		o->n++;
+	}
+	if (o->nser < 2 || !o->n)
+		return pcb_error(&s->err, PCB_E_STATE, o->nser < 2 ?
+				 "plot: name two or more series, A,B" :
+				 "plot: no column has data in every series");
+	for (k = 0; k < o->nser; k++)
+		if (!o->sers[k]->nrows)
+			return pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
+					 "is empty", o->sers[k]->name);
+	return 0;
+}
+
+/* The data: a block per series ("t v1 .. vn"), two blank lines between
+ * blocks (gnuplot's index).
+ */
+static int overlay_data(struct session *s, const struct overlay *o,
+			const char *dat)
+{
 	struct pcb_wfile wf;
-	int i, p, n = 0, rc = 0;
+	size_t k, r;
+	int p, rc = pcb_wfile_open(&wf, dat, PCB_MODE_DATA, &s->err);
+
+	for (k = 0; !rc && k < o->nser; k++) {
+		for (r = 0; r < o->sers[k]->nrows; r++) {
+			double v[PLOT_MAX_PANELS + 1];
+
+			for (p = 0; p < o->n; p++)
+				v[p + 1] = series_at(o->sers[k], r,
+						     (size_t)o->cols[k][p]);
+			put_row(wf.fp, series_at(o->sers[k], r, 0), v,
+				(size_t)o->n + 1);
+		}
+		fputs("\n\n", wf.fp);
+	}
+	return rc ? rc : pcb_wfile_commit(&wf, &s->err);
+}
+
+static int plot_overlay(struct session *s, int argc, char **argv)
+{
+	struct overlay o = { .nser = 0 };
+	char names[512], *w, *save = NULL, dat[4200], gp[4200], tmpl[4096];
+	char *vars = NULL;
+	int datacol[PLOT_MAX_PANELS];
+	size_t k, len;
+	int p, rc = 0;
 	FILE *fp;
 
 	snprintf(names, sizeof(names), "%s", argv[0]);
 	for (w = strtok_r(names, ",", &save); w && !rc;
 	     w = strtok_r(NULL, ",", &save)) {
-		if (nser == PLOT_MAX_OVERLAY)
+		if (o.nser == PLOT_MAX_OVERLAY)
 			rc = pcb_error(&s->err, PCB_E_RANGE, "plot: at most %d "
 				       "series in one plot", PLOT_MAX_OVERLAY);
 		else
-			rc = cmd_series_load(s, w, &sers[nser++]);
+			rc = cmd_series_load(s, w, &o.sers[o.nser++]);
 	}
-	for (i = 1; i < argc && !rc; i++) {
-		int c;
-
-		if (!strcmp(argv[i], "to") && i + 1 < argc) {
-			to = argv[++i];
-			len = strlen(to);
-			if (len < 5 || (strcmp(to + len - 4, ".png") &&
-					strcmp(to + len - 4, ".svg")))
-				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
-					       "'%s' is neither .png nor .svg",
-					       to);
-		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
-			snprintf(title, sizeof(title), "%s", argv[++i]);
-		} else if (n == PLOT_MAX_PANELS) {
-			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
-				       "columns in one plot", PLOT_MAX_PANELS);
-		} else {
-			for (k = 0; k < nser && !rc; k++)
-				if ((c = series_col(sers[k], argv[i])) <= 0)
-					rc = pcb_error(&s->err, PCB_E_INVAL,
-						       "plot: series %s has no "
-						       "column '%s'%s",
-						       sers[k]->name, argv[i],
-						       series_no_col(sers[k],
-							argv[i], dym,
-							sizeof(dym)));
-				else
-					cols[k][n] = c;
-			n++;
-		}
-	}
-	for (i = 0; !rc && !n && defaults[i]; i++) {	/* in every series */
-		for (k = 0; k < nser; k++) {
-			int c = series_col(sers[k], defaults[i]);
-
-			if (c <= 0 || !col_range(sers[k], (size_t)c, NULL,
-						 NULL))
-				break;
-			cols[k][0] = c;
-		}
-		if (k < nser)
-			continue;
-		for (k = 0; k < nser; k++)
-			cols[k][n] = series_col(sers[k], defaults[i]);
-		n++;
-	}
-	if (!rc && (nser < 2 || !n))
-		rc = pcb_error(&s->err, PCB_E_STATE, nser < 2 ?
-			       "plot: name two or more series, A,B" :
-			       "plot: no column has data in every series");
-	for (k = 0; !rc && k < nser; k++)
-		if (!sers[k]->nrows)
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
-				       "is empty", sers[k]->name);
 	if (!rc)
-		rc = store_series_path(s, sers[0]->name, "overlay.dat", dat,
-				     sizeof(dat));
+		rc = overlay_columns(s, &o, argc, argv);
 	if (!rc)
-		rc = store_series_path(s, sers[0]->name, "overlay.gp", gp,
-				     sizeof(gp));
+		rc = store_series_path(s, o.sers[0]->name, "overlay.dat", dat,
+				       sizeof(dat));
+	if (!rc)
+		rc = store_series_path(s, o.sers[0]->name, "overlay.gp", gp,
+				       sizeof(gp));
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
 				   &s->err);
-	/* the data: a block per series ("t v1 .. vn"), two blank lines
-	 * between blocks (gnuplot's index) */
 	if (!rc)
-		rc = pcb_wfile_open(&wf, dat, PCB_MODE_DATA, &s->err);
-	for (k = 0; !rc && k < nser; k++) {
-		for (r = 0; r < sers[k]->nrows; r++) {
-			double v[PLOT_MAX_PANELS + 1];
-
-			for (p = 0; p < n; p++)
-				v[p + 1] = series_at(sers[k], r,
-						     (size_t)cols[k][p]);
-			put_row(wf.fp, series_at(sers[k], r, 0), v,
-				(size_t)n + 1);
-		}
-		fputs("\n\n", wf.fp);
-	}
-	if (!rc)
-		rc = pcb_wfile_commit(&wf, &s->err);
+		rc = overlay_data(s, &o, dat);
 	fp = rc ? NULL : open_memstream(&vars, &len);
 	if (!rc && !fp)
 		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc) {
-		for (p = 0; p < n; p++)
+		for (p = 0; p < o.n; p++)
 			datacol[p] = p + 2;
-		if (!*title)
-			snprintf(title, sizeof(title), "%s", argv[0]);
+		if (!*o.title)
+			snprintf(o.title, sizeof(o.title), "%s", argv[0]);
 		plot_str(fp, "datafile", dat);
-		plot_str(fp, "plottitle", title);
-		timeline_vars(fp, sers, nser, cols, datacol, n, !to);
+		plot_str(fp, "plottitle", o.title);
+		timeline_vars(fp, o.sers, o.nser, o.cols, datacol, o.n, !o.to);
 		if (fclose(fp))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
 	if (!rc)
-		rc = plot_render(s, to, vars, n, tmpl, dat, gp);
+		rc = plot_render(s, o.to, vars, o.n, tmpl, dat, gp);
 	free(vars);
-	for (k = 0; k < nser; k++)
-		series_free(sers[k]);
+	for (k = 0; k < o.nser; k++)
+		series_free(o.sers[k]);
 	return rc;
 }
 
@@ -509,23 +561,18 @@ static int plot_parse(struct session *s, struct plot_req *q, int argc,
 {
 	struct series *ser = q->ser;
 	char dym[160];
-	size_t len;
 	int i, rc = 0;
 
 	for (i = 1; i < argc && !rc; i++) {
 		int c;
 
-		if (!strcmp(argv[i], "to") && i + 1 < argc) {
-			q->to = argv[++i];
-			len = strlen(q->to);
-			if (len <= 4 || (strcmp(q->to + len - 4, ".svg") &&
-					 strcmp(q->to + len - 4, ".png")))
-				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
-					       "'%s' is neither .png nor .svg",
-					       q->to);
-		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
-			snprintf(q->title, sizeof(q->title), "%s", argv[++i]);
-		} else if (!strcmp(argv[i], "hist")) {
+		rc = plot_opt(s, argc, argv, &i, &q->to, q->title,
+			      sizeof(q->title));
+		if (rc) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if (!strcmp(argv[i], "hist")) {
 			q->hist = true;
 		} else if (!strcmp(argv[i], "scatter") && i + 2 < argc) {
 			int bad;
