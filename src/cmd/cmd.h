@@ -43,7 +43,7 @@ struct series;
 int cmd_series_load(struct session *s, const char *name,
 		    struct series **out);
 
-/* Render through gnuplot: the terminal (dumb sized to the terminal
+/* gnuplot.c.  Render through gnuplot: the terminal (dumb sized to the terminal
  * without `to`, else pngcairo/svg by extension, `panels` x 220 px high or
  * 600 for 0), then `vars` (the template's variables), then `load TMPL`.
  * The script is saved to `gp` and fed on stdin; without gnuplot the
@@ -52,8 +52,14 @@ int cmd_series_load(struct session *s, const char *name,
 int plot_render(struct session *s, const char *to, const char *vars,
 		int panels, const char *tmpl, const char *dat, const char *gp);
 #define PLOT_MAX_PANELS 12
+/* A saved sweep's curves or heatmaps, to FILE or the terminal
+ * (sweep_plot.c).
+ */
+int sweep_plot(struct session *s, const char *name, const char *to);
 /* `name = 'text'`: any text as a gnuplot string literal (see plot.c). */
 void plot_str(FILE *fp, const char *name, const char *text);
 void plot_str_at(FILE *fp, const char *array, size_t i, const char *text);
+/* The terminal's columns and lines (COLUMNS/LINES, else 100 x 40). */
+void plot_term_size(int *w, int *h);
 
 #endif
