@@ -110,15 +110,13 @@ static void history_path(char *buf, size_t len)
 {
 	const char *env = getenv("PCCBENCH_HISTORY");
 	struct pcb_err err = { 0 };
-	char dir[4096];
+	char dir[PCB_PATH_LEN];
 
 	buf[0] = '\0';
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return;
-	}
-	if (!pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, NULL, true, &err))
-		snprintf(buf, len, "%s/history", dir);
+	if (env && *env ? pcb_path(buf, len, NULL, "%s", env) :
+	    pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, NULL, true, &err) ||
+	    pcb_path(buf, len, NULL, "%s/history", dir))
+		buf[0] = '\0';	/* no history file */
 }
 
 /* Ctrl-C at the prompt: a typed line is dropped; at an empty prompt the
@@ -179,7 +177,7 @@ static void greet(struct session *s)
 
 int cli_repl(struct session *s)
 {
-	char prompt[256], hist[4200];
+	char prompt[256], hist[PCB_PATH_LEN];
 	char *line;
 
 	repl_s = s;

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "journal.h"
 #include "mstreg.h"
+#include "paths.h"
 #include "ppcc.h"
 #include "session.h"
 #include "sim/firmware.h"
@@ -256,6 +257,46 @@ static void test_readback_fails(void **state)
 	sess_release(&s);
 }
 
+/* A path that does not fit is an error, never a cut path naming another
+ * file: the journal of a device under a state dir so deep that its file
+ * name no longer fits in PATH_MAX.
+ */
+static void test_path_too_long(void **state)
+{
+	char deep[PCB_PATH_LEN], buf[8], *old = getenv("XDG_STATE_HOME");
+	struct pcb_err err = { 0 };
+	struct journal *j = NULL;
+	size_t l;
+
+	(void)state;
+	assert_int_equal(pcb_path(buf, sizeof(buf), &err, "%s/%s", "abc",
+				  "defgh"), -PCB_E_INVAL);
+	assert_non_null(strstr(err.msg, "path too long: abc/def"));
+	pcb_err_reset(&err);
+	assert_int_equal(pcb_path(buf, sizeof(buf), &err, "%s/%s", "ab", "cd"),
+			 0);
+	assert_string_equal(buf, "ab/cd");
+
+	/* .../pccbench/journal fits (4095), .../journal/scr-deep.log not */
+	old = old ? strdup(old) : NULL;
+	l = (size_t)snprintf(deep, sizeof(deep), "%s/deep", old);
+	while (l + 17 < 4095) {	/* components of at most 200 chars */
+		size_t k = 4095 - 17 - l - 1 > 200 ? 200 : 4095 - 17 - l - 1;
+
+		deep[l++] = '/';
+		memset(deep + l, 'd', k);
+		l += k;
+		deep[l] = '\0';
+	}
+	assert_int_equal(strlen(deep) + strlen("/pccbench/journal"), 4095);
+	setenv("XDG_STATE_HOME", deep, 1);
+	assert_int_equal(journal_open(&j, "scr-deep", &err), -PCB_E_INVAL);
+	assert_non_null(strstr(err.msg, "path too long"));
+	assert_null(j);
+	setenv("XDG_STATE_HOME", old, 1);
+	free(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_half_written),
 		cmocka_unit_test(test_readback_fails),
+		cmocka_unit_test(test_path_too_long),
 	};
 
 	tu_private_state();

@@ -227,15 +227,8 @@ static int cmd_algo_disable(struct session *s, int argc, char **argv)
  */
 static int debug_state_path(struct session *s, char *buf, size_t len)
 {
-	char dir[4096], tok[128];
-	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "debug", true,
-			      &s->err);
-
-	if (!rc) {
-		pcb_file_token(tok, sizeof(tok), s->devid);
-		snprintf(buf, len, "%s/%s", dir, tok);
-	}
-	return rc;
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->devid, "",
+			     &s->err);
 }
 
 /* 0 and *prev, *en0; -PCB_E_NOENT when debug mode was not turned on by
@@ -243,7 +236,7 @@ static int debug_state_path(struct session *s, char *buf, size_t len)
  */
 static int debug_state_load(struct session *s, int *prev, int *en0)
 {
-	char path[4300], *text;
+	char path[PCB_PATH_LEN], *text;
 	size_t len;
 	int rc = debug_state_path(s, path, sizeof(path));
 
@@ -265,7 +258,7 @@ static int debug_state_load(struct session *s, int *prev, int *en0)
 
 static int debug_state_save(struct session *s, int prev, bool en0)
 {
-	char path[4300], *text = NULL;
+	char path[PCB_PATH_LEN], *text = NULL;
 	size_t len;
 	int rc = debug_state_path(s, path, sizeof(path));
 
@@ -395,7 +388,7 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 		if (!rc)
 			rc = sess_algo_write(s, 1, false, false, true);
 		if (!rc && !s->dry_run) {
-			char path[4300];
+			char path[PCB_PATH_LEN];
 
 			if (!debug_state_path(s, path, sizeof(path)))
 				unlink(path);

@@ -13,6 +13,7 @@
 #include "words.h"
 #include "store.h"
 #include "fsafe.h"
+#include "paths.h"
 #include "session.h"
 
 #define MSTFLINT_ADB "/usr/share/mstflint/prm_dbs/hca/ext/register_access_table.adb"

@@ -64,7 +64,7 @@ int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot)
 
 int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db)
 {
-	char path[4096];
+	char path[PCB_PATH_LEN];
 	bool ppcc = reg && (!strcasecmp(reg, "PPCC") ||
 			    !strcasecmp(reg, "0x506e") ||
 			    !strcasecmp(reg, "ppcc_reg_ext"));

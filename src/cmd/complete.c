@@ -118,7 +118,7 @@ void cand_any_slot(struct session *s, struct cands *c)
 void cand_devices(struct session *s, struct cands *c)
 {
 	struct pcb_nic *nics = NULL;
-	char dir[4096], name[300];
+	char dir[PCB_PATH_LEN], name[300];
 	struct dirent *de;
 	size_t i, n = 0;
 	DIR *d;
@@ -203,7 +203,7 @@ void cand_saved(struct cands *c, const char *sub, bool dirs)
 void cand_columns(struct session *s, struct cands *c, const char *series)
 {
 	struct pcb_err keep = s->err;
-	char path[4200], *line = NULL, *w, *save = NULL;
+	char path[PCB_PATH_LEN], *line = NULL, *w, *save = NULL;
 	size_t cap = 0;
 	FILE *fp;
 

@@ -17,15 +17,15 @@
 static bool have_prog(const char *prog)
 {
 	const char *path = getenv("PATH");
-	char buf[4096], *dir, *save = NULL, full[4200];
+	char buf[4096], *dir, *save = NULL, full[PCB_PATH_LEN];
 
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0;
 	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
 	for (dir = strtok_r(buf, ":", &save); dir;
 	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(full, sizeof(full), "%s/%s", dir, prog);
-		if (access(full, X_OK) == 0)
+		if (!pcb_path(full, sizeof(full), NULL, "%s/%s", dir, prog) &&
+		    access(full, X_OK) == 0)
 			return true;
 	}
 	return false;
@@ -44,7 +44,7 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 		{ "transports", "TRANSPORTS", 0 },
 	};
 	struct pcb_nic *nics = NULL;
-	char dir[4096], tr[64];
+	char dir[PCB_PATH_LEN], tr[64];
 	struct dirent *de;
 	struct tbl t;
 	size_t i, n = 0;

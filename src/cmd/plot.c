@@ -315,7 +315,7 @@ static int overlay_data(struct session *s, const struct overlay *o,
 static int plot_overlay(struct session *s, int argc, char **argv)
 {
 	struct overlay o = { .nser = 0 };
-	char names[512], *w, *save = NULL, dat[4200], gp[4200], tmpl[4096];
+	char names[512], *w, *save = NULL, dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
 	char *vars = NULL;
 	int datacol[PLOT_MAX_PANELS];
 	size_t k, len;
@@ -375,7 +375,7 @@ static void bin_labels(struct session *s, const char *name, int nbins,
 {
 	struct pcb_err e = { 0 };
 	json_object *root = NULL, *arr;
-	char path[4200], *text = NULL;
+	char path[PCB_PATH_LEN], *text = NULL;
 	size_t len;
 	int k;
 
@@ -686,7 +686,7 @@ int cmd_plot(struct session *s, int argc, char **argv)
 {
 	struct plot_req q = { .name = argv[0], .sx = -1, .sy = -1,
 			      .rval = NAN };
-	char dat[4200], gp[4200], tmpl[4096], *script = NULL;
+	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN], *script = NULL;
 	char binlab[RETX_MAX_BINS][32];
 	int w, h, rc;
 	size_t len;

@@ -20,6 +20,7 @@
 #include "rec/series.h"
 #include "tel/diag_ids.h"
 #include "rec/recorder.h"
+#include "paths.h"
 #include "units.h"
 
 static int save_meta(struct session *s, struct recorder *r,
@@ -80,7 +81,7 @@ const struct cmd_kw cmd_watch_keys[] = {
 /* What `record ...` asks for. */
 struct rec_req {
 	int64_t dur, every;
-	char name[64], path[4200];	/* into NAME: its csv */
+	char name[64], path[PCB_PATH_LEN];	/* into NAME: its csv */
 	bool replace, clear;
 	uint64_t ids[DIAG_MAX_IDS];
 	uint32_t nids;
@@ -199,11 +200,12 @@ static int rec_save(struct session *s, struct recorder *r,
 		    time_t start, int rc)
 {
 	struct pcb_err keep = s->err;
-	char meta[4200];
+	char meta[PCB_PATH_LEN];
 	int rc2 = series_write_csv(ser, q->path, &s->err);
 
-	snprintf(meta, sizeof(meta), "%.*s.json", (int)(strlen(q->path) - 4),
-		 q->path);
+	if (!rc2)
+		rc2 = pcb_path(meta, sizeof(meta), &s->err, "%.*s.json",
+			       (int)(strlen(q->path) - 4), q->path);
 	if (!rc2)
 		rc2 = save_meta(s, r, ser, meta, start, (double)q->every / 1e12);
 	if (!rc)
@@ -222,7 +224,7 @@ int cmd_record(struct session *s, int argc, char **argv)
 	struct series *ser = NULL;
 	bool traffic = false;
 	int64_t done_ps = 0;
-	char log[4200];
+	char log[PCB_PATH_LEN];
 	time_t start = time(NULL);
 	int rc;
 

@@ -15,7 +15,7 @@
 int cmd_series_load(struct session *s, const char *name,
 		    struct series **out)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	int rc = store_series_path(s, name, "csv", path, sizeof(path));
 
 	if (rc)
@@ -144,7 +144,7 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	static const char *const exts[] = { "json", "plot.dat", "plot.gp",
 					    "hist.dat", "hist.gp",
 					    "scatter.dat", "scatter.gp" };
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	size_t i;
 	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
 

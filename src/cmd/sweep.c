@@ -132,7 +132,7 @@ static int sweep_exists(struct session *s, const struct plan *pl)
  */
 static int sweep_mkdir(struct session *s, const struct plan *pl)
 {
-	char parent[4096];
+	char parent[PCB_PATH_LEN];
 	int rc = sw_sweeps_dir(s, pl->name, parent, sizeof(parent), true);
 
 	if (rc)
@@ -268,7 +268,7 @@ static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 {
 	struct plan *pl = calloc(1, sizeof(*pl));
 	struct sdef *d = calloc(1, sizeof(*d));
-	char dir[4096];
+	char dir[PCB_PATH_LEN];
 	int rc;
 
 	(void)argc;
@@ -311,7 +311,7 @@ static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 static int cmd_sweep_show(struct session *s, int argc, char **argv)
 {
 	struct tbl_col cols[2 + SW_MAX_AXES + 2 * SW_MAX_MEAS + 1];
-	char heads[2 * SW_MAX_MEAS][48], dir[4096];
+	char heads[2 * SW_MAX_MEAS][48], dir[PCB_PATH_LEN];
 	struct cond conds[8];
 	struct table t;
 	struct tbl tb;
@@ -445,7 +445,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; names[i]; i++) {
 		struct table tt;
-		char dir[4096], params[256] = "";
+		char dir[PCB_PATH_LEN], params[256] = "";
 		struct pcb_err keep = s->err;
 		int rc = sw_table_load(s, names[i], &tt, dir, sizeof(dir));
 
@@ -477,13 +477,13 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 /* A sweep, damaged or not, goes (its directory must be one, not a link). */
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 {
-	char dir[4096], path[4200];
+	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
 	struct stat st;
 
 	(void)argc;
-	if (sw_sweeps_dir(s, argv[0], dir, sizeof(dir), false))
+	if (sw_sweeps_dir(s, argv[0], dir, sizeof(dir), false) ||
+	    pcb_path(path, sizeof(path), &s->err, "%s/sweep.args", dir))
 		return -s->err.code;
-	snprintf(path, sizeof(path), "%s/sweep.args", dir);
 	if (lstat(dir, &st) || lstat(path, &st))
 		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s'", argv[0]);
 	if (pcb_check_dir(dir, &s->err))

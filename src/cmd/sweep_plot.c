@@ -340,7 +340,8 @@ static int sw_plot_vars(struct session *s, const struct sw_plot *pl,
  */
 int sweep_plot(struct session *s, const char *name, const char *to)
 {
-	char dir[4096], dat[4300], gp[4300], tmpl[4096];
+	char dir[PCB_PATH_LEN], dat[PCB_PATH_LEN], gp[PCB_PATH_LEN];
+	char tmpl[PCB_PATH_LEN];
 	struct sw_plot pl = { .nt = 0 };
 	struct table *t = &pl.t;
 	char *vars = NULL;
@@ -367,9 +368,11 @@ int sweep_plot(struct session *s, const char *name, const char *to)
 				(const size_t (*)[2])pl.best);
 		goto out_table;
 	}
-	snprintf(dat, sizeof(dat), "%s/plot.dat", dir);
-	snprintf(gp, sizeof(gp), "%s/plot.gp", dir);
-	rc = sw_plot_data(s, &pl, dat);
+	rc = pcb_path(dat, sizeof(dat), &s->err, "%s/plot.dat", dir);
+	if (!rc)
+		rc = pcb_path(gp, sizeof(gp), &s->err, "%s/plot.gp", dir);
+	if (!rc)
+		rc = sw_plot_data(s, &pl, dat);
 	if (!rc)
 		rc = sw_plot_vars(s, &pl, name, dat, &vars);
 	if (rc)

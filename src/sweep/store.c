@@ -56,7 +56,7 @@ void sw_store_run(struct plan *pl, size_t run, const double *v)
 int sw_save_results(struct session *s, struct plan *pl)
 {
 	struct series *t = series_new(pl->name);
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	size_t r;
 	int rc = 0;
 
@@ -68,7 +68,9 @@ int sw_save_results(struct session *s, struct plan *pl)
 		if (pl->done[r] &&
 		    series_add_row(t, pl->rows + r * pl->res->ncols))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv",
+			      pl->dir);
 	if (!rc)
 		rc = series_write_csv(t, path, &s->err);
 	series_free(t);
@@ -81,13 +83,14 @@ int sw_save_results(struct session *s, struct plan *pl)
 int sw_save_definition(struct session *s, struct plan *pl,
 		       const uint32_t *vals, size_t n)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct pcb_wfile w;
 	size_t k;
 	int i, rc;
 
-	snprintf(path, sizeof(path), "%s/sweep.args", pl->dir);
-	rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/sweep.args", pl->dir);
+	if (!rc)
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
 	if (rc)
 		return rc;
 	fprintf(w.fp, "# pccbench %s sweep on %s: one word per line\n"
@@ -102,14 +105,15 @@ int sw_save_definition(struct session *s, struct plan *pl,
 int sw_save_meta(struct session *s, struct plan *pl, time_t start,
 		 double wall, const char *status)
 {
-	char path[4200], v[40];
+	char path[PCB_PATH_LEN], v[40];
 	struct pcb_wfile w;
 	size_t k, i;
 	FILE *fp;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/meta.json", pl->dir);
-	rc = store_meta_open(s, &w, path, "sweep", pl->name, start);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/meta.json", pl->dir);
+	if (!rc)
+		rc = store_meta_open(s, &w, path, "sweep", pl->name, start);
 	if (rc)
 		return rc;
 	fp = w.fp;
@@ -458,7 +462,9 @@ int sw_def_load(struct session *s, const char *name, char *dir,
 	rc = pcb_check_dir(dir, &s->err);
 	if (rc)
 		return rc;
-	snprintf(d->path, sizeof(d->path), "%s/sweep.args", dir);
+	rc = pcb_path(d->path, sizeof(d->path), &s->err, "%s/sweep.args", dir);
+	if (rc)
+		return rc;
 	rc = pcb_read_file(d->path, SW_ARGS_MAX, &buf, &len, &s->err);
 	if (rc == -PCB_E_NOENT) {
 		pcb_err_reset(&s->err);
@@ -605,12 +611,14 @@ int sw_results_check(struct session *s, const struct sdef *d,
 int sw_load_results(struct session *s, struct plan *pl)
 {
 	struct series *r;
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct stat st;
 	size_t i, c;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv", pl->dir);
+	if (rc)
+		return rc;
 	if (lstat(path, &st) && errno == ENOENT)
 		return 0;	/* nothing ran yet */
 	rc = series_read_csv(&r, pl->name, path, &s->err);
