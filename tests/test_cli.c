@@ -2,8 +2,8 @@
  * bad commands (one clear line, right exit code, nothing written), the
  * help walk over the table, and tokenizer corner cases.
  */
-#include "testutil.h"
 #include "cli.h"
+#include "testutil.h"
 #include "cmd/complete.h"
 #include "words.h"
 #include "sim/firmware.h"
@@ -159,23 +159,7 @@ static char errbuf[8192];
  */
 static int run_out(struct session *s, const char *line, char *buf, size_t len)
 {
-	FILE *ef = fmemopen(errbuf, sizeof(errbuf), "w");
-	FILE *of = buf ? fmemopen(buf, len, "w") : fopen("/dev/null", "w");
-	int rc;
-
-	assert_non_null(ef);
-	assert_non_null(of);
-	memset(errbuf, 0, sizeof(errbuf));
-	if (buf)
-		memset(buf, 0, len);
-	s->errfp = ef;
-	s->out.fp = of;
-	rc = cli_run_line(s, line, NULL);
-	fclose(ef);
-	fclose(of);
-	s->errfp = stderr;
-	s->out.fp = stdout;
-	return rc;
+	return tu_run_line(s, line, buf, len, errbuf, sizeof(errbuf));
 }
 
 static int run(struct session *s, const char *line)

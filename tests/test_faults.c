@@ -6,8 +6,8 @@
  * Each test then checks what the user is told, what the journal holds,
  * and that the device holds what the tool says it holds.
  */
-#include "testutil.h"
 #include "cli.h"
+#include "testutil.h"
 #include "journal.h"
 #include "mstreg.h"
 #include "paths.h"
@@ -105,22 +105,8 @@ static char errbuf[8192], outbuf[16384];
 
 static int run(struct session *s, const char *line)
 {
-	FILE *ef = fmemopen(errbuf, sizeof(errbuf), "w");
-	FILE *of = fmemopen(outbuf, sizeof(outbuf), "w");
-	int rc;
-
-	assert_non_null(ef);
-	assert_non_null(of);
-	memset(errbuf, 0, sizeof(errbuf));
-	memset(outbuf, 0, sizeof(outbuf));
-	s->errfp = ef;
-	s->out.fp = of;
-	rc = cli_run_line(s, line, NULL);
-	fclose(ef);
-	fclose(of);
-	s->errfp = stderr;
-	s->out.fp = stdout;
-	return rc;
+	return tu_run_line(s, line, outbuf, sizeof(outbuf), errbuf,
+			   sizeof(errbuf));
 }
 
 /* A real-NIC session (confirmation given, as -y does) on the scripted

@@ -75,4 +75,32 @@ static inline uint32_t tu_rand(uint64_t *s)
 	return (uint32_t)(*s >> 11);
 }
 
+/* For tests that include cli.h: run a command line on a session, its
+ * errors into err (errlen bytes), its output into out, or nowhere when
+ * out is NULL.
+ */
+#ifdef PCCB_CLI_H
+static inline int tu_run_line(struct session *s, const char *line, char *out,
+			      size_t outlen, char *err, size_t errlen)
+{
+	FILE *ef = fmemopen(err, errlen, "w");
+	FILE *of = out ? fmemopen(out, outlen, "w") : fopen("/dev/null", "w");
+	int rc;
+
+	assert_non_null(ef);
+	assert_non_null(of);
+	memset(err, 0, errlen);
+	if (out)
+		memset(out, 0, outlen);
+	s->errfp = ef;
+	s->out.fp = of;
+	rc = cli_run_line(s, line, NULL);
+	fclose(ef);
+	fclose(of);
+	s->errfp = stderr;
+	s->out.fp = stdout;
+	return rc;
+}
+#endif
+
 #endif
