@@ -1,6 +1,8 @@
 /* sweep.c - `sweep`: the command over the sweep engine (src/sweep/,
  * sweep.h says what a sweep does): run, resume, show, plot, list, drop.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -151,7 +153,7 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	uint32_t orig[SW_MAX_AXES], vals[ALGO_MAX_PARAMS];
 	time_t start = time(NULL);
 	double t0 = pcb_mono_s();
-	size_t k, n = 0, before;
+	size_t k, n = 0, before, foreign = 0;
 	struct stat st;
 	int rc;
 
@@ -159,6 +161,8 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		rc = sw_load_results(s, pl);
 		if (rc)
 			return rc;
+		if (pl->shard_n)	/* the other shards' runs are not ours */
+			sw_shard_skip(pl);
 	} else if (!lstat(pl->dir, &st)) {
 		return sweep_exists(s, pl);
 	}
@@ -168,6 +172,8 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 		return rc;
 	for (k = 0; k < pl->naxes; k++)
 		orig[k] = vals[pl->ax[k].p->index];
+	for (k = 0; k < pl->nruns; k++)	/* other shards' runs */
+		foreign += !sw_in_shard(pl, k);
 	before = pl->ndone;
 	if (s->dry_run || pl->ndone == pl->nruns) {
 		struct param_write w[SW_MAX_AXES];
@@ -236,21 +242,30 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	out_u64(&s->out, "jobs", pl->jobs);
 	out_field_real(&s->out, "wall_s", "%.2f s", pcb_mono_s() - t0);
 	out_real(&s->out, "workload_s", pl->sim_s);
-	if (before)
-		out_text(&s->out, " (%zu were done)", before);
+	if (before > foreign)
+		out_text(&s->out, " (%zu were done)", before - foreign);
 	out_field_str(&s->out, "dir", " -> %s/results.csv", pl->dir);
-	out_text(&s->out, " ('sweep show %s')\n", pl->name);
+	if (pl->shard_n)
+		out_text(&s->out, " (shard %u of %u; 'sweep merge %s' gathers "
+			 "the shards)\n", pl->shard_i, pl->shard_n, pl->name);
+	else
+		out_text(&s->out, " ('sweep show %s')\n", pl->name);
 	out_obj_end(&s->out);
 	if (*pl->plot)
 		rc = sweep_plot(s, pl->name, pl->plot);
 	return rc;
 }
 
+static int sweep_shard(struct session *s, int argc, char **argv);
+
 static int cmd_sweep_run(struct session *s, int argc, char **argv)
 {
-	struct plan *pl = calloc(1, sizeof(*pl));
+	struct plan *pl;
 	int rc;
 
+	if (argc >= 2 && !strcmp(argv[1], "--shard"))
+		return sweep_shard(s, argc, argv);
+	pl = calloc(1, sizeof(*pl));
 	if (!pl)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	rc = sw_plan_parse(s, pl, argc, argv, false);
@@ -263,50 +278,344 @@ static int cmd_sweep_run(struct session *s, int argc, char **argv)
 /* The plan again from sweep.args (checked first, see def_load): a word
  * this device refuses is an error about the file; the plan must give the
  * points and repeats the definition does, and the rows its seeds.
+ * *pl and *d are the caller's to free (sweep_unload) either way.
  */
-static int cmd_sweep_resume(struct session *s, int argc, char **argv)
+static int sweep_load(struct session *s, const char *name, struct plan **pl,
+		      struct sdef **d)
 {
-	struct plan *pl = calloc(1, sizeof(*pl));
-	struct sdef *d = calloc(1, sizeof(*d));
 	char dir[PCB_PATH_LEN];
 	int rc;
 
-	(void)argc;
-	if (!pl || !d) {
-		free(pl);
-		free(d);
+	*pl = calloc(1, sizeof(**pl));
+	*d = calloc(1, sizeof(**d));
+	if (!*pl || !*d)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
-	rc = sw_def_load(s, argv[0], dir, sizeof(dir), d);
+	rc = sw_def_load(s, name, dir, sizeof(dir), *d);
 	if (!rc)	/* the device's own errors are not about the file */
-		rc = sess_active_slot(s, &pl->slot);
+		rc = sess_active_slot(s, &(*pl)->slot);
 	if (!rc)
-		rc = sess_slot_view(s, pl->slot, &pl->v);
-	if (!rc) {
-		snprintf(pl->name, sizeof(pl->name), "%s", argv[0]);
-		snprintf(pl->dir, sizeof(pl->dir), "%s", dir);
-		pl->def = d;
-		rc = sw_plan_parse(s, pl, d->nwords, d->words, true);
-		if (rc == -PCB_E_INVAL || rc == -PCB_E_RANGE ||
-		    rc == -PCB_E_USAGE || rc == -PCB_E_NOENT ||
-		    rc == -PCB_E_AMBIG || rc == -PCB_E_PARSE)
-			rc = sw_file_rewrap(s, d->path);
+		rc = sess_slot_view(s, (*pl)->slot, &(*pl)->v);
+	if (rc)
+		return rc;
+	snprintf((*pl)->name, sizeof((*pl)->name), "%s", name);
+	snprintf((*pl)->dir, sizeof((*pl)->dir), "%s", dir);
+	(*pl)->def = *d;
+	rc = sw_plan_parse(s, *pl, (*d)->nwords, (*d)->words, true);
+	if (rc == -PCB_E_INVAL || rc == -PCB_E_RANGE || rc == -PCB_E_USAGE ||
+	    rc == -PCB_E_NOENT || rc == -PCB_E_AMBIG || rc == -PCB_E_PARSE)
+		return sw_file_rewrap(s, (*d)->path);
+	if (!rc && ((*pl)->npoints != (*d)->npoints ||
+		    (*pl)->repeat != (*d)->repeat))
+		return sw_file_bad(s, (*d)->path, 0, "%zu points x %zu repeats "
+				   "here, %zu x %zu on the device",
+				   (*d)->npoints, (*d)->repeat,
+				   (*pl)->npoints, (*pl)->repeat);
+	if (!rc && (*pl)->replay) {	/* the seeds the rows must have */
+		memcpy((*d)->seeds, (*pl)->seeds, sizeof((*d)->seeds));
+		(*d)->have_seeds = true;
 	}
-	if (!rc && (pl->npoints != d->npoints || pl->repeat != d->repeat))
-		rc = sw_file_bad(s, d->path, 0, "%zu points x %zu repeats here, "
-			      "%zu x %zu on the device", d->npoints, d->repeat,
-			      pl->npoints, pl->repeat);
-	if (!rc && pl->replay) {	/* the seeds the rows must have */
-		memcpy(d->seeds, pl->seeds, sizeof(d->seeds));
-		d->have_seeds = true;
-	}
+	return rc;
+}
+
+static void sweep_unload(struct plan *pl, struct sdef *d)
+{
+	if (d)
+		sw_def_release(d);
+	free(d);
+	if (pl)
+		sw_plan_free(pl);
+}
+
+static int cmd_sweep_resume(struct session *s, int argc, char **argv)
+{
+	struct plan *pl = NULL;
+	struct sdef *d = NULL;
+	int rc = sweep_load(s, argv[0], &pl, &d);
+
+	(void)argc;
 	if (!rc)
 		rc = sweep_exec(s, pl, true);
-	sw_def_release(d);
-	free(d);
+	sweep_unload(pl, d);
+	return rc;
+}
+
+/* ---- beyond one machine: plan, shards, merge ------------------------------ */
+
+/* "I/N": slice I of N, 0 <= I < N <= runs. */
+static int parse_shard(struct session *s, const char *t, size_t runs,
+		       unsigned *i, unsigned *n)
+{
+	char *end;
+	unsigned long a, b;
+
+	a = strtoul(t, &end, 10);
+	if (end == t || *end != '/' || !isdigit((unsigned char)t[0]))
+		goto bad;
+	t = end + 1;
+	b = strtoul(t, &end, 10);
+	if (end == t || *end || !isdigit((unsigned char)t[0]) || !b ||
+	    a >= b)
+		goto bad;
+	if (b > runs)
+		return pcb_error(&s->err, PCB_E_RANGE, "sweep: %lu shards but "
+				 "%zu runs", b, runs);
+	*i = (unsigned)a;
+	*n = (unsigned)b;
+	return 0;
+bad:
+	return pcb_error(&s->err, PCB_E_USAGE, "sweep: --shard I/N with 0 <= "
+			 "I < N, e.g. --shard 0/4");
+}
+
+/* sweep run NAME --shard I/N [jobs J]: the runs r with r % N == I of a
+ * planned sweep, into NAME/shard-I-of-N/ (shards never share a file).
+ */
+static int sweep_shard(struct session *s, int argc, char **argv)
+{
+	struct plan *pl = NULL;
+	struct sdef *d = NULL;
+	unsigned long jobs = 0;
+	char dir[PCB_PATH_LEN];
+	int rc;
+
+	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "jobs")))
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: sweep run NAME "
+				 "--shard I/N [jobs N]");
+	if (argc == 5 && sw_parse_count(&s->err, "jobs", argv[4], SW_MAX_JOBS,
+					"worker processes", &jobs))
+		return -s->err.code;
+	rc = sweep_load(s, argv[0], &pl, &d);
+	if (!rc && !pl->replay)
+		rc = pcb_error(&s->err, PCB_E_STATE, "sweep: shards need a device "
+			       "that replays runs from their seeds (the sim); "
+			       "a real NIC's sweep runs on it ('sweep resume "
+			       "%s')", pl->name);
+	if (!rc)
+		rc = parse_shard(s, argv[2], pl->nruns, &pl->shard_i,
+				 &pl->shard_n);
+	if (!rc) {
+		snprintf(dir, sizeof(dir), "%s", pl->dir);
+		rc = pcb_path(pl->dir, sizeof(pl->dir), &s->err,
+			      "%s/shard-%u-of-%u", dir, pl->shard_i,
+			      pl->shard_n);
+	}
+	if (!rc && mkdir(pl->dir, 0700) && errno != EEXIST)
+		rc = pcb_error(&s->err, PCB_E_IO, "cannot create '%s': %s",
+			       pl->dir, strerror(errno));
+	if (!rc) {
+		if (jobs)
+			pl->jobs = (unsigned)jobs;
+		pl->plot[0] = '\0';	/* the merged sweep plots */
+		rc = sweep_exec(s, pl, true);
+	}
+	sweep_unload(pl, d);
+	return rc;
+}
+
+/* A job array running every shard of the plan (sbatch FILE). */
+static int write_slurm(struct session *s, const struct plan *pl,
+		       const char *file, unsigned nshards)
+{
+	struct pcb_wfile w;
+	const char *c;
+	int rc = pcb_wfile_open(&w, file, PCB_MODE_DATA, &s->err);
+
+	if (rc)
+		return rc;
+	fprintf(w.fp, "#!/bin/bash\n"
+		"# pccbench sweep %s: %zu runs in %u shards as a Slurm job "
+		"array.\n"
+		"# Each task runs one shard; every node needs pccbench on "
+		"PATH, this\n"
+		"# sweep's directory (sweeps/%s/ under $XDG_DATA_HOME/"
+		"pccbench, e.g. a\n"
+		"# shared home) and the device the sweep was planned on, "
+		"with the same\n"
+		"# params.  When all are done: pccbench sweep merge %s\n"
+		"#SBATCH --job-name=pccbench-%s\n"
+		"#SBATCH --array=0-%u\n"
+		"#SBATCH --cpus-per-task=%u\n"
+		"set -eu\n"
+		"exec pccbench -d '", pl->name, pl->nruns, nshards, pl->name,
+		pl->name, pl->name, nshards - 1, pl->jobs);
+	for (c = s->devname; *c; c++)	/* a single-quoted word */
+		fputs(*c == '\'' ? "'\\''" : (char[2]){ *c, 0 }, w.fp);
+	fprintf(w.fp, "' sweep run %s --shard \"${SLURM_ARRAY_TASK_ID}/%u\" "
+		"jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n", pl->name, nshards);
+	return pcb_wfile_commit(&w, &s->err);
+}
+
+/* sweep plan NAME PARAM SPEC ... [--slurm FILE [--shards N]]: the plan
+ * saved, nothing run.
+ */
+static int cmd_sweep_plan(struct session *s, int argc, char **argv)
+{
+	struct plan *pl = calloc(1, sizeof(*pl));
+	char *words[SW_MAX_ARGS + 2];
+	const char *slurm = NULL;
+	uint32_t vals[ALGO_MAX_PARAMS] = { 0 };
+	unsigned long shards = 0;
+	size_t n = 0;
+	int i, nw = 0, rc = 0;
+
+	if (!pl)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 1; i < argc && !rc; i++) {
+		if (!strcmp(argv[i], "--slurm") && i + 1 < argc)
+			slurm = argv[++i];
+		else if (!strcmp(argv[i], "--shards") && i + 1 < argc)
+			rc = sw_parse_count(&s->err, "--shards", argv[++i],
+					    SW_MAX_RUNS, "shards", &shards);
+		else if (nw < SW_MAX_ARGS)
+			words[nw++] = argv[i];
+		else
+			rc = pcb_error(&s->err, PCB_E_RANGE, "sweep plan: too "
+				       "many words");
+	}
+	words[nw++] = "into";
+	words[nw++] = argv[0];
+	if (!rc && shards && !slurm)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "sweep plan: --shards "
+			       "goes with --slurm FILE");
+	if (!rc)
+		rc = sw_plan_parse(s, pl, nw, words, false);
+	if (!rc && !shards)
+		shards = pl->nruns < 32 ? pl->nruns : 32;
+	if (!rc && slurm && !pl->replay)
+		rc = pcb_error(&s->err, PCB_E_STATE, "sweep plan: shards need a "
+			       "device that replays runs from their seeds (the "
+			       "sim)");
+	if (!rc && shards > pl->nruns)
+		rc = pcb_error(&s->err, PCB_E_RANGE, "sweep: %lu shards but "
+			       "%zu runs", shards, pl->nruns);
+	if (!rc)
+		rc = sw_fixed_check(s, pl, vals, &n, false);
+	if (!rc)
+		rc = sweep_mkdir(s, pl);
+	if (!rc)
+		rc = sw_save_definition(s, pl, vals, n);
+	if (!rc)
+		rc = sw_save_meta(s, pl, time(NULL), 0, "planned");
+	if (!rc && slurm)
+		rc = write_slurm(s, pl, slurm, (unsigned)shards);
+	if (!rc) {
+		print_plan(s, pl);
+		out_text(&s->out, "sweep %s planned, nothing run: 'sweep resume "
+			 "%s' runs it here, 'sweep run %s --shard I/N' one "
+			 "slice, 'sweep merge %s' gathers the slices%s%s\n",
+			 pl->name, pl->name, pl->name, pl->name,
+			 slurm ? "; Slurm: sbatch " : "", slurm ? slurm : "");
+	}
 	sw_plan_free(pl);
 	return rc;
 }
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* NAME/shard-*: the shards run on this machine, in order. */
+static char **shard_dirs(struct session *s, const char *dir)
+{
+	char **v = NULL, **nv, path[PCB_PATH_LEN];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "shard-", 6) ||
+		    pcb_path(path, sizeof(path), NULL, "%s/%s", dir,
+			     de->d_name) ||
+		    !(nv = realloc(v, (n + 2) * sizeof(*v))))
+			continue;
+		v = nv;
+		if ((v[n] = strdup(path)))
+			v[++n] = NULL;
+	}
+	closedir(d);
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_str);
+	(void)s;
+	return v;
+}
+
+/* The runs still missing, and the first points they belong to. */
+static void report_missing(struct session *s, const struct plan *pl)
+{
+	char pts[200] = "";
+	size_t r, k = 0, last = SIZE_MAX, at = 0;
+
+	out_u64(&s->out, "missing", pl->nruns - pl->ndone);
+	if (pl->ndone == pl->nruns)
+		return;
+	for (r = 0; r < pl->nruns && k < 8; r++)
+		if (!pl->done[r] && r / pl->repeat != last) {
+			last = r / pl->repeat;
+			at += (size_t)snprintf(pts + at, sizeof(pts) - at, "%s%zu",
+					       k++ ? ", " : "", last);
+		}
+	sess_warn(s, "sweep %s: %zu of %zu runs missing (point%s %s%s); "
+		  "'sweep resume %s' runs them here", pl->name,
+		  pl->nruns - pl->ndone, pl->nruns, k > 1 ? "s" : "", pts,
+		  k == 8 ? ", ..." : "", pl->name);
+}
+
+/* sweep merge NAME [DIR...]: shard results (NAME/shard-* by default, or
+ * results copied from other machines) into NAME's results.csv.
+ */
+static int cmd_sweep_merge(struct session *s, int argc, char **argv)
+{
+	struct sw_merge m = { 0 };
+	struct plan *pl = NULL;
+	struct sdef *d = NULL;
+	char **dirs = NULL, path[PCB_PATH_LEN];
+	struct stat st;
+	int i, n = 0, rc = sweep_load(s, argv[0], &pl, &d);
+
+	if (!rc)
+		rc = sw_load_results(s, pl);
+	if (!rc && argc == 1 && !(dirs = shard_dirs(s, pl->dir)))
+		rc = pcb_error(&s->err, PCB_E_NOENT, "sweep merge: %s has no "
+			       "shards ('sweep run %s --shard I/N'); name the "
+			       "directories to merge", pl->name, pl->name);
+	for (i = 0; !rc && (dirs ? dirs[i] != NULL : i < argc - 1); i++) {
+		const char *dir = dirs ? dirs[i] : argv[i + 1];
+
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv",
+			      dir);
+		if (!rc && lstat(path, &st))
+			rc = pcb_error(&s->err, PCB_E_NOENT, "sweep merge: %s has "
+				       "no results.csv", dir);
+		if (!rc)
+			rc = sw_merge_results(s, pl, path, &m);
+		n++;
+	}
+	if (!rc)
+		rc = sw_save_results(s, pl);
+	if (!rc)
+		rc = sw_save_meta(s, pl, time(NULL), 0, pl->ndone == pl->nruns ?
+				  "complete" : "partial");
+	if (!rc) {
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "sweep", "sweep %s: ", pl->name);
+		out_field_u64(&s->out, "rows", "%llu rows from ", m.rows);
+		out_field_u64(&s->out, "dirs", "%llu directories: ", n);
+		out_field_u64(&s->out, "added", "%llu runs added, ", m.added);
+		out_field_u64(&s->out, "duplicates", "%llu duplicates (the "
+			      "same numbers); ", m.dups);
+		out_field_u64(&s->out, "done", "%llu of ", pl->ndone);
+		out_field_u64(&s->out, "runs", "%llu runs done\n", pl->nruns);
+		report_missing(s, pl);
+		out_obj_end(&s->out);
+	}
+	words_free(dirs);
+	sweep_unload(pl, d);
+	return rc;
+}
+
 
 static int cmd_sweep_show(struct session *s, int argc, char **argv)
 {
@@ -546,6 +855,17 @@ static bool sweep_run_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* sweep plan NAME PARAM SPEC ...: after the name, as `sweep run` */
+static bool sweep_plan_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	if (argc == 0)
+		return true;	/* a new name */
+	if (!strcmp(argv[argc - 1], "--slurm"))
+		return false;
+	return sweep_run_complete(s, argv + 1, argc - 1, c);
+}
+
 /* resume, drop: a saved sweep */
 static bool sweep_name_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
@@ -593,11 +913,43 @@ const struct cmd_row cmd_sweep_verbs[] = {
 			"[shuffle]",
 		.help = "sweep params over the cross product of their values; 'run' "
 			"may be left out; 'jobs': worker processes on the sim "
-			"(default: the CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
+			"(default: the CPUs online, at most " SW_STR(SW_MAX_JOBS) "); "
+			"'sweep run NAME --shard I/N' runs one slice of a planned "
+			"sweep ('help sweep plan')",
 		.example = "sweep ALPHA 0.05:0.5:0.05 for 10ms measure "
 			"avg_rtt,util,queue_p99 plot /tmp/alpha.png",
 		.flags = CMD_FALLBACK | CMD_WRITES | CMD_DEVICE,
 		.complete = sweep_run_complete,
+	},
+	{
+		.name = "plan",
+		.fn = cmd_sweep_plan,
+		.min_args = 3,
+		.max_args = -1,
+		.args = "NAME PARAM SPEC ... (as 'sweep run') [--slurm FILE "
+			"[--shards N]]",
+		.help = "save a sweep's plan without running it: 'sweep resume "
+			"NAME' runs it here, 'sweep run NAME --shard I/N [jobs N]' "
+			"runs the runs r with r mod N = I (on any machine, into "
+			"NAME/shard-I-of-N), 'sweep merge' gathers them; --slurm "
+			"writes a job array running N shards (default: the runs, "
+			"at most 32)",
+		.example = "sweep plan big ALPHA 0.05:0.5:0.05 AI 5:100:5 for 10ms "
+			"measure util,queue_p99 --slurm big.sbatch",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = sweep_plan_complete,
+	},
+	{
+		.name = "merge",
+		.fn = cmd_sweep_merge,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "NAME [DIR...]",
+		.help = "gather shard results (NAME/shard-* here, or directories "
+			"copied from other machines) into NAME: a run twice with "
+			"other numbers is an error, missing runs are named",
+		.example = "sweep merge big",
+		.complete = sweep_name_complete,
 	},
 	{
 		.name = "resume",

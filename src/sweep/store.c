@@ -65,7 +65,7 @@ int sw_save_results(struct session *s, struct plan *pl)
 	memcpy(t->cols, pl->res->cols, sizeof(t->cols));
 	t->ncols = pl->res->ncols;
 	for (r = 0; r < pl->nruns && !rc; r++)
-		if (pl->done[r] &&
+		if (pl->done[r] && sw_in_shard(pl, r) &&
 		    series_add_row(t, pl->rows + r * pl->res->ncols))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc)
@@ -605,15 +605,97 @@ int sw_results_check(struct session *s, const struct sdef *d,
 	return rc;
 }
 
-/* results.csv rows back into the plan (for resume): checked against the
- * definition (pl->def), then against the plan made from it.
+bool sw_in_shard(const struct plan *pl, size_t run)
+{
+	return !pl->shard_n || run % pl->shard_n == pl->shard_i;
+}
+
+void sw_shard_skip(struct plan *pl)
+{
+	size_t r;
+
+	for (r = 0; r < pl->nruns; r++)
+		if (!sw_in_shard(pl, r) && !pl->done[r]) {
+			pl->done[r] = true;
+			pl->ndone++;
+		}
+}
+
+/* Rows of the results.csv at path into the plan: checked against the
+ * definition (pl->def), then against the plan made from it.  m NULL:
+ * resume (a row replaces the run's numbers); else a merge.
  */
+static int load_rows(struct session *s, struct plan *pl, const char *path,
+		     struct sw_merge *m)
+{
+	size_t nc = pl->res->ncols, i, c;
+	bool *was = NULL;
+	double *old = NULL;
+	struct series *r;
+	int rc;
+
+	rc = series_read_csv(&r, pl->name, path, &s->err);
+	if (rc)
+		return rc;
+	rc = sw_results_check(s, pl->def, r, path);
+	for (c = 0; !rc && c < r->ncols; c++)
+		if (r->ncols != nc || strcmp(r->cols[c].name,
+					     pl->res->cols[c].name))
+			rc = sw_file_bad(s, path, 1, "the columns do not match "
+				      "the sweep's definition");
+	if (!rc && m && (!(old = malloc(pl->nruns * nc * sizeof(*old))) ||
+			 !(was = malloc(pl->nruns * sizeof(*was)))))
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	if (!rc && m) {	/* to undo a merge that fails half-way */
+		memcpy(old, pl->rows, pl->nruns * nc * sizeof(*old));
+		memcpy(was, pl->done, pl->nruns * sizeof(*was));
+	}
+	for (i = 0; !rc && i < r->nrows; i++) {
+		size_t run = (size_t)series_at(r, i, 0) * pl->repeat +
+			     (size_t)series_at(r, i, 1);
+		double *row = pl->rows + run * nc, *in = r->data + i * nc;
+
+		if (m && pl->done[run]) {
+			for (c = 0; c < nc && (row[c] == in[c] ||
+					       (isnan(row[c]) && isnan(in[c])));
+			     c++)
+				;
+			if (c < nc)
+				rc = sw_file_bad(s, path, i + 2, "point %zu repeat "
+					      "%zu has other numbers than the "
+					      "results merged before (%s: %.17g "
+					      "against %.17g)", run / pl->repeat,
+					      run % pl->repeat, r->cols[c].name,
+					      in[c], row[c]);
+			m->dups++;
+			continue;
+		}
+		memcpy(row, in, nc * sizeof(double));
+		if (!pl->done[run])
+			pl->ndone++;
+		pl->done[run] = true;
+		if (m)
+			m->added++;
+	}
+	if (m)
+		m->rows += r->nrows;
+	if (rc && m && old && was) {
+		memcpy(pl->rows, old, pl->nruns * nc * sizeof(*old));
+		memcpy(pl->done, was, pl->nruns * sizeof(*was));
+		for (pl->ndone = 0, i = 0; i < pl->nruns; i++)
+			pl->ndone += pl->done[i];
+	}
+	free(old);
+	free(was);
+	series_free(r);
+	return rc;
+}
+
+/* results.csv rows back into the plan (for resume). */
 int sw_load_results(struct session *s, struct plan *pl)
 {
-	struct series *r;
 	char path[PCB_PATH_LEN];
 	struct stat st;
-	size_t i, c;
 	int rc;
 
 	rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv", pl->dir);
@@ -621,27 +703,13 @@ int sw_load_results(struct session *s, struct plan *pl)
 		return rc;
 	if (lstat(path, &st) && errno == ENOENT)
 		return 0;	/* nothing ran yet */
-	rc = series_read_csv(&r, pl->name, path, &s->err);
-	if (rc)
-		return rc;
-	rc = sw_results_check(s, pl->def, r, path);
-	for (c = 0; !rc && c < r->ncols; c++)
-		if (r->ncols != pl->res->ncols ||
-		    strcmp(r->cols[c].name, pl->res->cols[c].name))
-			rc = sw_file_bad(s, path, 1, "the columns do not match "
-				      "the sweep's definition");
-	for (i = 0; !rc && i < r->nrows; i++) {
-		size_t run = (size_t)series_at(r, i, 0) * pl->repeat +
-			     (size_t)series_at(r, i, 1);
+	return load_rows(s, pl, path, NULL);
+}
 
-		memcpy(pl->rows + run * r->ncols, r->data + i * r->ncols,
-		       r->ncols * sizeof(double));
-		if (!pl->done[run])
-			pl->ndone++;
-		pl->done[run] = true;
-	}
-	series_free(r);
-	return rc;
+int sw_merge_results(struct session *s, struct plan *pl, const char *path,
+		     struct sw_merge *m)
+{
+	return load_rows(s, pl, path, m);
 }
 
 /* The slot's values now; on resume they must equal those the sweep

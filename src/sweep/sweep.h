@@ -132,6 +132,14 @@ struct plan {
 	size_t ndone0;		/* done before this session (resume) */
 	double sim_s;		/* the runs' wall time in the workload */
 	const struct sdef *def;	/* resume: sweep.args read back */
+	unsigned shard_i, shard_n;	/* runs r with r % n == i; n 0: all */
+};
+
+/* What `sweep merge` found in the results it merged. */
+struct sw_merge {
+	size_t rows;		/* rows read */
+	size_t added;		/* runs that were missing */
+	size_t dups;		/* runs already there, the same numbers */
 };
 
 struct wmsg {			/* worker -> parent, one write < PIPE_BUF */
@@ -293,6 +301,18 @@ int sw_results_check(struct session *s, const struct sdef *d,
  * definition (pl->def), then against the plan made from it.
  */
 int sw_load_results(struct session *s, struct plan *pl);
+/* The rows of another results.csv (a shard's, or a copy from another
+ * machine) into the plan, checked the same way; a run already there must
+ * have the same numbers (a difference is an error naming the run, and
+ * the plan is left as it was), else it counts in m->dups.
+ */
+int sw_merge_results(struct session *s, struct plan *pl, const char *path,
+		     struct sw_merge *m);
+/* A shard's plan: the runs of other shards count as done (and are never
+ * saved); the shard's results live in NAME/shard-I-of-N/.
+ */
+bool sw_in_shard(const struct plan *pl, size_t run);
+void sw_shard_skip(struct plan *pl);
 
 /* The slot's values now; on resume they must equal those the sweep
  * started with (the params not swept: a changed one would make the old

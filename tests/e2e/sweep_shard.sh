@@ -1,0 +1,87 @@
+#!/bin/sh
+# A sweep beyond one machine: `sweep plan` saves it, shards run through
+# GNU parallel (and through the Slurm script `--slurm` writes, run as a
+# job array task would run it), `sweep merge` gathers them, and the result
+# is byte for byte the sweep run in one go.  Missing runs are named and
+# `sweep resume` finishes them; a run merged twice is a duplicate, a run
+# with other numbers is refused with nothing written.
+. "$(dirname "$0")/lib.inc"
+d="$XDG_DATA_HOME/pccbench/sweeps"
+S="-d sim:shard"
+W="ALPHA 0.05,0.1,0.2 repeat 2 for 2ms measure util,queue_p99"
+command -v parallel >/dev/null ||
+	{ echo "sweep_shard: GNU parallel is missing (scripts/install-deps.sh)"; exit 1; }
+
+# the reference: the same sweep in one go
+# shellcheck disable=SC2086
+"$BIN" $S sweep run $W jobs 1 into ref >/dev/null || fail=1
+
+# planned: a definition, no results; the Slurm script
+# shellcheck disable=SC2086
+out=$("$BIN" $S sweep plan big $W --slurm "$tmp/big.sbatch" --shards 3)
+check "plan rc" 0 $?
+case $out in *"sweep big planned, nothing run"*) ;;
+	*) echo "sweep_shard: plan said: $out"; fail=1 ;; esac
+check "planned: no results" "no" "$([ -e "$d/big/results.csv" ] && echo yes || echo no)"
+check "slurm array" "#SBATCH --array=0-2" "$(grep -x '#SBATCH --array=0-2' "$tmp/big.sbatch")"
+
+# shards 0 and 1 through GNU parallel, shard 2 as Slurm's task 2 would
+parallel --will-cite -j 2 "$BIN" $S sweep run big --shard '{}/3' jobs 1 ::: 0 1 \
+	>"$tmp/par.out" 2>&1
+check "parallel rc" 0 $?
+check "shard 0's rows" 2 "$(($(wc -l <"$d/big/shard-0-of-3/results.csv") - 1))"
+mkdir "$tmp/bin"
+ln -s "$BIN" "$tmp/bin/pccbench"
+PATH="$tmp/bin:$PATH" SLURM_ARRAY_TASK_ID=2 SLURM_CPUS_PER_TASK=1 \
+	bash "$tmp/big.sbatch" >"$tmp/slurm.out" 2>&1
+check "slurm task rc" 0 $?
+
+# two shards merged: the third's runs are named missing
+out=$("$BIN" $S sweep merge big "$d/big/shard-0-of-3" "$d/big/shard-1-of-3" 2>&1)
+check "partial merge rc" 0 $?
+case $out in *"2 of 6 runs missing (points 1, 2)"*) ;;
+	*) echo "sweep_shard: partial merge said: $out"; fail=1 ;; esac
+case $out in *"4 rows from 2 directories: 4 runs added"*"4 of 6 runs done"*) ;;
+	*) echo "sweep_shard: partial merge said: $out"; fail=1 ;; esac
+# all three (NAME/shard-* by default): shards 0, 1 again are duplicates
+out=$("$BIN" $S sweep merge big 2>&1)
+check "merge rc" 0 $?
+case $out in *"6 rows from 3 directories: 2 runs added, 4 duplicates"*"6 of 6 runs done"*) ;;
+	*) echo "sweep_shard: merge said: $out"; fail=1 ;; esac
+cmp -s "$d/ref/results.csv" "$d/big/results.csv" ||
+	{ echo "sweep_shard: merged results differ from the sweep run in one go"; fail=1; }
+"$BIN" $S sweep show big best max util >/dev/null
+check "show merged" 0 $?
+
+# a shard whose numbers differ: refused, results.csv untouched
+mkdir "$tmp/bad"
+sed '2s/,[0-9.e+-]*\r*$/,1234/' "$d/big/shard-0-of-3/results.csv" \
+	>"$tmp/bad/results.csv"
+cmp -s "$tmp/bad/results.csv" "$d/big/shard-0-of-3/results.csv" &&
+	{ echo "sweep_shard: the tampered copy is no different"; fail=1; }
+before=$(cksum <"$d/big/results.csv")
+out=$("$BIN" $S sweep merge big "$tmp/bad" 2>&1)
+check "conflict rc" 1 $?
+case $out in *"has other numbers than the results merged before"*) ;;
+	*) echo "sweep_shard: conflict said: $out"; fail=1 ;; esac
+check "conflict wrote nothing" "$before" "$(cksum <"$d/big/results.csv")"
+
+# missing runs finished by resume: the same as the reference
+# shellcheck disable=SC2086
+"$BIN" $S sweep plan half $W >/dev/null
+"$BIN" $S sweep run half --shard 1/2 jobs 1 >/dev/null
+"$BIN" $S sweep merge half >/dev/null 2>&1
+"$BIN" $S sweep resume half >/dev/null
+cmp -s "$d/ref/results.csv" "$d/half/results.csv" ||
+	{ echo "sweep_shard: merge + resume differs from the sweep run in one go"; fail=1; }
+
+# refusals: bad slices, an unknown sweep, shards of more than the runs
+for bad in 3/3 1/0 a/2 1 -1/2; do
+	out=$("$BIN" $S sweep run big --shard "$bad" 2>&1)
+	check "shard $bad rc" 1 $?
+done
+out=$("$BIN" $S sweep run big --shard 0/7 2>&1)
+check "too many shards" "error: sweep: 7 shards but 6 runs" "$out"
+out=$("$BIN" $S sweep run nothing --shard 0/2 2>&1)
+check "unknown sweep rc" 1 $?
+exit $fail
