@@ -550,6 +550,12 @@ const struct cmd_row cmd_top[] = {
 		.help = "adaptive-retransmission histogram: config, start, read, stop",
 	},
 	{
+		.name = "profile",
+		.sub = cmd_profile_verbs,
+		.help = "tuning profiles: save, show, diff, apply (idempotent, one "
+			"journal transaction), export as mstreg/mlxreg lines",
+	},
+	{
 		.name = "record",
 		.fn = cmd_record,
 		.min_args = 4,

@@ -189,9 +189,9 @@ void cand_data_ids(struct session *s, struct cands *c)
 }
 
 /* Saved series (NAME.csv) or sweeps (directories) by name. */
-void cand_saved(struct cands *c, const char *sub, bool dirs)
+void cand_saved(struct cands *c, const char *sub, const char *ext)
 {
-	char **names = store_names(sub, dirs);
+	char **names = store_names(sub, ext);
 	size_t i;
 
 	for (i = 0; names && names[i]; i++)

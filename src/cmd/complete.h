@@ -37,7 +37,7 @@ void cand_counter_slots(struct session *s, struct cands *c);
 void cand_any_slot(struct session *s, struct cands *c);
 void cand_devices(struct session *s, struct cands *c);
 void cand_data_ids(struct session *s, struct cands *c);
-void cand_saved(struct cands *c, const char *sub, bool dirs);
+void cand_saved(struct cands *c, const char *sub, const char *ext);
 void cand_columns(struct session *s, struct cands *c, const char *series);
 
 /* One keyword of a command: `name ARG`, or a word alone when arg is

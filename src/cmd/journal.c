@@ -92,8 +92,12 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		tbl_str(&t, units);
 		tbl_u64(&t, e->old);
 		tbl_u64(&t, e->new);
-		tbl_str(&t, e->outcome > 0 ? "ok" : e->outcome < 0 ?
-			    "failed" : "unconfirmed");
+		snprintf(tb, sizeof(tb), "%s", e->outcome > 0 ? "ok" :
+			 e->outcome < 0 ? "failed" : "unconfirmed");
+		if (e->tx)	/* a transaction: undone as one */
+			snprintf(tb + strlen(tb), sizeof(tb) - strlen(tb),
+				 " (tx %u)", e->tx);
+		tbl_str(&t, tb);
 	}
 	out_text(&s->out, "journal %s: %zu write%s since the last restore or "
 		 "clear\n", journal_path(s->journal), journal_count(s->journal),
@@ -105,56 +109,28 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* journal undo [SEQ|last]: one write taken back, itself journaled.  A
- * later write to the same param (or slot state) would be undone too: that
- * is refused unless --force.
+/* Is the device still where write e left it?  Safe to undo when it is
+ * (or with --force).
  */
-static int undo_locked(struct session *s, const char *which)
+static int undo_check(struct session *s, const struct jentry *e)
 {
-	const struct jentry *e = NULL, *later = NULL;
-	struct jentry ent;	/* the journal grows (and moves) as we write */
-	struct out *o = &s->out;
+	const struct jentry *later = NULL;
 	size_t i, n = journal_count(s->journal);
-	char a[40], b[40], *end;
+	char a[40], b[40];
 	const char *units;
-	unsigned long seq = 0;
 	uint32_t cur;
 	int rc;
 
-	if (!strcmp(which, "last")) {
-		for (i = n; i-- > 0 && !e;)
-			if (journal_entry(s->journal, i)->outcome > 0)
-				e = journal_entry(s->journal, i);
-		if (!e)
-			return pcb_error(&s->err, PCB_E_STATE, "journal undo: "
-					 "no confirmed write in the journal");
-	} else {
-		seq = strtoul(which, &end, 10);
-		if (!*which || *end || *which == '-')
-			return pcb_error(&s->err, PCB_E_USAGE, "usage: journal "
-					 "undo [SEQ|last] (SEQ from 'journal "
-					 "show')");
-		for (i = 0; i < n && !e; i++)
-			if (journal_entry(s->journal, i)->seq == seq)
-				e = journal_entry(s->journal, i);
-		if (!e)
-			return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no "
-					 "write %lu in the journal ('journal "
-					 "show')", seq);
-	}
 	for (i = 0; i < n; i++) {
 		const struct jentry *x = journal_entry(s->journal, i);
 
 		if (x->seq > e->seq && x->kind == e->kind &&
 		    x->slot == e->slot &&
 		    (e->kind == J_ALGO || x->index == e->index) &&
-		    x->outcome >= 0)
+		    x->outcome >= 0 && (!e->tx || x->tx != e->tx))
 			later = x;
 	}
-	ent = *e;
-	e = &ent;
 	entry_values(s, e, a, b, sizeof(a), &units);
-	/* safe when the device still holds what the write put there */
 	if (e->kind == J_PARAM) {
 		rc = ppcc_param_get(&s->ppcc, e->slot, e->index, &cur, &s->err);
 	} else {
@@ -173,6 +149,18 @@ static int undo_locked(struct session *s, const char *which)
 				 e->name : "algo", e->seq, later ?
 				 "by a later write" : "outside pccbench's "
 				 "journal", a);
+	return 0;
+}
+
+/* Write e's old value back (journaled, in s->tx) and say so. */
+static int undo_one(struct session *s, const struct jentry *e)
+{
+	struct out *o = &s->out;
+	char a[40], b[40];
+	const char *units;
+	int rc;
+
+	entry_values(s, e, a, b, sizeof(a), &units);
 	if (e->kind == J_PARAM) {
 		struct param_write w = { .index = e->index, .value = e->old };
 
@@ -191,6 +179,78 @@ static int undo_locked(struct session *s, const char *which)
 	out_text(o, "%s%s\n", *units ? " " : "", units);
 	out_obj_end(o);
 	return 0;
+}
+
+/* The write `which` names: a seq, or the last confirmed one. */
+static int undo_find(struct session *s, const char *which,
+		     const struct jentry **out)
+{
+	size_t i, n = journal_count(s->journal);
+	unsigned long seq;
+	char *end;
+
+	*out = NULL;
+	if (!strcmp(which, "last")) {
+		for (i = n; i-- > 0 && !*out;)
+			if (journal_entry(s->journal, i)->outcome > 0)
+				*out = journal_entry(s->journal, i);
+		if (!*out)
+			return pcb_error(&s->err, PCB_E_STATE, "journal undo: "
+					 "no confirmed write in the journal");
+		return 0;
+	}
+	seq = strtoul(which, &end, 10);
+	if (!*which || *end || *which == '-')
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: journal undo "
+				 "[SEQ|last] (SEQ from 'journal show')");
+	for (i = 0; i < n && !*out; i++)
+		if (journal_entry(s->journal, i)->seq == seq)
+			*out = journal_entry(s->journal, i);
+	if (!*out)
+		return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no write "
+				 "%lu in the journal ('journal show')", seq);
+	return 0;
+}
+
+/* journal undo [SEQ|last]: one write taken back, itself journaled; a
+ * write of a transaction (a profile applied) takes the whole transaction
+ * back, last write first, as a transaction of its own.  A later write to
+ * the same param (or slot state) would be undone too: that is refused
+ * unless --force.
+ */
+static int undo_locked(struct session *s, const char *which)
+{
+	const struct jentry *e;
+	struct jentry *all = NULL;
+	size_t i, n = journal_count(s->journal), k = 0;
+	int rc = undo_find(s, which, &e);
+
+	if (rc)
+		return rc;
+	if (!e->tx) {
+		struct jentry ent = *e;	/* the journal grows as we write */
+
+		rc = undo_check(s, &ent);
+		return rc ? rc : undo_one(s, &ent);
+	}
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = n; i-- > 0;) {	/* last first */
+		const struct jentry *x = journal_entry(s->journal, i);
+
+		if (x->tx == e->tx && x->outcome > 0)
+			all[k++] = *x;
+	}
+	for (i = 0; i < k && !rc; i++)	/* every write checked first */
+		rc = undo_check(s, &all[i]);
+	if (!rc && !s->dry_run)
+		s->tx = journal_next_seq(s->journal);
+	for (i = 0; i < k && !rc; i++)
+		rc = undo_one(s, &all[i]);
+	s->tx = 0;
+	free(all);
+	return rc;
 }
 
 static int cmd_journal_undo(struct session *s, int argc, char **argv)

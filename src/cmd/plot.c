@@ -483,7 +483,7 @@ bool cmd_plot_complete(struct session *s, char **argv, int argc,
 		       struct cands *c)
 {
 	if (argc == 0) {
-		cand_saved(c, "series", false);
+		cand_saved(c, "series", ".csv");
 		return true;
 	}
 	if (!strcmp(argv[argc - 1], "to"))

@@ -21,7 +21,7 @@ int cmd_series_load(struct session *s, const char *name,
 	if (rc)
 		return rc;
 	if (access(path, F_OK)) {
-		char **names = store_names("series", false), dym[160];
+		char **names = store_names("series", ".csv"), dym[160];
 		struct suggest sg;
 		size_t i;
 
@@ -44,7 +44,7 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 		{ "columns", "COLUMNS", TBL_RIGHT }, { "span_s", "SPAN_S",
 						       TBL_RIGHT },
 	};
-	char **names = store_names("series", false);
+	char **names = store_names("series", ".csv");
 	struct tbl t;
 	size_t i;
 
@@ -304,7 +304,7 @@ bool cmd_corr_complete(struct session *s, char **argv, int argc,
 		       struct cands *c)
 {
 	if (argc == 0) {
-		cand_saved(c, "series", false);
+		cand_saved(c, "series", ".csv");
 		return true;
 	}
 	cand_columns(s, c, argv[0]);
@@ -318,7 +318,7 @@ static bool series_name_complete(struct session *s, char **argv, int argc,
 	(void)s;
 	(void)argv;
 	if (argc == 0)
-		cand_saved(c, "series", false);
+		cand_saved(c, "series", ".csv");
 	return true;
 }
 

@@ -743,7 +743,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 		{ "name", "NAME", 0 }, { "runs", "RUNS", TBL_RIGHT },
 		{ "params", "PARAMS", 0 },
 	};
-	char **names = store_names("sweeps", true);
+	char **names = store_names("sweeps", NULL);
 	struct tbl t;
 	size_t i, k;
 
@@ -873,7 +873,7 @@ static bool sweep_name_complete(struct session *s, char **argv, int argc,
 	(void)s;
 	(void)argv;
 	if (argc == 0)
-		cand_saved(c, "sweeps", true);
+		cand_saved(c, "sweeps", NULL);
 	return true;
 }
 

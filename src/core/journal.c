@@ -40,6 +40,11 @@ const char *journal_path(const struct journal *j)
 	return j->path;
 }
 
+unsigned journal_next_seq(const struct journal *j)
+{
+	return j->next_seq;
+}
+
 size_t journal_count(const struct journal *j)
 {
 	return j->n;
@@ -159,6 +164,12 @@ static bool parse_line(struct journal *j, char *line)
 		    e.old > 3 || e.new > 3)
 			return false;
 		e.kind = J_ALGO;
+	}
+	{
+		const char *t = strstr(line, " tx=");
+
+		if (t && sscanf(t, " tx=%u", &e.tx) != 1)
+			return false;
 	}
 	/* a time a calendar can show (year 1970..9999), a real pid */
 	if (!e.seq || e.time < 0 || e.time > 253402300799LL || e.pid <= 0 ||
@@ -319,6 +330,9 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 		snprintf(line, sizeof(line),
 			 "W %u %lld %ld algo slot=%u old=%u new=%u", e->seq,
 			 e->time, e->pid, e->slot, e->old, e->new);
+	if (e->tx)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 " tx=%u", e->tx);
 	rc = journal_append(j, line, err);
 	if (rc)
 		return rc;

@@ -4,7 +4,10 @@
  * address, so `-d sim` and `-d sim:default` share one),
  * $XDG_STATE_HOME/pccbench/journal/DEVICE.log.  Before a write the old
  * value is appended and fsync'd ("W" line); after the read-back the outcome
- * ("D seq ok|failed").  Each process brackets its writes with "S pid" and
+ * ("D seq ok|failed").  A write that is part of a transaction (a
+ * profile applied, an undo of one) ends its W line with " tx=N", N the
+ * transaction's first seq: `journal undo` takes the whole transaction
+ * back.  Each process brackets its writes with "S pid" and
  * "E pid".  Every line ends with " crc=XXXXXXXX", the CRC-32 of the text
  * before it, so a torn, zeroed or flipped record is found, never read as
  * something else.  The journal holds every write since the last restore or
@@ -43,6 +46,7 @@ struct jentry {
 	char name[64];		/* J_PARAM */
 	uint32_t old, new;	/* J_PARAM raw; J_ALGO enabled | counters<<1 */
 	int outcome;		/* 0 unknown, 1 ok, -1 failed */
+	unsigned tx;		/* a transaction (its first seq), or 0 */
 };
 
 struct journal;
@@ -58,6 +62,10 @@ int journal_end(struct journal *j, unsigned seq, bool ok,
 		struct pcb_err *err);
 
 size_t journal_count(const struct journal *j);
+/* The seq the next write gets (under the device lock: a transaction's
+ * id).
+ */
+unsigned journal_next_seq(const struct journal *j);
 const struct jentry *journal_entry(const struct journal *j, size_t i);
 
 /* Read the file again (under the device lock: what other processes

@@ -84,6 +84,7 @@ struct session {
 	int lock_fd;		/* the device lock's file, -1 until needed */
 	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */
+	unsigned tx;		/* journal transaction of the writes, or 0 */
 };
 
 void sess_init(struct session *s, const char *devname);

@@ -61,7 +61,7 @@ int store_path(struct session *s, const char *what, const char *dir_name,
 	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_DATA, dir_name, create,
 			  &s->err);
 	if (!rc)
-		snprintf(buf, len, "%s/%.60s%s", dir, name, suffix);
+		rc = pcb_path(buf, len, &s->err, "%s/%.60s%s", dir, name, suffix);
 	return rc;
 }
 
@@ -70,7 +70,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **store_names(const char *dir_name, bool dirs)
+char **store_names(const char *dir_name, const char *ext)
 {
 	char dir[PCB_PATH_LEN], **v = NULL, **nv;
 	size_t n = 0;
@@ -81,15 +81,15 @@ char **store_names(const char *dir_name, bool dirs)
 			 NULL) || !(d = opendir(dir)))
 		return calloc(1, sizeof(*v));
 	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
+		size_t l = strlen(de->d_name), el = ext ? strlen(ext) : 0;
 		char *name = NULL;
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (dirs && de->d_type == DT_DIR)
+		if (!ext && de->d_type == DT_DIR)
 			name = strdup(de->d_name);
-		else if (!dirs && l > 4 && !strcmp(de->d_name + l - 4, ".csv"))
-			name = strndup(de->d_name, l - 4);
+		else if (ext && l > el && !strcmp(de->d_name + l - el, ext))
+			name = strndup(de->d_name, l - el);
 		if (!name)
 			continue;
 		nv = realloc(v, (n + 2) * sizeof(*v));

@@ -29,11 +29,12 @@ void store_meta_algo(struct session *s, FILE *fp);
 int store_path(struct session *s, const char *what, const char *dir,
 		   const char *name, const char *suffix, bool create,
 		   char *buf, size_t len);
-/* The saved things under $XDG_DATA_HOME/pccbench/DIR, sorted: NAME.csv
- * files as NAME, or directories (dirs).  A NULL-terminated list freed
- * with words_free; NULL only when out of memory.
+/* The saved things under $XDG_DATA_HOME/pccbench/DIR, sorted: NAME.EXT
+ * files as NAME (ext ".csv"), or directories (ext NULL).  A
+ * NULL-terminated list freed with words_free; NULL only when out of
+ * memory.
  */
-char **store_names(const char *dir, bool dirs);
+char **store_names(const char *dir, const char *ext);
 /* Series files: NAME checked ([A-Za-z0-9_.-], up to 60), then
  * $XDG_DATA_HOME/pccbench/series/NAME.EXT.
  */

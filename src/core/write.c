@@ -108,6 +108,7 @@ static int journal_writes(struct session *s, unsigned slot,
 			       v->params[w[i].index].info.name);
 		e.old = w[i].old;
 		e.new = w[i].value;
+		e.tx = s->tx;
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
 			return rc;
@@ -303,6 +304,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		e.old = (uint32_t)en | (uint32_t)cen << 1;
 		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
 								<< 1;
+		e.tx = s->tx;
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
 			return rc;

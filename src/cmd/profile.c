@@ -1,0 +1,950 @@
+/* profile.c - `profile`: a device's algorithm slots and params saved as
+ * one JSON file, compared, applied idempotently (one journal
+ * transaction), and exported as the exact register writes for hosts
+ * without pccbench.
+ *
+ * The file, $XDG_DATA_HOME/pccbench/profiles/NAME.json (schema
+ * "pccbench-profile", version 1):
+ *   { "schema": "pccbench-profile", "version": 1, "name": NAME,
+ *     "saved": "2026-11-24T07:00:00Z",
+ *     "device": { "id": "sim:lab" | "0000:08:00.0", "model": TEXT },
+ *     "slots": [ { "slot": 0, "algo": "ZTR_RTT",
+ *                  "algo_id": 0x..., "algo_version": "1.0",
+ *                  "enabled": true, "counters": false,
+ *                  "params": [ { "name": "ALPHA", "index": 1,
+ *                                "value": 0.1, "raw": 6553,
+ *                                "units": "" }, ... ] }, ... ] }
+ * "raw" is what is written; "value" (real units) is for people.  A file
+ * is read whole and checked before anything is written: the schema and
+ * version, every slot 0..15 once, the algorithm's id and version against
+ * the device's (another is refused unless --force), every param by
+ * name, its raw value within the device's min..max.  A param the device
+ * has read-only is saved for the record and never written.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "cmd.h"
+#include "device.h"
+#include "discover.h"
+#include "journal.h"
+#include "mstreg.h"
+
+#define PROFILE_VERSION 1
+#define PROFILE_MAX (1 << 20)	/* bytes of a profile file */
+
+struct pslot {
+	unsigned slot;
+	char algo[224];
+	uint32_t algo_num;	/* id[31:16] major[15:8] minor[7:0] */
+	bool enabled, counters;
+	size_t nparams;
+	struct {
+		char name[224];
+		unsigned index;
+		uint32_t raw;
+		bool ro;	/* read-only on the device: never written */
+	} p[ALGO_MAX_PARAMS];
+};
+
+struct profile {
+	char name[64], device[80], model[96];
+	size_t nslots;
+	struct pslot s[PPCC_SLOTS];
+};
+
+/* ---- the device's side ------------------------------------------------------ */
+
+static void device_model(struct session *s, char *buf, size_t len)
+{
+	struct pcb_nic *nics = NULL;
+	char bdf[32];
+	size_t i, n = 0;
+
+	snprintf(buf, len, "%s", dev_traits(s) & DEV_T_REPLAY ?
+		 "simulated" : "unknown");
+	if (pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL) ||
+	    pcb_discover(&nics, &n, NULL))
+		return;
+	for (i = 0; i < n; i++)
+		if (!strcmp(nics[i].bdf, bdf))
+			snprintf(buf, len, "%s", nics[i].model);
+	free(nics);
+}
+
+/* The device's slot as a profile slot. */
+static int read_slot(struct session *s, unsigned slot, struct pslot *ps)
+{
+	uint32_t vals[ALGO_MAX_PARAMS];
+	struct slot_view *v;
+	size_t n = 0, i;
+	bool en, cen;
+	int rc = sess_slot_view(s, slot, &v);
+
+	if (!rc)
+		rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen, &s->err);
+	if (!rc)
+		rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+				   &s->err);
+	if (rc)
+		return rc;
+	memset(ps, 0, sizeof(*ps));
+	ps->slot = slot;
+	snprintf(ps->algo, sizeof(ps->algo), "%s", v->name);
+	ps->algo_num = v->algo_num;
+	ps->enabled = en;
+	ps->counters = en && cen;
+	for (i = 0; i < v->nparams && i < n; i++) {
+		snprintf(ps->p[i].name, sizeof(ps->p[i].name), "%s",
+			 v->params[i].info.name);
+		ps->p[i].index = v->params[i].index;
+		ps->p[i].raw = vals[v->params[i].index];
+		ps->p[i].ro = v->params[i].info.prm != ALGO_PERM_RW;
+	}
+	ps->nparams = i;
+	return 0;
+}
+
+/* The device now: `slot` (or every slot holding an algorithm, -1). */
+static int read_device(struct session *s, int slot, struct profile *pr)
+{
+	uint32_t info[PPCC_SLOTS];
+	unsigned i;
+	int rc = sess_device(s);
+
+	memset(pr, 0, sizeof(*pr));
+	if (!rc)
+		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	if (rc)
+		return rc;
+	snprintf(pr->device, sizeof(pr->device), "%s", s->devid);
+	device_model(s, pr->model, sizeof(pr->model));
+	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
+		if ((slot >= 0 && i != (unsigned)slot) || !info[i])
+			continue;
+		rc = read_slot(s, i, &pr->s[pr->nslots++]);
+	}
+	if (!rc && !pr->nslots)
+		rc = pcb_error(&s->err, PCB_E_NOENT, "profile: slot %d holds no "
+			       "algorithm", slot);
+	return rc;
+}
+
+/* ---- the file ---------------------------------------------------------------- */
+
+static int profile_path(struct session *s, const char *name, char *buf,
+			size_t len)
+{
+	return store_path(s, "profile", "profiles", name, ".json", true, buf,
+			  len);
+}
+
+static void write_json(struct session *s, FILE *fp, const struct profile *pr)
+{
+	char ts[32], v[40];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i, k;
+
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	fprintf(fp, "{\"schema\":\"pccbench-profile\",\"version\":%d,"
+		"\"name\":", PROFILE_VERSION);
+	out_json_string(fp, pr->name);
+	fprintf(fp, ",\"saved\":\"%s\",\"device\":{\"id\":", ts);
+	out_json_string(fp, pr->device);
+	fputs(",\"model\":", fp);
+	out_json_string(fp, pr->model);
+	fputs("},\"slots\":[", fp);
+	for (i = 0; i < pr->nslots; i++) {
+		const struct pslot *ps = &pr->s[i];
+		struct slot_view *sv = NULL;
+		struct pcb_err keep = s->err;
+
+		if (sess_slot_view(s, ps->slot, &sv))
+			s->err = keep;
+		fprintf(fp, "%s\n {\"slot\":%u,\"algo\":", i ? "," : "",
+			ps->slot);
+		out_json_string(fp, ps->algo);
+		fprintf(fp, ",\"algo_id\":%u,\"algo_version\":\"%u.%u\","
+			"\"enabled\":%s,\"counters\":%s,\"params\":[",
+			ps->algo_num >> 16, ps->algo_num >> 8 & 0xff,
+			ps->algo_num & 0xff, ps->enabled ? "true" : "false",
+			ps->counters ? "true" : "false");
+		for (k = 0; k < ps->nparams; k++) {
+			const struct param_view *p = sv && k < sv->nparams ?
+						     &sv->params[k] : NULL;
+			bool raw = s->units_raw;
+
+			fprintf(fp, "%s\n  {\"name\":", k ? "," : "");
+			out_json_string(fp, ps->p[k].name);
+			s->units_raw = false;	/* "value" is real */
+			if (p)
+				sess_format_value(s, p->type, ps->p[k].raw, v,
+						  sizeof(v));
+			else
+				snprintf(v, sizeof(v), "%u", ps->p[k].raw);
+			s->units_raw = raw;
+			fprintf(fp, ",\"index\":%u,\"value\":%s,\"raw\":%u,"
+				"\"access\":\"%s\",\"units\":", ps->p[k].index,
+				v, ps->p[k].raw, ps->p[k].ro ? "ro" : "rw");
+			out_json_string(fp, p && p->units ? p->units : "");
+			fputc('}', fp);
+		}
+		fputs("]}", fp);
+	}
+	fputs("\n]}\n", fp);
+}
+
+/* A JSON integer member within lo..hi. */
+static bool get_uint(json_object *o, const char *key, uint64_t hi,
+		     uint64_t *v)
+{
+	json_object *m;
+	int64_t x;
+
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !json_object_is_type(m, json_type_int))
+		return false;
+	x = json_object_get_int64(m);
+	if (x < 0 || (uint64_t)x > hi)
+		return false;
+	*v = (uint64_t)x;
+	return true;
+}
+
+static bool get_str(json_object *o, const char *key, char *buf, size_t len)
+{
+	json_object *m;
+	const char *t;
+
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !json_object_is_type(m, json_type_string))
+		return false;
+	t = json_object_get_string(m);
+	if (strlen(t) >= len)
+		return false;
+	snprintf(buf, len, "%s", t);
+	return true;
+}
+
+static bool get_bool(json_object *o, const char *key, bool *v)
+{
+	json_object *m;
+
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !json_object_is_type(m, json_type_boolean))
+		return false;
+	*v = json_object_get_boolean(m);
+	return true;
+}
+
+static int parse_slot(struct session *s, const char *path, json_object *o,
+		      struct profile *pr)
+{
+	struct pslot *ps = &pr->s[pr->nslots];
+	json_object *arr;
+	uint64_t slot, id, raw, index;
+	char ver[16];
+	unsigned maj, min;
+	size_t i, k;
+
+	memset(ps, 0, sizeof(*ps));
+	if (!get_uint(o, "slot", PPCC_SLOTS - 1, &slot) ||
+	    !get_str(o, "algo", ps->algo, sizeof(ps->algo)) ||
+	    !get_uint(o, "algo_id", 0xffff, &id) ||
+	    !get_str(o, "algo_version", ver, sizeof(ver)) ||
+	    sscanf(ver, "%3u.%3u", &maj, &min) != 2 || maj > 255 ||
+	    min > 255 || !get_bool(o, "enabled", &ps->enabled) ||
+	    !get_bool(o, "counters", &ps->counters) ||
+	    !json_object_object_get_ex(o, "params", &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) > ALGO_MAX_PARAMS)
+		return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %zu: needs "
+				 "slot (0..15), algo, algo_id, algo_version "
+				 "(M.m), enabled, counters and at most %d "
+				 "params", path, pr->nslots, ALGO_MAX_PARAMS);
+	for (k = 0; k < pr->nslots; k++)
+		if (pr->s[k].slot == slot)
+			return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %u "
+					 "twice", path, (unsigned)slot);
+	ps->slot = (unsigned)slot;
+	ps->algo_num = (uint32_t)id << 16 | maj << 8 | min;
+	ps->nparams = json_object_array_length(arr);
+	for (i = 0; i < ps->nparams; i++) {
+		json_object *p = json_object_array_get_idx(arr, i);
+
+		if (!p || !get_str(p, "name", ps->p[i].name,
+				   sizeof(ps->p[i].name)) ||
+		    !get_uint(p, "raw", UINT32_MAX, &raw) ||
+		    !get_uint(p, "index", ALGO_MAX_PARAMS - 1, &index))
+			return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %u "
+					 "param %zu: needs name, index "
+					 "(0..%d) and raw (0..2^32-1)", path,
+					 ps->slot, i, ALGO_MAX_PARAMS - 1);
+		ps->p[i].raw = (uint32_t)raw;
+		ps->p[i].index = (unsigned)index;
+	}
+	pr->nslots++;
+	return 0;
+}
+
+static int parse_profile(struct session *s, const char *path,
+			 const char *text, size_t len, struct profile *pr)
+{
+	json_tokener *tok = json_tokener_new_ex(16);
+	json_object *root = NULL, *arr;
+	char schema[40];
+	uint64_t ver;
+	size_t i;
+	int rc = 0;
+
+	memset(pr, 0, sizeof(*pr));
+	if (tok)
+		root = json_tokener_parse_ex(tok, text, (int)len);
+	if (tok && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	if (!root || !json_object_is_type(root, json_type_object))
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: not a JSON object",
+			       path);
+	else if (!get_str(root, "schema", schema, sizeof(schema)) ||
+		 strcmp(schema, "pccbench-profile"))
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: not a pccbench "
+			       "profile (schema)", path);
+	else if (!get_uint(root, "version", UINT32_MAX, &ver) ||
+		 ver != PROFILE_VERSION)
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: profile version "
+			       "%llu; this pccbench reads version %d", path,
+			       (unsigned long long)ver, PROFILE_VERSION);
+	else if (!json_object_object_get_ex(root, "slots", &arr) ||
+		 !json_object_is_type(arr, json_type_array) ||
+		 !json_object_array_length(arr) ||
+		 json_object_array_length(arr) > PPCC_SLOTS)
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: 'slots' must list "
+			       "1 to %d slots", path, PPCC_SLOTS);
+	for (i = 0; !rc && i < json_object_array_length(arr); i++)
+		rc = parse_slot(s, path, json_object_array_get_idx(arr, i), pr);
+	if (!rc) {
+		json_object *d;
+
+		get_str(root, "name", pr->name, sizeof(pr->name));
+		if (json_object_object_get_ex(root, "device", &d)) {
+			get_str(d, "id", pr->device, sizeof(pr->device));
+			get_str(d, "model", pr->model, sizeof(pr->model));
+		}
+	}
+	json_object_put(root);
+	return rc;
+}
+
+/* NAME (a saved profile) or a path (with a '/' or ending .json). */
+static int load_profile(struct session *s, const char *name,
+			struct profile *pr)
+{
+	char path[PCB_PATH_LEN], *text = NULL;
+	size_t len = strlen(name), tl;
+	int rc;
+
+	if (strchr(name, '/') || (len > 5 && !strcmp(name + len - 5, ".json")))
+		rc = pcb_path(path, sizeof(path), &s->err, "%s", name);
+	else
+		rc = profile_path(s, name, path, sizeof(path));
+	if (!rc)
+		rc = pcb_read_file(path, PROFILE_MAX, &text, &tl, &s->err);
+	if (rc == -PCB_E_NOENT && !strchr(name, '/')) {
+		pcb_err_reset(&s->err);
+		rc = pcb_error(&s->err, PCB_E_NOENT, "no profile '%s' ('profile "
+			       "list')", name);
+	}
+	if (!rc)
+		rc = parse_profile(s, path, text, tl, pr);
+	free(text);
+	return rc;
+}
+
+/* ---- checked against the device ---------------------------------------------- */
+
+/* Each slot's algorithm must be the device's (--force: another version
+ * of it, or another algorithm); each param is found by name and its raw
+ * value is one the device takes.  The index in the file is only a check.
+ */
+static int check_profile(struct session *s, struct profile *pr)
+{
+	uint32_t info[PPCC_SLOTS];
+	size_t i, k;
+	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	for (i = 0; !rc && i < pr->nslots; i++) {
+		struct pslot *ps = &pr->s[i];
+		struct slot_view *v;
+
+		if (!info[ps->slot])
+			return pcb_error(&s->err, PCB_E_STATE, "profile: slot %u "
+					 "of the device holds no algorithm; the "
+					 "profile has %s", ps->slot, ps->algo);
+		rc = sess_slot_view(s, ps->slot, &v);
+		if (!rc && v->algo_num != ps->algo_num && !s->force)
+			return pcb_error(&s->err, PCB_E_STATE, "profile: slot %u "
+					 "runs %s id %u version %u.%u, the "
+					 "profile is for %s id %u version %u.%u "
+					 "(--force applies it anyway)", ps->slot,
+					 v->name, v->algo_num >> 16,
+					 v->algo_num >> 8 & 0xff,
+					 v->algo_num & 0xff, ps->algo,
+					 ps->algo_num >> 16,
+					 ps->algo_num >> 8 & 0xff,
+					 ps->algo_num & 0xff);
+		for (k = 0; !rc && k < ps->nparams; k++) {
+			struct param_view *p;
+
+			rc = sess_param_find(s, v, ps->p[k].name, &p);
+			if (rc)
+				break;
+			ps->p[k].index = p->index;
+			ps->p[k].ro = p->info.prm != ALGO_PERM_RW;
+			if (!ps->p[k].ro)
+				rc = sess_check_value(s, p, ps->p[k].raw);
+		}
+	}
+	return rc;
+}
+
+/* ---- the commands ----------------------------------------------------------- */
+
+/* profile save NAME [slot N|all] */
+static int cmd_profile_save(struct session *s, int argc, char **argv)
+{
+	struct profile *pr = calloc(1, sizeof(*pr));
+	char path[PCB_PATH_LEN];
+	struct pcb_wfile w;
+	unsigned slot;
+	int which = -1, rc = 0;
+
+	if (!pr)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	if (argc == 3 && !strcmp(argv[1], "slot") && strcmp(argv[2], "all"))
+		rc = cmd_parse_slot(s, argv[2], &slot);
+	else if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "slot")))
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile save NAME "
+			       "[slot N|all]");
+	if (!rc && argc == 3 && strcmp(argv[2], "all"))
+		which = (int)slot;
+	if (!rc)
+		rc = profile_path(s, argv[0], path, sizeof(path));
+	if (!rc)
+		rc = read_device(s, which, pr);
+	if (!rc) {
+		snprintf(pr->name, sizeof(pr->name), "%s", argv[0]);
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	}
+	if (!rc) {
+		write_json(s, w.fp, pr);
+		rc = pcb_wfile_commit(&w, &s->err);
+	}
+	if (!rc) {
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "profile", "profile %s: ", pr->name);
+		out_field_u64(&s->out, "slots", "%llu slot(s) of ", pr->nslots);
+		out_field_str(&s->out, "device", "%s -> ", pr->device);
+		out_field_str(&s->out, "file", "%s\n", path);
+		out_obj_end(&s->out);
+	}
+	free(pr);
+	return rc;
+}
+
+/* One param of a slot: its view on the device (for units), or NULL. */
+static const struct param_view *view_of(struct session *s, unsigned slot,
+					const char *name)
+{
+	struct pcb_err keep = s->err;
+	struct slot_view *v;
+	struct param_view *p = NULL;
+
+	if (sess_device(s) || sess_slot_view(s, slot, &v) ||
+	    sess_param_find(s, v, name, &p))
+		p = NULL;
+	s->err = keep;
+	return p;
+}
+
+static void format_raw(struct session *s, const struct param_view *p,
+		       uint32_t raw, char *buf, size_t len)
+{
+	if (p)
+		sess_format_value(s, p->type, raw, buf, len);
+	else
+		snprintf(buf, len, "%u", raw);
+}
+
+static int cmd_profile_show(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "slot", "SLOT", TBL_RIGHT }, { "algo", "ALGO", 0 },
+		{ "param", "PARAM", 0 }, { "value", "VALUE", TBL_RIGHT },
+		{ "units", "UNITS", 0 }, { "raw", "RAW", TBL_RIGHT },
+	};
+	struct profile *pr = calloc(1, sizeof(*pr));
+	struct tbl t;
+	size_t i, k;
+	int rc;
+
+	(void)argc;
+	if (!pr)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = load_profile(s, argv[0], pr);
+	if (rc) {
+		free(pr);
+		return rc;
+	}
+	out_text(&s->out, "profile %s: from %s (%s)\n", pr->name, pr->device,
+		 pr->model);
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (i = 0; i < pr->nslots; i++) {
+		const struct pslot *ps = &pr->s[i];
+
+		out_text(&s->out, "slot %u: %s %u.%u, %s%s\n", ps->slot,
+			 ps->algo, ps->algo_num >> 8 & 0xff,
+			 ps->algo_num & 0xff, ps->enabled ? "enabled" :
+			 "disabled", ps->counters ? ", counters on" : "");
+		for (k = 0; k < ps->nparams; k++) {
+			const struct param_view *p = view_of(s, ps->slot,
+							     ps->p[k].name);
+			char v[40];
+
+			format_raw(s, p, ps->p[k].raw, v, sizeof(v));
+			tbl_row(&t);
+			tbl_u64(&t, ps->slot);
+			tbl_str(&t, ps->algo);
+			tbl_str(&t, ps->p[k].name);
+			tbl_num(&t, v);
+			tbl_str(&t, p && p->units ? p->units : "");
+			tbl_u64(&t, ps->p[k].raw);
+		}
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	free(pr);
+	return 0;
+}
+
+/* The differences of b against a, param by param; *n how many. */
+static void diff_rows(struct session *s, const struct profile *a,
+		      const struct profile *b, struct tbl *t, size_t *n)
+{
+	size_t i, j, k, m;
+
+	for (i = 0; i < a->nslots; i++) {
+		const struct pslot *x = &a->s[i], *y = NULL;
+
+		for (j = 0; j < b->nslots && !y; j++)
+			if (b->s[j].slot == x->slot)
+				y = &b->s[j];
+		for (k = 0; k < x->nparams; k++) {
+			const struct param_view *p = view_of(s, x->slot,
+							     x->p[k].name);
+			char va[40], vb[40] = "-";
+
+			for (m = 0; y && m < y->nparams &&
+			     strcmp(y->p[m].name, x->p[k].name); m++)
+				;
+			if (y && m < y->nparams && y->p[m].raw == x->p[k].raw)
+				continue;
+			format_raw(s, p, x->p[k].raw, va, sizeof(va));
+			if (y && m < y->nparams)
+				format_raw(s, p, y->p[m].raw, vb, sizeof(vb));
+			tbl_row(t);
+			tbl_u64(t, x->slot);
+			tbl_str(t, x->p[k].name);
+			tbl_str(t, va);
+			tbl_str(t, vb);
+			tbl_str(t, p && p->units ? p->units : "");
+			++*n;
+		}
+		if (y && (x->enabled != y->enabled ||
+			  x->counters != y->counters)) {
+			tbl_row(t);
+			tbl_u64(t, x->slot);
+			tbl_str(t, "(state)");
+			tbl_str(t, x->enabled ? x->counters ? "counters" :
+				"enabled" : "disabled");
+			tbl_str(t, y->enabled ? y->counters ? "counters" :
+				"enabled" : "disabled");
+			tbl_str(t, "");
+			++*n;
+		}
+	}
+}
+
+/* profile diff NAME [NAME2|device]: what NAME2 (the device by default)
+ * has other than NAME.
+ */
+static int cmd_profile_diff(struct session *s, int argc, char **argv)
+{
+	static const struct tbl_col cols[] = {
+		{ "slot", "SLOT", TBL_RIGHT }, { "param", "PARAM", 0 },
+		{ "a", "A", TBL_RIGHT }, { "b", "B", TBL_RIGHT },
+		{ "units", "UNITS", 0 },
+	};
+	struct profile *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	const char *other = argc > 1 ? argv[1] : "device";
+	struct tbl t;
+	size_t n = 0;
+	int rc = a && b ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+
+	if (!rc)
+		rc = load_profile(s, argv[0], a);
+	if (!rc)
+		rc = strcmp(other, "device") ? load_profile(s, other, b) :
+		     read_device(s, -1, b);
+	if (!rc) {
+		tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+		diff_rows(s, a, b, &t, &n);
+		out_text(&s->out, "A = profile %s, B = %s%s: %zu difference%s\n",
+			 argv[0], strcmp(other, "device") ? "profile " :
+			 "the device ", strcmp(other, "device") ? other :
+			 s->devname, n, n == 1 ? "" : "s");
+		if (n || s->out.json)
+			tbl_print(&t, &s->out, NULL);
+		tbl_release(&t);
+	}
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* The writes that bring the device to the profile: per slot, the params
+ * that differ (one checked, journaled write with read-back), then the
+ * slot's state.  All in one journal transaction.
+ */
+static int apply_locked(struct session *s, const struct profile *pr,
+			bool check, size_t *nchanged)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < pr->nslots && !rc; i++) {
+		const struct pslot *ps = &pr->s[i];
+		struct param_write w[ALGO_MAX_PARAMS];
+		struct pslot now;
+		size_t nw = 0;
+
+		rc = read_slot(s, ps->slot, &now);
+		for (k = 0; !rc && k < ps->nparams; k++) {
+			size_t m;
+
+			for (m = 0; m < now.nparams &&
+			     now.p[m].index != ps->p[k].index; m++)
+				;
+			if (m < now.nparams && now.p[m].raw == ps->p[k].raw)
+				continue;
+			if (ps->p[k].ro) {	/* the device's own */
+				sess_warn(s, "profile: slot %u %s is read-only "
+					  "here; the profile's value is not "
+					  "written", ps->slot, ps->p[k].name);
+				continue;
+			}
+			if (check) {
+				const struct param_view *p =
+					view_of(s, ps->slot, ps->p[k].name);
+				char a[40], b[40];
+
+				format_raw(s, p, m < now.nparams ?
+					   now.p[m].raw : 0, a, sizeof(a));
+				format_raw(s, p, ps->p[k].raw, b, sizeof(b));
+				out_text(&s->out, "would set slot %u %s %s -> "
+					 "%s%s%s\n", ps->slot, ps->p[k].name,
+					 a, b, p && *p->units ? " " : "",
+					 p ? p->units : "");
+			}
+			memset(&w[nw], 0, sizeof(w[nw]));
+			w[nw].index = ps->p[k].index;
+			w[nw++].value = ps->p[k].raw;
+		}
+		*nchanged += nw;
+		if (!rc && nw && !check)
+			rc = sess_write_params(s, ps->slot, w, nw, true);
+		if (!rc && (now.enabled != ps->enabled ||
+			    now.counters != ps->counters)) {
+			++*nchanged;
+			if (check)
+				out_text(&s->out, "would %s slot %u%s\n",
+					 ps->enabled ? "enable" : "disable",
+					 ps->slot, ps->counters ?
+					 " with counters" : "");
+			else
+				rc = sess_algo_write(s, ps->slot, ps->enabled,
+						     ps->counters, true);
+		}
+	}
+	return rc;
+}
+
+/* profile apply NAME|FILE [--check]: only what differs is written;
+ * nothing differing is exit 0 and {"changed": false}.
+ */
+static int cmd_profile_apply(struct session *s, int argc, char **argv)
+{
+	struct profile *pr = calloc(1, sizeof(*pr));
+	bool check = false;
+	size_t n = 0;
+	int i, rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+
+	for (i = 1; !rc && i < argc; i++)
+		if (!strcmp(argv[i], "--check"))
+			check = true;
+		else if (!strcmp(argv[i], "--force"))
+			s->force = true;
+		else
+			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile "
+				       "apply NAME|FILE [--check] [--force]");
+	if (!rc)
+		rc = load_profile(s, argv[0], pr);
+	if (!rc)
+		rc = sess_device(s);
+	if (!rc)
+		rc = check_profile(s, pr);
+	if (!rc && !check && !s->dry_run)
+		rc = sess_lock(s);
+	if (!rc) {
+		if (!check && !s->dry_run)
+			s->tx = journal_next_seq(s->journal);
+		rc = apply_locked(s, pr, check || s->dry_run, &n);
+		s->tx = 0;
+		if (!check && !s->dry_run)
+			sess_unlock(s);
+	}
+	if (!rc) {
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "profile", "profile %s: ", pr->name);
+		out_field_bool(&s->out, "changed", "%s", n && !check &&
+			       !s->dry_run, "", "");
+		out_field_u64(&s->out, "writes", "%llu", n);
+		out_text(&s->out, " write%s %s\n", n == 1 ? "" : "s", !n ?
+			 "needed: the device matches it" : check || s->dry_run ?
+			 "needed (--check: nothing written)" : "made ('journal "
+			 "undo last' takes them all back)");
+		out_bool(&s->out, "check", check);
+		out_obj_end(&s->out);
+	}
+	free(pr);
+	return rc;
+}
+
+/* profile export NAME --as mstreg|mlxreg|json: a script of every write
+ * the profile makes (the argv pccbench's mstreg backend runs, with its
+ * device), or the profile itself.
+ */
+static int cmd_profile_export(struct session *s, int argc, char **argv)
+{
+	struct profile *pr = calloc(1, sizeof(*pr));
+	const char *as = argc == 3 && !strcmp(argv[1], "--as") ? argv[2] : "";
+	size_t i, k;
+	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+
+	if (!rc && strcmp(as, "mstreg") && strcmp(as, "mlxreg") &&
+	    strcmp(as, "json"))
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile export NAME "
+			       "--as mstreg|mlxreg|json");
+	if (!rc)
+		rc = load_profile(s, argv[0], pr);
+	if (!rc && !strcmp(as, "json")) {
+		write_json(s, s->out.fp, pr);
+		free(pr);
+		return 0;
+	}
+	if (!rc)
+		rc = sess_device(s);
+	if (!rc)
+		rc = check_profile(s, pr);
+	if (!rc)
+		fprintf(s->out.fp, "#!/bin/sh\n# profile %s for %s: every "
+			"write, as pccbench makes them with %s\nset -e\n",
+			pr->name, s->devname, as);
+	for (i = 0; !rc && i < pr->nslots; i++) {
+		const struct pslot *ps = &pr->s[i];
+		uint8_t buf[PPCC_SIZE];
+		enum reg_method m;
+		char *line = NULL;
+
+		for (k = 0; !rc && k <= ps->nparams; k++) {
+			if (k < ps->nparams && ps->p[k].ro)
+				continue;	/* never written */
+			if (k < ps->nparams)
+				m = ppcc_param_set_req(&s->ppcc, ps->slot,
+						       ps->p[k].index,
+						       ps->p[k].raw, buf);
+			else if (ps->enabled)
+				m = ppcc_enable_req(&s->ppcc, ps->slot,
+						    ps->counters, buf);
+			else
+				m = ppcc_disable_req(&s->ppcc, ps->slot, buf);
+			rc = mstreg_command_line(as, s->devname,
+						 s->ppcc.layout, m, buf, &line,
+						 &s->err);
+			if (!rc)
+				fprintf(s->out.fp, "%s\n", line);
+			free(line);
+			line = NULL;
+		}
+	}
+	free(pr);
+	return rc;
+}
+
+static int cmd_profile_list(struct session *s, int argc, char **argv)
+{
+	char **names = store_names("profiles", ".json");
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	if (!names)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	out_arr_begin(&s->out, NULL);
+	for (i = 0; names[i]; i++) {
+		out_str(&s->out, NULL, names[i]);
+		out_text(&s->out, "%s\n", names[i]);
+	}
+	out_arr_end(&s->out);
+	words_free(names);
+	return 0;
+}
+
+static int cmd_profile_drop(struct session *s, int argc, char **argv)
+{
+	char path[PCB_PATH_LEN];
+	struct stat st;
+	int rc = profile_path(s, argv[0], path, sizeof(path));
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return pcb_error(&s->err, PCB_E_NOENT, "no profile '%s'",
+				 argv[0]);
+	if (unlink(path))
+		return pcb_error(&s->err, PCB_E_IO, "cannot remove '%s': %s",
+				 path, strerror(errno));
+	out_text(&s->out, "profile %s dropped\n", argv[0]);
+	return 0;
+}
+
+/* ---- completion -------------------------------------------------------------- */
+
+static bool profile_name_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "profiles", ".json");
+	return true;
+}
+
+static bool profile_apply_complete(struct session *s, char **argv, int argc,
+				   struct cands *c)
+{
+	if (argc)
+		cand_list(c, "--check, --force");
+	return profile_name_complete(s, argv, argc, c);
+}
+
+static bool profile_export_complete(struct session *s, char **argv,
+				    int argc, struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "--as");
+	else if (argc == 2)
+		cand_list(c, "mstreg, mlxreg, json");
+	return profile_name_complete(s, argv, argc, c);
+}
+
+const struct cmd_row cmd_profile_verbs[] = {
+	{
+		.name = "save",
+		.fn = cmd_profile_save,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "NAME [slot N|all]",
+		.help = "the device's slots (algorithm, id, version, enabled, "
+			"counters) and every param (real value and raw) as a JSON "
+			"profile",
+		.example = "profile save tuned",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "show",
+		.fn = cmd_profile_show,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME|FILE",
+		.help = "a profile's slots and params in real units",
+		.example = "profile show tuned",
+		.complete = profile_name_complete,
+	},
+	{
+		.name = "diff",
+		.fn = cmd_profile_diff,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "NAME [NAME2|device]",
+		.help = "param by param, what NAME2 (the device by default) has "
+			"other than NAME",
+		.example = "profile diff tuned",
+		.complete = profile_name_complete,
+	},
+	{
+		.name = "apply",
+		.fn = cmd_profile_apply,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "NAME|FILE [--check] [--force]",
+		.help = "write what differs (checked, journaled, read back; one "
+			"journal transaction: 'journal undo' takes it all back); "
+			"another algorithm id or version is refused unless "
+			"--force; --check prints the plan; JSON: changed true|false",
+		.example = "profile apply tuned --check",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = profile_apply_complete,
+	},
+	{
+		.name = "export",
+		.fn = cmd_profile_export,
+		.min_args = 3,
+		.max_args = 3,
+		.args = "NAME --as mstreg|mlxreg|json",
+		.help = "a standalone script of every register write the profile "
+			"makes (the argv pccbench runs), or the profile as JSON",
+		.example = "profile export tuned --as mstreg",
+		.flags = CMD_DEVICE,
+		.complete = profile_export_complete,
+	},
+	{
+		.name = "list",
+		.fn = cmd_profile_list,
+		.args = "",
+		.help = "the saved profiles",
+		.example = "profile list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "drop",
+		.fn = cmd_profile_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a saved profile",
+		.example = "profile drop tuned",
+		.complete = profile_name_complete,
+	},
+	{ 0 }
+};
