@@ -1,7 +1,9 @@
 /* dev_nic.c - a real NIC (device.h): its clock is the monotonic wall
  * clock, its counters the host's (rec/hostctr.h), its traffic a program
- * run beside it; the telemetry pccbench reads only on the sim is
- * NOT_SUPPORTED here, saying why.
+ * run beside it.  Its diag and adp_retx telemetry come from DOCA's
+ * libraries when they are installed (tel/doca.h, loaded at run time;
+ * --telemetry doca|native|none chooses), else NOT_SUPPORTED, saying
+ * why; pcc is the PPCC register's either way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,9 @@
 #include "out.h"
 #include "host/hostctr.h"
 #include "run.h"
+#include "tel/doca.h"
+#include "tel/retx.h"
+#include "tel/tel.h"
 #include "units.h"
 
 struct nic_device {
@@ -23,6 +28,13 @@ struct nic_device {
 	struct run_bg traffic;
 	bool traffic_on;
 	char log[4096];
+	/* DOCA: tried once; the device opened, or why not */
+	bool doca_tried, doca_open;
+	struct tdoca_dev doca;
+	char doca_why[640];
+	struct diag_dev *diag;
+	struct retx_dev *retx;
+	char prov[3][1400];	/* `dev show`: who serves diag, retx, pcc */
 };
 
 static struct nic_device *nic_of(struct device *d)
@@ -36,6 +48,10 @@ static void nic_close(struct device *d)
 
 	if (n->traffic_on)
 		run_bg_stop(&n->traffic, 2000);
+	diag_dev_close(n->diag);
+	retx_dev_close(n->retx);
+	if (n->doca_open)
+		tdoca_dev_close(&n->doca);
 	if (n->host_open)
 		hostctr_close(&n->host);
 	free(n);
@@ -137,33 +153,132 @@ static int not_supported(struct device *d, const char *what, const char *why,
 			 d->s->devname, why);
 }
 
+/* ---- telemetry: DOCA or nothing -------------------------------------- */
+
+/* The native path: what pccbench reads without DOCA. */
+static const char *const native_why[2] = {
+	"pccbench drives the diagnostic counters through DOCA only, and "
+	"the fwctl commands DOCA uses for them are not public",
+	"pccbench reads the adaptive-retransmission histogram through DOCA "
+	"only; the host's roce_adp_retrans_to counts the timeouts",
+};
+
+/* The PCI address and RDMA device DOCA is asked for. */
+static void doca_names(struct device *d, const char **pci, char *ib,
+		       size_t len)
+{
+	const char *id = d->s->devid, *name = d->s->devname;
+
+	*pci = strchr(id, ':') && strchr(id, '.') ? id : NULL;
+	snprintf(ib, len, "%s", !strncmp(name, "mlx5_", 5) ? name : "");
+	if (strchr(ib, '/'))
+		*strchr(ib, '/') = '\0';
+}
+
+/* DOCA's device, opened on first use: 0, or 1 with doca_why said. */
+static int doca_dev(struct device *d)
+{
+	struct nic_device *n = nic_of(d);
+	const struct tdoca_api *a;
+	struct pcb_err e = { 0 };
+	const char *pci;
+	char ib[64];
+	int code;
+
+	if (n->doca_tried)
+		return n->doca_open ? 0 : 1;
+	n->doca_tried = true;
+	a = tdoca_load(n->doca_why, sizeof(n->doca_why));
+	if (!a)
+		return 1;
+	doca_names(d, &pci, ib, sizeof(ib));
+	if (tdoca_dev_open(&n->doca, a, pci, ib, &code, &e)) {
+		snprintf(n->doca_why, sizeof(n->doca_why), "DOCA %s: %s",
+			 a->version, e.msg);
+		return 1;
+	}
+	n->doca_open = true;
+	return 0;
+}
+
+/* Who serves a context (0 diag, 1 retx): NULL DOCA, else why none. */
+static const char *tel_none(struct device *d, int which, unsigned feature)
+{
+	struct nic_device *n = nic_of(d);
+	const char *t = d->s->telemetry;
+	const char *miss;
+
+	if (t && !strcmp(t, "none"))
+		return "--telemetry none";
+	if (t && !strcmp(t, "native"))
+		return native_why[which];
+	if (doca_dev(d)) {
+		if (t)	/* asked for DOCA */
+			return n->doca_why;
+		snprintf(n->prov[which], sizeof(n->prov[which]), "%s; %s",
+			 native_why[which], n->doca_why);
+		return n->prov[which];
+	}
+	miss = tdoca_missing(n->doca.api, feature);
+	if (miss) {
+		snprintf(n->prov[which], sizeof(n->prov[which]), "DOCA %s at "
+			 "%s lacks %s", n->doca.api->version,
+			 n->doca.api->tel_path, miss);
+		return n->prov[which];
+	}
+	return NULL;
+}
+
 static int nic_retx(struct device *d, struct retx_dev **out,
 		    struct pcb_err *err)
 {
-	(void)out;
-	return not_supported(d, "retx", "pccbench knows the adaptive-"
-			     "retransmission histogram of the sim device "
-			     "only; the host's roce_adp_retrans_to counts "
-			     "the timeouts", err);
+	struct nic_device *n = nic_of(d);
+	const char *why;
+	int tel;
+
+	if (!n->retx) {
+		why = tel_none(d, 1, TDOCA_F_RETX);
+		if (why)
+			return not_supported(d, "retx", why, err);
+		if (retx_dev_open_doca(&n->retx, &n->doca, &tel))
+			return tel_fail(err, tel, "retx", " (DOCA's adp_retx "
+					"context)");
+	}
+	*out = n->retx;
+	return 0;
 }
 
+/* The bins as DOCA has them, each look (they change at any time). */
 static bool nic_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 			  bool *running, uint64_t *bins)
 {
-	(void)d;
-	(void)gen;
-	(void)cfg;
-	(void)bins;
+	struct nic_device *n = nic_of(d);
+
 	*running = false;
-	return false;
+	if (!n->retx)
+		return false;
+	retx_dev_peek(n->retx, cfg, running, bins);
+	(*gen)++;
+	return true;
 }
 
 static int nic_diag(struct device *d, struct diag_dev **out,
 		    struct pcb_err *err)
 {
-	(void)out;
-	return not_supported(d, "diag", "pccbench drives the diagnostic "
-			     "counters of the sim device only", err);
+	struct nic_device *n = nic_of(d);
+	const char *why;
+	int rc;
+
+	if (!n->diag) {
+		why = tel_none(d, 0, TDOCA_F_DIAG);
+		if (why)
+			return not_supported(d, "diag", why, err);
+		rc = diag_dev_open_doca(&n->diag, &n->doca, err);
+		if (rc)
+			return rc;
+	}
+	*out = n->diag;
+	return 0;
 }
 
 static int nic_diag_sources(struct device *d, uint64_t v[DS_COUNT],
@@ -249,16 +364,42 @@ static void nic_meta(struct device *d, FILE *fp)
 	}
 }
 
+/* "DOCA 3.2.1025 (libdoca_telemetry.so.3)", or "none (why)". */
+static const char *provider(struct device *d, int which, unsigned feature)
+{
+	struct nic_device *n = nic_of(d);
+	const char *why = tel_none(d, which, feature);
+	char tmp[sizeof(n->prov[0])];
+
+	if (why) {
+		snprintf(tmp, sizeof(tmp), "none (%s)", why);
+		memcpy(n->prov[which], tmp, sizeof(tmp));
+	} else {
+		snprintf(n->prov[which], sizeof(n->prov[which]),
+			 "DOCA %s (%s, device %s %s)", n->doca.api->version,
+			 n->doca.api->tel_path, n->doca.pci, n->doca.ibdev);
+	}
+	return n->prov[which];
+}
+
 static size_t nic_info(struct device *d, const char *kv[][2], size_t max)
 {
 	const char *node = fwctl_node(d->s->dev);
 
-	if (max < 1)
+	if (max < 4)
 		return 0;
 	kv[0][0] = node ? "fwctl_node" : "program";
 	kv[0][1] = node ? node : d->s->mstreg_prog ? d->s->mstreg_prog :
 		   "mstreg";
-	return 1;
+	kv[1][0] = "diag";
+	kv[1][1] = provider(d, 0, TDOCA_F_DIAG);
+	kv[2][0] = "retx";
+	kv[2][1] = provider(d, 1, TDOCA_F_RETX);
+	kv[3][0] = "pcc";
+	kv[3][1] = d->s->telemetry && !strcmp(d->s->telemetry, "none") ?
+		   "PPCC register (the pcc commands read it; --telemetry "
+		   "none leaves it)" : "PPCC register";
+	return 4;
 }
 
 const struct dev_ops dev_nic_ops = {

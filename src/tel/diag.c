@@ -10,6 +10,7 @@
 #include "fsafe.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
+#include "tel/doca_ctx.h"
 #include "tel/tel.h"
 
 #define DIAG_MAGIC "PCCBDIA"
@@ -46,9 +47,35 @@ struct diag_rec {
 	uint64_t values[DIAG_MAX_IDS];
 };
 
+/* The sim's file (fd), or a DOCA device (doca, fd -1) with the one
+ * DOCA context of this process.
+ */
 struct diag_dev {
 	int fd;
+	const struct tdoca_dev *doca;
+	struct tdoca_diag x;
 };
+
+int diag_dev_open_doca(struct diag_dev **out, const struct tdoca_dev *dv,
+		       struct pcb_err *err)
+{
+	struct diag_dev *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	d->fd = -1;
+	d->doca = dv;
+	*out = d;
+	return 0;
+}
+
+int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c)
+{
+	if (d && d->doca)
+		return tdoca_diag_caps(d->doca, c);
+	diag_dev_caps(c);
+	return TEL_OK;
+}
 
 void diag_dev_caps(struct diag_caps *c)
 {
@@ -173,7 +200,10 @@ void diag_dev_close(struct diag_dev *d)
 {
 	if (!d)
 		return;
-	close(d->fd);
+	if (d->doca)
+		tdoca_diag_destroy(d->doca, &d->x);
+	else
+		close(d->fd);
 	free(d);
 }
 
@@ -297,6 +327,8 @@ int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
 
 	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
 		return TEL_INVALID_VALUE;
+	if (d->doca)	/* a DOCA context ends with its process */
+		return TEL_OK;
 	flock(d->fd, LOCK_EX);
 	if (load(d, &h)) {
 		rc = TEL_DRIVER;
@@ -325,6 +357,8 @@ int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
 	struct diag_hdr h;
 	int staged = 0;
 
+	if (d->doca)
+		return 0;
 	flock(d->fd, LOCK_SH);
 	if (!load(d, &h) && !h.running) {
 		staged = (int)h.staged;
@@ -345,6 +379,13 @@ int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force)
 		return TEL_INVALID_VALUE;
 	memset(t, 0, sizeof(*t));
 	cfg_default(&t->cfg);
+	if (dev->doca) {
+		rc = dev->x.ctx ? TEL_OK :
+		     tdoca_diag_create(dev->doca, &dev->x, force);
+		if (!rc)
+			t->dev = dev;
+		return rc;
+	}
 	flock(dev->fd, LOCK_EX);
 	if (load(dev, &h)) {
 		rc = TEL_DRIVER;
@@ -375,6 +416,11 @@ void tel_diag_release(struct tel_diag *t)
 
 	if (!t->dev)
 		return;
+	if (t->dev->doca) {
+		tdoca_diag_destroy(t->dev->doca, &t->dev->x);
+		t->dev = NULL;
+		return;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (!load(t->dev, &h) && h.owner == (int32_t)getpid()) {
 		h.owner = 0;
@@ -494,6 +540,13 @@ int tel_diag_apply_config(struct tel_diag *t)
 	/* data_clear: only with sync start, in single or repetitive mode */
 	if (t->cfg.clear && (!t->cfg.sync || t->cfg.mode == DIAG_ON_DEMAND))
 		return TEL_INVALID_VALUE;
+	if (t->dev && t->dev->doca) {
+		int rc = tdoca_diag_apply_config(t->dev->doca, &t->dev->x,
+						 &t->cfg);
+
+		if (rc)
+			return rc;
+	}
 	t->nids = 0;
 	t->actual_ns = 0;
 	t->state = DIAG_CONFIGURED;
@@ -506,6 +559,8 @@ int tel_diag_check_data_id(struct tel_diag *t, uint64_t id)
 
 	if (t->state != DIAG_CONFIGURED)
 		return TEL_BAD_STATE;
+	if (t->dev && t->dev->doca)
+		return tdoca_diag_check_id(t->dev->doca, &t->dev->x, id);
 	if (diag_id_decode(id, &x) || diag_dev_supported(id))
 		return TEL_NOT_SUPPORTED;
 	if (t->cfg.sync && !x.def->sync)
@@ -537,6 +592,17 @@ int tel_diag_apply_data_ids(struct tel_diag *t, const uint64_t *ids,
 			return rc;
 		}
 	}
+	if (t->dev && t->dev->doca) {
+		rc = tdoca_diag_apply_ids(t->dev->doca, &t->dev->x, ids, n,
+					  failed, &per);
+		if (rc)
+			return rc;
+		memcpy(t->ids, ids, n * sizeof(*ids));
+		t->nids = n;
+		t->actual_ns = per;
+		t->state = DIAG_READY;
+		return TEL_OK;
+	}
 	memcpy(t->ids, ids, n * sizeof(*ids));
 	t->nids = n;
 	/* the sim's period: whole microseconds, >= 1 us per 16 IDs */
@@ -557,6 +623,10 @@ int tel_diag_sample_size(const struct tel_diag *t, uint32_t *size)
 {
 	if (t->state != DIAG_RUNNING)
 		return TEL_NOT_SUPPORTED;
+	if (t->dev && t->dev->doca)
+		return tdoca_diag_sample_size(t->dev->doca,
+					      (struct tdoca_diag *)&t->dev->x,
+					      size);
 	*size = t->cfg.format == 0 ? 8 + 24 * t->nids :
 		t->cfg.format == 1 ? 16 + 8 * t->nids : 16 + 4 * t->nids;
 	return TEL_OK;
@@ -594,6 +664,14 @@ int tel_diag_start(struct tel_diag *t)
 
 	if (t->state != DIAG_READY)
 		return TEL_BAD_STATE;
+	if (t->dev->doca) {
+		rc = tdoca_diag_start(t->dev->doca, &t->dev->x);
+		if (!rc) {
+			t->state = DIAG_RUNNING;
+			t->lost = 0;
+		}
+		return rc;
+	}
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;
@@ -623,6 +701,12 @@ int tel_diag_stop(struct tel_diag *t)
 
 	if (t->state == DIAG_IDLE)
 		return TEL_BAD_STATE;
+	if (t->dev && t->dev->doca) {
+		rc = tdoca_diag_stop(t->dev->doca, &t->dev->x);
+		if (!rc)
+			t->state = DIAG_IDLE;
+		return rc;
+	}
 	if (t->state == DIAG_RUNNING) {
 		rc = locked_hdr(t, &h);
 		if (rc == TEL_OK) {
@@ -645,6 +729,8 @@ int tel_diag_restart(struct tel_diag *t)
 		return TEL_BAD_STATE;
 	if (t->cfg.mode != DIAG_SINGLE)
 		return TEL_NOT_SUPPORTED;
+	if (t->dev->doca)
+		return tdoca_diag_restart(t->dev->doca, &t->dev->x);
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;
@@ -768,7 +854,12 @@ int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 		return TEL_BAD_STATE;
 	if (!buf || !max)
 		return TEL_INVALID_VALUE;
-	tel_diag_sample_size(t, &size);
+	rc = tel_diag_sample_size(t, &size);
+	if (rc)
+		return rc;
+	if (t->dev->doca)
+		return tdoca_diag_query(t->dev->doca, &t->dev->x, buf, max,
+					size, got, &t->lost);
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;

@@ -70,6 +70,15 @@ int diag_dev_open(struct diag_dev **out, const char *sim_name,
 		  struct pcb_err *err);
 void diag_dev_close(struct diag_dev *d);
 void diag_dev_caps(struct diag_caps *c);
+/* A real NIC's sampler through DOCA (tel/doca.h): the same contexts,
+ * DOCA's calls instead of the file; nothing is kept across processes
+ * (a DOCA context ends with its process).  dv stays the caller's.
+ */
+struct tdoca_dev;
+int diag_dev_open_doca(struct diag_dev **out, const struct tdoca_dev *dv,
+		       struct pcb_err *err);
+/* The caps of this device (the sim's: diag_dev_caps); a TEL_* code. */
+int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c);
 /* The DS_* source the sim measures `id` with, or -1. */
 int diag_dev_source(uint64_t id);
 /* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fsafe.h"
+#include "tel/doca_ctx.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
@@ -22,14 +23,49 @@ struct retx_file {
 };
 #define RETX_VERSION 2	/* 2: crc */
 
+/* The sim's file (fd), or a DOCA device (doca, fd -1) with this
+ * process's DOCA context and the configuration it keeps until start.
+ */
 struct retx_dev {
 	int fd;
+	const struct tdoca_dev *doca;
+	struct tdoca_retx x;
 };
+
+static void cfg_default(struct retx_cfg *c);
 
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units)
 {
 	*max_bins = RETX_MAX_BINS;
 	*units = RETX_UNITS;
+}
+
+int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units)
+{
+	if (d && d->doca)
+		return tdoca_retx_caps(d->doca, max_bins, units);
+	retx_dev_caps(max_bins, units);
+	return TEL_OK;
+}
+
+int retx_dev_open_doca(struct retx_dev **out, const struct tdoca_dev *dv,
+		       int *tel)
+{
+	struct retx_dev *d = calloc(1, sizeof(*d));
+
+	*tel = TEL_NO_MEMORY;
+	if (!d)
+		return -1;
+	d->fd = -1;
+	d->doca = dv;
+	*tel = tdoca_retx_create(dv, &d->x);
+	if (*tel) {
+		free(d);
+		return -1;
+	}
+	cfg_default(&d->x.cfg);
+	*out = d;
+	return 0;
 }
 
 static bool cfg_valid(const struct retx_cfg *c)
@@ -120,7 +156,10 @@ void retx_dev_close(struct retx_dev *d)
 {
 	if (!d)
 		return;
-	close(d->fd);
+	if (d->doca)
+		tdoca_retx_destroy(d->doca, &d->x);
+	else
+		close(d->fd);
 	free(d);
 }
 
@@ -184,7 +223,16 @@ void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
 		   uint64_t bins[RETX_MAX_BINS])
 {
 	struct retx_file f;
+	uint32_t n;
 
+	if (d->doca) {	/* a read: the bins DOCA has now */
+		*cfg = d->x.cfg;
+		*running = d->x.running;
+		if (d->x.running && !d->x.cfg.clear_on_read)
+			tdoca_retx_read(d->doca, &d->x, &n, d->x.last);
+		memcpy(bins, d->x.last, sizeof(d->x.last));
+		return;
+	}
 	flock(d->fd, LOCK_SH);
 	if (load(d, &f)) {
 		memset(&f, 0, sizeof(f));
@@ -200,6 +248,11 @@ void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running)
 {
 	struct retx_file f;
 
+	if (d->doca) {
+		*cfg = d->x.cfg;
+		*running = d->x.running;
+		return;
+	}
 	flock(d->fd, LOCK_SH);
 	if (load(d, &f)) {
 		cfg_default(&f.cfg);
@@ -217,6 +270,12 @@ int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg)
 
 	if (!cfg_valid(cfg))
 		return TEL_INVALID_VALUE;
+	if (d->doca) {	/* DOCA takes it at start */
+		if (d->x.running)
+			return TEL_BAD_STATE;
+		d->x.cfg = *cfg;
+		return TEL_OK;
+	}
 	flock(d->fd, LOCK_EX);
 	if (load(d, &f))
 		rc = TEL_DRIVER;
@@ -263,6 +322,12 @@ int tel_retx_start(struct tel_retx *t)
 		return TEL_BAD_STATE;
 	if (!cfg_valid(&t->cfg))
 		return TEL_INVALID_VALUE;
+	if (t->dev->doca) {
+		rc = tdoca_retx_start(t->dev->doca, &t->dev->x, &t->cfg);
+		if (!rc)
+			t->state = RETX_RUNNING;
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;
@@ -287,6 +352,12 @@ int tel_retx_stop(struct tel_retx *t)
 
 	if (t->state != RETX_RUNNING)
 		return TEL_BAD_STATE;
+	if (t->dev->doca) {
+		rc = tdoca_retx_stop(t->dev->doca, &t->dev->x);
+		if (!rc)
+			t->state = RETX_IDLE;
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;
@@ -421,6 +492,14 @@ int tel_retx_detect(struct tel_retx *t, uint8_t *changed)
 	*changed = 0;
 	if (t->state != RETX_RUNNING)
 		return TEL_OK;	/* this context loaded nothing yet */
+	if (t->dev->doca) {
+		int rc = tdoca_retx_detect(t->dev->doca, &t->dev->x, changed,
+					   &dev);
+
+		if (!rc && *changed)
+			t->cfg = t->dev->x.cfg = dev;
+		return rc;
+	}
 	retx_dev_state(t->dev, &dev, &running);
 	*changed = memcmp(&dev, &t->cfg, sizeof(dev)) != 0;
 	if (*changed)
@@ -434,6 +513,10 @@ int tel_retx_read_bins(struct tel_retx *t, uint32_t *populated,
 	struct retx_file f;
 	int rc = TEL_OK;
 
+	if (t->dev->doca)
+		return t->state == RETX_RUNNING ?
+		       tdoca_retx_read(t->dev->doca, &t->dev->x, populated,
+				       bins) : TEL_BAD_STATE;
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;

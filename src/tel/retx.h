@@ -43,6 +43,15 @@ int retx_dev_open(struct retx_dev **out, const char *sim_name,
 void retx_dev_close(struct retx_dev *d);
 /* Caps: max bins and the time-unit bitmap. */
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units);
+/* A real NIC's histogram through DOCA (tel/doca.h), its DOCA context
+ * created (-1 and *tel = DOCA's code when it cannot be); the contexts
+ * then work as on the sim, but nothing outlives the process.
+ */
+struct tdoca_dev;
+int retx_dev_open_doca(struct retx_dev **out, const struct tdoca_dev *dv,
+		       int *tel);
+/* The caps of this device (the sim's: retx_dev_caps); a TEL_* code. */
+int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units);
 /* The simulator: `n` retransmission timeouts, each `ps[i]` long. */
 void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n);
 /* The bins as they are, without clearing (a recorder's view). */

@@ -1,0 +1,343 @@
+/* doca_ctx.c - diag and adp_retx over DOCA's calls (doca_ctx.h), in the
+ * order DOCA's telemetry samples make them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tel/doca_ctx.h"
+#include "tel/tel.h"
+
+#define T(call) tdoca_tel(call)
+
+/* ---- diag ------------------------------------------------------------ */
+
+int tdoca_diag_caps(const struct tdoca_dev *d, struct diag_caps *c)
+{
+	const struct tdoca_api *a = d->api;
+	uint8_t v = 0, log = 0;
+	int rc, i;
+
+	memset(c, 0, sizeof(*c));
+	rc = T(a->diag_cap_is_supported(d->devinfo));
+	if (!rc)
+		rc = T(a->diag_cap_max_ids(d->devinfo, &c->max_ids));
+	if (!rc)
+		rc = T(a->diag_cap_log_samples(d->devinfo, &log));
+	c->log_max_samples = log;
+	if (!rc)
+		rc = T(a->diag_cap_clear(d->devinfo, &v));
+	c->data_clear = v;
+	v = 0;
+	if (!rc)
+		rc = T(a->diag_cap_sync(d->devinfo, &v));
+	c->sync_start = v;
+	for (i = 0; !rc && i < 3; i++) {
+		v = 0;
+		rc = T(a->diag_cap_mode(d->devinfo, i, &v));
+		c->modes[i] = v;
+	}
+	for (i = 0; !rc && i < 2; i++) {
+		v = 0;
+		rc = T(a->diag_cap_ts(d->devinfo, i, &v));
+		c->ts[i] = v;
+	}
+	return rc;
+}
+
+int tdoca_diag_create(const struct tdoca_dev *d, struct tdoca_diag *x,
+		      bool force)
+{
+	int rc = T(d->api->diag_cap_is_supported(d->devinfo));
+
+	memset(x, 0, sizeof(*x));
+	if (!rc)
+		rc = T(d->api->diag_create(d->dev, force, &x->ctx));
+	if (rc)
+		x->ctx = NULL;
+	return rc;
+}
+
+void tdoca_diag_destroy(const struct tdoca_dev *d, struct tdoca_diag *x)
+{
+	if (!x->ctx)
+		return;
+	if (x->state != DIAG_IDLE)
+		d->api->diag_stop(x->ctx);
+	d->api->diag_destroy(x->ctx);
+	x->ctx = NULL;
+	x->state = DIAG_IDLE;
+}
+
+int tdoca_diag_apply_config(const struct tdoca_dev *d, struct tdoca_diag *x,
+			    const struct diag_cfg *c)
+{
+	const struct tdoca_api *a = d->api;
+	int rc;
+
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	rc = T(a->diag_set_format(x->ctx, (int)c->format));
+	if (!rc)
+		rc = T(a->diag_set_period(x->ctx, c->period_ns));
+	if (!rc)
+		rc = T(a->diag_set_log_samples(x->ctx, (uint8_t)c->log_samples));
+	if (!rc)
+		rc = T(a->diag_set_max_ids(x->ctx, c->max_ids));
+	if (!rc)
+		rc = T(a->diag_set_sync(x->ctx, (int)c->sync));
+	if (!rc)
+		rc = T(a->diag_set_mode(x->ctx, (int)c->mode));
+	if (!rc)
+		rc = T(a->diag_set_clear(x->ctx, (uint8_t)c->clear));
+	if (!rc)
+		rc = T(a->diag_set_ts(x->ctx, (int)c->ts));
+	if (!rc)
+		rc = T(a->diag_apply_config(x->ctx));
+	if (!rc)
+		x->state = DIAG_CONFIGURED;
+	return rc;
+}
+
+int tdoca_diag_check_id(const struct tdoca_dev *d, struct tdoca_diag *x,
+			uint64_t id)
+{
+	return x->ctx ? T(d->api->diag_check_id(x->ctx, id)) : TEL_BAD_STATE;
+}
+
+int tdoca_diag_apply_ids(const struct tdoca_dev *d, struct tdoca_diag *x,
+			 const uint64_t *ids, uint32_t n, uint64_t *failed,
+			 uint64_t *actual_ns)
+{
+	int rc;
+
+	*failed = 0;
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	rc = T(d->api->diag_apply_ids(x->ctx, ids, n, failed));
+	if (rc)
+		return rc;
+	x->state = DIAG_READY;
+	*actual_ns = 0;
+	return T(d->api->diag_get_period(x->ctx, actual_ns));
+}
+
+int tdoca_diag_start(const struct tdoca_dev *d, struct tdoca_diag *x)
+{
+	int rc = x->ctx ? T(d->api->diag_start(x->ctx)) : TEL_BAD_STATE;
+
+	if (!rc) {
+		x->state = DIAG_RUNNING;
+		x->seen = false;
+	}
+	return rc;
+}
+
+int tdoca_diag_stop(const struct tdoca_dev *d, struct tdoca_diag *x)
+{
+	int rc = x->ctx ? T(d->api->diag_stop(x->ctx)) : TEL_BAD_STATE;
+
+	if (!rc)
+		x->state = DIAG_IDLE;
+	return rc;
+}
+
+int tdoca_diag_restart(const struct tdoca_dev *d, struct tdoca_diag *x)
+{
+	int rc = x->ctx ? T(d->api->diag_restart(x->ctx)) : TEL_BAD_STATE;
+
+	if (!rc)
+		x->seen = false;
+	return rc;
+}
+
+int tdoca_diag_sample_size(const struct tdoca_dev *d, struct tdoca_diag *x,
+			   uint32_t *size)
+{
+	return x->ctx ? T(d->api->diag_sample_size(x->ctx, size)) :
+			TEL_BAD_STATE;
+}
+
+int tdoca_diag_query(const struct tdoca_dev *d, struct tdoca_diag *x,
+		     void *buf, uint32_t max, uint32_t size, uint32_t *got,
+		     uint64_t *lost)
+{
+	uint32_t first;
+	int rc;
+
+	*got = 0;
+	*lost = 0;
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	rc = T(d->api->diag_query(x->ctx, buf, max, got));
+	if ((rc && rc != TEL_SKIPPED) || *got > max)
+		return rc ? rc : TEL_UNEXPECTED;
+	if (!*got)
+		return rc;
+	/* every format starts with the 32-bit sample id */
+	first = diag_get32(buf);
+	if (rc == TEL_SKIPPED && x->seen && first > x->next_id)
+		*lost = first - x->next_id;
+	x->next_id = (uint64_t)diag_get32((const uint8_t *)buf +
+					  (size_t)(*got - 1) * size) + 1;
+	x->seen = true;
+	return rc;
+}
+
+/* ---- adp_retx -------------------------------------------------------- */
+
+int tdoca_retx_caps(const struct tdoca_dev *d, uint32_t *max_bins,
+		    uint32_t *units)
+{
+	const struct tdoca_api *a = d->api;
+	int rc = T(a->retx_cap_is_supported(d->devinfo));
+
+	*max_bins = 0;
+	*units = 0;
+	if (!rc)
+		rc = T(a->retx_cap_hist(d->devinfo));
+	if (!rc)
+		rc = T(a->retx_cap_max_bins(d->devinfo, max_bins));
+	if (!rc)
+		rc = T(a->retx_cap_units(d->devinfo, units));
+	/* pccbench's histogram holds RETX_MAX_BINS */
+	if (*max_bins > RETX_MAX_BINS)
+		*max_bins = RETX_MAX_BINS;
+	return rc;
+}
+
+int tdoca_retx_create(const struct tdoca_dev *d, struct tdoca_retx *x)
+{
+	int rc = T(d->api->retx_cap_is_supported(d->devinfo));
+
+	memset(x, 0, sizeof(*x));
+	if (!rc)
+		rc = T(d->api->retx_create(d->dev, &x->ctx));
+	if (rc)
+		x->ctx = NULL;
+	return rc;
+}
+
+void tdoca_retx_destroy(const struct tdoca_dev *d, struct tdoca_retx *x)
+{
+	if (!x->ctx)
+		return;
+	if (x->running)
+		d->api->retx_stop(x->ctx);
+	d->api->retx_destroy(x->ctx);
+	x->ctx = NULL;
+	x->running = false;
+}
+
+int tdoca_retx_start(const struct tdoca_dev *d, struct tdoca_retx *x,
+		     const struct retx_cfg *c)
+{
+	const struct tdoca_api *a = d->api;
+	int rc;
+
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	rc = T(a->retx_set_bins(x->ctx, c->num_bins));
+	if (!rc)
+		rc = T(a->retx_set_bin0(x->ctx, c->bin0));
+	if (!rc)
+		rc = T(a->retx_set_bin1(x->ctx, c->bin1));
+	if (!rc)
+		rc = T(a->retx_set_mode(x->ctx, (int)c->mode));
+	if (!rc)
+		rc = T(a->retx_set_unit(x->ctx, (int)c->unit));
+	if (!rc)
+		rc = T(c->vhca_set ? a->retx_set_vhca(x->ctx, c->vhca_id) :
+		       a->retx_unset_vhca(x->ctx));
+	if (!rc)
+		rc = T(a->retx_set_clear(x->ctx, c->clear_on_read));
+	if (!rc)
+		rc = T(a->retx_set_count(x->ctx, c->count_enable));
+	if (!rc)
+		rc = T(a->retx_start(x->ctx));
+	if (!rc) {
+		x->running = true;
+		x->cfg = *c;
+		memset(x->last, 0, sizeof(x->last));
+	}
+	return rc;
+}
+
+int tdoca_retx_stop(const struct tdoca_dev *d, struct tdoca_retx *x)
+{
+	int rc = x->ctx ? T(d->api->retx_stop(x->ctx)) : TEL_BAD_STATE;
+
+	if (!rc)
+		x->running = false;
+	return rc;
+}
+
+int tdoca_retx_detect(const struct tdoca_dev *d, struct tdoca_retx *x,
+		      uint8_t *changed, struct retx_cfg *c)
+{
+	const struct tdoca_api *a = d->api;
+	int mode = 0, unit = 0, rc;
+
+	*changed = 0;
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	rc = T(a->retx_detect(x->ctx, changed));
+	if (rc || !*changed)
+		return rc;
+	memset(c, 0, sizeof(*c));
+	rc = T(a->retx_get_bins(x->ctx, &c->num_bins));
+	if (!rc)
+		rc = T(a->retx_get_bin0(x->ctx, &c->bin0));
+	if (!rc)
+		rc = T(a->retx_get_bin1(x->ctx, &c->bin1));
+	if (!rc)
+		rc = T(a->retx_get_mode(x->ctx, &mode));
+	if (!rc)
+		rc = T(a->retx_get_unit(x->ctx, &unit));
+	if (!rc) {
+		uint8_t set = 0;
+
+		rc = T(a->retx_get_vhca(x->ctx, &set, &c->vhca_id));
+		c->vhca_set = set;
+	}
+	if (!rc)
+		rc = T(a->retx_get_clear(x->ctx, &c->clear_on_read));
+	if (!rc)
+		rc = T(a->retx_get_count(x->ctx, &c->count_enable));
+	c->mode = (uint32_t)mode;
+	c->unit = (uint32_t)unit;
+	if (c->num_bins > RETX_MAX_BINS)
+		c->num_bins = RETX_MAX_BINS;
+	return rc;
+}
+
+int tdoca_retx_read(const struct tdoca_dev *d, struct tdoca_retx *x,
+		    uint32_t *populated, uint64_t bins[RETX_MAX_BINS])
+{
+	uint32_t max = 0, n = 0;
+	uint64_t *all;
+	int rc;
+
+	*populated = 0;
+	if (!x->ctx)
+		return TEL_BAD_STATE;
+	/* DOCA fills as many as the device's max bins */
+	rc = T(d->api->retx_cap_max_bins(d->devinfo, &max));
+	if (rc)
+		return rc;
+	all = calloc(max ? max : 1, sizeof(*all));
+	if (!all)
+		return TEL_NO_MEMORY;
+	rc = T(d->api->retx_read(x->ctx, &n, all));
+	if (!rc) {
+		if (n > max)
+			n = max;
+		if (n > RETX_MAX_BINS)
+			n = RETX_MAX_BINS;
+		memset(bins, 0, RETX_MAX_BINS * sizeof(*bins));
+		memcpy(bins, all, n * sizeof(*bins));
+		memcpy(x->last, bins, sizeof(x->last));
+		*populated = n;
+	}
+	free(all);
+	return rc;
+}
