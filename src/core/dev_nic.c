@@ -14,7 +14,8 @@
 #include "out.h"
 #include "host/hostctr.h"
 #include "run.h"
-#include "tel/doca.h"
+#include "tel/diag_ids.h"
+#include "tel/doca_ctx.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 #include "units.h"
@@ -33,9 +34,16 @@ struct nic_device {
 	struct tdoca_dev doca;
 	char doca_why[640];
 	struct diag_dev *diag;
+	struct tdoca_diag dx;
 	struct retx_dev *retx;
+	struct tdoca_retx rx;
+	struct diag_dev *wdev;	/* record's IDs: its own context */
+	struct tdoca_diag wx;
+	struct tel_diag watch;
 	char prov[3][1400];	/* `dev show`: who serves diag, retx, pcc */
 };
+
+static void watch_end(struct nic_device *n);
 
 static struct nic_device *nic_of(struct device *d)
 {
@@ -48,6 +56,7 @@ static void nic_close(struct device *d)
 
 	if (n->traffic_on)
 		run_bg_stop(&n->traffic, 2000);
+	watch_end(n);
 	diag_dev_close(n->diag);
 	retx_dev_close(n->retx);
 	if (n->doca_open)
@@ -240,7 +249,9 @@ static int nic_retx(struct device *d, struct retx_dev **out,
 		why = tel_none(d, 1, TDOCA_F_RETX);
 		if (why)
 			return not_supported(d, "retx", why, err);
-		if (retx_dev_open_doca(&n->retx, &n->doca, &tel))
+		n->rx = (struct tdoca_retx){ .d = &n->doca };
+		if (retx_dev_open_prov(&n->retx, &tdoca_retx_prov, &n->rx,
+				       &tel))
 			return tel_fail(err, tel, "retx", " (DOCA's adp_retx "
 					"context)");
 	}
@@ -273,7 +284,9 @@ static int nic_diag(struct device *d, struct diag_dev **out,
 		why = tel_none(d, 0, TDOCA_F_DIAG);
 		if (why)
 			return not_supported(d, "diag", why, err);
-		rc = diag_dev_open_doca(&n->diag, &n->doca, err);
+		n->dx = (struct tdoca_diag){ .d = &n->doca };
+		rc = diag_dev_open_prov(&n->diag, &tdoca_diag_prov, &n->dx,
+					err);
 		if (rc)
 			return rc;
 	}
@@ -281,13 +294,97 @@ static int nic_diag(struct device *d, struct diag_dev **out,
 	return 0;
 }
 
+/* `record ... ids ...`: a DOCA diag context of the recorder's own, on
+ * demand, one sample per read.  DOCA has one context per device, so a
+ * session whose `diag` holds it cannot record IDs too (IN_USE).
+ */
+static void watch_end(struct nic_device *n)
+{
+	if (!n->wdev)
+		return;
+	if (n->watch.dev) {
+		tel_diag_stop(&n->watch);
+		tel_diag_release(&n->watch);
+	}
+	diag_dev_close(n->wdev);
+	n->wdev = NULL;
+}
+
+static int nic_diag_watch(struct device *d, const uint64_t *ids, uint32_t nids,
+			  struct pcb_err *err)
+{
+	struct nic_device *n = nic_of(d);
+	const char *why = tel_none(d, 0, TDOCA_F_DIAG);
+	struct tel_diag *t = &n->watch;
+	uint64_t bad = 0;
+	int rc;
+
+	if (why)
+		return not_supported(d, "diag data IDs", why, err);
+	watch_end(n);
+	n->wx = (struct tdoca_diag){ .d = &n->doca };
+	rc = diag_dev_open_prov(&n->wdev, &tdoca_diag_prov, &n->wx, err);
+	if (rc)
+		return rc;
+	rc = tel_diag_create(t, n->wdev, false);
+	if (rc == TEL_IN_USE)
+		return tel_fail(err, rc, "record: diag data IDs", " (the "
+				"device's one DOCA diag context is held by "
+				"'diag' or another program; record IDs in a "
+				"session of its own)");
+	if (!rc)
+		rc = tel_diag_set_sample_mode(t, DIAG_ON_DEMAND);
+	if (!rc)
+		rc = tel_diag_set_max_num_data_ids(t, nids);
+	if (!rc)
+		rc = tel_diag_set_log_max_num_samples(t, 1);
+	if (!rc)
+		rc = tel_diag_apply_config(t);
+	if (!rc)
+		rc = tel_diag_apply_data_ids(t, ids, nids, &bad);
+	if (!rc)
+		rc = tel_diag_start(t);
+	if (rc) {
+		char nm[96] = "", hint[110] = "";
+
+		if (bad) {
+			diag_id_name(bad, nm, sizeof(nm));
+			snprintf(hint, sizeof(hint), " for %s", nm);
+		}
+		watch_end(n);
+		return tel_fail(err, rc, "record: diag data IDs", hint);
+	}
+	return 0;
+}
+
 static int nic_diag_sources(struct device *d, uint64_t v[DS_COUNT],
 			    struct pcb_err *err)
 {
-	(void)v;
-	return not_supported(d, "diag data IDs", "they come from DOCA "
-			     "telemetry, which pccbench reads on the sim "
-			     "device only", err);
+	struct nic_device *n = nic_of(d);
+	const char *why = tel_none(d, 0, TDOCA_F_DIAG);
+	uint8_t buf[16 + 8 * DIAG_MAX_IDS];
+	struct diag_sample smp;
+	uint32_t got = 0, i;
+	int rc, src;
+
+	if (why)
+		return not_supported(d, "diag data IDs", why, err);
+	memset(v, 0, DS_COUNT * sizeof(*v));
+	if (!n->wdev)	/* nothing watched yet */
+		return 0;
+	rc = tel_diag_query(&n->watch, buf, 1, &got);
+	if (rc && rc != TEL_SKIPPED)
+		return tel_fail(err, rc, "record: diag data IDs", NULL);
+	if (got != 1)
+		return tel_fail(err, TEL_EMPTY, "record: diag data IDs",
+				" (DOCA gave no on-demand sample)");
+	tel_diag_decode(&n->watch, buf, &smp);
+	for (i = 0; i < n->watch.nids; i++) {
+		src = diag_dev_source(n->watch.ids[i]);
+		if (src >= 0)
+			v[src] = smp.values[i];
+	}
+	return 0;
 }
 
 static int nic_summary(struct device *d, double v[DEV_S_COUNT],
@@ -414,6 +511,7 @@ const struct dev_ops dev_nic_ops = {
 	.retx_peek = nic_retx_peek,
 	.diag = nic_diag,
 	.diag_sources = nic_diag_sources,
+	.diag_watch = nic_diag_watch,
 	.summary = nic_summary,
 	.workload = nic_workload,
 	.replay = nic_replay,

@@ -99,6 +99,9 @@ struct dev_ops {
 		    struct pcb_err *err);
 	int (*diag_sources)(struct device *d, uint64_t v[DS_COUNT],
 			    struct pcb_err *err);
+	/* the IDs diag_sources is read for next (NULL: it has them all) */
+	int (*diag_watch)(struct device *d, const uint64_t *ids, uint32_t n,
+			  struct pcb_err *err);
 	int (*summary)(struct device *d, double v[DEV_S_COUNT],
 		       struct pcb_err *err);
 	int (*workload)(struct device *d, char *buf, size_t len,
@@ -156,6 +159,11 @@ bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
 int dev_diag(struct session *s, struct diag_dev **out);
 /* The diag data IDs' sources (cumulative, DS_*). */
 int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT]);
+/* The data IDs a recorder reads through dev_diag_sources from now on: a
+ * device that samples them on demand (a NIC through DOCA) sets them up;
+ * the sim measures them all anyway.
+ */
+int dev_diag_watch(struct session *s, const uint64_t *ids, uint32_t n);
 
 /* A replaying device's summary of its last window. */
 int dev_summary(struct session *s, double v[DEV_S_COUNT]);

@@ -10,7 +10,6 @@
 #include "fsafe.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
-#include "tel/doca_ctx.h"
 #include "tel/tel.h"
 
 #define DIAG_MAGIC "PCCBDIA"
@@ -47,32 +46,31 @@ struct diag_rec {
 	uint64_t values[DIAG_MAX_IDS];
 };
 
-/* The sim's file (fd), or a DOCA device (doca, fd -1) with the one
- * DOCA context of this process.
- */
+/* The sim's file (fd), or a provider (prov, fd -1) and its state. */
 struct diag_dev {
 	int fd;
-	const struct tdoca_dev *doca;
-	struct tdoca_diag x;
+	const struct diag_prov *prov;
+	void *pp;
 };
 
-int diag_dev_open_doca(struct diag_dev **out, const struct tdoca_dev *dv,
-		       struct pcb_err *err)
+int diag_dev_open_prov(struct diag_dev **out, const struct diag_prov *ops,
+		       void *p, struct pcb_err *err)
 {
 	struct diag_dev *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	d->fd = -1;
-	d->doca = dv;
+	d->prov = ops;
+	d->pp = p;
 	*out = d;
 	return 0;
 }
 
 int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c)
 {
-	if (d && d->doca)
-		return tdoca_diag_caps(d->doca, c);
+	if (d && d->prov)
+		return d->prov->caps(d->pp, c);
 	diag_dev_caps(c);
 	return TEL_OK;
 }
@@ -200,8 +198,8 @@ void diag_dev_close(struct diag_dev *d)
 {
 	if (!d)
 		return;
-	if (d->doca)
-		tdoca_diag_destroy(d->doca, &d->x);
+	if (d->prov)
+		d->prov->destroy(d->pp);
 	else
 		close(d->fd);
 	free(d);
@@ -327,7 +325,7 @@ int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
 
 	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
 		return TEL_INVALID_VALUE;
-	if (d->doca)	/* a DOCA context ends with its process */
+	if (d->prov)	/* a provider's context ends with its process */
 		return TEL_OK;
 	flock(d->fd, LOCK_EX);
 	if (load(d, &h)) {
@@ -357,7 +355,7 @@ int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
 	struct diag_hdr h;
 	int staged = 0;
 
-	if (d->doca)
+	if (d->prov)
 		return 0;
 	flock(d->fd, LOCK_SH);
 	if (!load(d, &h) && !h.running) {
@@ -379,9 +377,8 @@ int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force)
 		return TEL_INVALID_VALUE;
 	memset(t, 0, sizeof(*t));
 	cfg_default(&t->cfg);
-	if (dev->doca) {
-		rc = dev->x.ctx ? TEL_OK :
-		     tdoca_diag_create(dev->doca, &dev->x, force);
+	if (dev->prov) {
+		rc = dev->prov->create(dev->pp, force);
 		if (!rc)
 			t->dev = dev;
 		return rc;
@@ -416,8 +413,8 @@ void tel_diag_release(struct tel_diag *t)
 
 	if (!t->dev)
 		return;
-	if (t->dev->doca) {
-		tdoca_diag_destroy(t->dev->doca, &t->dev->x);
+	if (t->dev->prov) {
+		t->dev->prov->destroy(t->dev->pp);
 		t->dev = NULL;
 		return;
 	}
@@ -540,9 +537,8 @@ int tel_diag_apply_config(struct tel_diag *t)
 	/* data_clear: only with sync start, in single or repetitive mode */
 	if (t->cfg.clear && (!t->cfg.sync || t->cfg.mode == DIAG_ON_DEMAND))
 		return TEL_INVALID_VALUE;
-	if (t->dev && t->dev->doca) {
-		int rc = tdoca_diag_apply_config(t->dev->doca, &t->dev->x,
-						 &t->cfg);
+	if (t->dev && t->dev->prov) {
+		int rc = t->dev->prov->apply_config(t->dev->pp, &t->cfg);
 
 		if (rc)
 			return rc;
@@ -559,8 +555,8 @@ int tel_diag_check_data_id(struct tel_diag *t, uint64_t id)
 
 	if (t->state != DIAG_CONFIGURED)
 		return TEL_BAD_STATE;
-	if (t->dev && t->dev->doca)
-		return tdoca_diag_check_id(t->dev->doca, &t->dev->x, id);
+	if (t->dev && t->dev->prov)
+		return t->dev->prov->check_id(t->dev->pp, id);
 	if (diag_id_decode(id, &x) || diag_dev_supported(id))
 		return TEL_NOT_SUPPORTED;
 	if (t->cfg.sync && !x.def->sync)
@@ -592,9 +588,8 @@ int tel_diag_apply_data_ids(struct tel_diag *t, const uint64_t *ids,
 			return rc;
 		}
 	}
-	if (t->dev && t->dev->doca) {
-		rc = tdoca_diag_apply_ids(t->dev->doca, &t->dev->x, ids, n,
-					  failed, &per);
+	if (t->dev && t->dev->prov) {
+		rc = t->dev->prov->apply_ids(t->dev->pp, ids, n, failed, &per);
 		if (rc)
 			return rc;
 		memcpy(t->ids, ids, n * sizeof(*ids));
@@ -623,10 +618,8 @@ int tel_diag_sample_size(const struct tel_diag *t, uint32_t *size)
 {
 	if (t->state != DIAG_RUNNING)
 		return TEL_NOT_SUPPORTED;
-	if (t->dev && t->dev->doca)
-		return tdoca_diag_sample_size(t->dev->doca,
-					      (struct tdoca_diag *)&t->dev->x,
-					      size);
+	if (t->dev && t->dev->prov)
+		return t->dev->prov->sample_size(t->dev->pp, size);
 	*size = t->cfg.format == 0 ? 8 + 24 * t->nids :
 		t->cfg.format == 1 ? 16 + 8 * t->nids : 16 + 4 * t->nids;
 	return TEL_OK;
@@ -664,8 +657,8 @@ int tel_diag_start(struct tel_diag *t)
 
 	if (t->state != DIAG_READY)
 		return TEL_BAD_STATE;
-	if (t->dev->doca) {
-		rc = tdoca_diag_start(t->dev->doca, &t->dev->x);
+	if (t->dev->prov) {
+		rc = t->dev->prov->start(t->dev->pp);
 		if (!rc) {
 			t->state = DIAG_RUNNING;
 			t->lost = 0;
@@ -701,8 +694,8 @@ int tel_diag_stop(struct tel_diag *t)
 
 	if (t->state == DIAG_IDLE)
 		return TEL_BAD_STATE;
-	if (t->dev && t->dev->doca) {
-		rc = tdoca_diag_stop(t->dev->doca, &t->dev->x);
+	if (t->dev && t->dev->prov) {
+		rc = t->dev->prov->stop(t->dev->pp);
 		if (!rc)
 			t->state = DIAG_IDLE;
 		return rc;
@@ -729,8 +722,8 @@ int tel_diag_restart(struct tel_diag *t)
 		return TEL_BAD_STATE;
 	if (t->cfg.mode != DIAG_SINGLE)
 		return TEL_NOT_SUPPORTED;
-	if (t->dev->doca)
-		return tdoca_diag_restart(t->dev->doca, &t->dev->x);
+	if (t->dev->prov)
+		return t->dev->prov->restart(t->dev->pp);
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;
@@ -857,8 +850,8 @@ int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 	rc = tel_diag_sample_size(t, &size);
 	if (rc)
 		return rc;
-	if (t->dev->doca)
-		return tdoca_diag_query(t->dev->doca, &t->dev->x, buf, max,
+	if (t->dev->prov)
+		return t->dev->prov->query(t->dev->pp, buf, max,
 					size, got, &t->lost);
 	rc = locked_hdr(t, &h);
 	if (rc)

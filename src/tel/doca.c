@@ -84,9 +84,11 @@ static const char *feature_name(unsigned f)
 	}
 }
 
+const char *tdoca_missing(const struct tdoca_api *a, unsigned feature);
+
 static void *sym(void *const *h, size_t nh, const char *name, unsigned f)
 {
-	size_t i, n = strlen(api.missing_syms);
+	size_t i, b = (size_t)__builtin_ctz(f);
 	void *p;
 
 	for (i = 0; i < nh; i++) {
@@ -97,8 +99,9 @@ static void *sym(void *const *h, size_t nh, const char *name, unsigned f)
 			return p;
 	}
 	api.missing |= f;
-	snprintf(api.missing_syms + n, sizeof(api.missing_syms) - n,
-		 "%s%s (%s)", n ? ", " : "", name, feature_name(f));
+	if (!api.nmissing[b]++)
+		snprintf(api.missing_syms[b], sizeof(api.missing_syms[b]),
+			 "%s", name);
 	return NULL;
 }
 
@@ -196,7 +199,7 @@ static int load(void)
 	}
 	if (api.missing & TDOCA_F_DEV) {
 		snprintf(load_why, sizeof(load_why), "DOCA at %s lacks %s",
-			 api.common_path, api.missing_syms);
+			 api.common_path, tdoca_missing(&api, TDOCA_F_DEV));
 		return -1;
 	}
 	if (api.version_runtime && api.version_runtime())
@@ -220,7 +223,19 @@ const struct tdoca_api *tdoca_load(char *why, size_t len)
 
 const char *tdoca_missing(const struct tdoca_api *a, unsigned feature)
 {
-	return a->missing & feature ? a->missing_syms : NULL;
+	static char buf[320];
+	size_t b = (size_t)__builtin_ctz(feature);
+
+	if (!(a->missing & feature))
+		return NULL;
+	if (a->nmissing[b] > 1)
+		snprintf(buf, sizeof(buf), "%s and %u more (%s)",
+			 a->missing_syms[b], a->nmissing[b] - 1,
+			 feature_name(feature));
+	else
+		snprintf(buf, sizeof(buf), "%s (%s)", a->missing_syms[b],
+			 feature_name(feature));
+	return buf;
 }
 
 int tdoca_tel(int doca)

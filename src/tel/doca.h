@@ -182,7 +182,9 @@ struct tdoca_api {
 	TDOCA_SYMS_SIMPLE(TDOCA_MEMBER)
 #undef TDOCA_MEMBER
 	unsigned missing;	/* TDOCA_F_* some symbol of which is absent */
-	char missing_syms[512];	/* "sym (feature), ..." */
+	/* per feature bit: "first_sym and N more (feature)" */
+	char missing_syms[6][200];
+	unsigned nmissing[6];
 	char common_path[512], tel_path[512];
 	char version[40];	/* "3.2.1025", or from the soname */
 };

@@ -11,8 +11,9 @@
 
 /* ---- diag ------------------------------------------------------------ */
 
-int tdoca_diag_caps(const struct tdoca_dev *d, struct diag_caps *c)
+static int diag_caps(void *p, struct diag_caps *c)
 {
+	const struct tdoca_dev *d = ((struct tdoca_diag *)p)->d;
 	const struct tdoca_api *a = d->api;
 	uint8_t v = 0, log = 0;
 	int rc, i;
@@ -44,12 +45,16 @@ int tdoca_diag_caps(const struct tdoca_dev *d, struct diag_caps *c)
 	return rc;
 }
 
-int tdoca_diag_create(const struct tdoca_dev *d, struct tdoca_diag *x,
-		      bool force)
+static int diag_create(void *p, bool force)
 {
-	int rc = T(d->api->diag_cap_is_supported(d->devinfo));
+	struct tdoca_diag *x = p;
+	const struct tdoca_dev *d = x->d;
+	int rc;
 
-	memset(x, 0, sizeof(*x));
+	if (x->ctx)
+		return TEL_OK;
+	rc = T(d->api->diag_cap_is_supported(d->devinfo));
+	x->state = DIAG_IDLE;
 	if (!rc)
 		rc = T(d->api->diag_create(d->dev, force, &x->ctx));
 	if (rc)
@@ -57,8 +62,11 @@ int tdoca_diag_create(const struct tdoca_dev *d, struct tdoca_diag *x,
 	return rc;
 }
 
-void tdoca_diag_destroy(const struct tdoca_dev *d, struct tdoca_diag *x)
+static void diag_destroy(void *p)
 {
+	struct tdoca_diag *x = p;
+	const struct tdoca_dev *d = x->d;
+
 	if (!x->ctx)
 		return;
 	if (x->state != DIAG_IDLE)
@@ -68,10 +76,10 @@ void tdoca_diag_destroy(const struct tdoca_dev *d, struct tdoca_diag *x)
 	x->state = DIAG_IDLE;
 }
 
-int tdoca_diag_apply_config(const struct tdoca_dev *d, struct tdoca_diag *x,
-			    const struct diag_cfg *c)
+static int diag_apply_config(void *p, const struct diag_cfg *c)
 {
-	const struct tdoca_api *a = d->api;
+	struct tdoca_diag *x = p;
+	const struct tdoca_api *a = x->d->api;
 	int rc;
 
 	if (!x->ctx)
@@ -98,16 +106,19 @@ int tdoca_diag_apply_config(const struct tdoca_dev *d, struct tdoca_diag *x,
 	return rc;
 }
 
-int tdoca_diag_check_id(const struct tdoca_dev *d, struct tdoca_diag *x,
-			uint64_t id)
+static int diag_check_id(void *p, uint64_t id)
 {
-	return x->ctx ? T(d->api->diag_check_id(x->ctx, id)) : TEL_BAD_STATE;
+	struct tdoca_diag *x = p;
+
+	return x->ctx ? T(x->d->api->diag_check_id(x->ctx, id)) :
+			TEL_BAD_STATE;
 }
 
-int tdoca_diag_apply_ids(const struct tdoca_dev *d, struct tdoca_diag *x,
-			 const uint64_t *ids, uint32_t n, uint64_t *failed,
-			 uint64_t *actual_ns)
+static int diag_apply_ids(void *p, const uint64_t *ids, uint32_t n,
+			  uint64_t *failed, uint64_t *actual_ns)
 {
+	struct tdoca_diag *x = p;
+	const struct tdoca_dev *d = x->d;
 	int rc;
 
 	*failed = 0;
@@ -121,46 +132,52 @@ int tdoca_diag_apply_ids(const struct tdoca_dev *d, struct tdoca_diag *x,
 	return T(d->api->diag_get_period(x->ctx, actual_ns));
 }
 
-int tdoca_diag_start(const struct tdoca_dev *d, struct tdoca_diag *x)
+static int diag_start(void *p)
 {
-	int rc = x->ctx ? T(d->api->diag_start(x->ctx)) : TEL_BAD_STATE;
+	struct tdoca_diag *x = p;
+	int rc = x->ctx ? T(x->d->api->diag_start(x->ctx)) : TEL_BAD_STATE;
 
-	if (!rc) {
+	if (!rc) {	/* a start's samples count from 0 */
 		x->state = DIAG_RUNNING;
-		x->seen = false;
+		x->seen = true;
+		x->next_id = 0;
 	}
 	return rc;
 }
 
-int tdoca_diag_stop(const struct tdoca_dev *d, struct tdoca_diag *x)
+static int diag_stop(void *p)
 {
-	int rc = x->ctx ? T(d->api->diag_stop(x->ctx)) : TEL_BAD_STATE;
+	struct tdoca_diag *x = p;
+	int rc = x->ctx ? T(x->d->api->diag_stop(x->ctx)) : TEL_BAD_STATE;
 
 	if (!rc)
 		x->state = DIAG_IDLE;
 	return rc;
 }
 
-int tdoca_diag_restart(const struct tdoca_dev *d, struct tdoca_diag *x)
+static int diag_restart(void *p)
 {
-	int rc = x->ctx ? T(d->api->diag_restart(x->ctx)) : TEL_BAD_STATE;
+	struct tdoca_diag *x = p;
+	int rc = x->ctx ? T(x->d->api->diag_restart(x->ctx)) : TEL_BAD_STATE;
 
 	if (!rc)
 		x->seen = false;
 	return rc;
 }
 
-int tdoca_diag_sample_size(const struct tdoca_dev *d, struct tdoca_diag *x,
-			   uint32_t *size)
+static int diag_sample_size(void *p, uint32_t *size)
 {
-	return x->ctx ? T(d->api->diag_sample_size(x->ctx, size)) :
+	struct tdoca_diag *x = p;
+
+	return x->ctx ? T(x->d->api->diag_sample_size(x->ctx, size)) :
 			TEL_BAD_STATE;
 }
 
-int tdoca_diag_query(const struct tdoca_dev *d, struct tdoca_diag *x,
-		     void *buf, uint32_t max, uint32_t size, uint32_t *got,
-		     uint64_t *lost)
+static int diag_query(void *p, void *buf, uint32_t max, uint32_t size,
+		      uint32_t *got, uint64_t *lost)
 {
+	struct tdoca_diag *x = p;
+	const struct tdoca_dev *d = x->d;
 	uint32_t first;
 	int rc;
 
@@ -185,9 +202,9 @@ int tdoca_diag_query(const struct tdoca_dev *d, struct tdoca_diag *x,
 
 /* ---- adp_retx -------------------------------------------------------- */
 
-int tdoca_retx_caps(const struct tdoca_dev *d, uint32_t *max_bins,
-		    uint32_t *units)
+static int retx_caps(void *p, uint32_t *max_bins, uint32_t *units)
 {
+	const struct tdoca_dev *d = ((struct tdoca_retx *)p)->d;
 	const struct tdoca_api *a = d->api;
 	int rc = T(a->retx_cap_is_supported(d->devinfo));
 
@@ -205,11 +222,16 @@ int tdoca_retx_caps(const struct tdoca_dev *d, uint32_t *max_bins,
 	return rc;
 }
 
-int tdoca_retx_create(const struct tdoca_dev *d, struct tdoca_retx *x)
+static int retx_create(void *p)
 {
-	int rc = T(d->api->retx_cap_is_supported(d->devinfo));
+	struct tdoca_retx *x = p;
+	const struct tdoca_dev *d = x->d;
+	int rc;
 
-	memset(x, 0, sizeof(*x));
+	if (x->ctx)
+		return TEL_OK;
+	rc = T(d->api->retx_cap_is_supported(d->devinfo));
+	x->running = false;
 	if (!rc)
 		rc = T(d->api->retx_create(d->dev, &x->ctx));
 	if (rc)
@@ -217,8 +239,11 @@ int tdoca_retx_create(const struct tdoca_dev *d, struct tdoca_retx *x)
 	return rc;
 }
 
-void tdoca_retx_destroy(const struct tdoca_dev *d, struct tdoca_retx *x)
+static void retx_destroy(void *p)
 {
+	struct tdoca_retx *x = p;
+	const struct tdoca_dev *d = x->d;
+
 	if (!x->ctx)
 		return;
 	if (x->running)
@@ -228,10 +253,10 @@ void tdoca_retx_destroy(const struct tdoca_dev *d, struct tdoca_retx *x)
 	x->running = false;
 }
 
-int tdoca_retx_start(const struct tdoca_dev *d, struct tdoca_retx *x,
-		     const struct retx_cfg *c)
+static int retx_start(void *p, const struct retx_cfg *c)
 {
-	const struct tdoca_api *a = d->api;
+	struct tdoca_retx *x = p;
+	const struct tdoca_api *a = x->d->api;
 	int rc;
 
 	if (!x->ctx)
@@ -254,27 +279,25 @@ int tdoca_retx_start(const struct tdoca_dev *d, struct tdoca_retx *x,
 		rc = T(a->retx_set_count(x->ctx, c->count_enable));
 	if (!rc)
 		rc = T(a->retx_start(x->ctx));
-	if (!rc) {
+	if (!rc)
 		x->running = true;
-		x->cfg = *c;
-		memset(x->last, 0, sizeof(x->last));
-	}
 	return rc;
 }
 
-int tdoca_retx_stop(const struct tdoca_dev *d, struct tdoca_retx *x)
+static int retx_stop(void *p)
 {
-	int rc = x->ctx ? T(d->api->retx_stop(x->ctx)) : TEL_BAD_STATE;
+	struct tdoca_retx *x = p;
+	int rc = x->ctx ? T(x->d->api->retx_stop(x->ctx)) : TEL_BAD_STATE;
 
 	if (!rc)
 		x->running = false;
 	return rc;
 }
 
-int tdoca_retx_detect(const struct tdoca_dev *d, struct tdoca_retx *x,
-		      uint8_t *changed, struct retx_cfg *c)
+static int retx_detect(void *p, uint8_t *changed, struct retx_cfg *c)
 {
-	const struct tdoca_api *a = d->api;
+	struct tdoca_retx *x = p;
+	const struct tdoca_api *a = x->d->api;
 	int mode = 0, unit = 0, rc;
 
 	*changed = 0;
@@ -310,9 +333,10 @@ int tdoca_retx_detect(const struct tdoca_dev *d, struct tdoca_retx *x,
 	return rc;
 }
 
-int tdoca_retx_read(const struct tdoca_dev *d, struct tdoca_retx *x,
-		    uint32_t *populated, uint64_t bins[RETX_MAX_BINS])
+static int retx_read(void *p, uint32_t *populated, uint64_t *bins)
 {
+	struct tdoca_retx *x = p;
+	const struct tdoca_dev *d = x->d;
 	uint32_t max = 0, n = 0;
 	uint64_t *all;
 	int rc;
@@ -335,9 +359,32 @@ int tdoca_retx_read(const struct tdoca_dev *d, struct tdoca_retx *x,
 			n = RETX_MAX_BINS;
 		memset(bins, 0, RETX_MAX_BINS * sizeof(*bins));
 		memcpy(bins, all, n * sizeof(*bins));
-		memcpy(x->last, bins, sizeof(x->last));
 		*populated = n;
 	}
 	free(all);
 	return rc;
 }
+
+const struct diag_prov tdoca_diag_prov = {
+	.caps = diag_caps,
+	.create = diag_create,
+	.destroy = diag_destroy,
+	.apply_config = diag_apply_config,
+	.check_id = diag_check_id,
+	.apply_ids = diag_apply_ids,
+	.start = diag_start,
+	.stop = diag_stop,
+	.restart = diag_restart,
+	.sample_size = diag_sample_size,
+	.query = diag_query,
+};
+
+const struct retx_prov tdoca_retx_prov = {
+	.caps = retx_caps,
+	.create = retx_create,
+	.destroy = retx_destroy,
+	.start = retx_start,
+	.stop = retx_stop,
+	.detect = retx_detect,
+	.read = retx_read,
+};

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "fsafe.h"
-#include "tel/doca_ctx.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
@@ -23,13 +22,16 @@ struct retx_file {
 };
 #define RETX_VERSION 2	/* 2: crc */
 
-/* The sim's file (fd), or a DOCA device (doca, fd -1) with this
- * process's DOCA context and the configuration it keeps until start.
+/* The sim's file (fd), or a provider (prov, fd -1) and its state, the
+ * configuration kept until start, whether it runs, the last bins read.
  */
 struct retx_dev {
 	int fd;
-	const struct tdoca_dev *doca;
-	struct tdoca_retx x;
+	const struct retx_prov *prov;
+	void *pp;
+	struct retx_cfg cfg;
+	bool running;
+	uint64_t last[RETX_MAX_BINS];
 };
 
 static void cfg_default(struct retx_cfg *c);
@@ -42,14 +44,14 @@ void retx_dev_caps(uint32_t *max_bins, uint32_t *units)
 
 int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units)
 {
-	if (d && d->doca)
-		return tdoca_retx_caps(d->doca, max_bins, units);
+	if (d && d->prov)
+		return d->prov->caps(d->pp, max_bins, units);
 	retx_dev_caps(max_bins, units);
 	return TEL_OK;
 }
 
-int retx_dev_open_doca(struct retx_dev **out, const struct tdoca_dev *dv,
-		       int *tel)
+int retx_dev_open_prov(struct retx_dev **out, const struct retx_prov *ops,
+		       void *p, int *tel)
 {
 	struct retx_dev *d = calloc(1, sizeof(*d));
 
@@ -57,13 +59,14 @@ int retx_dev_open_doca(struct retx_dev **out, const struct tdoca_dev *dv,
 	if (!d)
 		return -1;
 	d->fd = -1;
-	d->doca = dv;
-	*tel = tdoca_retx_create(dv, &d->x);
+	d->prov = ops;
+	d->pp = p;
+	*tel = ops->create(p);
 	if (*tel) {
 		free(d);
 		return -1;
 	}
-	cfg_default(&d->x.cfg);
+	cfg_default(&d->cfg);
 	*out = d;
 	return 0;
 }
@@ -156,8 +159,8 @@ void retx_dev_close(struct retx_dev *d)
 {
 	if (!d)
 		return;
-	if (d->doca)
-		tdoca_retx_destroy(d->doca, &d->x);
+	if (d->prov)
+		d->prov->destroy(d->pp);
 	else
 		close(d->fd);
 	free(d);
@@ -225,12 +228,13 @@ void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
 	struct retx_file f;
 	uint32_t n;
 
-	if (d->doca) {	/* a read: the bins DOCA has now */
-		*cfg = d->x.cfg;
-		*running = d->x.running;
-		if (d->x.running && !d->x.cfg.clear_on_read)
-			tdoca_retx_read(d->doca, &d->x, &n, d->x.last);
-		memcpy(bins, d->x.last, sizeof(d->x.last));
+	if (d->prov) {	/* a read: the bins the provider has now */
+		*cfg = d->cfg;
+		*running = d->running;
+		if (d->running && !d->cfg.clear_on_read &&
+		    !d->prov->read(d->pp, &n, f.bins))
+			memcpy(d->last, f.bins, sizeof(d->last));
+		memcpy(bins, d->last, sizeof(d->last));
 		return;
 	}
 	flock(d->fd, LOCK_SH);
@@ -248,9 +252,9 @@ void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running)
 {
 	struct retx_file f;
 
-	if (d->doca) {
-		*cfg = d->x.cfg;
-		*running = d->x.running;
+	if (d->prov) {
+		*cfg = d->cfg;
+		*running = d->running;
 		return;
 	}
 	flock(d->fd, LOCK_SH);
@@ -270,10 +274,10 @@ int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg)
 
 	if (!cfg_valid(cfg))
 		return TEL_INVALID_VALUE;
-	if (d->doca) {	/* DOCA takes it at start */
-		if (d->x.running)
+	if (d->prov) {	/* the provider takes it at start */
+		if (d->running)
 			return TEL_BAD_STATE;
-		d->x.cfg = *cfg;
+		d->cfg = *cfg;
 		return TEL_OK;
 	}
 	flock(d->fd, LOCK_EX);
@@ -322,10 +326,14 @@ int tel_retx_start(struct tel_retx *t)
 		return TEL_BAD_STATE;
 	if (!cfg_valid(&t->cfg))
 		return TEL_INVALID_VALUE;
-	if (t->dev->doca) {
-		rc = tdoca_retx_start(t->dev->doca, &t->dev->x, &t->cfg);
-		if (!rc)
+	if (t->dev->prov) {
+		rc = t->dev->prov->start(t->dev->pp, &t->cfg);
+		if (!rc) {
 			t->state = RETX_RUNNING;
+			t->dev->cfg = t->cfg;
+			t->dev->running = true;
+			memset(t->dev->last, 0, sizeof(t->dev->last));
+		}
 		return rc;
 	}
 	flock(t->dev->fd, LOCK_EX);
@@ -352,10 +360,12 @@ int tel_retx_stop(struct tel_retx *t)
 
 	if (t->state != RETX_RUNNING)
 		return TEL_BAD_STATE;
-	if (t->dev->doca) {
-		rc = tdoca_retx_stop(t->dev->doca, &t->dev->x);
-		if (!rc)
+	if (t->dev->prov) {
+		rc = t->dev->prov->stop(t->dev->pp);
+		if (!rc) {
 			t->state = RETX_IDLE;
+			t->dev->running = false;
+		}
 		return rc;
 	}
 	flock(t->dev->fd, LOCK_EX);
@@ -492,12 +502,11 @@ int tel_retx_detect(struct tel_retx *t, uint8_t *changed)
 	*changed = 0;
 	if (t->state != RETX_RUNNING)
 		return TEL_OK;	/* this context loaded nothing yet */
-	if (t->dev->doca) {
-		int rc = tdoca_retx_detect(t->dev->doca, &t->dev->x, changed,
-					   &dev);
+	if (t->dev->prov) {
+		int rc = t->dev->prov->detect(t->dev->pp, changed, &dev);
 
 		if (!rc && *changed)
-			t->cfg = t->dev->x.cfg = dev;
+			t->cfg = t->dev->cfg = dev;
 		return rc;
 	}
 	retx_dev_state(t->dev, &dev, &running);
@@ -513,10 +522,14 @@ int tel_retx_read_bins(struct tel_retx *t, uint32_t *populated,
 	struct retx_file f;
 	int rc = TEL_OK;
 
-	if (t->dev->doca)
-		return t->state == RETX_RUNNING ?
-		       tdoca_retx_read(t->dev->doca, &t->dev->x, populated,
-				       bins) : TEL_BAD_STATE;
+	if (t->dev->prov) {
+		if (t->state != RETX_RUNNING)
+			return TEL_BAD_STATE;
+		rc = t->dev->prov->read(t->dev->pp, populated, bins);
+		if (!rc)
+			memcpy(t->dev->last, bins, sizeof(t->dev->last));
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;
