@@ -593,7 +593,9 @@ static int query(struct session *s, struct tel_diag *t, uint32_t max,
 	if (t->state != DIAG_RUNNING)
 		return tel_fail(&s->err, TEL_BAD_STATE, "diag read", " (not running; "
 			    "'diag start')");
-	tel_diag_sample_size(t, size);
+	rc = tel_diag_sample_size(t, size);
+	if (rc)
+		return tel_fail(&s->err, rc, "diag read", NULL);
 	*buf = malloc((size_t)*size * max);
 	if (!*buf)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");

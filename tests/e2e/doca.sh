@@ -86,7 +86,10 @@ has "in use" "IN_USE*force" "$out"
 check "force" 0 "$(FAKE_DOCA_DIAG_OWNER=1 $N -c 'diag config force; diag ids apply port_0_rx_bytes; diag start' >/dev/null 2>&1; echo $?)"
 
 # ---- retx: tel.sh's commands ----
-sumcounts() { tr '{' '\n' | sed -n 's/.*"count":\([0-9]*\).*/\1/p' | paste -sd+ | bc; }
+sumcounts() {	# total of the "count" fields of a retx read
+	tr '{' '\n' | sed -n 's/.*"count":\([0-9]*\).*/\1/p' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
 check "retx caps" 16 "$($N -j retx caps | jget max_bins)"
 $N -j -c 'retx config bins 6 bin0 100 bin1 100 unit usec mode double; retx start; retx read' >"$tmp/h.json"
 check "retx read exit" 0 $?
@@ -174,13 +177,13 @@ doca_telemetry_diag_get_sample_size|DRIVER|$D|diag read: DRIVER|2
 doca_telemetry_diag_query_counters|AGAIN|$D|diag read: AGAIN|2
 doca_telemetry_diag_query_counters|DEVICE_FATAL_ERROR|$D|diag read: DEVICE_FATAL_ERROR|2
 doca_telemetry_diag_query_counters|99|$D|diag read: UNKNOWN|2
-doca_telemetry_diag_stop|BAD_STATE|$D; diag stop|diag stop: BAD_STATE|1
+doca_telemetry_diag_stop|BAD_STATE/once|$D; diag stop|diag stop: BAD_STATE|1
 doca_telemetry_adp_retx_cap_is_supported|NOT_SUPPORTED|retx caps|retx: NOT_SUPPORTED|2
 doca_telemetry_adp_retx_create|NOT_PERMITTED|retx start|retx: NOT_PERMITTED|1
 doca_telemetry_adp_retx_set_hist_num_bins|INVALID_VALUE|retx start|retx start: INVALID_VALUE|1
 doca_telemetry_adp_retx_start|BAD_STATE|retx start|retx start: BAD_STATE|1
 doca_telemetry_adp_retx_read_hist_bins|DRIVER|retx start; retx read|retx read: DRIVER|2
-doca_telemetry_adp_retx_stop|DRIVER|retx start; retx stop|retx stop: DRIVER|2
+doca_telemetry_adp_retx_stop|DRIVER/once|retx start; retx stop|retx stop: DRIVER|2
 doca_devinfo_create_list|NOT_FOUND|diag show|DOCA cannot list devices: DOCA_ERROR_NOT_FOUND|1
 doca_dev_open|INITIALIZATION|diag show|DOCA cannot open 0000:08:00.1: DOCA_ERROR_INITIALIZATION|1
 EOF

@@ -5,7 +5,9 @@
  *
  * FAKE_DOCA_FAIL="func=CODE[,func=CODE...]": the named DOCA function
  * returns CODE (a number or DOCA_ERROR_... without the prefix, e.g.
- * doca_telemetry_diag_start=BAD_STATE) instead of doing its work.
+ * doca_telemetry_diag_start=BAD_STATE) instead of doing its work;
+ * CODE/once: only the first call fails (a failed stop, then the cleanup's
+ * stop that works).
  */
 #ifndef FAKE_DOCA_H
 #define FAKE_DOCA_H
@@ -57,7 +59,7 @@ static const char *const fake_doca_names[32] = {
 };
 
 /* The code FAKE_DOCA_FAIL gives fn, or 0. */
-static inline int fake_fail(const char *fn)
+static inline int fake_fail(const char *fn, int *once)
 {
 	const char *e = getenv("FAKE_DOCA_FAIL"), *p;
 	size_t n = strlen(fn);
@@ -69,6 +71,8 @@ static inline int fake_fail(const char *fn)
 		if (strncmp(p, fn, n) || p[n] != '=')
 			continue;
 		v = p + n + 1;
+		*once = strcspn(v, ",") > 5 &&
+			!strncmp(v + strcspn(v, ",") - 5, "/once", 5);
 		if (*v >= '0' && *v <= '9')
 			return atoi(v);
 		for (i = 1; i < 32; i++) {
@@ -76,7 +80,7 @@ static inline int fake_fail(const char *fn)
 
 
 			if (!strncmp(v, fake_doca_names[i] + 11, k) &&
-			    (!v[k] || v[k] == ','))
+			    (!v[k] || v[k] == ',' || v[k] == '/'))
 				return i;
 		}
 		return 1;
@@ -84,6 +88,14 @@ static inline int fake_fail(const char *fn)
 	return 0;
 }
 
-#define FAIL_IF() do { int f_ = fake_fail(__func__); if (f_) return f_; } while (0)
+#define FAIL_IF()                                                     \
+	do {                                                          \
+		static int done_;                                     \
+		int once_ = 0, f_ = fake_fail(__func__, &once_);      \
+		if (f_ && !(once_ && done_)) {                        \
+			done_ = 1;                                    \
+			return f_;                                    \
+		}                                                     \
+	} while (0)
 
 #endif
