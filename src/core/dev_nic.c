@@ -37,6 +37,7 @@ struct nic_device {
 	struct tdoca_diag dx;
 	struct retx_dev *retx;
 	struct tdoca_retx rx;
+	struct tdoca_pcc px;	/* pcc through DOCA (--telemetry doca) */
 	struct diag_dev *wdev;	/* record's IDs: its own context */
 	struct tdoca_diag wx;
 	struct tel_diag watch;
@@ -57,6 +58,7 @@ static void nic_close(struct device *d)
 	if (n->traffic_on)
 		run_bg_stop(&n->traffic, 2000);
 	watch_end(n);
+	tdoca_pcc_close(&n->px);
 	diag_dev_close(n->diag);
 	retx_dev_close(n->retx);
 	if (n->doca_open)
@@ -165,11 +167,12 @@ static int not_supported(struct device *d, const char *what, const char *why,
 /* ---- telemetry: DOCA or nothing -------------------------------------- */
 
 /* The native path: what pccbench reads without DOCA. */
-static const char *const native_why[2] = {
+static const char *const native_why[3] = {
 	"pccbench drives the diagnostic counters through DOCA only, and "
 	"the fwctl commands DOCA uses for them are not public",
 	"pccbench reads the adaptive-retransmission histogram through DOCA "
 	"only; the host's roce_adp_retrans_to counts the timeouts",
+	"the PPCC register serves pcc",
 };
 
 /* The PCI address and RDMA device DOCA is asked for. */
@@ -291,6 +294,35 @@ static int nic_diag(struct device *d, struct diag_dev **out,
 			return rc;
 	}
 	*out = n->diag;
+	return 0;
+}
+
+/* pcc: the PPCC register unless --telemetry doca (or none). */
+static int nic_pcc(struct device *d, const struct pcc_prov **ops, void **p,
+		   struct pcb_err *err)
+{
+	struct nic_device *n = nic_of(d);
+	const char *t = d->s->telemetry, *miss;
+	int tel;
+
+	if (t && !strcmp(t, "none"))
+		return not_supported(d, "pcc", "--telemetry none", err);
+	if (!t || strcmp(t, "doca"))
+		return 0;
+	if (doca_dev(d))
+		return not_supported(d, "pcc", n->doca_why, err);
+	miss = tdoca_missing(n->doca.api, TDOCA_F_PCC);
+	if (miss)
+		return not_supported(d, "pcc", miss, err);
+	if (!n->px.ctx) {
+		n->px = (struct tdoca_pcc){ .d = &n->doca };
+		tel = tdoca_pcc_open(&n->px);
+		if (tel)
+			return tel_fail(err, tel, "pcc", " (DOCA's pcc "
+					"context)");
+	}
+	*ops = &tdoca_pcc_prov;
+	*p = &n->px;
 	return 0;
 }
 
@@ -493,9 +525,11 @@ static size_t nic_info(struct device *d, const char *kv[][2], size_t max)
 	kv[2][0] = "retx";
 	kv[2][1] = provider(d, 1, TDOCA_F_RETX);
 	kv[3][0] = "pcc";
-	kv[3][1] = d->s->telemetry && !strcmp(d->s->telemetry, "none") ?
-		   "PPCC register (the pcc commands read it; --telemetry "
-		   "none leaves it)" : "PPCC register";
+	kv[3][1] = "PPCC register";
+	if (d->s->telemetry && !strcmp(d->s->telemetry, "none"))
+		kv[3][1] = "none (--telemetry none)";
+	else if (d->s->telemetry && !strcmp(d->s->telemetry, "doca"))
+		kv[3][1] = provider(d, 2, TDOCA_F_PCC);
 	return 4;
 }
 
@@ -512,6 +546,7 @@ const struct dev_ops dev_nic_ops = {
 	.diag = nic_diag,
 	.diag_sources = nic_diag_sources,
 	.diag_watch = nic_diag_watch,
+	.pcc = nic_pcc,
 	.summary = nic_summary,
 	.workload = nic_workload,
 	.replay = nic_replay,

@@ -37,6 +37,7 @@
 struct retx_dev;
 struct diag_dev;
 struct retx_cfg;
+struct pcc_prov;
 
 /* What a device is like, for the commands that must plan around it. */
 enum {
@@ -99,6 +100,9 @@ struct dev_ops {
 		    struct pcb_err *err);
 	int (*diag_sources)(struct device *d, uint64_t v[DS_COUNT],
 			    struct pcb_err *err);
+	/* who serves pcc: *ops NULL = the PPCC register (NULL op: same) */
+	int (*pcc)(struct device *d, const struct pcc_prov **ops, void **p,
+		   struct pcb_err *err);
 	/* the IDs diag_sources is read for next (NULL: it has them all) */
 	int (*diag_watch)(struct device *d, const uint64_t *ids, uint32_t n,
 			  struct pcb_err *err);
@@ -157,6 +161,10 @@ int dev_retx(struct session *s, struct retx_dev **out);
 bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
 		   bool *running, uint64_t *bins);
 int dev_diag(struct session *s, struct diag_dev **out);
+/* Who serves the pcc context: *ops NULL = the PPCC register, else a
+ * provider (tel/pcc.h) on *p, the device's.
+ */
+int dev_pcc(struct session *s, const struct pcc_prov **ops, void **p);
 /* The diag data IDs' sources (cumulative, DS_*). */
 int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT]);
 /* The data IDs a recorder reads through dev_diag_sources from now on: a

@@ -79,6 +79,8 @@ static const char *feature_name(unsigned f)
 		return "adp_retx, DOCA 3.2+";
 	case TDOCA_F_PCC:
 		return "pcc";
+	case TDOCA_F_PCC_CLEAR:
+		return "pcc clear";
 	default:
 		return "version";
 	}
@@ -135,6 +137,22 @@ static void resolve(void *const *h, size_t nh)
 	TDOCA_GET(retx_get_vhca, "doca_telemetry_adp_retx_get_hist_vhca_id",
 		  TDOCA_F_RETX);
 	TDOCA_GET(pcc_create, "doca_telemetry_pcc_create", TDOCA_F_PCC);
+	TDOCA_GET(pcc_algo_id, "doca_telemetry_pcc_get_algo_id", TDOCA_F_PCC);
+	TDOCA_GET(pcc_major, "doca_telemetry_pcc_get_algo_major_version",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_minor, "doca_telemetry_pcc_get_algo_minor_version",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_enable, "doca_telemetry_pcc_get_algo_enable_status",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_algo_info, "doca_telemetry_pcc_get_algo_info",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_num_counters, "doca_telemetry_pcc_get_num_counters",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_counter_info, "doca_telemetry_pcc_get_counter_info",
+		  TDOCA_F_PCC);
+	TDOCA_GET(pcc_counters, "doca_telemetry_pcc_get_counters", TDOCA_F_PCC);
+	TDOCA_GET(pcc_clear, "doca_telemetry_pcc_get_and_clear_counters",
+		  TDOCA_F_PCC_CLEAR);
 #define TDOCA_SIMPLE(f, m, name, type) TDOCA_GET(m, name, TDOCA_F_##f);
 	TDOCA_SYMS_SIMPLE(TDOCA_SIMPLE)
 #undef TDOCA_SIMPLE

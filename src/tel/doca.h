@@ -36,6 +36,7 @@ enum {
 	TDOCA_F_RETX = 0x8,	/* adp_retx (3.2+) */
 	TDOCA_F_PCC = 0x10,
 	TDOCA_F_VERSION = 0x20,	/* doca_version_runtime (informative) */
+	TDOCA_F_PCC_CLEAR = 0x40, /* pcc get_and_clear (2.10: unconfirmed) */
 };
 
 typedef int (*tdoca_ctx_fn)(void *ctx);
@@ -155,6 +156,12 @@ typedef int (*tdoca_capenum_fn)(const void *devinfo, int which, uint8_t *v);
 	X(PCC, pcc_start, "doca_telemetry_pcc_start", tdoca_ctx_fn)           \
 	X(PCC, pcc_stop, "doca_telemetry_pcc_stop", tdoca_ctx_fn)             \
 	X(PCC, pcc_cap_slots, "doca_telemetry_pcc_cap_get_max_algo_slots",    \
+	  tdoca_capu32_fn)                                                    \
+	X(PCC, pcc_cap_info_len, "doca_telemetry_pcc_cap_get_max_algo_info_len",\
+	  tdoca_capu32_fn)                                                    \
+	X(PCC, pcc_cap_counter_info_len,                                      \
+	  "doca_telemetry_pcc_cap_get_max_counter_info_len", tdoca_capu32_fn) \
+	X(PCC, pcc_cap_counters, "doca_telemetry_pcc_cap_get_max_num_counters",\
 	  tdoca_capu32_fn)
 
 struct tdoca_api {
@@ -178,13 +185,26 @@ struct tdoca_api {
 	int (*retx_read)(void *retx, uint32_t *populated, uint64_t *bins);
 	int (*retx_get_vhca)(void *retx, uint8_t *set, uint16_t *id);
 	int (*pcc_create)(void *dev, void **pcc);
+	int (*pcc_algo_id)(void *pcc, uint8_t slot, uint32_t *id);
+	int (*pcc_major)(void *pcc, uint8_t slot, uint32_t *v);
+	int (*pcc_minor)(void *pcc, uint8_t slot, uint32_t *v);
+	int (*pcc_enable)(void *pcc, uint8_t slot, uint8_t *algo,
+			  uint8_t *counters);
+	int (*pcc_algo_info)(void *pcc, uint8_t slot, char *info);
+	int (*pcc_num_counters)(void *pcc, uint8_t slot, uint32_t *n);
+	int (*pcc_counter_info)(void *pcc, uint8_t slot, uint8_t id,
+				char *info);
+	int (*pcc_counters)(void *pcc, uint8_t slot, uint32_t *populated,
+			    uint32_t *counters);
+	int (*pcc_clear)(void *pcc, uint8_t slot, uint32_t *populated,
+			 uint32_t *counters);
 #define TDOCA_MEMBER(f, m, name, type) type m;
 	TDOCA_SYMS_SIMPLE(TDOCA_MEMBER)
 #undef TDOCA_MEMBER
 	unsigned missing;	/* TDOCA_F_* some symbol of which is absent */
 	/* per feature bit: "first_sym and N more (feature)" */
-	char missing_syms[6][200];
-	unsigned nmissing[6];
+	char missing_syms[7][200];
+	unsigned nmissing[7];
 	char common_path[512], tel_path[512];
 	char version[40];	/* "3.2.1025", or from the soname */
 };

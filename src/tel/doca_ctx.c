@@ -1,6 +1,7 @@
 /* doca_ctx.c - diag and adp_retx over DOCA's calls (doca_ctx.h), in the
  * order DOCA's telemetry samples make them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,6 +365,188 @@ static int retx_read(void *p, uint32_t *populated, uint64_t *bins)
 	free(all);
 	return rc;
 }
+
+/* ---- pcc ------------------------------------------------------------ */
+
+int tdoca_pcc_open(struct tdoca_pcc *x)
+{
+	const struct tdoca_dev *d = x->d;
+	const struct tdoca_api *a = d->api;
+	int rc;
+
+	if (x->ctx)
+		return TEL_OK;
+	rc = T(a->pcc_cap_is_supported(d->devinfo));
+	if (!rc)
+		rc = T(a->pcc_cap_slots(d->devinfo, &x->max_slots));
+	if (!rc)
+		rc = T(a->pcc_cap_info_len(d->devinfo, &x->info_len));
+	if (!rc)
+		rc = T(a->pcc_cap_counter_info_len(d->devinfo,
+						   &x->counter_info_len));
+	if (!rc)
+		rc = T(a->pcc_cap_counters(d->devinfo, &x->max_counters));
+	if (!rc && (x->max_slots > 256 || x->info_len > 65536 ||
+		    x->counter_info_len > 65536 || x->max_counters > 65536))
+		rc = TEL_UNEXPECTED;	/* caps no device has: refuse */
+	if (!rc)
+		rc = T(a->pcc_create(d->dev, &x->ctx));
+	if (rc) {
+		x->ctx = NULL;
+		return rc;
+	}
+	rc = T(a->pcc_start(x->ctx));
+	if (rc) {
+		a->pcc_destroy(x->ctx);
+		x->ctx = NULL;
+	}
+	return rc;
+}
+
+void tdoca_pcc_close(struct tdoca_pcc *x)
+{
+	if (!x->ctx)
+		return;
+	x->d->api->pcc_stop(x->ctx);
+	x->d->api->pcc_destroy(x->ctx);
+	x->ctx = NULL;
+}
+
+static int pcc_caps(void *p, uint32_t *max_slots, uint32_t *max_info_len,
+		    uint32_t *max_counters)
+{
+	struct tdoca_pcc *x = p;
+
+	*max_slots = x->max_slots;
+	*max_info_len = x->info_len;
+	*max_counters = x->max_counters;
+	return TEL_OK;
+}
+
+/* DOCA's slot numbers are uint8_t; pccbench's are checked against caps. */
+static int pcc_slot(const struct tdoca_pcc *x, unsigned slot)
+{
+	return slot < x->max_slots && slot <= 255 ? TEL_OK : TEL_INVALID_VALUE;
+}
+
+static int pcc_algo_id(void *p, unsigned slot, uint32_t *id)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	return rc ? rc : T(x->d->api->pcc_algo_id(x->ctx, (uint8_t)slot, id));
+}
+
+static int pcc_version(void *p, unsigned slot, uint32_t *major,
+		       uint32_t *minor)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	if (!rc)
+		rc = T(x->d->api->pcc_major(x->ctx, (uint8_t)slot, major));
+	if (!rc)
+		rc = T(x->d->api->pcc_minor(x->ctx, (uint8_t)slot, minor));
+	return rc;
+}
+
+static int pcc_enable(void *p, unsigned slot, uint8_t *en, uint8_t *cen)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	return rc ? TEL_DRIVER :	/* as the PPCC path: a bad slot */
+		    T(x->d->api->pcc_enable(x->ctx, (uint8_t)slot, en, cen));
+}
+
+/* DOCA writes up to its cap: a buffer that size, then ours. */
+static int pcc_text(struct tdoca_pcc *x, unsigned slot, int counter,
+		    char *buf, size_t len)
+{
+	size_t cap = counter < 0 ? x->info_len : x->counter_info_len;
+	char *tmp = calloc(cap + 1, 1);
+	int rc;
+
+	if (!tmp)
+		return TEL_NO_MEMORY;
+	rc = counter < 0 ?
+	     T(x->d->api->pcc_algo_info(x->ctx, (uint8_t)slot, tmp)) :
+	     T(x->d->api->pcc_counter_info(x->ctx, (uint8_t)slot,
+					   (uint8_t)counter, tmp));
+	if (!rc)
+		snprintf(buf, len, "%.*s", (int)cap, tmp);
+	free(tmp);
+	return rc;
+}
+
+static int pcc_info(void *p, unsigned slot, char *buf, size_t len)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	return rc ? rc : pcc_text(x, slot, -1, buf, len);
+}
+
+static int pcc_num(void *p, unsigned slot, uint32_t *n)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	return rc ? rc :
+		    T(x->d->api->pcc_num_counters(x->ctx, (uint8_t)slot, n));
+}
+
+static int pcc_counter_info(void *p, unsigned slot, unsigned id, char *buf,
+			    size_t len)
+{
+	struct tdoca_pcc *x = p;
+	int rc = pcc_slot(x, slot);
+
+	if (!rc && id > 255)
+		rc = TEL_INVALID_VALUE;
+	return rc ? rc : pcc_text(x, slot, (int)id, buf, len);
+}
+
+static int pcc_counters(void *p, unsigned slot, bool clear,
+			uint32_t *populated, uint32_t *vals)
+{
+	struct tdoca_pcc *x = p;
+	const struct tdoca_api *a = x->d->api;
+	uint32_t *all, n = 0;
+	int rc = pcc_slot(x, slot);
+
+	*populated = 0;
+	if (rc)
+		return rc;
+	if (clear && !a->pcc_clear)
+		return TEL_NOT_SUPPORTED;
+	all = calloc(x->max_counters ? x->max_counters : 1, sizeof(*all));
+	if (!all)
+		return TEL_NO_MEMORY;
+	rc = clear ? T(a->pcc_clear(x->ctx, (uint8_t)slot, &n, all)) :
+		     T(a->pcc_counters(x->ctx, (uint8_t)slot, &n, all));
+	if (!rc && vals) {
+		if (n > x->max_counters)
+			n = x->max_counters;
+		if (n > TEL_PCC_MAX_COUNTERS)
+			n = TEL_PCC_MAX_COUNTERS;
+		memcpy(vals, all, n * sizeof(*vals));
+		*populated = n;
+	}
+	free(all);
+	return rc;
+}
+
+const struct pcc_prov tdoca_pcc_prov = {
+	.caps = pcc_caps,
+	.algo_id = pcc_algo_id,
+	.version = pcc_version,
+	.enable_status = pcc_enable,
+	.algo_info = pcc_info,
+	.num_counters = pcc_num,
+	.counter_info = pcc_counter_info,
+	.counters = pcc_counters,
+};
 
 const struct diag_prov tdoca_diag_prov = {
 	.caps = diag_caps,

@@ -19,6 +19,7 @@
 
 #include "tel/diag.h"
 #include "tel/doca.h"
+#include "tel/pcc.h"
 #include "tel/retx.h"
 
 struct tdoca_diag {
@@ -35,8 +36,21 @@ struct tdoca_retx {
 	bool running;
 };
 
-/* p: a struct tdoca_diag / tdoca_retx whose d is set. */
+/* The pcc context: made and started by tdoca_pcc_open, stopped and
+ * destroyed by tdoca_pcc_close (the device's life); the readers work on
+ * it in any tel_pcc state, as DOCA's sample reads slots before start.
+ */
+struct tdoca_pcc {
+	const struct tdoca_dev *d;
+	void *ctx;		/* struct doca_telemetry_pcc * */
+	uint32_t max_slots, info_len, counter_info_len, max_counters;
+};
+int tdoca_pcc_open(struct tdoca_pcc *x);
+void tdoca_pcc_close(struct tdoca_pcc *x);
+
+/* p: a struct tdoca_diag / tdoca_retx / tdoca_pcc whose d is set. */
 extern const struct diag_prov tdoca_diag_prov;
 extern const struct retx_prov tdoca_retx_prov;
+extern const struct pcc_prov tdoca_pcc_prov;
 
 #endif

@@ -4,7 +4,7 @@
 # time from PCCBENCH_DOCA_LIBDIR (tests/fake-doca: DOCA's sonames, its
 # documented state machines, a virtual clock).  The diag and retx commands
 # of diag.sh and tel.sh, `record ... ids` and the record's retx columns
-# work through it; an older DOCA without adp_retx disables retx only; an
+# work through it, and `pcc` with --telemetry doca; an older DOCA without adp_retx disables retx only; an
 # absent library, a device DOCA does not list and each documented error
 # code give the same errors and exit codes as the sim's contexts; the
 # binary has no link-time dependency on DOCA.  A DOCA context lives as
@@ -124,6 +124,25 @@ out=$($N -c 'diag config; record for 300ms every 100ms ids port_0_rx_bytes' 2>&1
 check "record ids with diag" 1 $rc
 has "record ids in use" "record: diag data IDs: IN_USE" "$out"
 
+# ---- pcc: the PPCC register by default, DOCA's pcc when asked ----
+has "pcc by PPCC" "Slot 0: ID 5a54, version 1.00 - ZTR_RTT" "$($N pcc show)"
+P="$N --telemetry doca"
+has "pcc dev show" '"pcc":"DOCA 3.2.0' "$($P -j dev show)"
+out=$($P -c 'pcc show; pcc counters 0; pcc clear 0; pcc counters 0')
+check "pcc through DOCA exit" 0 $?
+has "pcc slot 0" "Slot 0: ID bfff, version 0.01 - fake_rtt, the fake DOCA's RTT algorithm" "$out"
+has "pcc slot 2 empty" "Slot 2: Empty" "$out"
+has "pcc slot 1 counters off" "Slot 1: algo ENABLED, counters DISABLED" "$out"
+# each get_counters reads (reads since the clear) * 10: 1 (show), 2, clear, 1
+check "pcc counter 0 reads" "10 20 10" "$(printf '%s\n' "$out" | sed -n 's/^Counter 0: \([0-9]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+out=$($P pcc counters 1 2>&1); rc=$?
+check "pcc disabled exit" 1 $rc
+has "pcc disabled" "pcc counters: BAD_STATE" "$out"
+out=$(PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-common $P pcc show 2>&1); rc=$?
+check "pcc without DOCA exit" 1 $rc
+has "pcc without DOCA" "pcc: NOT_SUPPORTED on 0000:08:00.1 (DOCA's libdoca_common" "$out"
+check "pcc none" "error: pcc: NOT_SUPPORTED on 0000:08:00.1 (--telemetry none)" "$($N --telemetry none pcc show 2>&1)"
+
 # ---- an older DOCA: no adp_retx (3.2), diag still works ----
 out=$(PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-old $N retx start 2>&1); rc=$?
 check "no retx exit" 1 $rc
@@ -154,7 +173,7 @@ check "bad --telemetry" "error: unknown telemetry 'dpdk' (doca, native, none)" "
 # ---- each documented error code: the name, the sim's exit class ----
 D='diag config; diag ids apply port_0_rx_bytes; diag start; diag read'
 while IFS='|' read -r fn code cmd want ex; do
-	out=$(FAKE_DOCA_FAIL="$fn=$code" $N -c "$cmd" 2>&1); rc=$?
+	out=$(FAKE_DOCA_FAIL="$fn=$code" $N --telemetry doca -c "$cmd" 2>&1); rc=$?
 	check "$fn=$code exit" "$ex" $rc
 	has "$fn=$code" "$want" "$out"
 done <<EOF
@@ -184,6 +203,11 @@ doca_telemetry_adp_retx_set_hist_num_bins|INVALID_VALUE|retx start|retx start: I
 doca_telemetry_adp_retx_start|BAD_STATE|retx start|retx start: BAD_STATE|1
 doca_telemetry_adp_retx_read_hist_bins|DRIVER|retx start; retx read|retx read: DRIVER|2
 doca_telemetry_adp_retx_stop|DRIVER/once|retx start; retx stop|retx stop: DRIVER|2
+doca_telemetry_pcc_cap_is_supported|OPERATING_SYSTEM|pcc show|pcc: OPERATING_SYSTEM|2
+doca_telemetry_pcc_start|BAD_STATE|pcc show|pcc: BAD_STATE|1
+doca_telemetry_pcc_get_algo_id|DRIVER|pcc show|pcc: DRIVER|2
+doca_telemetry_pcc_get_counters|BAD_STATE|pcc counters 0|pcc counters: BAD_STATE|1
+doca_telemetry_pcc_get_and_clear_counters|DRIVER|pcc clear 0|pcc clear: DRIVER|2
 doca_devinfo_create_list|NOT_FOUND|diag show|DOCA cannot list devices: DOCA_ERROR_NOT_FOUND|1
 doca_dev_open|INITIALIZATION|diag show|DOCA cannot open 0000:08:00.1: DOCA_ERROR_INITIALIZATION|1
 EOF

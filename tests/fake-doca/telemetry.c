@@ -11,7 +11,8 @@
  * timestamped 1000 s + (k+1) periods.  Each histogram read adds i+1 to
  * bin i.  FAKE_DOCA_DIAG_OWNER=1: another program owns diag (create
  * without force: IN_USE).  FAKE_DOCA_RETX_CHANGE=1: another program
- * reconfigured the histogram (4 bins, msec) after start.
+ * reconfigured the histogram (4 bins, msec) after start.  pcc: see the
+ * slots below.
  * Built without FAKE_DOCA_RETX (DOCA before 3.2) it has no adp_retx
  * symbols; without FAKE_DOCA_RECONF (before 3.1) no reconfig.
  */
@@ -523,10 +524,19 @@ P(adp_retx_read_hist_bins, struct doca_telemetry_adp_retx *x,
 }
 #endif
 
-/* ---- pcc: what pccbench probes ---------------------------------------- */
+/* ---- pcc ------------------------------------------------------------- */
+/* The fake's slots: 0 an RTT algorithm with counters on, 1 one with its
+ * counters off, the rest empty.  Counter i reads (reads since the last
+ * clear) * (i + 1) * 10.
+ */
 struct doca_telemetry_pcc {
 	int running;
+	uint32_t reads;
 };
+
+#define PCC_SLOTS 16
+#define PCC_INFO 64
+#define PCC_COUNTERS 8
 
 P(pcc_cap_is_supported, const struct doca_devinfo *d)
 {
@@ -538,7 +548,28 @@ P(pcc_cap_is_supported, const struct doca_devinfo *d)
 P(pcc_cap_get_max_algo_slots, const struct doca_devinfo *d, uint32_t *v)
 {
 	(void)d;
-	*v = 16;
+	*v = PCC_SLOTS;
+	return 0;
+}
+
+P(pcc_cap_get_max_algo_info_len, const struct doca_devinfo *d, uint32_t *v)
+{
+	(void)d;
+	*v = PCC_INFO;
+	return 0;
+}
+
+P(pcc_cap_get_max_counter_info_len, const struct doca_devinfo *d, uint32_t *v)
+{
+	(void)d;
+	*v = PCC_INFO;
+	return 0;
+}
+
+P(pcc_cap_get_max_num_counters, const struct doca_devinfo *d, uint32_t *v)
+{
+	(void)d;
+	*v = PCC_COUNTERS;
 	return 0;
 }
 
@@ -560,6 +591,7 @@ P(pcc_destroy, struct doca_telemetry_pcc *x)
 
 P(pcc_start, struct doca_telemetry_pcc *x)
 {
+	FAIL_IF();
 	if (x->running)
 		return F_BAD_STATE;
 	x->running = 1;
@@ -572,4 +604,111 @@ P(pcc_stop, struct doca_telemetry_pcc *x)
 		return F_BAD_STATE;
 	x->running = 0;
 	return 0;
+}
+
+P(pcc_get_algo_id, struct doca_telemetry_pcc *x, uint8_t slot, uint32_t *v)
+{
+	(void)x;
+	FAIL_IF();
+	if (slot >= PCC_SLOTS)
+		return F_INVALID_VALUE;
+	if (slot > 1)
+		return F_BAD_STATE;	/* empty */
+	*v = slot ? 0x4443 : 0xbfff;
+	return 0;
+}
+
+P(pcc_get_algo_major_version, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint32_t *v)
+{
+	(void)x;
+	if (slot > 1)
+		return F_BAD_STATE;
+	*v = slot ? 1 : 0;
+	return 0;
+}
+
+P(pcc_get_algo_minor_version, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint32_t *v)
+{
+	(void)x;
+	if (slot > 1)
+		return F_BAD_STATE;
+	*v = slot ? 0 : 1;
+	return 0;
+}
+
+P(pcc_get_algo_enable_status, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint8_t *en, uint8_t *cen)
+{
+	(void)x;
+	FAIL_IF();
+	if (slot > 1)
+		return F_DRIVER;
+	*en = 1;
+	*cen = slot == 0;
+	return 0;
+}
+
+P(pcc_get_algo_info, struct doca_telemetry_pcc *x, uint8_t slot, char *info)
+{
+	(void)x;
+	if (slot > 1)
+		return F_BAD_STATE;
+	snprintf(info, PCC_INFO, "%s", slot ? "fake_dcqcn, counters off" :
+		 "fake_rtt, the fake DOCA's RTT algorithm");
+	return 0;
+}
+
+P(pcc_get_num_counters, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint32_t *n)
+{
+	(void)x;
+	if (slot > 1)
+		return F_DRIVER;
+	*n = slot ? 0 : 2;
+	return 0;
+}
+
+P(pcc_get_counter_info, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint8_t id, char *info)
+{
+	(void)x;
+	if (slot != 0 || id > 1)
+		return F_DRIVER;
+	snprintf(info, PCC_INFO, "%s", id ? "fake_rtt_max, largest RTT" :
+		 "fake_rtt_samples, RTT samples taken");
+	return 0;
+}
+
+static int pcc_read(struct doca_telemetry_pcc *x, uint8_t slot, uint32_t *n,
+		    uint32_t *c, int clear)
+{
+	if (slot > 1)
+		return F_DRIVER;
+	if (slot == 1)
+		return F_BAD_STATE;	/* counters disabled */
+	x->reads++;
+	if (c) {
+		c[0] = x->reads * 10;
+		c[1] = x->reads * 20;
+	}
+	*n = 2;
+	if (clear)
+		x->reads = 0;
+	return 0;
+}
+
+P(pcc_get_counters, struct doca_telemetry_pcc *x, uint8_t slot, uint32_t *n,
+  uint32_t *c)
+{
+	FAIL_IF();
+	return pcc_read(x, slot, n, c, 0);
+}
+
+P(pcc_get_and_clear_counters, struct doca_telemetry_pcc *x, uint8_t slot,
+  uint32_t *n, uint32_t *c)
+{
+	FAIL_IF();
+	return pcc_read(x, slot, n, c, 1);
 }
