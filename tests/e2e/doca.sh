@@ -38,7 +38,8 @@ check "diag provider" "DOCA 3.2.0 ($FD/libdoca_telemetry.so.2, device 0000:08:00
 check "retx provider" "DOCA 3.2.0 ($FD/libdoca_telemetry.so.2, device 0000:08:00.1 mlx5_1)" \
 	"$(sed -n 's/.*"retx":"\([^"]*\)".*/\1/p' "$tmp/show.json")"
 check "pcc provider" "PPCC register" "$(sed -n 's/.*"pcc":"\([^"]*\)".*/\1/p' "$tmp/show.json")"
-check "sim unchanged" "" "$("$BIN" -d sim:d -j dev show | grep -o '"diag":')"
+check "sim providers" '"diag":"sim","retx":"sim","pcc":"PPCC register (the sim firmware'"'"'s)"' \
+	"$("$BIN" -d sim:d -j dev show | grep -o '"diag":.*firmware.s)"')"
 # the device found by its RDMA name when DOCA lists it at another address
 FAKE_DOCA_DEVICES=0000:99:00.0=mlx5_1,0000:08:00.1=mlx5_7 $N -j dev show >"$tmp/show2.json"
 has "by pci first" "device 0000:08:00.1 mlx5_7" "$(cat "$tmp/show2.json")"
