@@ -504,9 +504,15 @@ static const char *provider(struct device *d, int which, unsigned feature)
 		snprintf(tmp, sizeof(tmp), "none (%s)", why);
 		memcpy(n->prov[which], tmp, sizeof(tmp));
 	} else {
+		const char *rc = which == 0 ?
+			tdoca_missing(n->doca.api, TDOCA_F_RECONF) : NULL;
+
 		snprintf(n->prov[which], sizeof(n->prov[which]),
-			 "DOCA %s (%s, device %s %s)", n->doca.api->version,
-			 n->doca.api->tel_path, n->doca.pci, n->doca.ibdev);
+			 "DOCA %s (%s, device %s %s%s%s%s)",
+			 n->doca.api->version, n->doca.api->tel_path,
+			 n->doca.pci, n->doca.ibdev, rc ? "; lacks " : "",
+			 rc ? rc : "", rc ? ", which pccbench does not use" :
+			 "");
 	}
 	return n->prov[which];
 }

@@ -149,7 +149,16 @@ out=$(PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-old $N retx start 2>&1); rc=$?
 check "no retx exit" 1 $rc
 check "no retx" "error: retx: NOT_SUPPORTED on 0000:08:00.1 (DOCA 3.0.0058 at $O/tests/fake-doca-old/libdoca_telemetry.so.2 lacks doca_telemetry_adp_retx_create and 26 more (adp_retx, DOCA 3.2+))" "$out"
 check "old diag works" 0 "$(PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-old $N -c 'diag config; diag ids apply port_0_rx_bytes; diag start; diag read' >/dev/null 2>&1; echo $?)"
-has "old dev show" '"retx":"none (DOCA 3.0.0058' "$(PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-old $N -j dev show)"
+PCCBENCH_DOCA_LIBDIR=$O/tests/fake-doca-old $N -j dev show >"$tmp/old.json"
+has "old dev show retx" '"retx":"none (DOCA 3.0.0058' "$(cat "$tmp/old.json")"
+has "old dev show reconfig" "device 0000:08:00.1 mlx5_1; lacks doca_telemetry_diag_reconfig_sample_period (diag reconfig, DOCA 3.1+), which pccbench does not use)" "$(cat "$tmp/old.json")"
+# the per-domain library names, tried when libdoca_telemetry is absent
+mkdir "$tmp/perdomain"
+ln -s "$FD/libdoca_common.so.2" "$tmp/perdomain/libdoca_common.so.2"
+ln -s "$FD/libdoca_telemetry.so.2" "$tmp/perdomain/libdoca_telemetry_diag.so.2"
+out=$(PCCBENCH_DOCA_LIBDIR=$tmp/perdomain $N -c 'dev show; diag config; diag ids apply port_0_rx_bytes; diag start; diag read' 2>&1)
+check "per-domain exit" 0 $?
+has "per-domain" "diag       DOCA 3.2.0 ($tmp/perdomain/libdoca_telemetry_diag.so.2 (per-domain libraries)" "$out"
 
 # ---- no DOCA: absent, half there, a device it does not list ----
 out=$(PCCBENCH_DOCA_LIBDIR=$tmp/none $N diag show 2>&1); rc=$?
