@@ -323,10 +323,10 @@ int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
 	struct diag_hdr h;
 	int rc = TEL_OK;
 
-	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
-		return TEL_INVALID_VALUE;
 	if (d->prov)	/* a provider's context ends with its process */
 		return TEL_OK;
+	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
+		return TEL_INVALID_VALUE;
 	flock(d->fd, LOCK_EX);
 	if (load(d, &h)) {
 		rc = TEL_DRIVER;
@@ -455,7 +455,8 @@ int tel_diag_set_log_max_num_samples(struct tel_diag *t, uint32_t log)
 {
 	int rc = setter(t);
 
-	if (!rc && log > DIAG_LOG_MAX_SAMPLES)
+	/* a provider's device has its own cap: it says at apply_config */
+	if (!rc && log > (t->dev && t->dev->prov ? 255u : DIAG_LOG_MAX_SAMPLES))
 		rc = TEL_NOT_SUPPORTED;
 	if (!rc)
 		t->cfg.log_samples = log;

@@ -60,6 +60,11 @@ FAKE_DOCA_STEP=10 $N -j -c 'diag config samples 2; diag ids apply port_0_rx_byte
 check "skipped exit" 0 $?
 check "lost" "warning: SKIPPED: 6 samples were overwritten before this read (a bigger 'samples' or faster reads; see 'diag advise')" "$(cat "$tmp/r2.err")"
 check "oldest kept" 6 "$(grep -o '"sample_id":[0-9]*' "$tmp/r2.json" | head -n 1 | cut -d: -f2)"
+# the ring size is the device's: DOCA's cap (the fake's 2^14), not the sim's
+check "samples 14" 0 "$($N diag config samples 14 >/dev/null 2>&1; echo $?)"
+out=$($N diag config samples 15 2>&1); rc=$?
+check "samples 15 exit" 2 $rc
+has "samples 15" "diag config: NOT_SUPPORTED" "$out"
 # CSV and format 0 through an ID list exported and imported
 $N -c "diag config; diag ids export $tmp/ids.json; diag stop; diag config format 0 timestamp frc; diag ids import $tmp/ids.json; diag start; diag export $tmp/f0.csv" >/dev/null
 check "format 0 exit" 0 $?
