@@ -172,6 +172,41 @@ $(EMU): $(O)/emu/tests/mstreg-emu/emu.o $(O)/emu/libemu.a \
 # (the shallower .d files are in DEPS)
 -include $(wildcard $(O)/emu/*/*/*/*.d)
 
+# ---- a fake DOCA ----------------------------------------------------------
+# tests/fake-doca: libdoca_common.so.2 and libdoca_telemetry.so.2 with
+# DOCA's sonames and symbols, for PCCBENCH_DOCA_LIBDIR (tests/e2e/doca.sh).
+# Built PIC, without SANITIZE's flags (pccbench dlopens them).  fake-doca:
+# DOCA 3.2 (adp_retx, reconfig); fake-doca-old: 3.0 (neither);
+# fake-doca-common: libdoca_common only.
+FAKE_DOCA_DIRS := $(O)/tests/fake-doca $(O)/tests/fake-doca-old \
+	$(O)/tests/fake-doca-common
+FAKE_DOCA := $(O)/tests/fake-doca/libdoca_telemetry.so.2 \
+	$(O)/tests/fake-doca-old/libdoca_telemetry.so.2 \
+	$(addsuffix /libdoca_common.so.2,$(FAKE_DOCA_DIRS))
+FAKE_DOCA_CFLAGS = -std=c11 -D_GNU_SOURCE $(WFLAGS) -Wno-missing-prototypes \
+	$(WERROR) $(CFLAGS) -fPIC -shared
+
+test-build: $(FAKE_DOCA)
+
+$(O)/tests/fake-doca/libdoca_common.so.2: FAKE_V := 3.2.0
+$(O)/tests/fake-doca-old/libdoca_common.so.2: FAKE_V := 3.0.0058
+$(O)/tests/fake-doca-common/libdoca_common.so.2: FAKE_V := 3.2.0
+$(O)/tests/fake-doca/libdoca_telemetry.so.2: FAKE_D := -DFAKE_DOCA_RETX \
+	-DFAKE_DOCA_RECONF
+
+$(O)/tests/%/libdoca_common.so.2: tests/fake-doca/common.c tests/fake-doca/fake.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@ (fake DOCA)")
+	$(Q)$(CC) $(FAKE_DOCA_CFLAGS) -DFAKE_DOCA_VER='"$(FAKE_V)"' \
+		-Wl,-soname,libdoca_common.so.2 -o $@ $<
+
+$(O)/tests/%/libdoca_telemetry.so.2: tests/fake-doca/telemetry.c \
+		tests/fake-doca/fake.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@ (fake DOCA)")
+	$(Q)$(CC) $(FAKE_DOCA_CFLAGS) $(FAKE_D) \
+		-Wl,-soname,libdoca_telemetry.so.2 -o $@ $<
+
 # ---- fuzzing --------------------------------------------------------------
 # make fuzz [FUZZ_S=10]: libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with
 # clang into build-fuzz/, the project's sources instrumented with

@@ -5,7 +5,7 @@
 set -eu
 
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel"
+libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel binutils"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 
 missing=""

@@ -43,6 +43,10 @@ static void usage(FILE *fp)
 	      "      --mstreg PATH  mstflint's mstreg or MFT's mlxreg\n"
 	      "      --timeout MS   for each mstreg run (default 10000)\n"
 	      "      --read-only    refuse every register write\n"
+	      "      --telemetry T  doca, native or none: who serves diag,\n"
+	      "                     retx and pcc on a real NIC (default: DOCA\n"
+	      "                     for diag and retx where installed, PPCC\n"
+	      "                     for pcc)\n"
 	      "  -c CMDS            run 'CMD; CMD' and exit\n"
 	      "  -x, --script FILE  run a script (FILE:LINE on errors)\n"
 	      "  -j, --json         JSON output; -p, --pretty: indented JSON\n"
@@ -75,6 +79,7 @@ int main(int argc, char **argv)
 		{ "mstreg", required_argument, NULL, 'M' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "read-only", no_argument, NULL, 'R' },
+		{ "telemetry", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -147,6 +152,17 @@ int main(int argc, char **argv)
 		}
 		case 'R':
 			s.read_only = true;
+			break;
+		case 'E':
+			if (strcmp(optarg, "doca") && strcmp(optarg, "native") &&
+			    strcmp(optarg, "none")) {
+				fprintf(stderr, "error: unknown telemetry '%s' "
+					"(doca, native, none)\n", optarg);
+				sess_release(&s);
+				return 1;
+			}
+			free(s.telemetry);
+			s.telemetry = strdup(optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -102,11 +102,18 @@ static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 static int cmd_diag_caps(struct session *s, int argc, char **argv)
 {
 	struct out *o = &s->out;
+	struct diag_dev *dd;
 	struct diag_caps c;
+	int rc;
 
 	(void)argc;
 	(void)argv;
-	diag_dev_caps(&c);
+	rc = dev_diag(s, &dd);
+	if (rc)
+		return rc;
+	rc = diag_dev_caps_of(dd, &c);
+	if (rc)
+		return tel_fail(&s->err, rc, "diag caps", NULL);
 	out_obj_begin(o, NULL);
 	out_field_uint(o, "max_num_data_ids", "max data IDs       %u\n",
 		       c.max_ids);
@@ -123,8 +130,11 @@ static int cmd_diag_caps(struct session *s, int argc, char **argv)
 	out_bool(o, "on_demand", c.modes[DIAG_ON_DEMAND]);
 	out_bool(o, "frc", c.ts[DIAG_FRC]);
 	out_bool(o, "rtc", c.ts[DIAG_RTC]);
-	out_text(o, "sample modes       single repetitive on_demand\n"
-		 "timestamp sources  frc rtc\n");
+	out_text(o, "sample modes      %s%s%s\ntimestamp sources %s%s\n",
+		 c.modes[DIAG_SINGLE] ? " single" : "",
+		 c.modes[DIAG_REPETITIVE] ? " repetitive" : "",
+		 c.modes[DIAG_ON_DEMAND] ? " on_demand" : "",
+		 c.ts[DIAG_FRC] ? " frc" : "", c.ts[DIAG_RTC] ? " rtc" : "");
 	out_obj_end(o);
 	return 0;
 }
@@ -250,6 +260,7 @@ static const struct cmd_kw diag_advise_keys[] = {
 static int cmd_diag_config(struct session *s, int argc, char **argv)
 {
 	struct tel_diag *t, tmp;
+	struct diag_caps caps;
 	bool force = false;
 	uint32_t v;
 	int64_t ps;
@@ -267,8 +278,10 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 			    "configuration is applied; 'diag stop' first)");
 	memset(&tmp, 0, sizeof(tmp));
 	tmp.dev = t->dev;
+	if (diag_dev_caps_of(t->dev, &caps) || caps.max_ids > DIAG_MAX_IDS)
+		caps.max_ids = DIAG_MAX_IDS;	/* ids: the device's most */
 	tmp.cfg = (struct diag_cfg){ .period_ns = 100000, .log_samples = 10,
-				     .max_ids = DIAG_MAX_IDS,
+				     .max_ids = caps.max_ids,
 				     .mode = DIAG_REPETITIVE, .format = 1,
 				     .ts = DIAG_RTC };
 	for (i = 0; i < argc; i++) {
@@ -600,7 +613,9 @@ static int query(struct session *s, struct tel_diag *t, uint32_t max,
 	if (t->state != DIAG_RUNNING)
 		return tel_fail(&s->err, TEL_BAD_STATE, "diag read", " (not running; "
 			    "'diag start')");
-	tel_diag_sample_size(t, size);
+	rc = tel_diag_sample_size(t, size);
+	if (rc)
+		return tel_fail(&s->err, rc, "diag read", NULL);
 	*buf = malloc((size_t)*size * max);
 	if (!*buf)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");

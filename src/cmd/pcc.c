@@ -8,17 +8,26 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "device.h"
 #include "tel/pcc.h"
 #include "tel/tel.h"
 
+/* Over the PPCC register, or the provider the device names. */
 static int pcc_ctx(struct session *s, struct tel_pcc *t)
 {
+	const struct pcc_prov *ops;
+	void *p;
 	int rc = sess_device(s);
 
+	if (!rc)
+		rc = dev_pcc(s, &ops, &p);
 	if (rc)
 		return rc;
 	pcb_err_reset(&s->err);
-	tel_pcc_create(t, &s->ppcc, &s->err);
+	if (ops)
+		tel_pcc_create_prov(t, ops, p, &s->err);
+	else
+		tel_pcc_create(t, &s->ppcc, &s->err);
 	return 0;
 }
 
@@ -76,7 +85,9 @@ static int cmd_pcc_show(struct session *s, int argc, char **argv)
 	rc = pcc_ctx(s, &t);
 	if (rc)
 		return rc;
-	tel_pcc_caps(&max_slots, &info_len, &max_counters);
+	rc = tel_pcc_caps_of(&t, &max_slots, &info_len, &max_counters);
+	if (rc)
+		return tel_fail(&s->err, rc, "pcc", NULL);
 	out_arr_begin(o, NULL);
 	out_text(o, "*************************************\n"
 		 "%u slots detected on card:\n", max_slots);

@@ -73,7 +73,9 @@ static int cmd_retx_caps(struct session *s, int argc, char **argv)
 	(void)argv;
 	if (rc)
 		return rc;
-	retx_dev_caps(&max_bins, &bm);
+	rc = retx_dev_caps_of(t->dev, &max_bins, &bm);
+	if (rc)
+		return tel_fail(&s->err, rc, "retx caps", NULL);
 	out_obj_begin(o, NULL);
 	out_field_uint(o, "max_bins", "Device cap - Max bins: %u\n", max_bins);
 	out_arr_begin(o, "time_units");

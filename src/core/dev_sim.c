@@ -424,11 +424,18 @@ static void sim_meta(struct device *d, FILE *fp)
 
 static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 {
-	if (!max)
+	if (max < 4)
 		return 0;
 	kv[0][0] = "state_file";
 	kv[0][1] = simfw_path(simfw_of(d->s->dev));
-	return 1;
+	/* who serves each telemetry context (on a NIC: DOCA, PPCC, none) */
+	kv[1][0] = "diag";
+	kv[1][1] = "sim";
+	kv[2][0] = "retx";
+	kv[2][1] = "sim";
+	kv[3][0] = "pcc";
+	kv[3][1] = "PPCC register (the sim firmware's)";
+	return 4;
 }
 
 const struct dev_ops dev_sim_ops = {

@@ -243,6 +243,28 @@ int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT])
 	return rc ? rc : d->ops->diag_sources(d, v, &s->err);
 }
 
+int dev_pcc(struct session *s, const struct pcc_prov **ops, void **p)
+{
+	struct device *d;
+	int rc = dev_get(s, &d);
+
+	*ops = NULL;
+	*p = NULL;
+	if (rc || !d->ops->pcc)
+		return rc;
+	return d->ops->pcc(d, ops, p, &s->err);
+}
+
+int dev_diag_watch(struct session *s, const uint64_t *ids, uint32_t n)
+{
+	struct device *d;
+	int rc = dev_get(s, &d);
+
+	if (rc || !d->ops->diag_watch)
+		return rc;
+	return d->ops->diag_watch(d, ids, n, &s->err);
+}
+
 int dev_summary(struct session *s, double v[DEV_S_COUNT])
 {
 	struct device *d;

@@ -37,6 +37,7 @@
 struct retx_dev;
 struct diag_dev;
 struct retx_cfg;
+struct pcc_prov;
 
 /* What a device is like, for the commands that must plan around it. */
 enum {
@@ -99,6 +100,12 @@ struct dev_ops {
 		    struct pcb_err *err);
 	int (*diag_sources)(struct device *d, uint64_t v[DS_COUNT],
 			    struct pcb_err *err);
+	/* who serves pcc: *ops NULL = the PPCC register (NULL op: same) */
+	int (*pcc)(struct device *d, const struct pcc_prov **ops, void **p,
+		   struct pcb_err *err);
+	/* the IDs diag_sources is read for next (NULL: it has them all) */
+	int (*diag_watch)(struct device *d, const uint64_t *ids, uint32_t n,
+			  struct pcb_err *err);
 	int (*summary)(struct device *d, double v[DEV_S_COUNT],
 		       struct pcb_err *err);
 	int (*workload)(struct device *d, char *buf, size_t len,
@@ -154,8 +161,17 @@ int dev_retx(struct session *s, struct retx_dev **out);
 bool dev_retx_peek(struct session *s, size_t *gen, struct retx_cfg *cfg,
 		   bool *running, uint64_t *bins);
 int dev_diag(struct session *s, struct diag_dev **out);
+/* Who serves the pcc context: *ops NULL = the PPCC register, else a
+ * provider (tel/pcc.h) on *p, the device's.
+ */
+int dev_pcc(struct session *s, const struct pcc_prov **ops, void **p);
 /* The diag data IDs' sources (cumulative, DS_*). */
 int dev_diag_sources(struct session *s, uint64_t v[DS_COUNT]);
+/* The data IDs a recorder reads through dev_diag_sources from now on: a
+ * device that samples them on demand (a NIC through DOCA) sets them up;
+ * the sim measures them all anyway.
+ */
+int dev_diag_watch(struct session *s, const uint64_t *ids, uint32_t n);
 
 /* A replaying device's summary of its last window. */
 int dev_summary(struct session *s, double v[DEV_S_COUNT]);

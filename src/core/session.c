@@ -94,6 +94,7 @@ void sess_release(struct session *s)
 	free(s->adb_path);
 	free(s->backend);
 	free(s->mstreg_prog);
+	free(s->telemetry);
 }
 
 int sess_set_device(struct session *s, const char *devname)

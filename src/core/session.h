@@ -52,6 +52,8 @@ struct session {
 	char *mstreg_prog;	/* --mstreg PATH */
 	int timeout_ms;		/* backend program timeout */
 	bool read_only;		/* --read-only: refuse every write */
+	char *telemetry;	/* --telemetry doca|native|none, or NULL:
+				 * the device's choice (dev_nic.c) */
 	struct reg_dev *dev;
 	struct ppcc ppcc;
 	bool have_ppcc;

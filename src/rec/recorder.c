@@ -377,6 +377,11 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 					 "not measure %s", s->devname, nm);
 		}
 	}
+	if (nids) {
+		rc = dev_diag_watch(s, ids, nids);
+		if (rc)
+			return rc;
+	}
 	r->nids = nids;
 	rc = find_slot(r);
 	if (rc)

@@ -46,9 +46,34 @@ struct diag_rec {
 	uint64_t values[DIAG_MAX_IDS];
 };
 
+/* The sim's file (fd), or a provider (prov, fd -1) and its state. */
 struct diag_dev {
 	int fd;
+	const struct diag_prov *prov;
+	void *pp;
 };
+
+int diag_dev_open_prov(struct diag_dev **out, const struct diag_prov *ops,
+		       void *p, struct pcb_err *err)
+{
+	struct diag_dev *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	d->fd = -1;
+	d->prov = ops;
+	d->pp = p;
+	*out = d;
+	return 0;
+}
+
+int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c)
+{
+	if (d && d->prov)
+		return d->prov->caps(d->pp, c);
+	diag_dev_caps(c);
+	return TEL_OK;
+}
 
 void diag_dev_caps(struct diag_caps *c)
 {
@@ -173,7 +198,10 @@ void diag_dev_close(struct diag_dev *d)
 {
 	if (!d)
 		return;
-	close(d->fd);
+	if (d->prov)
+		d->prov->destroy(d->pp);
+	else
+		close(d->fd);
 	free(d);
 }
 
@@ -295,6 +323,8 @@ int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
 	struct diag_hdr h;
 	int rc = TEL_OK;
 
+	if (d->prov)	/* a provider's context ends with its process */
+		return TEL_OK;
 	if (!cfg_valid(cfg) || nids > DIAG_MAX_IDS)
 		return TEL_INVALID_VALUE;
 	flock(d->fd, LOCK_EX);
@@ -325,6 +355,8 @@ int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
 	struct diag_hdr h;
 	int staged = 0;
 
+	if (d->prov)
+		return 0;
 	flock(d->fd, LOCK_SH);
 	if (!load(d, &h) && !h.running) {
 		staged = (int)h.staged;
@@ -345,6 +377,12 @@ int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force)
 		return TEL_INVALID_VALUE;
 	memset(t, 0, sizeof(*t));
 	cfg_default(&t->cfg);
+	if (dev->prov) {
+		rc = dev->prov->create(dev->pp, force);
+		if (!rc)
+			t->dev = dev;
+		return rc;
+	}
 	flock(dev->fd, LOCK_EX);
 	if (load(dev, &h)) {
 		rc = TEL_DRIVER;
@@ -375,6 +413,11 @@ void tel_diag_release(struct tel_diag *t)
 
 	if (!t->dev)
 		return;
+	if (t->dev->prov) {
+		t->dev->prov->destroy(t->dev->pp);
+		t->dev = NULL;
+		return;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (!load(t->dev, &h) && h.owner == (int32_t)getpid()) {
 		h.owner = 0;
@@ -412,7 +455,8 @@ int tel_diag_set_log_max_num_samples(struct tel_diag *t, uint32_t log)
 {
 	int rc = setter(t);
 
-	if (!rc && log > DIAG_LOG_MAX_SAMPLES)
+	/* a provider's device has its own cap: it says at apply_config */
+	if (!rc && log > (t->dev && t->dev->prov ? 255u : DIAG_LOG_MAX_SAMPLES))
 		rc = TEL_NOT_SUPPORTED;
 	if (!rc)
 		t->cfg.log_samples = log;
@@ -494,6 +538,12 @@ int tel_diag_apply_config(struct tel_diag *t)
 	/* data_clear: only with sync start, in single or repetitive mode */
 	if (t->cfg.clear && (!t->cfg.sync || t->cfg.mode == DIAG_ON_DEMAND))
 		return TEL_INVALID_VALUE;
+	if (t->dev && t->dev->prov) {
+		int rc = t->dev->prov->apply_config(t->dev->pp, &t->cfg);
+
+		if (rc)
+			return rc;
+	}
 	t->nids = 0;
 	t->actual_ns = 0;
 	t->state = DIAG_CONFIGURED;
@@ -506,6 +556,8 @@ int tel_diag_check_data_id(struct tel_diag *t, uint64_t id)
 
 	if (t->state != DIAG_CONFIGURED)
 		return TEL_BAD_STATE;
+	if (t->dev && t->dev->prov)
+		return t->dev->prov->check_id(t->dev->pp, id);
 	if (diag_id_decode(id, &x) || diag_dev_supported(id))
 		return TEL_NOT_SUPPORTED;
 	if (t->cfg.sync && !x.def->sync)
@@ -537,6 +589,16 @@ int tel_diag_apply_data_ids(struct tel_diag *t, const uint64_t *ids,
 			return rc;
 		}
 	}
+	if (t->dev && t->dev->prov) {
+		rc = t->dev->prov->apply_ids(t->dev->pp, ids, n, failed, &per);
+		if (rc)
+			return rc;
+		memcpy(t->ids, ids, n * sizeof(*ids));
+		t->nids = n;
+		t->actual_ns = per;
+		t->state = DIAG_READY;
+		return TEL_OK;
+	}
 	memcpy(t->ids, ids, n * sizeof(*ids));
 	t->nids = n;
 	/* the sim's period: whole microseconds, >= 1 us per 16 IDs */
@@ -557,6 +619,8 @@ int tel_diag_sample_size(const struct tel_diag *t, uint32_t *size)
 {
 	if (t->state != DIAG_RUNNING)
 		return TEL_NOT_SUPPORTED;
+	if (t->dev && t->dev->prov)
+		return t->dev->prov->sample_size(t->dev->pp, size);
 	*size = t->cfg.format == 0 ? 8 + 24 * t->nids :
 		t->cfg.format == 1 ? 16 + 8 * t->nids : 16 + 4 * t->nids;
 	return TEL_OK;
@@ -594,6 +658,14 @@ int tel_diag_start(struct tel_diag *t)
 
 	if (t->state != DIAG_READY)
 		return TEL_BAD_STATE;
+	if (t->dev->prov) {
+		rc = t->dev->prov->start(t->dev->pp);
+		if (!rc) {
+			t->state = DIAG_RUNNING;
+			t->lost = 0;
+		}
+		return rc;
+	}
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;
@@ -623,6 +695,12 @@ int tel_diag_stop(struct tel_diag *t)
 
 	if (t->state == DIAG_IDLE)
 		return TEL_BAD_STATE;
+	if (t->dev && t->dev->prov) {
+		rc = t->dev->prov->stop(t->dev->pp);
+		if (!rc)
+			t->state = DIAG_IDLE;
+		return rc;
+	}
 	if (t->state == DIAG_RUNNING) {
 		rc = locked_hdr(t, &h);
 		if (rc == TEL_OK) {
@@ -645,6 +723,8 @@ int tel_diag_restart(struct tel_diag *t)
 		return TEL_BAD_STATE;
 	if (t->cfg.mode != DIAG_SINGLE)
 		return TEL_NOT_SUPPORTED;
+	if (t->dev->prov)
+		return t->dev->prov->restart(t->dev->pp);
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;
@@ -768,7 +848,12 @@ int tel_diag_query(struct tel_diag *t, void *buf, uint32_t max,
 		return TEL_BAD_STATE;
 	if (!buf || !max)
 		return TEL_INVALID_VALUE;
-	tel_diag_sample_size(t, &size);
+	rc = tel_diag_sample_size(t, &size);
+	if (rc)
+		return rc;
+	if (t->dev->prov)
+		return t->dev->prov->query(t->dev->pp, buf, max,
+					size, got, &t->lost);
 	rc = locked_hdr(t, &h);
 	if (rc)
 		return rc;

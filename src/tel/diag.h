@@ -70,6 +70,37 @@ int diag_dev_open(struct diag_dev **out, const char *sim_name,
 		  struct pcb_err *err);
 void diag_dev_close(struct diag_dev *d);
 void diag_dev_caps(struct diag_caps *c);
+/* A sampler that is not the sim's file: a provider's calls, in DOCA's
+ * terms, on its state p (tel/doca_ctx.h: DOCA's libraries on a real
+ * NIC).  The tel_diag_* context checks states and values as on the sim,
+ * then calls these where the sim touches its file; each returns a TEL_*
+ * code.  Nothing is kept across processes (diag_dev_keep does nothing):
+ * a provider's context ends with its process.  How to add a provider:
+ * fill one const struct diag_prov; the device (core/dev_*.c) opens it.
+ */
+struct diag_cfg;
+struct diag_caps;
+struct diag_prov {
+	int (*caps)(void *p, struct diag_caps *c);
+	int (*create)(void *p, bool force);	/* OK when it has one */
+	void (*destroy)(void *p);		/* stopping first */
+	int (*apply_config)(void *p, const struct diag_cfg *cfg);
+	int (*check_id)(void *p, uint64_t id);
+	int (*apply_ids)(void *p, const uint64_t *ids, uint32_t n,
+			 uint64_t *failed, uint64_t *actual_ns);
+	int (*start)(void *p);
+	int (*stop)(void *p);
+	int (*restart)(void *p);
+	int (*sample_size)(void *p, uint32_t *size);
+	/* *lost: samples dropped before these (with SKIPPED) */
+	int (*query)(void *p, void *buf, uint32_t max, uint32_t size,
+		     uint32_t *got, uint64_t *lost);
+};
+/* p stays the caller's; diag_dev_close destroys its context. */
+int diag_dev_open_prov(struct diag_dev **out, const struct diag_prov *ops,
+		       void *p, struct pcb_err *err);
+/* The caps of this device (the sim's: diag_dev_caps); a TEL_* code. */
+int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c);
 /* The DS_* source the sim measures `id` with, or -1. */
 int diag_dev_source(uint64_t id);
 /* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */

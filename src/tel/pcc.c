@@ -17,10 +17,39 @@ int tel_pcc_create(struct tel_pcc *t, struct ppcc *p, struct pcb_err *err)
 {
 	if (!t || !p || !err)
 		return TEL_INVALID_VALUE;
+	memset(t, 0, sizeof(*t));
 	t->p = p;
 	t->err = err;
 	t->state = TEL_PCC_IDLE;
 	return TEL_OK;
+}
+
+int tel_pcc_create_prov(struct tel_pcc *t, const struct pcc_prov *ops,
+			void *pp, struct pcb_err *err)
+{
+	if (!t || !ops || !err)
+		return TEL_INVALID_VALUE;
+	memset(t, 0, sizeof(*t));
+	t->prov = ops;
+	t->pp = pp;
+	t->err = err;
+	t->state = TEL_PCC_IDLE;
+	return TEL_OK;
+}
+
+int tel_pcc_caps_of(struct tel_pcc *t, uint32_t *max_slots,
+		    uint32_t *max_info_len, uint32_t *max_counters)
+{
+	int rc;
+
+	if (!t->prov) {
+		tel_pcc_caps(max_slots, max_info_len, max_counters);
+		return TEL_OK;
+	}
+	rc = t->prov->caps(t->pp, max_slots, max_info_len, max_counters);
+	if (!rc && *max_slots > TEL_PCC_MAX_SLOTS)
+		*max_slots = TEL_PCC_MAX_SLOTS;
+	return rc;
 }
 
 int tel_pcc_start(struct tel_pcc *t)
@@ -44,6 +73,7 @@ int tel_pcc_destroy(struct tel_pcc *t)
 	if (t->state == TEL_PCC_RUNNING)
 		return TEL_BAD_STATE;
 	t->p = NULL;
+	t->prov = NULL;
 	return TEL_OK;
 }
 
@@ -65,8 +95,11 @@ static int info_word(struct tel_pcc *t, unsigned slot, uint32_t *w)
 int tel_pcc_get_algo_id(struct tel_pcc *t, unsigned slot, uint32_t *id)
 {
 	uint32_t w;
-	int rc = info_word(t, slot, &w);
+	int rc;
 
+	if (t->prov)
+		return t->prov->algo_id(t->pp, slot, id);
+	rc = info_word(t, slot, &w);
 	if (!rc)
 		*id = w >> 16;
 	return rc;
@@ -76,8 +109,11 @@ int tel_pcc_get_algo_version(struct tel_pcc *t, unsigned slot,
 			     uint32_t *major, uint32_t *minor)
 {
 	uint32_t w;
-	int rc = info_word(t, slot, &w);
+	int rc;
 
+	if (t->prov)
+		return t->prov->version(t->pp, slot, major, minor);
+	rc = info_word(t, slot, &w);
 	if (!rc) {
 		*major = (w >> 8) & 0xff;
 		*minor = w & 0xff;
@@ -103,8 +139,12 @@ int tel_pcc_get_enable_status(struct tel_pcc *t, unsigned slot,
 			      uint8_t *algo_en, uint8_t *counters_en)
 {
 	bool en, cen;
-	int rc = slot_valid(t, slot);
+	int rc;
 
+	if (t->prov)
+		return t->prov->enable_status(t->pp, slot, algo_en,
+					      counters_en);
+	rc = slot_valid(t, slot);
 	if (rc)
 		return rc;
 	if (ppcc_enable_status(t->p, slot, &en, &cen, t->err))
@@ -119,12 +159,15 @@ int tel_pcc_get_algo_info(struct tel_pcc *t, unsigned slot, char *buf,
 {
 	char name[224], descr[224];
 	uint32_t num;
-	int rc = slot_valid(t, slot);
+	int rc;
 
-	if (rc)
-		return rc;
 	if (!buf || !len)
 		return TEL_INVALID_VALUE;
+	if (t->prov)
+		return t->prov->algo_info(t->pp, slot, buf, len);
+	rc = slot_valid(t, slot);
+	if (rc)
+		return rc;
 	if (ppcc_algo_info(t->p, slot, &num, name, sizeof(name), descr,
 			   sizeof(descr), t->err))
 		return TEL_DRIVER;
@@ -134,8 +177,11 @@ int tel_pcc_get_algo_info(struct tel_pcc *t, unsigned slot, char *buf,
 
 int tel_pcc_get_num_counters(struct tel_pcc *t, unsigned slot, uint32_t *n)
 {
-	int rc = slot_valid(t, slot);
+	int rc;
 
+	if (t->prov)
+		return t->prov->num_counters(t->pp, slot, n);
+	rc = slot_valid(t, slot);
 	if (rc)
 		return rc;
 	return ppcc_num_counters(t->p, slot, n, t->err) ? TEL_DRIVER : TEL_OK;
@@ -146,8 +192,11 @@ int tel_pcc_get_counter_info(struct tel_pcc *t, unsigned slot,
 {
 	struct ppcc_info info;
 	uint32_t n;
-	int rc = tel_pcc_get_num_counters(t, slot, &n);
+	int rc;
 
+	if (t->prov && buf && len)
+		return t->prov->counter_info(t->pp, slot, id, buf, len);
+	rc = tel_pcc_get_num_counters(t, slot, &n);
 	if (rc)
 		return rc;
 	if (!buf || !len)
@@ -182,8 +231,14 @@ int tel_pcc_get_counters(struct tel_pcc *t, unsigned slot, bool clear,
 {
 	uint32_t scratch[TEL_PCC_MAX_COUNTERS];
 	size_t n;
-	int rc = counters_on(t, slot);
+	int rc;
 
+	if (t->prov) {
+		if (!populated || (!vals && !clear))
+			return TEL_INVALID_VALUE;
+		return t->prov->counters(t->pp, slot, clear, populated, vals);
+	}
+	rc = counters_on(t, slot);
 	if (rc)
 		return rc;
 	if (!populated || (!vals && !clear))

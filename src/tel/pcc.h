@@ -27,15 +27,47 @@
 
 enum tel_pcc_state { TEL_PCC_IDLE, TEL_PCC_RUNNING };
 
+/* A source other than the PPCC register: a provider's readers, in DOCA's
+ * terms, on its state p (tel/doca_ctx.h: DOCA's libraries on a real
+ * NIC), each returning a TEL_* code.  Its context is the provider's
+ * (made when the device hands it out, gone with the device); the
+ * tel_pcc state machine stays pccbench's.  How to add one: fill a const
+ * struct pcc_prov; the device (core/dev_*.c) hands it out.
+ */
+struct pcc_prov {
+	int (*caps)(void *p, uint32_t *max_slots, uint32_t *max_info_len,
+		    uint32_t *max_counters);
+	int (*algo_id)(void *p, unsigned slot, uint32_t *id);
+	int (*version)(void *p, unsigned slot, uint32_t *major,
+		       uint32_t *minor);
+	int (*enable_status)(void *p, unsigned slot, uint8_t *algo_en,
+			     uint8_t *counters_en);
+	int (*algo_info)(void *p, unsigned slot, char *buf, size_t len);
+	int (*num_counters)(void *p, unsigned slot, uint32_t *n);
+	int (*counter_info)(void *p, unsigned slot, unsigned id, char *buf,
+			    size_t len);
+	/* vals: TEL_PCC_MAX_COUNTERS; NULL with clear: reset only */
+	int (*counters)(void *p, unsigned slot, bool clear,
+			uint32_t *populated, uint32_t *vals);
+};
+
 struct tel_pcc {
 	struct ppcc *p;
 	struct pcb_err *err;
 	enum tel_pcc_state state;
+	const struct pcc_prov *prov;	/* NULL: the PPCC register */
+	void *pp;
 };
 
 void tel_pcc_caps(uint32_t *max_slots, uint32_t *max_info_len,
 		  uint32_t *max_counters);
 int tel_pcc_create(struct tel_pcc *t, struct ppcc *p, struct pcb_err *err);
+/* The same over a provider instead of PPCC. */
+int tel_pcc_create_prov(struct tel_pcc *t, const struct pcc_prov *ops,
+			void *pp, struct pcb_err *err);
+/* The caps of the context's source (PPCC's: tel_pcc_caps). */
+int tel_pcc_caps_of(struct tel_pcc *t, uint32_t *max_slots,
+		    uint32_t *max_info_len, uint32_t *max_counters);
 int tel_pcc_start(struct tel_pcc *t);
 int tel_pcc_stop(struct tel_pcc *t);
 int tel_pcc_destroy(struct tel_pcc *t);

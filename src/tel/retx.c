@@ -22,14 +22,53 @@ struct retx_file {
 };
 #define RETX_VERSION 2	/* 2: crc */
 
+/* The sim's file (fd), or a provider (prov, fd -1) and its state, the
+ * configuration kept until start, whether it runs, the last bins read.
+ */
 struct retx_dev {
 	int fd;
+	const struct retx_prov *prov;
+	void *pp;
+	struct retx_cfg cfg;
+	bool running;
+	uint64_t last[RETX_MAX_BINS];
 };
+
+static void cfg_default(struct retx_cfg *c);
 
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units)
 {
 	*max_bins = RETX_MAX_BINS;
 	*units = RETX_UNITS;
+}
+
+int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units)
+{
+	if (d && d->prov)
+		return d->prov->caps(d->pp, max_bins, units);
+	retx_dev_caps(max_bins, units);
+	return TEL_OK;
+}
+
+int retx_dev_open_prov(struct retx_dev **out, const struct retx_prov *ops,
+		       void *p, int *tel)
+{
+	struct retx_dev *d = calloc(1, sizeof(*d));
+
+	*tel = TEL_NO_MEMORY;
+	if (!d)
+		return -1;
+	d->fd = -1;
+	d->prov = ops;
+	d->pp = p;
+	*tel = ops->create(p);
+	if (*tel) {
+		free(d);
+		return -1;
+	}
+	cfg_default(&d->cfg);
+	*out = d;
+	return 0;
 }
 
 static bool cfg_valid(const struct retx_cfg *c)
@@ -120,7 +159,10 @@ void retx_dev_close(struct retx_dev *d)
 {
 	if (!d)
 		return;
-	close(d->fd);
+	if (d->prov)
+		d->prov->destroy(d->pp);
+	else
+		close(d->fd);
 	free(d);
 }
 
@@ -184,7 +226,17 @@ void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
 		   uint64_t bins[RETX_MAX_BINS])
 {
 	struct retx_file f;
+	uint32_t n;
 
+	if (d->prov) {	/* a read: the bins the provider has now */
+		*cfg = d->cfg;
+		*running = d->running;
+		if (d->running && !d->cfg.clear_on_read &&
+		    !d->prov->read(d->pp, &n, f.bins))
+			memcpy(d->last, f.bins, sizeof(d->last));
+		memcpy(bins, d->last, sizeof(d->last));
+		return;
+	}
 	flock(d->fd, LOCK_SH);
 	if (load(d, &f)) {
 		memset(&f, 0, sizeof(f));
@@ -200,6 +252,11 @@ void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running)
 {
 	struct retx_file f;
 
+	if (d->prov) {
+		*cfg = d->cfg;
+		*running = d->running;
+		return;
+	}
 	flock(d->fd, LOCK_SH);
 	if (load(d, &f)) {
 		cfg_default(&f.cfg);
@@ -217,6 +274,12 @@ int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg)
 
 	if (!cfg_valid(cfg))
 		return TEL_INVALID_VALUE;
+	if (d->prov) {	/* the provider takes it at start */
+		if (d->running)
+			return TEL_BAD_STATE;
+		d->cfg = *cfg;
+		return TEL_OK;
+	}
 	flock(d->fd, LOCK_EX);
 	if (load(d, &f))
 		rc = TEL_DRIVER;
@@ -263,6 +326,16 @@ int tel_retx_start(struct tel_retx *t)
 		return TEL_BAD_STATE;
 	if (!cfg_valid(&t->cfg))
 		return TEL_INVALID_VALUE;
+	if (t->dev->prov) {
+		rc = t->dev->prov->start(t->dev->pp, &t->cfg);
+		if (!rc) {
+			t->state = RETX_RUNNING;
+			t->dev->cfg = t->cfg;
+			t->dev->running = true;
+			memset(t->dev->last, 0, sizeof(t->dev->last));
+		}
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;
@@ -287,6 +360,14 @@ int tel_retx_stop(struct tel_retx *t)
 
 	if (t->state != RETX_RUNNING)
 		return TEL_BAD_STATE;
+	if (t->dev->prov) {
+		rc = t->dev->prov->stop(t->dev->pp);
+		if (!rc) {
+			t->state = RETX_IDLE;
+			t->dev->running = false;
+		}
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;
@@ -421,6 +502,13 @@ int tel_retx_detect(struct tel_retx *t, uint8_t *changed)
 	*changed = 0;
 	if (t->state != RETX_RUNNING)
 		return TEL_OK;	/* this context loaded nothing yet */
+	if (t->dev->prov) {
+		int rc = t->dev->prov->detect(t->dev->pp, changed, &dev);
+
+		if (!rc && *changed)
+			t->cfg = t->dev->cfg = dev;
+		return rc;
+	}
 	retx_dev_state(t->dev, &dev, &running);
 	*changed = memcmp(&dev, &t->cfg, sizeof(dev)) != 0;
 	if (*changed)
@@ -434,6 +522,14 @@ int tel_retx_read_bins(struct tel_retx *t, uint32_t *populated,
 	struct retx_file f;
 	int rc = TEL_OK;
 
+	if (t->dev->prov) {
+		if (t->state != RETX_RUNNING)
+			return TEL_BAD_STATE;
+		rc = t->dev->prov->read(t->dev->pp, populated, bins);
+		if (!rc)
+			memcpy(t->dev->last, bins, sizeof(t->dev->last));
+		return rc;
+	}
 	flock(t->dev->fd, LOCK_EX);
 	if (load(t->dev, &f)) {
 		rc = TEL_DRIVER;

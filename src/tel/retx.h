@@ -43,6 +43,31 @@ int retx_dev_open(struct retx_dev **out, const char *sim_name,
 void retx_dev_close(struct retx_dev *d);
 /* Caps: max bins and the time-unit bitmap. */
 void retx_dev_caps(uint32_t *max_bins, uint32_t *units);
+/* A histogram that is not the sim's file: a provider's calls, in DOCA's
+ * terms, on its state p (tel/doca_ctx.h: DOCA's libraries on a real
+ * NIC).  The retx_dev keeps the configuration until start loads it, and
+ * the bins of the last read; the contexts then work as on the sim, but
+ * nothing outlives the process.  Each returns a TEL_* code.  How to add
+ * a provider: fill one const struct retx_prov.
+ */
+struct retx_cfg;
+struct retx_prov {
+	int (*caps)(void *p, uint32_t *max_bins, uint32_t *units);
+	int (*create)(void *p);
+	void (*destroy)(void *p);		/* stopping first */
+	int (*start)(void *p, const struct retx_cfg *cfg);
+	int (*stop)(void *p);
+	/* *changed: another program reconfigured it; *cfg then its own */
+	int (*detect)(void *p, uint8_t *changed, struct retx_cfg *cfg);
+	int (*read)(void *p, uint32_t *populated, uint64_t *bins);
+};
+/* Its context created (-1 and *tel = the provider's code when it
+ * cannot be); p stays the caller's, retx_dev_close destroys the context.
+ */
+int retx_dev_open_prov(struct retx_dev **out, const struct retx_prov *ops,
+		       void *p, int *tel);
+/* The caps of this device (the sim's: retx_dev_caps); a TEL_* code. */
+int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units);
 /* The simulator: `n` retransmission timeouts, each `ps[i]` long. */
 void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n);
 /* The bins as they are, without clearing (a recorder's view). */
