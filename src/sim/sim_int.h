@@ -286,7 +286,10 @@ _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
 struct fct_rec {
 	uint64_t size;
 	double slowdown;
+	uint32_t qp;
 };
+
+struct tap;
 
 struct sim {
 	const struct sim_source *src;	/* what it is built from */
@@ -350,8 +353,11 @@ struct sim {
 	 * some armed QP may have its timer stopped */
 	bool timer_hint;
 	int64_t timer_lb;
-	/* fine time series */
+	/* fine time series: the fabric's rows (tr_rows), the tap's samples
+	 * (tap.h), every tr_every */
 	int64_t tr_every, tr_next;
+	bool tr_rows;
+	struct tap *tap;	/* outputs of the run (tap.h); NULL: none */
 	struct sim_trace_row *tr;
 	uint32_t ntr, captr;
 	double tr_rtt_sum;
@@ -362,7 +368,8 @@ struct sim {
 	int64_t last_tx;	/* the latest data departure anywhere */
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
 	double base_rtt_ns;	/* the longest idle path */
-	uint32_t bottleneck;	/* port whose queue the summary reports */
+	uint32_t bottleneck;	/* the busiest port (utilisation) */
+	uint32_t queue_port;	/* port whose queue the summary reports */
 	size_t mem_peak;
 	/* mix workload */
 	const uint64_t *cdf_size;
@@ -406,6 +413,9 @@ struct sim_source {
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
 		      const struct sim_source *src, struct pcb_err *err);
+
+/* flows.c: the FCT of flow q alone on its idle path, ps */
+int64_t sim_ideal_fct(const struct sim *s, const struct qp *q);
 
 /* scenario.c: a mix's flow size, bytes (tests) */
 uint64_t sim_draw_size(struct sim *s);
