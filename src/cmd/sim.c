@@ -380,14 +380,11 @@ const struct cmd_row cmd_sim_verbs[] = {
 	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
 	{ "run", cmd_sim_run, NULL, 1, -1, RUN_OUT_SYNOPSIS,
-	  "advance simulated time; counters flow into the device; trace: "
-	  "queue, rates, RTT, goodput every INTERVAL (10us); trace ports: "
-	  "queue and PFC events of ports ('host N', 'switch N port M', "
-	  "comma-separated, or all); trace rates: rate and packets in "
-	  "flight of flows (ids, 0-7) every INTERVAL; flows: a row per "
-	  "flow that started in the run (running ones without finish); "
-	  "pcap: the frames on ports' links (RoCEv2, CNP, ACK/NAK, PFC; "
-	  "snaplen 128); files are new, never replaced",
+	  "advance simulated time (counters flow into the device); write "
+	  "trace: the fabric every INTERVAL (10us), trace ports: queue and "
+	  "PFC events ('host N', 'switch N port M', or all), trace rates: "
+	  "flows' rates, flows: per-flow FCT, pcap: frames of ports' links "
+	  "(new files only)",
 	  "sim run 10ms trace q.csv ports 'switch 0 port 64' flows f.csv "
 	  "pcap h0.pcap ports 'host 0'", CMD_DEVICE },
 	{ "show", cmd_sim_show, NULL, 0, 3, "[fct [step PCT]]",

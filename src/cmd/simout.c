@@ -200,7 +200,8 @@ int run_out_finish(struct session *s, struct sim *sim,
 		if (sim_tap_stop(sim) && keep) {
 			keep = false;
 			rc = pcb_error(&s->err, PCB_E_IO, "sim run: an output "
-				       "could not be written (out of memory)");
+				       "could not be written (out of memory, "
+				       "or of disk space)");
 		}
 	}
 	for (i = 0; i < RO_N; i++) {
