@@ -232,8 +232,8 @@ uint32_t sim_queue_port(const struct sim *s);
  *   dequeue, drop, lost) and per PFC frame it sends or obeys, after a
  *   "start" row per port with its state then.
  * - rates: CSV, every `every` ps, a row per chosen flow while it runs:
- *   rate, packets in flight, bytes delivered in the window.  The
- *   algorithms expose no congestion window to the fabric.
+ *   rate, the algorithm's window (empty for one of rate alone, or none
+ *   yet), packets in flight, bytes delivered in the window.
  * - pcap: every frame on the chosen ports' links, both ways (pcap.h).
  * - flows: count each flow's retransmitted packets, for
  *   sim_flows_write.

@@ -364,7 +364,8 @@ int sim_tap_rates(struct sim *s, FILE *fp, const char *list, int64_t every,
 	if (rc)
 		return rc;
 	t->rates_fp = fp;
-	fprintf(fp, "t_us,flow,rate_gbps,inflight_pkts,delivered_bytes\r\n");
+	fprintf(fp, "t_us,flow,rate_gbps,cwnd_bytes,inflight_pkts,"
+		"delivered_bytes\r\n");
 	if (!s->tr_every) {	/* the clock the fabric's trace also uses */
 		s->tr_every = every;
 		s->tr_next = s->now + every;
@@ -381,14 +382,22 @@ void tap_sample(struct sim *s, int64_t t)
 
 	for (i = 0; tp->rates_fp && i < tp->nrates; i++) {
 		const struct qp *q;
+		uint64_t cwnd;
 
 		if (tp->rates[i] >= s->nqps)
 			continue;
 		q = &s->qps[tp->rates[i]];
 		if (!q->active || q->done)
 			continue;
-		fprintf(tp->rates_fp, "%.6f,%u,%.4f,%u,%llu\r\n", t / 1e6,
-			tp->rates[i], q->rate * gbps,
+		fprintf(tp->rates_fp, "%.6f,%u,%.4f,", t / 1e6, tp->rates[i],
+			q->rate * gbps);
+		/* the algorithm's window, if it keeps one and has one yet */
+		cwnd = s->algo.ops && s->algo.ops->window ?
+		       s->algo.ops->window(s->qpstate + (size_t)tp->rates[i] *
+					   s->stride) : 0;
+		if (cwnd)
+			fprintf(tp->rates_fp, "%llu", (unsigned long long)cwnd);
+		fprintf(tp->rates_fp, ",%u,%llu\r\n",
 			q->snd_nxt > q->snd_una ? q->snd_nxt - q->snd_una : 0,
 			(unsigned long long)q->win_bytes);
 	}

@@ -2,7 +2,7 @@
 # Traces of a run (issue 23, item 13), on an 8:1 incast with PFC:
 # - the port trace's deepest queue at the summary's queue port is the
 #   summary's maximum; its PFC rows count what the counters count;
-# - the rate trace has a row per flow per interval;
+# - the rate trace has a row per flow per interval, with ZTR-RTT's window;
 # - the capture of every link, read by an independent reader (and by
 #   tshark when installed): headers, lengths, IPv4 checksums, ECN bits,
 #   PFC fields, and counts equal to the fabric's and the port trace's;
@@ -48,6 +48,8 @@ tr -d '\r' <r.csv | sed 1d >"$tmp/r"
 check "rate rows" 240 "$(wc -l <"$tmp/r")"
 check "rate flows" "0 1 2 3 4 5 6 7" "$(cut -d, -f2 "$tmp/r" | sort -n | uniq | tr '\n' ' ' | sed 's/ $//')"
 awk -F, '$3 <= 0 || $3 > 200 { print "rate: " $0; exit 1 }' "$tmp/r" || fail=1
+# ZTR-RTT keeps a window: every flow has one by the last sample
+check "windows at 300 us" 8 "$(awk -F, '$1 == 300 && $4 > 0' "$tmp/r" | wc -l)"
 
 # the capture, by the independent reader
 od -An -v -tu1 p.pcap | awk -v snap=64 -v hosts=9 -v to=8 -f "$reader" >"$tmp/pc"
