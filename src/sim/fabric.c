@@ -1251,7 +1251,6 @@ static void flow_done(struct sim *s, uint32_t qi)
 		s->capfct = cap;
 	}
 	s->fct[s->nfct].size = q->size;
-	s->fct[s->nfct].qp = qi;
 	s->fct[s->nfct].slowdown = fct / ideal < 1 ? 1 : fct / ideal;
 	s->nfct++;
 }
@@ -1725,7 +1724,6 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
-	s->queue_port = NONE;
 	for (i = 0; i <= EV_LANES; i++)
 		s->headk[i] = UINT64_MAX;
 	for (i = 0; i < EV_LANES; i++)
@@ -2017,11 +2015,6 @@ int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
 			pi - s->nodes[p->node].port0);
 }
 
-uint32_t sim_queue_port(const struct sim *s)
-{
-	return s->queue_port;
-}
-
 int sim_stall(const struct sim *s, struct pcb_err *err)
 {
 	char names[320];
@@ -2294,7 +2287,6 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	if (busiest != NONE && win > 0)
 		sum->util = (double)win_payload(&s->ports[busiest]) *
 			    (double)s->ports[busiest].ppb / win;
-	s->queue_port = queue;
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];
 

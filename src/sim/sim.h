@@ -220,8 +220,6 @@ void sim_trace_stop(struct sim *s);
 int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n);
 int sim_port_find(const struct sim *s, const char *name, uint32_t *pi,
 		  struct pcb_err *err);
-/* The port the summary's queue figures are of (NONE: no switch). */
-uint32_t sim_queue_port(const struct sim *s);
 
 /* Outputs written while the fabric runs, until sim_tap_stop (tap.h).
  * Each takes a FILE the caller opened and commits; a list of ports is

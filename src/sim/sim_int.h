@@ -286,7 +286,6 @@ _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
 struct fct_rec {
 	uint64_t size;
 	double slowdown;
-	uint32_t qp;
 };
 
 struct tap;
@@ -368,8 +367,7 @@ struct sim {
 	int64_t last_tx;	/* the latest data departure anywhere */
 	int64_t pfc_lag_max;	/* Xoff crossing -> upstream paused, ps */
 	double base_rtt_ns;	/* the longest idle path */
-	uint32_t bottleneck;	/* the busiest port (utilisation) */
-	uint32_t queue_port;	/* port whose queue the summary reports */
+	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;
 	/* mix workload */
 	const uint64_t *cdf_size;
