@@ -16,15 +16,22 @@
 #define SEL_TRACE	0x1	/* port trace */
 #define SEL_CAP		0x2	/* capture the port's link */
 #define RATES_MAX	1024	/* flows in one rate trace */
-#define DSCP_DATA	26	/* priority 3 */
-#define DSCP_CTRL	48	/* priority 6 */
+/* The IP header's traffic class, as a RoCE deployment commonly sets it
+ * [configuration, not read from a device]: data and probes DSCP 26 on
+ * priority 3, control (ACK, NAK, CNP, probe answers) DSCP 48 on priority
+ * 6, the simulator's two classes; data ECN-capable (ECT(0)) unless a
+ * switch marked it CE, control not ECN-capable.
+ */
+#define DSCP_DATA	26
+#define DSCP_CTRL	48
 #define ECT0		2
 #define CE		3
 
 struct tap {
 	uint8_t *sel;		/* per port: SEL_* */
 	FILE *trace_fp, *rates_fp, *pcap_fp;
-	bool failed;		/* a write failed: the caller's commit says */
+	bool failed;		/* out of memory, or a frame not written:
+				 * sim_tap_stop says */
 	uint32_t *rates;	/* flows sampled */
 	size_t nrates;
 	uint32_t snaplen;
