@@ -106,6 +106,11 @@ struct algo_ops {
 				 struct algo_out *out);
 	void (*on_timer)(struct algo_port *p, void *qp, int64_t now,
 			 struct algo_out *out);
+	/* Optional, NULL for an algorithm of rate alone: the congestion
+	 * window the QP holds, bytes, 0 while it has none.  Read only (the
+	 * simulator's traces).
+	 */
+	uint64_t (*window)(const void *qp);
 };
 
 extern const struct algo_ops *const algo_registry[];	/* NULL-terminated */

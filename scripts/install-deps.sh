@@ -1,11 +1,13 @@
 #!/bin/sh
 # Install what pccbench needs to build, test and run, with apt-get.
-# Idempotent: installs only the packages that are missing.  Uses sudo when
+# Idempotent: installs only the packages that are missing.  tshark is for
+# the tests only (tests/e2e/sim2_trace.sh reads the simulator's pcap with
+# Wireshark's dissectors; without it an awk reader checks the capture).  Uses sudo when
 # not root.  Exits non-zero (with the reason) when a package cannot be had.
 set -eu
 
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel binutils"
+libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel binutils tshark"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 
 missing=""

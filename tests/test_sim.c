@@ -4,6 +4,7 @@
  */
 #include "testutil.h"
 #include "sim/sim_int.h"
+#include "sim/pcap.h"
 #include <math.h>
 
 #include "dcqcn/dcqcn.h"
@@ -981,6 +982,76 @@ static void test_trace(void **state)
 	assert_memory_equal(&m[0], &m[1], sizeof(m[0]));
 }
 
+/* Every output of a run on (a port trace and a capture of every port,
+ * a rate trace, the flows file) on a mix with lossy links and PFC: the
+ * same run, event for event, and each output has rows.
+ */
+static void test_taps_same_run(void **state)
+{
+	struct sim_summary m[2];
+	struct sim_port_counters pc[2];
+	uint64_t ev[2];
+	struct pcb_err err = { 0 };
+	long len[4] = { 0 };
+	int k, i;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct sim_cfg c;
+		struct sim_algo a;
+		struct sim *s;
+		FILE *f[4] = { NULL };
+
+		sim_cfg_default(&c);
+		assert_int_equal(sim_kind_parse("mix", &c.kind), 0);
+		assert_int_equal(sim_cfg_set(&c, "load", "60", &err), 0);
+		assert_int_equal(sim_cfg_set(&c, "loss", "0.001", &err), 0);
+		algo_for(&a, "dcqcn");
+		s = mk(&c, &a);
+		if (k) {
+			for (i = 0; i < 4; i++)
+				assert_non_null(f[i] = tmpfile());
+			assert_int_equal(sim_tap_ports(s, f[0], "all", &err), 0);
+			assert_int_equal(sim_tap_rates(s, f[1], "0-31",
+						       5 * PS_PER_US, &err), 0);
+			assert_int_equal(sim_tap_pcap(s, f[2], "all", 64, &err),
+					 0);
+			assert_int_equal(sim_tap_flows(s, &err), 0);
+		}
+		sim_run(s, PS_PER_MS, NULL);
+		if (k) {
+			assert_int_equal(sim_flows_write(s, f[3], "dcqcn"), 0);
+			assert_int_equal(sim_tap_stop(s), 0);
+			for (i = 0; i < 4; i++) {
+				len[i] = ftell(f[i]);
+				fclose(f[i]);
+			}
+		}
+		sim_summary(s, &m[k]);
+		sim_port_counters(s, &pc[k]);
+		ev[k] = sim_events(s);
+		sim_free(s);
+	}
+	assert_true(m[0].drops > 0 && m[0].nfct > 0);
+	assert_int_equal(ev[0], ev[1]);
+	assert_memory_equal(&m[0], &m[1], sizeof(m[0]));
+	assert_memory_equal(&pc[0], &pc[1], sizeof(pc[0]));
+	for (i = 0; i < 4; i++)
+		assert_true(len[i] > 1000);
+}
+
+/* RFC 1071 over a known IPv4 header (checksum field zero): 0xb861. */
+static void test_pcap_csum(void **state)
+{
+	static const uint8_t h[20] = {
+		0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+		0x00, 0x00, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7,
+	};
+
+	(void)state;
+	assert_int_equal(pcap_ip_csum(h, sizeof(h)), 0xb861);
+}
+
 /* Events beyond the 17.6 s key horizon wait and fire on time. */
 static void test_far_events(void **state)
 {
@@ -1380,6 +1451,8 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_reference_runs),
 		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_taps_same_run),
+		cmocka_unit_test(test_pcap_csum),
 		cmocka_unit_test(test_far_events),
 		cmocka_unit_test(test_event_order),
 		cmocka_unit_test(test_event_bucket),

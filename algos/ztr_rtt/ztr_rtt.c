@@ -334,6 +334,11 @@ static void ztr_on_timer(struct algo_port *p, void *qp, int64_t now,
 	emit(p, qp, out);
 }
 
+static uint64_t ztr_window(const void *qp)
+{
+	return ((const struct ztr_qp *)qp)->cwnd;
+}
+
 const struct algo_ops ztr_rtt_ops = {
 	.name = "ztr_rtt",
 	.label = "ZTR-RTT (reconstructed)",
@@ -351,4 +356,5 @@ const struct algo_ops ztr_rtt_ops = {
 	.on_nack = ztr_on_nack,
 	.on_probe_timeout = ztr_on_probe_timeout,
 	.on_timer = ztr_on_timer,
+	.window = ztr_window,
 };

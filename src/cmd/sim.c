@@ -12,6 +12,7 @@
 #include "device.h"
 #include "dev_sim.h"
 #include "sim/simdev.h"
+#include "simout.h"
 #include "units.h"
 
 /* "10ms" -> ps; 1 ns to 10 s of simulated time per command. */
@@ -61,8 +62,10 @@ static void print_summary(struct session *s, struct simdev *d,
 	fmt_bytes(a, sizeof(a), m->q_mean);
 	fmt_bytes(b, sizeof(b), m->q_p99);
 	fmt_bytes(c, sizeof(c), m->q_max);
+	out_str(o, "queue_port", m->queue_port);
 	out_text(o, "queue        mean %s  p99 %s  max %s (deepest switch "
-		 "queue)\n", a, b, c);
+		 "queue%s%s)\n", a, b, c, *m->queue_port ? ": " : "",
+		 m->queue_port);
 	out_real(o, "rtt_mean_ns", m->rtt_mean);
 	out_real(o, "rtt_p99_ns", m->rtt_p99);
 	out_u64(o, "rtt_samples", m->rtt_samples);
@@ -144,29 +147,6 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* The trace as CSV (RFC 4180: one header row with units, no quoting
- * needed); an interval without probes leaves the RTT empty, not 0.
- */
-static int write_trace(struct session *s, struct sim *sim,
-		       struct pcb_wfile *w)
-{
-	const struct sim_trace_row *r;
-	size_t i, n = sim_trace_rows(sim, &r);
-	FILE *fp = w->fp;
-
-	fprintf(fp, "t_us,queue_max_bytes,rate_mean_gbps,rate_min_gbps,"
-		"rate_max_gbps,rtt_mean_us,rtt_samples,rx_gbps\r\n");
-	for (i = 0; i < n; i++) {
-		fprintf(fp, "%.3f,%llu,%.4f,%.4f,%.4f,", r[i].t / 1e6,
-			(unsigned long long)r[i].queue_max, r[i].rate_mean,
-			r[i].rate_min, r[i].rate_max);
-		if (r[i].rtt_n)
-			fprintf(fp, "%.3f", r[i].rtt_mean / 1e3);
-		fprintf(fp, ",%u,%.4f\r\n", r[i].rtt_n, r[i].rx_gbps);
-	}
-	return pcb_wfile_commit(w, &s->err);
-}
-
 /* `sim run` longer than a second on a terminal: how far, and how long
  * still (from the pace so far).
  */
@@ -195,40 +175,21 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 	struct sim_summary m;
 	struct simdev *d = NULL;
 	struct sim *sim = NULL;
-	int64_t ps = 0, every = 10 * PS_PER_US;
-	const char *trace = NULL;
-	struct pcb_wfile tw = { 0 };
-	int i, rc;
+	struct run_out ro;
+	int64_t ps = 0;
+	int rc, orc;
 
 	rc = parse_sim_dur(s, argv[0], &ps);
-	for (i = 1; !rc && i < argc; i += 2) {
-		if (i + 1 >= argc)
-			return pcb_error(&s->err, PCB_E_USAGE,
-					 "'%s' needs a value; usage: sim run "
-					 "DURATION [trace FILE.csv] [every "
-					 "INTERVAL]", argv[i]);
-		if (!strcmp(argv[i], "trace"))
-			trace = argv[i + 1];
-		else if (!strcmp(argv[i], "every"))
-			rc = parse_sim_dur(s, argv[i + 1], &every);
-		else
-			return pcb_error(&s->err, PCB_E_USAGE,
-					 "unknown word '%s'; usage: sim run "
-					 "DURATION [trace FILE.csv] [every "
-					 "INTERVAL]", argv[i]);
-	}
-	if (!rc && trace && ps / every > 10000000)
-		rc = pcb_error(&s->err, PCB_E_RANGE,
-			       "trace of more than 10 M rows; use a coarser "
-			       "'every'");
-	/* a file that cannot be written fails before any simulated time */
-	if (!rc && trace)
-		rc = pcb_wfile_open(&tw, trace, PCB_MODE_DATA, &s->err);
 	if (!rc)
-		rc = fabric(s, &d, &sim);
-	if (!rc && trace)
-		rc = sim_trace_start(sim, every) ? pcb_error(&s->err,
-			PCB_E_RANGE, "bad trace interval") : 0;
+		rc = run_out_parse(s, argc - 1, argv + 1, ps, &ro);
+	/* a file that cannot be written fails before any simulated time */
+	if (!rc)
+		rc = run_out_open(s, &ro);
+	if (rc)
+		return rc;
+	rc = fabric(s, &d, &sim);
+	if (!rc)
+		rc = run_out_start(s, sim, &ro);
 	if (!rc) {
 		struct run_progress pr = { pcb_mono_s(), 0, false };
 
@@ -240,21 +201,24 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		d->progress = NULL;
 		if (pr.shown)
 			fputc('\n', stderr);
+		/* interrupted or stalled: the window simulated so far is
+		 * worth seeing, and its outputs too (a trace of a stall
+		 * shows how it came) */
+		if (rc == -PCB_E_INTR || rc == -PCB_E_DEVICE) {
+			sim_summary(sim, &m);
+			print_summary(s, d, &m);
+		}
+		orc = run_out_finish(s, sim, d, &ro, !rc ||
+				     rc == -PCB_E_INTR || rc == -PCB_E_DEVICE);
+		if (rc)
+			return rc;
+		if (orc)
+			return orc;
+		sim_summary(sim, &m);
+		print_summary(s, d, &m);
+		return 0;
 	}
-	if (tw.fp) {
-		if (!rc)
-			rc = write_trace(s, sim, &tw);
-		else
-			pcb_wfile_abort(&tw);
-		if (sim)
-			sim_trace_stop(sim);
-	}
-	/* interrupted or stalled: the window simulated so far is worth
-	 * seeing */
-	if (rc && !((rc == -PCB_E_INTR || rc == -PCB_E_DEVICE) && sim))
-		return rc;
-	sim_summary(sim, &m);
-	print_summary(s, d, &m);
+	run_out_finish(s, sim, d, &ro, false);
 	return rc;
 }
 
@@ -265,11 +229,14 @@ static int cmd_sim_show(struct session *s, int argc, char **argv)
 	struct sim *sim;
 	int rc;
 
-	(void)argc;
-	(void)argv;
+	if (argc && strcmp(argv[0], "fct"))
+		return pcb_error(&s->err, PCB_E_USAGE, "unknown word '%s'; "
+				 "usage: sim show [fct [step PCT]]", argv[0]);
 	rc = fabric(s, &d, &sim);
 	if (rc)
 		return rc;
+	if (argc)
+		return sim_show_fct(s, sim, argc - 1, argv + 1);
 	sim_summary(sim, &m);
 	print_summary(s, d, &m);
 	return 0;
@@ -424,9 +391,15 @@ static bool sim_scenario_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* sim run's words (simout.h parses them; RUN_OUT_SYNOPSIS says them) */
 static const struct cmd_kw sim_run_keys[] = {
-	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE },
 	{ .name = "every", .arg = "INTERVAL" },
+	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE },
+	{ .name = "ports", .arg = "PORTS", .vals = "all" },
+	{ .name = "rates", .arg = "FLOWS" },
+	{ .name = "flows", .arg = "FILE.csv", .flags = KW_FILE },
+	{ .name = "pcap", .arg = "FILE.pcap", .flags = KW_FILE },
+	{ .name = "snaplen", .arg = "BYTES" },
 	{ 0 }
 };
 
@@ -475,22 +448,28 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.name = "run",
 		.fn = cmd_sim_run,
 		.min_args = 1,
-		.max_args = 5,
-		.args = "DURATION",
-		.help = "advance simulated time; counters flow into the device; "
-			"trace: queue, rates, RTT, goodput every INTERVAL (10us)",
-		.example = "sim run 10ms trace incast.csv every 5us",
+		.max_args = -1,
+		.args = RUN_OUT_SYNOPSIS,
+		.help = "advance simulated time (counters flow into the device); "
+			"write trace: the fabric every INTERVAL (10us), trace ports: "
+			"queue and PFC events ('host N', 'switch N port M', or all), "
+			"trace rates: flows' rates, flows: per-flow FCT, pcap: frames "
+			"of ports' links (new files only)",
+		.example = "sim run 10ms trace q.csv ports 'switch 0 port 64' flows "
+			"f.csv pcap h0.pcap ports 'host 0'",
 		.flags = CMD_DEVICE,
-		.keys = sim_run_keys,
 		.complete = sim_run_complete,
 	},
 	{
 		.name = "show",
 		.fn = cmd_sim_show,
-		.args = "",
+		.max_args = 3,
+		.args = "[fct [step PCT]]",
 		.help = "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
-			"last run",
-		.example = "sim show",
+			"last run; fct: FCT slowdown by flow-size percentile as "
+			"HPCC's fct_analysis.py (slices of 5 % of the finished flows "
+			"by size: mean, p50, p95, p99)",
+		.example = "sim show fct step 10",
 		.flags = CMD_DEFAULT | CMD_DEVICE,
 	},
 	{

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 
 #include "sim_int.h"
+#include "tap.h"
 
 /* ---- utilities ---------------------------------------------------------- */
 
@@ -723,6 +724,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			if (s->cfg.ecn_dequeue)
 				ecn_mark(s, p, k);
 		}
+		TAP(s, tap_queue(s, pi, ki, TAP_DEQ));
 	} else if (!p->paused && !p->is_switch) {
 		ki = nic_pick(s, &s->hosts[p->owner]);
 	}
@@ -739,6 +741,7 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 	struct pkt *k = &s->pk[ki];
 	int64_t ser;
 
+	TAP(s, tap_tx(s, pi, ki));
 	p->tx_bytes_c[!data_class(k)] += k->size;
 	p->tx_pkts_c[!data_class(k)]++;
 	if (data_class(k))
@@ -842,6 +845,7 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 		p->hdrm_used = 0;
 	}
 	s->c.sw_pause_tx++;
+	TAP(s, tap_pfc(s, inport, pause, false));
 	/* the frame leaves ahead of data and crosses the link */
 	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
 		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
@@ -878,6 +882,7 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 		p->paused_ps += s->now - p->pause_start;
 	}
 	p->paused = pause;
+	TAP(s, tap_pfc(s, pi, pause, true));
 	if (!pause)
 		port_start(s, pi);
 }
@@ -905,6 +910,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		out->drop_bytes += k->size;
 		s->c.drops_nobuf++;
 		s->probes_lost += k->type == PK_PROBE;
+		TAP(s, tap_queue(s, e, ki, TAP_DROP));
 		pkt_free(s, ki);
 		return;
 	}
@@ -917,6 +923,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	q_push(s, &out->data, ki);
 	if (out->data.bytes > out->q_max)
 		out->q_max = out->data.bytes;
+	TAP(s, tap_queue(s, e, ki, TAP_ENQ));
 	if (in->pause_sent) {	/* into the headroom */
 		in->hdrm_used += k->size;
 		if (in->hdrm_used > in->hdrm_peak)
@@ -1231,12 +1238,9 @@ static void flow_done(struct sim *s, uint32_t qi)
 	s->c.tx_cqe++;
 	host_deactivate(&s->hosts[q->src], qi);
 	/* FCTs of the flows the window saw whole: a warm-up's stay out */
-	if (s->cfg.kind != SIM_MIX || q->start < s->win_t0)
+	if (q->start < s->win_t0)
 		return;
-	/* FCT slowdown against the flow alone on its idle path */
-	ideal = (double)q->path_rtt +
-		(double)(q->size + (uint64_t)q->npkts * HDR_BYTES) *
-		(double)s->line_ppb;
+	ideal = (double)sim_ideal_fct(s, q);
 	fct = (double)(q->finish - q->start);
 	if (s->nfct == s->capfct) {
 		uint32_t cap = (uint32_t)s->capfct;
@@ -1378,6 +1382,7 @@ static void on_arrive(struct sim *s, uint32_t ki)
 		p->lost_bytes += k->size;
 		s->probes_lost += k->type == PK_PROBE ||
 				  k->type == PK_PROBE_RESP;
+		TAP(s, tap_queue(s, k->port, ki, TAP_LOST));
 		pkt_free(s, ki);
 		return;
 	}
@@ -1701,6 +1706,7 @@ void sim_free(struct sim *s)
 	free(s->far);
 	free(s->tr);
 	free(s->fct);
+	tap_free(s->tap);
 	free(s);
 }
 
@@ -1842,6 +1848,7 @@ int sim_trace_start(struct sim *s, int64_t every_ps)
 		return -PCB_E_RANGE;
 	s->tr_every = every_ps;
 	s->tr_next = s->now + every_ps;
+	s->tr_rows = true;
 	s->ntr = 0;
 	s->tr_rtt_sum = 0;
 	s->tr_rtt_n = 0;
@@ -1857,18 +1864,20 @@ size_t sim_trace_rows(const struct sim *s, const struct sim_trace_row **rows)
 
 void sim_trace_stop(struct sim *s)
 {
-	s->tr_every = 0;
+	s->tr_rows = false;
+	if (!s->tap)
+		s->tr_every = 0;
 }
 
 /* One row for the state at s->tr_next (no event at or after it has run). */
-static void trace_sample(struct sim *s)
+static void trace_row(struct sim *s)
 {
 	struct sim_trace_row *r;
 	double gbps = s->cfg.rate_gbps / (double)ALGO_RATE_ONE;
 	uint32_t i, n = 0;
 
 	if (sim_grow((void **)&s->tr, sizeof(*s->tr), &s->captr, s->ntr + 1)) {
-		s->tr_every = 0;	/* out of memory: stop tracing */
+		s->tr_rows = false;	/* out of memory: stop tracing */
 		return;
 	}
 	r = &s->tr[s->ntr++];
@@ -1900,6 +1909,15 @@ static void trace_sample(struct sim *s)
 	s->tr_rx_last = s->rx_payload;
 	s->tr_rtt_sum = 0;
 	s->tr_rtt_n = 0;
+}
+
+/* The samples due at s->tr_next: the fabric's row, the tap's. */
+static void trace_sample(struct sim *s)
+{
+	if (s->tr_rows)
+		trace_row(s);
+	if (s->tap)
+		tap_sample(s, s->tr_next);
 	s->tr_next += s->tr_every;
 }
 
@@ -1987,7 +2005,7 @@ static bool stalled(const struct sim *s)
 	return false;
 }
 
-static int port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
+int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
 {
 	const struct port *p = &s->ports[pi];
 
@@ -2013,7 +2031,7 @@ int sim_stall(const struct sim *s, struct pcb_err *err)
 		queued += s->ports[i].data.bytes;
 		if (!s->ports[i].paused || !port_waits(s, i))
 			continue;
-		port_name(s, i, one, sizeof(one));
+		sim_port_name(s, i, one, sizeof(one));
 		if (len + strlen(one) + 2 < sizeof(names) - 16 && shown < 8) {
 			len += (size_t)snprintf(names + len,
 						sizeof(names) - len, "%s%s",
@@ -2275,6 +2293,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		sum->q_mean = p->q_hist->sum / win;
 		sum->q_p99 = lhist_quantile(p->q_hist, 0.99);
 		sum->q_max = (double)p->q_max;
+		sim_port_name(s, queue, sum->queue_port,
+			      sizeof(sum->queue_port));
 	}
 	s->bottleneck = busiest;
 	for (i = 0; i < s->nqps; i++) {

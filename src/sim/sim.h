@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "algo.h"
 #include "err.h"
@@ -171,6 +172,7 @@ struct sim_summary {
 	double jain;
 	uint32_t flows;
 	double q_mean, q_p99, q_max;	/* bottleneck queue, bytes */
+	char queue_port[48];		/* its port's name; "" none */
 	/* probe RTT, ns, over every answer in the window, those that came
 	 * after the algorithm's probe timeout (late) too: the queue they
 	 * waited in is the one measured; lost probes (dropped) have no
@@ -210,6 +212,64 @@ struct sim_trace_row {
 int sim_trace_start(struct sim *s, int64_t every_ps);
 size_t sim_trace_rows(const struct sim *s, const struct sim_trace_row **rows);
 void sim_trace_stop(struct sim *s);
+
+/* Ports are named "host N" (a host's NIC) and "switch N port M", as the
+ * watchdog names them.  sim_port_find: -PCB_E_NOENT for a port the
+ * fabric does not have, -PCB_E_INVAL for a name of neither form.
+ */
+int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n);
+int sim_port_find(const struct sim *s, const char *name, uint32_t *pi,
+		  struct pcb_err *err);
+
+/* Outputs written while the fabric runs, until sim_tap_stop (tap.h).
+ * Each takes a FILE the caller opened and commits; a list of ports is
+ * "all" or names separated by commas.  Nothing changes on error; the
+ * fabric runs as it would without them.
+ *
+ * - ports: CSV, one row per change of a port's data queue (enqueue,
+ *   dequeue, drop, lost) and per PFC frame it sends or obeys, after a
+ *   "start" row per port with its state then.
+ * - rates: CSV, every `every` ps, a row per chosen flow while it runs:
+ *   rate, the algorithm's window (empty for one of rate alone, or none
+ *   yet), packets in flight, bytes delivered in the window.
+ * - pcap: every frame on the chosen ports' links, both ways (pcap.h).
+ * - flows: count each flow's retransmitted packets, for
+ *   sim_flows_write.
+ */
+int sim_tap_ports(struct sim *s, FILE *fp, const char *list,
+		  struct pcb_err *err);
+int sim_tap_rates(struct sim *s, FILE *fp, const char *list, int64_t every,
+		  struct pcb_err *err);
+int sim_tap_pcap(struct sim *s, FILE *fp, const char *list,
+		 uint32_t snaplen, struct pcb_err *err);
+int sim_tap_flows(struct sim *s, struct pcb_err *err);
+/* Stop every output; -PCB_E_IO when a write failed on the way. */
+int sim_tap_stop(struct sim *s);
+
+/* The flows of the window (those that started in it, with a size) as
+ * CSV: a flow still running has an empty finish, FCT and slowdown.
+ */
+int sim_flows_write(const struct sim *s, FILE *fp, const char *algo);
+
+/* FCT slowdown by flow size, HPCC's way (analysis/fct_analysis.py): the
+ * window's finished flows sorted by size, cut into slices of step % of
+ * the flows; per slice the size range and the slowdown's mean, median,
+ * p95 and p99 (the element at floor(n p)).
+ */
+struct sim_fct_bin {
+	unsigned pct_lo, pct_hi;	/* the slice: flows by size, % */
+	uint64_t size_lo, size_hi;	/* bytes */
+	uint32_t n;
+	double mean, p50, p95, p99;
+};
+struct sim_fct_table {
+	uint32_t finished, running;	/* flows that started in the window */
+	uint32_t nbins;
+	struct sim_fct_bin bin[100];
+};
+/* -PCB_E_RANGE unless step divides 100. */
+int sim_fct_table(const struct sim *s, unsigned step,
+		  struct sim_fct_table *t);
 
 /* Peak bytes held by the simulator's arrays. */
 size_t sim_mem_bytes(const struct sim *s);

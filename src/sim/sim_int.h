@@ -288,6 +288,8 @@ struct fct_rec {
 	double slowdown;
 };
 
+struct tap;
+
 struct sim {
 	const struct sim_source *src;	/* what it is built from */
 	struct sim_cfg cfg;
@@ -350,8 +352,11 @@ struct sim {
 	 * some armed QP may have its timer stopped */
 	bool timer_hint;
 	int64_t timer_lb;
-	/* fine time series */
+	/* fine time series: the fabric's rows (tr_rows), the tap's samples
+	 * (tap.h), every tr_every */
 	int64_t tr_every, tr_next;
+	bool tr_rows;
+	struct tap *tap;	/* outputs of the run (tap.h); NULL: none */
 	struct sim_trace_row *tr;
 	uint32_t ntr, captr;
 	double tr_rtt_sum;
@@ -406,6 +411,9 @@ struct sim_source {
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
 		      const struct sim_source *src, struct pcb_err *err);
+
+/* flows.c: the FCT of flow q alone on its idle path, ps */
+int64_t sim_ideal_fct(const struct sim *s, const struct qp *q);
 
 /* scenario.c: a mix's flow size, bytes (tests) */
 uint64_t sim_draw_size(struct sim *s);

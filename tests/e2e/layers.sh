@@ -2,7 +2,7 @@
 # The device object (src/core/device.h) is the only place that knows which kind
 # of device it has: no REG_CAP_REAL test and no sim/ header outside the
 # device implementations (src/core/device.c, src/core/dev_*.c), the simulator itself
-# and the `sim` command; no untyped ctl escape hatch anywhere.
+# and the `sim` command (sim.c, simout.c); no untyped ctl escape hatch anywhere.
 . "$(dirname "$0")/lib.inc"
 cd "$top" || exit 1
 real=$(grep -rln 'REG_CAP_REAL' src algos | grep -v '^src/core/device\.c$' |
@@ -10,7 +10,7 @@ real=$(grep -rln 'REG_CAP_REAL' src algos | grep -v '^src/core/device\.c$' |
 check "REG_CAP_REAL outside the device implementations" "" "$real"
 sim=$(grep -rln '#include "sim/' src algos | grep -v '^src/sim/' |
 	grep -v '^src/core/device\.c$' | grep -v '^src/core/dev_sim\.c$' |
-	grep -v '^src/cmd/sim\.c$' | tr '\n' ' ')
+	grep -v '^src/cmd/sim\.c$' | grep -v '^src/cmd/simout\.c$' | tr '\n' ' ')
 check "sim/ headers outside the device and the sim command" "" "$sim"
 ctl=$(grep -rn -- '->ctl(' src reg algos | tr '\n' ' ')
 check "ctl escape hatch" "" "$ctl"

@@ -1,0 +1,277 @@
+/* simout.c - `sim run`'s output files and `sim show fct` (simout.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sim/simdev.h"
+#include "simout.h"
+#include "units.h"
+
+#define USAGE "usage: sim run " RUN_OUT_SYNOPSIS
+#define SNAPLEN_DEFAULT 128
+
+static const char *const kind_word[RO_N] = {
+	[RO_SERIES] = "trace", [RO_PORTS] = "trace ... ports",
+	[RO_RATES] = "trace ... rates", [RO_PCAP] = "pcap",
+	[RO_FLOWS] = "flows",
+};
+
+static int parse_u32(const char *t, uint32_t *v)
+{
+	char *end;
+	unsigned long x;
+
+	if (*t < '0' || *t > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(t, &end, 10);
+	if (errno || *end || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* One output of kind k into path; a kind once, a path once. */
+static int out_add(struct session *s, struct run_out *ro,
+		   enum run_out_kind k, const char *path, const char *list)
+{
+	int i;
+
+	if (ro->o[k].path)
+		return pcb_error(&s->err, PCB_E_USAGE, "'%s' given twice; "
+				 USAGE, kind_word[k]);
+	for (i = 0; i < RO_N; i++)
+		if (ro->o[i].path && !strcmp(ro->o[i].path, path))
+			return pcb_error(&s->err, PCB_E_USAGE, "'%s' named "
+					 "for two outputs", path);
+	ro->o[k].path = path;
+	ro->o[k].list = list;
+	return 0;
+}
+
+/* "trace FILE [ports L | rates L]", "pcap FILE ports L", "flows FILE",
+ * "every INTERVAL", "snaplen BYTES": pairs of words, a trace's or a
+ * capture's selector right after it.
+ */
+int run_out_parse(struct session *s, int argc, char **argv,
+		  int64_t dur_ps, struct run_out *ro)
+{
+	int i, rc = 0;
+	bool snap = false;
+
+	memset(ro, 0, sizeof(*ro));
+	ro->every = 10 * PS_PER_US;
+	ro->snaplen = SNAPLEN_DEFAULT;
+	for (i = 0; !rc && i < argc; i += 2) {
+		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *sel = i + 2 < argc ? argv[i + 2] : "";
+		bool has_list = i + 3 < argc;
+
+		if (!v)
+			return pcb_error(&s->err, PCB_E_USAGE, "'%s' needs a "
+					 "value; " USAGE, k);
+		if (!strcmp(k, "every")) {
+			if (pcb_parse_duration_ps(v, -1, &ro->every) ||
+			    ro->every < PS_PER_NS || ro->every > 10e12)
+				return cmd_bad_duration(s, "sim run every", v,
+							"1ns to 10s");
+		} else if (!strcmp(k, "trace") && !strcmp(sel, "ports") &&
+			   has_list) {
+			rc = out_add(s, ro, RO_PORTS, v, argv[i + 3]);
+			i += 2;
+		} else if (!strcmp(k, "trace") && !strcmp(sel, "rates") &&
+			   has_list) {
+			rc = out_add(s, ro, RO_RATES, v, argv[i + 3]);
+			i += 2;
+		} else if (!strcmp(k, "trace")) {
+			rc = out_add(s, ro, RO_SERIES, v, NULL);
+		} else if (!strcmp(k, "pcap")) {
+			if (strcmp(sel, "ports") || !has_list)
+				return pcb_error(&s->err, PCB_E_USAGE, "pcap "
+						 "'%s' needs 'ports PORTS' "
+						 "after it; " USAGE, v);
+			rc = out_add(s, ro, RO_PCAP, v, argv[i + 3]);
+			i += 2;
+		} else if (!strcmp(k, "flows")) {
+			rc = out_add(s, ro, RO_FLOWS, v, NULL);
+		} else if (!strcmp(k, "snaplen")) {
+			if (parse_u32(v, &ro->snaplen))
+				return pcb_error(&s->err, PCB_E_INVAL, "bad "
+						 "snaplen '%s': bytes", v);
+			snap = true;
+		} else if (!strcmp(k, "ports") || !strcmp(k, "rates")) {
+			return pcb_error(&s->err, PCB_E_USAGE, "'%s' belongs "
+					 "right after 'trace FILE'%s; " USAGE,
+					 k, k[0] == 'p' ? " or 'pcap FILE'" :
+					 "");
+		} else {
+			return pcb_error(&s->err, PCB_E_USAGE, "unknown word "
+					 "'%s'; " USAGE, k);
+		}
+	}
+	if (!rc && snap && !ro->o[RO_PCAP].path)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "snaplen without a pcap; "
+			       USAGE);
+	if (!rc && (ro->o[RO_SERIES].path || ro->o[RO_RATES].path) &&
+	    dur_ps / ro->every > 10000000)
+		rc = pcb_error(&s->err, PCB_E_RANGE, "trace of more than 10 M "
+			       "samples; use a coarser 'every'");
+	return rc;
+}
+
+/* Every file begun (a temp file beside it), none if one cannot be: an
+ * existing target is refused now, before the run, and again by the
+ * commit, which never replaces one.
+ */
+int run_out_open(struct session *s, struct run_out *ro)
+{
+	struct stat st;
+	int i, rc = 0;
+
+	for (i = 0; !rc && i < RO_N; i++) {
+		if (!ro->o[i].path)
+			continue;
+		if (!lstat(ro->o[i].path, &st))
+			rc = pcb_error(&s->err, PCB_E_STATE, "cannot create "
+				       "'%s': it exists already",
+				       ro->o[i].path);
+		else
+			rc = pcb_wfile_create(&ro->o[i].w, ro->o[i].path,
+					      PCB_MODE_DATA, &s->err);
+	}
+	for (i = 0; rc && i < RO_N; i++)
+		if (ro->o[i].w.fp)
+			pcb_wfile_abort(&ro->o[i].w);
+	return rc;
+}
+
+int run_out_start(struct session *s, struct sim *sim, struct run_out *ro)
+{
+	int rc = 0;
+
+	if (ro->o[RO_PORTS].path)
+		rc = sim_tap_ports(sim, ro->o[RO_PORTS].w.fp,
+				   ro->o[RO_PORTS].list, &s->err);
+	if (!rc && ro->o[RO_RATES].path)
+		rc = sim_tap_rates(sim, ro->o[RO_RATES].w.fp,
+				   ro->o[RO_RATES].list, ro->every, &s->err);
+	if (!rc && ro->o[RO_PCAP].path)
+		rc = sim_tap_pcap(sim, ro->o[RO_PCAP].w.fp,
+				  ro->o[RO_PCAP].list, ro->snaplen, &s->err);
+	if (!rc && ro->o[RO_FLOWS].path)
+		rc = sim_tap_flows(sim, &s->err);
+	if (!rc && ro->o[RO_SERIES].path && sim_trace_start(sim, ro->every))
+		rc = pcb_error(&s->err, PCB_E_RANGE, "bad trace interval");
+	return rc;
+}
+
+/* The fabric's series as CSV (RFC 4180: one header row with units, no
+ * quoting needed); an interval without probes leaves the RTT empty.
+ */
+static void write_series(struct sim *sim, FILE *fp)
+{
+	const struct sim_trace_row *r;
+	size_t i, n = sim_trace_rows(sim, &r);
+
+	fprintf(fp, "t_us,queue_max_bytes,rate_mean_gbps,rate_min_gbps,"
+		"rate_max_gbps,rtt_mean_us,rtt_samples,rx_gbps\r\n");
+	for (i = 0; i < n; i++) {
+		fprintf(fp, "%.3f,%llu,%.4f,%.4f,%.4f,", r[i].t / 1e6,
+			(unsigned long long)r[i].queue_max, r[i].rate_mean,
+			r[i].rate_min, r[i].rate_max);
+		if (r[i].rtt_n)
+			fprintf(fp, "%.3f", r[i].rtt_mean / 1e3);
+		fprintf(fp, ",%u,%.4f\r\n", r[i].rtt_n, r[i].rx_gbps);
+	}
+}
+
+int run_out_finish(struct session *s, struct sim *sim,
+		   const struct simdev *d, struct run_out *ro, bool keep)
+{
+	int i, rc = 0;
+
+	if (keep && ro->o[RO_SERIES].path)
+		write_series(sim, ro->o[RO_SERIES].w.fp);
+	if (keep && ro->o[RO_FLOWS].path)
+		sim_flows_write(sim, ro->o[RO_FLOWS].w.fp, d->algo_label);
+	if (sim) {
+		sim_trace_stop(sim);
+		if (sim_tap_stop(sim) && keep) {
+			keep = false;
+			rc = pcb_error(&s->err, PCB_E_IO, "sim run: an output "
+				       "could not be written (out of memory, "
+				       "or of disk space)");
+		}
+	}
+	for (i = 0; i < RO_N; i++) {
+		if (!ro->o[i].w.fp)
+			continue;
+		if (!keep)
+			pcb_wfile_abort(&ro->o[i].w);
+		else if (pcb_wfile_commit(&ro->o[i].w, &s->err)) {
+			rc = -s->err.code;
+			keep = false;	/* the rest go too */
+		}
+	}
+	return rc;
+}
+
+/* ---- sim show fct ------------------------------------------------------- */
+
+int sim_show_fct(struct session *s, struct sim *sim, int argc, char **argv)
+{
+	struct sim_fct_table *t;
+	struct out *o = &s->out;
+	uint32_t step = 5, i;
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[0], "step")) {
+		if (parse_u32(argv[1], &step) || !step || 100 % step)
+			return pcb_error(&s->err, PCB_E_RANGE, "bad step '%s': "
+					 "a percentage that divides 100 (1, 2, "
+					 "5, 10, 20, 25, 50)", argv[1]);
+	} else if (argc) {
+		return pcb_error(&s->err, PCB_E_USAGE,
+				 "usage: sim show fct [step PCT]");
+	}
+	t = malloc(sizeof(*t));
+	if (!t)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = sim_fct_table(sim, step, t);
+	if (rc) {
+		free(t);
+		return pcb_error(&s->err, -rc, "out of memory");
+	}
+	out_obj_begin(o, NULL);
+	out_text(o, "FCT slowdown by flow size, as HPCC's fct_analysis.py: "
+		 "the window's finished flows sorted by size, in slices of "
+		 "%u %% of them\n", step);
+	out_field_uint(o, "finished", "%u flows finished", t->finished);
+	out_field_uint(o, "running", ", %u still running at the end of "
+		       "the window (not counted)\n", t->running);
+	out_u64(o, "step", step);
+	out_arr_begin(o, "bins");
+	for (i = 0; i < t->nbins; i++) {
+		const struct sim_fct_bin *b = &t->bin[i];
+
+		if (!i)
+			out_text(o, "  flows %%      size, bytes           "
+				 "flows    mean     p50     p95     p99\n");
+		out_obj_begin(o, NULL);
+		out_field_uint(o, "pct_lo", "  %3u", b->pct_lo);
+		out_field_uint(o, "pct_hi", "-%-3u ", b->pct_hi);
+		out_field_u64(o, "size_lo", " %9llu", b->size_lo);
+		out_field_u64(o, "size_hi", " .. %-9llu", b->size_hi);
+		out_field_uint(o, "flows", " %7u", b->n);
+		out_field_real(o, "mean", " %7.2f", b->mean);
+		out_field_real(o, "p50", " %7.2f", b->p50);
+		out_field_real(o, "p95", " %7.2f", b->p95);
+		out_field_real(o, "p99", " %7.2f\n", b->p99);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_obj_end(o);
+	free(t);
+	return 0;
+}
