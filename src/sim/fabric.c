@@ -790,12 +790,10 @@ static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
 
 /* ---- PFC ---------------------------------------------------------------- */
 
-#define XON_OFFSET 3072
-
-/* Dynamic Xoff: the reserve plus an eighth of the shared pool still
- * free (HPCC ns-3's alpha for ports at host speed).  The pool excludes
- * every port's reserve and headroom, so whatever the thresholds do, the
- * bytes held stay within the buffer.
+/* Dynamic Xoff: the reserve plus alpha x the shared pool still free
+ * (buffer.c; by default 1/8, HPCC ns-3's alpha for ports at host speed).
+ * The pool excludes every port's reserve and headroom, so whatever the
+ * thresholds do, the bytes held stay within the buffer.
  */
 static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 {
@@ -803,11 +801,11 @@ static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 	uint64_t free_ = s->cfg.buffer > set_aside ? s->cfg.buffer - set_aside :
 						      0;
 
-	return pfc_reserve(s) + free_ / 8;
+	return pfc_reserve(s) + dt_limit(free_, s->alpha_xoff);
 }
 
 /* Xon, as SAI defines it: max(static Xon, Xoff - Xon offset).  The
- * offset is HPCC ns-3's 3 KB; the static floor, one packet, lies below
+ * offset is by default HPCC ns-3's 3 KB; the static floor, one packet, lies below
  * the Xoff floor (the reserve), so the band is never empty and an
  * ingress that drains always resumes: without the floor a dynamic Xoff
  * below the offset could never be met (issue 23, bug 1).
@@ -816,7 +814,7 @@ static uint64_t xon_thr(const struct sim *s, const struct sw *w)
 {
 	uint64_t xoff = xoff_thr(s, w), pkt = s->cfg.mtu + HDR_BYTES;
 
-	return xoff > XON_OFFSET + pkt ? xoff - XON_OFFSET : pkt;
+	return xoff > s->xon_offset + pkt ? xoff - s->xon_offset : pkt;
 }
 
 /* Ingress port p of switch w holds delta more bytes (or fewer). */
@@ -889,8 +887,8 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	struct sw *w = &s->sws[s->ports[inport].owner];
 	struct pkt *k = &s->pk[ki];
 	const struct route *r = &w->routes[k->dst];
-	uint32_t e = r->first + (r->count > 1 ?
-				 s->qps[k->qp].ecmp % r->count : 0);
+	uint32_t e = r->first + (r->count > 1 ? (s->qps[k->qp].ecmp >>
+						 w->ecmp_shift) % r->count : 0);
 	struct port *out = &s->ports[e], *in;
 
 	if (!data_class(k)) {
@@ -898,9 +896,11 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		return;
 	}
 	if (w->used + k->size > s->cfg.buffer ||
-	    (!s->cfg.pfc &&
-	     out->data.bytes + k->size > s->cfg.buffer - w->used)) {
-		/* lossy: dynamic threshold (alpha 1) or a full buffer */
+	    (!s->cfg.pfc && out->data.bytes + k->size > s->buf_reserve &&
+	     out->data.bytes + k->size > dt_limit(s->cfg.buffer - w->used,
+						  s->alpha_drop))) {
+		/* lossy: above the queue's reserve and its dynamic
+		 * threshold (buffer.c), or a full buffer */
 		out->drops++;
 		out->drop_bytes += k->size;
 		s->c.drops_nobuf++;
@@ -2258,8 +2258,9 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		if (!p->is_switch)
 			continue;
 		q_account(s, p);
-		if (busiest == NONE ||
-		    win_payload(p) > win_payload(&s->ports[busiest]))
+		/* the fullest for its own speed (links differ per tier) */
+		if (busiest == NONE || win_payload(p) * p->ppb >
+		    win_payload(&s->ports[busiest]) * s->ports[busiest].ppb)
 			busiest = i;
 		if (win > 0 && p->q_hist->sum / win > best_q) {
 			best_q = p->q_hist->sum / win;

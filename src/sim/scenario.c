@@ -16,13 +16,16 @@
 /* ---- keys --------------------------------------------------------------- */
 
 enum key_type { K_RATE, K_MTU, K_DUR, K_BYTES, K_ECN, K_BOOL, K_PROB, K_U32,
-		K_U64, K_START, K_DIST, K_ADP };
+		K_U64, K_START, K_DIST, K_ADP, K_TOPO, K_ALPHA, K_AUTO_BYTES };
 
 #define KB_INCAST	(1u << SIM_INCAST)
 #define KB_STAIR	(1u << SIM_STAIRCASE)
 #define KB_PERM		(1u << SIM_PERMUTATION)
 #define KB_MIX		(1u << SIM_MIX)
 #define KB_ALL		(KB_INCAST | KB_STAIR | KB_PERM | KB_MIX)
+#define KB_FABRIC	(KB_PERM | KB_MIX)
+/* shown (sim_cfg_format) only when set off its default */
+#define KB_QUIET	(1u << 8)
 
 struct key {
 	const char *name;
@@ -76,6 +79,33 @@ static const struct key keys[] = {
 	  "minimum time between CNPs of a QP" },
 	{ "ack_every", K_U32, O(ack_every), 1, 64, KB_ALL,
 	  "data packets per ACK" },
+	{ "topo", K_TOPO, O(topo), 0, 1, KB_FABRIC | KB_QUIET,
+	  "leafspine|fattree" },
+	{ "k", K_U32, O(k), 2, 16, KB_FABRIC | KB_QUIET,
+	  "fat tree arity (even, 2-16: k^3/4 hosts)" },
+	{ "fabric_rate", K_RATE, O(fabric_gbps), 25, 800,
+	  KB_FABRIC | KB_QUIET, "switch-to-switch link speed "
+	  "25g|40g|50g|100g|200g|400g|800g (default: rate)" },
+	{ "fabric_delay", K_DUR, O(fabric_delay_ps), PS_PER_NS,
+	  100 * PS_PER_US, KB_FABRIC | KB_QUIET,
+	  "switch-to-switch link delay (default: delay)" },
+	{ "oversub", K_U32, O(oversub), 1, 16, KB_FABRIC | KB_QUIET,
+	  "leaf-spine oversubscription N:1 (1-16; sets the uplinks' speed)" },
+	{ "incast_period", K_DUR, O(incast_period_ps), PS_PER_US,
+	  100 * PS_PER_MS, KB_MIX | KB_QUIET,
+	  "a periodic incast over the mix, every T" },
+	{ "incast_senders", K_U32, O(incast_senders), 1, 1023,
+	  KB_MIX | KB_QUIET, "senders of the periodic incast (1-1023)" },
+	{ "incast_size", K_BYTES, O(incast_size), 1, 1ull << 30,
+	  KB_MIX | KB_QUIET, "bytes per incast sender (1 B to 1GB)" },
+	{ "alpha", K_ALPHA, O(alpha_log2), 0, 0, KB_ALL | KB_QUIET,
+	  "dynamic threshold alpha, a power of 2 from 1/256 to 8, or auto" },
+	{ "reserve", K_AUTO_BYTES, O(reserve), 0, 16 << 20, KB_ALL | KB_QUIET,
+	  "reserved bytes per queue (0 to 16MB, or auto)" },
+	{ "headroom", K_AUTO_BYTES, O(headroom), 1, 64 << 20,
+	  KB_ALL | KB_QUIET, "PFC headroom per port (1 B to 64MB, or auto)" },
+	{ "xon_offset", K_BYTES, O(xon_offset), 0, 1 << 20, KB_ALL | KB_QUIET,
+	  "Xon this many bytes below Xoff (0 to 1MB)" },
 };
 #undef O
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -136,11 +166,19 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->ackreq = 8;			/* mlx5_ib: log_ack_req_freq 8 */
 	c->cnp_interval_ps = 4 * PS_PER_US;
 	c->ack_every = 4;
+	c->topo = SIM_TOPO_LEAFSPINE;
+	c->k = 4;
+	c->incast_senders = 60;		/* HPCC's Fig. 11: 60 x 500 KB */
+	c->incast_size = 500000;
+	c->alpha_log2 = SIM_ALPHA_AUTO;
+	c->reserve = SIM_AUTO;
+	c->headroom = SIM_AUTO;
+	c->xon_offset = 3072;		/* HPCC ns-3's */
 }
 
 const char *sim_cfg_keys(enum sim_kind k)
 {
-	static char buf[4][512];
+	static char buf[4][1024];
 	size_t i, n = 0;
 
 	if (k > SIM_MIX)
@@ -204,6 +242,37 @@ static int parse_u64(const char *v, uint64_t *out)
 
 static int fmt_dur(char *b, size_t n, int64_t ps);
 
+/* "auto", "1/8", "0.125", "2": a power of two from 1/256 to 8 -> its
+ * log2 (SAI's dynamic_th). */
+static int parse_alpha(const char *v, int32_t *out)
+{
+	char *end;
+	double x;
+	int n;
+
+	if (!strcasecmp(v, "auto")) {
+		*out = SIM_ALPHA_AUTO;
+		return 0;
+	}
+	errno = 0;
+	if (!strncmp(v, "1/", 2)) {
+		x = strtod(v + 2, &end);
+		if (end == v + 2 || *end || errno || !(x > 0))
+			return -1;
+		x = 1 / x;
+	} else {
+		x = strtod(v, &end);
+		if (end == v || *end || errno)
+			return -1;
+	}
+	for (n = -8; n <= 3; n++)
+		if (ldexp(1, n) == x) {
+			*out = n;
+			return 0;
+		}
+	return -1;
+}
+
 static int bad(struct pcb_err *err, const struct key *k, const char *v)
 {
 	char lo[32], hi[32];
@@ -234,6 +303,7 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 	char *p = (char *)&c;
 	uint64_t u = 0;
 	int64_t d = 0;
+	uint32_t w;
 	size_t i;
 
 	for (i = 0; i < NKEYS; i++)
@@ -269,7 +339,8 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (u != 25 && u != 40 && u != 50 && u != 100 && u != 200 &&
 		    u != 400 && u != 800)
 			return bad(err, k, v);
-		c.rate_gbps = (uint32_t)u;
+		w = (uint32_t)u;
+		memcpy(p + k->off, &w, sizeof(w));
 		break;
 	case K_MTU:
 		if (parse_u64(v, &u) || (u != 1024 && u != 4096))
@@ -294,8 +365,7 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (parse_u64(v, &u) || u < k->min || u > k->max)
 			return bad(err, k, v);
 		if (k->type == K_U32) {
-			uint32_t w = (uint32_t)u;
-
+			w = (uint32_t)u;
 			memcpy(p + k->off, &w, sizeof(w));
 		} else {
 			memcpy(p + k->off, &u, sizeof(u));
@@ -379,6 +449,25 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		else
 			return bad(err, k, v);
 		break;
+	case K_TOPO:
+		if (!strcasecmp(v, "leafspine"))
+			c.topo = SIM_TOPO_LEAFSPINE;
+		else if (!strcasecmp(v, "fattree"))
+			c.topo = SIM_TOPO_FATTREE;
+		else
+			return bad(err, k, v);
+		break;
+	case K_ALPHA:
+		if (parse_alpha(v, &c.alpha_log2))
+			return bad(err, k, v);
+		break;
+	case K_AUTO_BYTES:
+		if (!strcasecmp(v, "auto"))
+			u = SIM_AUTO;
+		else if (parse_bytes(v, &u) || u < k->min || u > k->max)
+			return bad(err, k, v);
+		memcpy(p + k->off, &u, sizeof(u));
+		break;
 	}
 	if (c.kind != SIM_INCAST && c.kind != SIM_STAIRCASE &&
 	    (uint64_t)c.leaves * c.hosts_per_leaf > 1024)
@@ -388,6 +477,54 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		return pcb_error(err, PCB_E_RANGE,
 				 "sim: staircase takes at most 64 senders");
 	*cfg = c;
+	return 0;
+}
+
+static int fmt_bytes(char *b, size_t n, uint64_t v);
+
+static uint32_t fabric_hosts(const struct sim_cfg *c)
+{
+	return c->topo == SIM_TOPO_FATTREE ? c->k * c->k * c->k / 4 :
+					     c->leaves * c->hosts_per_leaf;
+}
+
+int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
+{
+	bool fabric = c->kind == SIM_PERMUTATION || c->kind == SIM_MIX;
+	char a[32];
+
+	if (fabric && c->topo == SIM_TOPO_FATTREE && c->k % 2)
+		return pcb_error(err, PCB_E_RANGE, "sim: fat tree k %u is odd; "
+				 "k is even, 2-16", c->k);
+	if (fabric && c->oversub && c->topo == SIM_TOPO_FATTREE)
+		return pcb_error(err, PCB_E_INVAL, "sim: oversub is for "
+				 "leaf-spine; a fat tree has full bisection");
+	if (fabric && c->oversub && c->fabric_gbps)
+		return pcb_error(err, PCB_E_INVAL, "sim: oversub sets the "
+				 "uplinks' speed; set oversub or fabric_rate, "
+				 "not both");
+	if (fabric && !sim_fabric_ppb(c))
+		return pcb_error(err, PCB_E_RANGE, "sim: oversub %u with %u "
+				 "hosts at %ug and %u spines gives uplinks of "
+				 "%.4g Gb/s, not a whole number of ps per byte",
+				 c->oversub, c->hosts_per_leaf, c->rate_gbps,
+				 c->spines, (double)c->hosts_per_leaf *
+				 c->rate_gbps / c->spines / c->oversub);
+	if (c->kind == SIM_MIX && c->incast_period_ps &&
+	    c->incast_senders >= fabric_hosts(c))
+		return pcb_error(err, PCB_E_RANGE, "sim: incast_senders %u "
+				 "needs more hosts than the %u there are (1-%u)",
+				 c->incast_senders, fabric_hosts(c),
+				 fabric_hosts(c) - 1);
+	if (c->headroom != SIM_AUTO && c->headroom < sim_headroom_min(c)) {
+		unsigned long long m = sim_headroom_min(c);
+
+		fmt_bytes(a, sizeof(a), c->headroom);
+		return pcb_error(err, PCB_E_RANGE, "sim: headroom %s is below "
+				 "the %llu B a port needs (its link's delay and "
+				 "speed, the MTU): %llu or more, or auto", a, m,
+				 m);
+	}
 	return 0;
 }
 
@@ -411,6 +548,45 @@ static int fmt_bytes(char *b, size_t n, uint64_t v)
 	return snprintf(b, n, "%llu", (unsigned long long)v);
 }
 
+/* The bytes a key's value takes in struct sim_cfg. */
+static size_t key_size(enum key_type t)
+{
+	switch (t) {
+	case K_DUR:
+	case K_BYTES:
+	case K_U64:
+	case K_AUTO_BYTES:
+		return 8;
+	case K_BOOL:
+		return sizeof(bool);
+	case K_RATE:
+	case K_MTU:
+	case K_U32:
+	case K_PROB:
+	case K_DIST:
+	case K_ADP:
+	case K_TOPO:
+	case K_ALPHA:
+		return 4;
+	case K_ECN:
+	case K_START:
+		break;
+	}
+	return 0;
+}
+
+/* A KB_QUIET key at its default (not shown). */
+static bool key_quiet(const struct key *k, const struct sim_cfg *c)
+{
+	struct sim_cfg d;
+
+	if (!(k->kinds & KB_QUIET))
+		return false;
+	sim_cfg_default(&d);
+	return !memcmp((const char *)c + k->off, (const char *)&d + k->off,
+		       key_size(k->type));
+}
+
 size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 {
 	const char *p = (const char *)c;
@@ -424,11 +600,12 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 		int64_t d;
 		uint32_t w;
 
-		if (!(k->kinds & (1u << c->kind)))
+		if (!(k->kinds & (1u << c->kind)) || key_quiet(k, c))
 			continue;
 		switch (k->type) {
 		case K_RATE:
-			snprintf(v, sizeof(v), "%ug", c->rate_gbps);
+			memcpy(&w, p + k->off, sizeof(w));
+			snprintf(v, sizeof(v), "%ug", w);
 			break;
 		case K_MTU:
 			snprintf(v, sizeof(v), "%u", c->mtu);
@@ -490,203 +667,31 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 				 SIM_ADP_AUTO ? "auto" : c->adp_retx ==
 				 SIM_ADP_ON ? "on" : "off");
 			break;
+		case K_TOPO:
+			snprintf(v, sizeof(v), "%s", c->topo ==
+				 SIM_TOPO_FATTREE ? "fattree" : "leafspine");
+			break;
+		case K_ALPHA:
+			if (c->alpha_log2 == SIM_ALPHA_AUTO)
+				snprintf(v, sizeof(v), "auto");
+			else if (c->alpha_log2 >= 0)
+				snprintf(v, sizeof(v), "%d",
+					 1 << c->alpha_log2);
+			else
+				snprintf(v, sizeof(v), "1/%d",
+					 1 << -c->alpha_log2);
+			break;
+		case K_AUTO_BYTES:
+			memcpy(&u, p + k->off, sizeof(u));
+			if (u == SIM_AUTO)
+				snprintf(v, sizeof(v), "auto");
+			else
+				fmt_bytes(v, sizeof(v), u);
+			break;
 		}
 		n += (size_t)snprintf(buf + n, len - n, " %s %s", k->name, v);
 	}
 	return n;
-}
-
-/* ---- topologies ----------------------------------------------------------- */
-
-static int alloc_hosts(struct sim *s, uint32_t n, uint32_t nsw)
-{
-	s->hosts = calloc(n, sizeof(*s->hosts));
-	s->sws = calloc(nsw, sizeof(*s->sws));
-	if (!s->hosts || !s->sws)
-		return -1;
-	s->nhosts = n;
-	s->nsw = nsw;
-	return 0;
-}
-
-static void add_host(struct sim *s, uint32_t h)
-{
-	uint32_t ni = sim_add_node(s, false, 1);
-
-	s->nodes[ni].idx = h;
-	s->hosts[h].node = ni;
-	s->hosts[h].port = s->nodes[ni].port0;
-}
-
-static int add_switch(struct sim *s, uint32_t w, uint32_t nports)
-{
-	uint32_t ni = sim_add_node(s, true, nports);
-
-	s->nodes[ni].idx = w;
-	s->sws[w].node = ni;
-	s->sws[w].routes = calloc(s->nhosts, sizeof(struct route));
-	return s->sws[w].routes ? 0 : -1;
-}
-
-/* What may still reach switch port pi after it sends Xoff, from its own
- * link: the PFC frame's serialisation and two link delays of data (the
- * bytes on the wire plus those sent while the frame crosses), the packet
- * the peer is sending when the pause lands, and one more for packet
- * boundaries.  The simulated peer stops at its next packet boundary, so
- * a real MAC's response time (802.3 Annex 31B quanta, which switch
- * vendors add) is not in it.
- */
-static uint64_t port_headroom(const struct sim *s, uint32_t pi)
-{
-	const struct port *p = &s->ports[pi];
-	uint64_t wire = ((uint64_t)p->delay + p->ppb - 1) / p->ppb;
-
-	return CTRL_BYTES + 2 * wire + 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
-}
-
-/* Each switch port's headroom and reserve, set aside from the buffer;
- * with PFC on, a buffer that cannot hold them is refused, naming the
- * least that would do (a lossless class cannot be promised otherwise).
- */
-static int pfc_size(struct sim *s, struct pcb_err *err)
-{
-	uint64_t need = 0;
-	uint32_t w, i, worst = 0;
-
-	for (w = 0; w < s->nsw; w++) {
-		struct sw *sw = &s->sws[w];
-		const struct node *n = &s->nodes[sw->node];
-
-		for (i = n->port0; i < n->port0 + n->nports; i++) {
-			s->ports[i].headroom = (uint32_t)port_headroom(s, i);
-			sw->headroom += s->ports[i].headroom;
-			sw->reserve += pfc_reserve(s);
-		}
-		if (sw->headroom + sw->reserve > need) {
-			need = sw->headroom + sw->reserve;
-			worst = w;
-		}
-	}
-	if (s->cfg.pfc && need > s->cfg.buffer) {
-		char have[32];
-
-		fmt_bytes(have, sizeof(have), s->cfg.buffer);
-		return pcb_error(err, PCB_E_RANGE, "sim: buffer %s cannot "
-				 "hold the PFC headroom and reserve of switch "
-				 "%u's %u ports; PFC needs buffer %lluKB or "
-				 "more", have, worst,
-				 s->nodes[s->sws[worst].node].nports,
-				 (unsigned long long)((need + 1023) / 1024));
-	}
-	return 0;
-}
-
-/* The idle-path RTT of a probe: 64 bytes out, 64 back, store and forward
- * at every hop. */
-static double path_rtt_ns(const struct sim *s, unsigned hops)
-{
-	double ppb = 8000.0 / s->cfg.rate_gbps;
-
-	return hops * (2.0 * CTRL_BYTES * ppb + 2.0 * (double)s->cfg.delay_ps) /
-	       PS_PER_NS;
-}
-
-/* The idle-path RTT of a probe from host src to dst and back, on the
- * route the switches give (every ECMP choice is as long): 64 bytes each
- * way, store and forward at every hop.
- */
-static int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
-{
-	uint32_t p = s->hosts[src].port, hops;
-	int64_t rtt = 0;
-
-	for (hops = 0; hops < 16; hops++) {
-		const struct port *l = &s->ports[p];
-		const struct port *q = &s->ports[l->peer];
-
-		rtt += 2 * (CTRL_BYTES * (int64_t)l->ppb + l->delay);
-		if (!q->is_switch)
-			break;
-		/* owner is not set yet while the scenario builds */
-		p = s->sws[s->nodes[q->node].idx].routes[dst].first;
-	}
-	return rtt;
-}
-
-/* One switch, n hosts: host i on switch port i. */
-static int build_star(struct sim *s, uint32_t n)
-{
-	uint32_t i, port0;
-
-	if (alloc_hosts(s, n, 1))
-		return -1;
-	for (i = 0; i < n; i++)
-		add_host(s, i);
-	if (add_switch(s, 0, n))
-		return -1;
-	port0 = s->nodes[s->sws[0].node].port0;
-	for (i = 0; i < n; i++) {
-		sim_link(s, s->hosts[i].port, port0 + i, s->cfg.rate_gbps,
-			 s->cfg.delay_ps);
-		s->sws[0].routes[i].first = port0 + i;
-		s->sws[0].routes[i].count = 1;
-	}
-	s->base_rtt_ns = path_rtt_ns(s, 2);
-	return 0;
-}
-
-/* Leaves with `hosts` host ports then `spines` uplinks; spines with one
- * port per leaf.  Up: ECMP over the uplinks; down: the one path.
- */
-static int build_leaf_spine(struct sim *s)
-{
-	uint32_t L = s->cfg.leaves, S = s->cfg.spines, H = s->cfg.hosts_per_leaf;
-	uint32_t l, sp, h, n = L * H;
-
-	if (alloc_hosts(s, n, L + S))
-		return -1;
-	for (h = 0; h < n; h++)
-		add_host(s, h);
-	for (l = 0; l < L; l++)
-		if (add_switch(s, l, H + S))
-			return -1;
-	for (sp = 0; sp < S; sp++)
-		if (add_switch(s, L + sp, L))
-			return -1;
-	for (l = 0; l < L; l++) {
-		uint32_t lp0 = s->nodes[s->sws[l].node].port0;
-
-		for (h = 0; h < H; h++)
-			sim_link(s, s->hosts[l * H + h].port, lp0 + h,
-				 s->cfg.rate_gbps, s->cfg.delay_ps);
-		for (sp = 0; sp < S; sp++) {
-			uint32_t spp = s->nodes[s->sws[L + sp].node].port0 + l;
-
-			sim_link(s, lp0 + H + sp, spp, s->cfg.rate_gbps,
-				 s->cfg.delay_ps);
-		}
-		for (h = 0; h < n; h++) {
-			struct route *r = &s->sws[l].routes[h];
-
-			if (h / H == l) {
-				r->first = lp0 + h % H;
-				r->count = 1;
-			} else {
-				r->first = lp0 + H;
-				r->count = S;
-			}
-		}
-	}
-	for (sp = 0; sp < S; sp++) {
-		uint32_t p0 = s->nodes[s->sws[L + sp].node].port0;
-
-		for (h = 0; h < n; h++) {
-			s->sws[L + sp].routes[h].first = p0 + h / H;
-			s->sws[L + sp].routes[h].count = 1;
-		}
-	}
-	s->base_rtt_ns = path_rtt_ns(s, L > 1 ? 4 : 2);
-	return 0;
 }
 
 /* ---- workloads ------------------------------------------------------------ */
@@ -760,13 +765,49 @@ static uint32_t other_host(struct sim *s, uint32_t h)
 	return d >= h ? d + 1 : d;
 }
 
+/* The periodic incast over a mix (HPCC's Fig. 11 adds 60 x 500 KB
+ * incasts to its WebSearch load): every incast_period, a receiver drawn
+ * at random and incast_senders other hosts, distinct, drawn at random
+ * (a partial shuffle), each sending incast_size bytes to it at once.
+ */
+static void incast_gen(struct sim *s)
+{
+	uint32_t n = s->nhosts, dst = (uint32_t)(sim_rand(s) % n), i;
+	uint32_t *h = malloc(n * sizeof(*h));
+
+	if (h) {
+		for (i = 0; i < n; i++)
+			h[i] = i;
+		h[dst] = n - 1;		/* the receiver out: n - 1 left */
+		for (i = 0; i < s->cfg.incast_senders; i++) {
+			uint32_t j = i + (uint32_t)(sim_rand(s) %
+						    (n - 1 - i)), t;
+
+			t = h[i];
+			h[i] = h[j];
+			h[j] = t;
+			sim_add_qp(s, h[i], dst, s->cfg.incast_size, s->now,
+				   0);
+		}
+		free(h);
+	}
+	sim_schedule(s, s->now + s->cfg.incast_period_ps, EV_FLOW_GEN, n);
+}
+
+/* EV_FLOW_GEN: host h's next flow; h = nhosts, the periodic incast. */
 static void sim_flow_gen(struct sim *s, uint32_t h)
 {
+	uint64_t size;
+	uint32_t dst;
+
+	if (h == s->nhosts) {
+		incast_gen(s);
+		return;
+	}
 	/* one draw after the other: the order of a call's arguments is
 	 * the compiler's choice (gcc and clang differ) */
-	uint64_t size = sim_draw_size(s);
-	uint32_t dst = other_host(s, h);
-
+	size = sim_draw_size(s);
+	dst = other_host(s, h);
 	sim_add_qp(s, h, dst, size, s->now, 0);
 	sim_schedule(s, s->now + next_arrival(s), EV_FLOW_GEN, h);
 }
@@ -779,11 +820,14 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 
 	if (c->ecn_on && c->kmin >= c->kmax)
 		return pcb_error(err, PCB_E_INVAL, "sim: ECN Kmin >= Kmax");
+	rc = sim_cfg_check(c, err);
+	if (rc)
+		return rc;
 	switch (c->kind) {
 	case SIM_INCAST:
 	case SIM_STAIRCASE:
 		n = c->senders;
-		rc = build_star(s, n + 1);
+		rc = sim_topo_star(s, n + 1);
 		if (rc)
 			break;
 		for (i = 0; i < n; i++) {
@@ -804,7 +848,7 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 	case SIM_PERMUTATION: {
 		uint32_t *perm;
 
-		rc = build_leaf_spine(s);
+		rc = sim_topo_fabric(s);
 		if (rc)
 			break;
 		n = s->nhosts;
@@ -830,7 +874,7 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 		break;
 	}
 	case SIM_MIX:
-		rc = build_leaf_spine(s);
+		rc = sim_topo_fabric(s);
 		if (rc)
 			break;
 		if (s->nhosts < 2)
@@ -848,16 +892,19 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 		}
 		for (i = 0; i < s->nhosts; i++)
 			sim_schedule(s, next_arrival(s), EV_FLOW_GEN, i);
+		if (c->incast_period_ps)
+			sim_schedule(s, c->incast_period_ps, EV_FLOW_GEN,
+				     s->nhosts);
 		break;
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	return pfc_size(s, err);
+	return sim_buffer_setup(s, err);
 }
 
 static const struct sim_source scenario_source = {
 	.build = sim_build,
-	.path_rtt = sim_path_rtt,
+	.path_rtt = sim_topo_path_rtt,
 	.flow_gen = sim_flow_gen,
 };
 

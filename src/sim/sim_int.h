@@ -226,6 +226,8 @@ struct sw {
 	uint64_t reserve;	/* of all ports */
 	uint64_t shared;	/* held above the reserves */
 	struct route *routes;	/* per destination host */
+	uint32_t ecmp_shift;	/* ECMP hashes the flow's value >> this
+				 * (topo.c: a fat tree's tiers differ) */
 };
 
 #define HOST_ACT_INLINE 4
@@ -364,6 +366,11 @@ struct sim {
 	double base_rtt_ns;	/* the longest idle path */
 	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;
+	/* the switch buffer's settings (buffer.c sets them as it builds) */
+	uint64_t buf_reserve;	/* per queue, bytes */
+	uint64_t xon_offset;
+	int32_t alpha_xoff;	/* DT alpha = 2^n: PFC Xoff, lossy egress */
+	int32_t alpha_drop;
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -371,11 +378,11 @@ struct sim {
 	double mean_size;
 };
 
-/* The Xoff floor of every switch ingress port: two packets, kept aside
- * from the shared pool. */
+/* The reserve of every switch ingress port (PFC: its Xoff floor) or
+ * egress queue (lossy), kept aside from the shared pool (buffer.c). */
 static inline uint64_t pfc_reserve(const struct sim *s)
 {
-	return 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+	return s->buf_reserve;
 }
 
 /* fabric.c, for scenario.c */
@@ -406,6 +413,21 @@ struct sim_source {
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
 		      const struct sim_source *src, struct pcb_err *err);
+
+/* topo.c: the scenarios' fabrics (0, or -1 out of memory) */
+int sim_topo_star(struct sim *s, uint32_t n);
+int sim_topo_fabric(struct sim *s);		/* cfg.topo's */
+int64_t sim_topo_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
+
+/* buffer.c: the buffer settings, each switch port's headroom and
+ * reserve; with PFC on, a buffer that cannot hold them is refused. */
+int sim_buffer_setup(struct sim *s, struct pcb_err *err);
+
+/* alpha x free bytes, alpha = 2^n */
+static inline uint64_t dt_limit(uint64_t free_, int32_t n)
+{
+	return n >= 0 ? free_ << n : free_ >> -n;
+}
 
 /* scenario.c: a mix's flow size, bytes (tests) */
 uint64_t sim_draw_size(struct sim *s);

@@ -91,6 +91,9 @@ static int set_pairs(struct sim_cfg *out, const struct sim_cfg *base,
 		if (rc)
 			return rc;
 	}
+	rc = sim_cfg_check(&c, err);
+	if (rc)
+		return rc;
 	*out = c;
 	return 0;
 }
