@@ -8,6 +8,7 @@
 #include "sim/sim_int.h"
 #include <math.h>
 
+#include "dcqcn/dcqcn.h"
 #include "ztr_rtt/ztr_rtt.h"
 
 static struct algo_desc *descs[3];
@@ -394,6 +395,55 @@ static void test_buffer_keys(void **state)
 	sim_free(s);
 }
 
+/* DCQCN's model options: `alpha 10bit` floors alpha to its documented
+ * 10 bits at every update, so without CNPs it reaches 0 within 1000
+ * updates, while the default keeps the EWMA's 1023 x (1019/1024)^1000
+ * (about 7.7/1024); `hai growing` adds i steps at the i-th hyper-increase
+ * event, so the target climbs faster than with a fixed step.
+ */
+static void dcqcn_drive(uint32_t hai, uint32_t alpha, struct dcqcn_qp *q)
+{
+	const struct algo_ops *ops = algo_find("dcqcn");
+	struct algo_out out;
+	struct algo_port p;
+	struct sim_algo a;
+	int64_t t;
+
+	algo_for(&a, "dcqcn");
+	a.conf.opts[DCQCN_OPT_HAI] = hai;
+	a.conf.opts[DCQCN_OPT_ALPHA] = alpha;
+	/* 10 Gb/s from the first CNP: the limiter is far from line rate
+	 * and stays allocated */
+	a.conf.params[DCQCN_RATE_FIRST_CNP] = 10000;
+	algo_port_init(&p, &a.conf);
+	p.line_gbps = 100;
+	ops->init(&p, q, 0, &out);
+	ops->on_cnp(&p, q, 0, &out);	/* one cut, alpha 1023 */
+	for (t = 1000; t <= 1000 * 1000; t += 1000) {
+		/* a byte-counter event every 2 us, the timer's on its own */
+		if (t % 2000 == 0)
+			ops->on_tx(&p, q, t, 32767, false, &out);
+		ops->on_timer(&p, q, t, &out);
+	}
+	assert_true(p.counters[DCQCN_C_HAI] > 0);
+}
+
+static void test_dcqcn_opts(void **state)
+{
+	struct dcqcn_qp fixed, growing, floored;
+
+	(void)state;
+	dcqcn_drive(DCQCN_HAI_FIXED, DCQCN_ALPHA_20BIT, &fixed);
+	dcqcn_drive(DCQCN_HAI_GROWING, DCQCN_ALPHA_20BIT, &growing);
+	dcqcn_drive(DCQCN_HAI_FIXED, DCQCN_ALPHA_10BIT, &floored);
+	print_message("alpha after 1 ms: %u (20 bit), %u (10 bit); target "
+		      "%u fixed, %u growing (fxp20)\n", fixed.alpha,
+		      floored.alpha, fixed.rt, growing.rt);
+	assert_true(fixed.alpha >= 6 && fixed.alpha <= 8);
+	assert_int_equal(floored.alpha, 0);
+	assert_true(growing.rt > fixed.rt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_incast_over_mix),
 		cmocka_unit_test(test_dt_alpha),
 		cmocka_unit_test(test_buffer_keys),
+		cmocka_unit_test(test_dcqcn_opts),
 	};
 	struct pcb_err err = { 0 };
 	int i, rc;

@@ -289,9 +289,12 @@ static int cmd_sim_reset(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* `sim model [ALGO] [KEY VALUE...]`: the model options of ALGO, else of
+ * the active algorithm (ZTR-RTT when none is). */
 static int cmd_sim_model(struct session *s, int argc, char **argv)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
+	const struct algo_ops *z;
+	const uint32_t *opts;
 	struct simdev *d;
 	size_t i;
 	int rc;
@@ -299,25 +302,36 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	rc = dev_simdev(s, &d);
 	if (rc)
 		return rc;
+	z = argc ? algo_find(argv[0]) : NULL;
+	if (z) {
+		argc--;
+		argv++;
+	} else {
+		z = simdev_model_algo(d);
+	}
 	if (argc % 2)
 		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: sim model [KEY VALUE...]");
+				 "usage: sim model [ALGO] [KEY VALUE...]");
 	for (i = 0; i < (size_t)argc; i += 2) {
-		rc = simdev_model(d, argv[i], argv[i + 1], &s->err);
+		rc = simdev_model(d, z, argv[i], argv[i + 1], &s->err);
 		if (rc)
 			return rc;
 	}
-	out_text(&s->out, "%s model options (reconstructed parts):\n",
-		 z->label);
+	opts = simdev_opts(d, z);
 	out_obj_begin(&s->out, NULL);
-	for (i = 0; i < z->nopts; i++) {
+	out_field_str(&s->out, "algorithm", "%s model options", z->name);
+	if (!z->nopts || !opts)
+		out_text(&s->out, ": none\n");
+	else
+		out_text(&s->out, " (reconstructed parts):\n");
+	for (i = 0; opts && i < z->nopts; i++) {
 		char v[32];
 
 		if (z->opts[i].choices)
 			snprintf(v, sizeof(v), "%s",
-				 z->opts[i].choices[d->opts[i]]);
+				 z->opts[i].choices[opts[i]]);
 		else
-			snprintf(v, sizeof(v), "%.4g", d->opts[i] / 65536.0);
+			snprintf(v, sizeof(v), "%.4g", opts[i] / 65536.0);
 		out_text(&s->out, "  %-9s ", z->opts[i].name);
 		out_field_str(&s->out, z->opts[i].name, "%-13s ", v);
 		out_text(&s->out, "%s\n", z->opts[i].help);
@@ -425,9 +439,10 @@ const struct cmd_row cmd_sim_verbs[] = {
 	  "sim counters", CMD_DEVICE },
 	{ "reset", cmd_sim_reset, NULL, 0, 0, "",
 	  "empty the fabric, back to t = 0", "sim reset", CMD_DEVICE },
-	{ "model", cmd_sim_model, NULL, 0, -1, "[KEY VALUE...]",
-	  "show or set the reconstructed ZTR-RTT model options",
-	  "sim model target flow decrease proportional", 0 },
+	{ "model", cmd_sim_model, NULL, 0, -1, "[ALGO] [KEY VALUE...]",
+	  "show or set an algorithm model's reconstructed options (the "
+	  "active algorithm's unless ALGO is named)",
+	  "sim model dcqcn hai growing", 0 },
 	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
