@@ -71,7 +71,8 @@ static void check_switch_bytes(const struct sim *s)
 			rx += port_rx_bytes(&s->ports[i]);
 			tx += port_tx_bytes(&s->ports[i]);
 			dropped += s->ports[i].drop_bytes;
-			data += s->ports[i].data.bytes;
+			data += s->ports[i].data.bytes +
+				(s->c1 ? s->c1[i].data.bytes : 0);
 			ctrl += s->ports[i].ctrl.bytes;
 		}
 		assert_int_equal(data, s->sws[w].used);
@@ -395,6 +396,103 @@ static void test_buffer_keys(void **state)
 	sim_free(s);
 }
 
+/* FCT slowdowns against each flow's own path: behind 16:1 uplinks
+ * (200G for eight 400G hosts), a large flow across leaves alone takes
+ * twice as long as at host speed, and its slowdown is still about 1.
+ */
+static void test_ideal_fct_tiers(void **state)
+{
+	static const char *const kv[] = { "leaves", "2", "spines", "1",
+		"hosts", "8", "oversub", "16", "load", "1", "seed", "2",
+		NULL };
+	struct sim_cfg c = cfg_of("mix", kv);
+	struct sim_algo a;
+	struct sim *s;
+	double worst = 0;
+	size_t i, big = 0;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	assert_int_equal(sim_topo_path_ppb(s, 0, 1), 20);	/* one leaf */
+	assert_int_equal(sim_topo_path_ppb(s, 0, 8), 40);	/* across */
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	for (i = 0; i < s->nfct; i++) {
+		if (s->fct[i].size < 1000000)
+			continue;
+		big++;
+		worst = s->fct[i].slowdown > worst ? s->fct[i].slowdown :
+						     worst;
+	}
+	print_message("%zu flows of 1 MB or more, worst slowdown %.3f\n",
+		      big, worst);
+	assert_true(big >= 4);
+	assert_true(worst < 1.3);
+	sim_free(s);
+}
+
+/* Two data priorities (the mix on 3, its incast on 4) with PFC on one:
+ * only that one pauses, at the NICs and between switches, and only the
+ * other drops; with PFC on both, both pause and nothing drops.  The
+ * per-priority counters split the data between them.
+ */
+static void test_two_priorities(void **state)
+{
+	static const char *const pfc[] = { "4", "3", "all" };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		const char *kv[] = { "load", "30", "incast_period", "500us",
+			"incast_senders", "15", "incast_size", "500KB",
+			"incast_prio", "4", "buffer", "4MB", "pfc_prios",
+			pfc[i], NULL };
+		struct sim_cfg c = cfg_of("mix", kv);
+		struct sim_port_counters pc;
+		uint64_t sw0 = 0, sw1 = 0, drop0 = 0, drop1 = 0;
+		struct sim_algo a;
+		struct sim *s;
+		uint32_t p;
+
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		assert_non_null(s->c1);
+		assert_int_equal(s->prio_c[1], 4);
+		sim_run(s, 2 * PS_PER_MS, NULL);
+		sim_port_counters(s, &pc);
+		for (p = 0; p < s->nports; p++) {
+			if (!s->ports[p].is_switch)
+				continue;
+			sw0 += s->ports[p].pause_rx;
+			sw1 += s->c1[p].pause_rx;
+			drop1 += s->c1[p].drops;
+			drop0 += s->ports[p].drops - s->c1[p].drops;
+		}
+		print_message("pfc_prios %s: pauses prio3 %llu (switches %llu) "
+			      "prio4 %llu (switches %llu); drops prio3 %llu "
+			      "prio4 %llu\n", pfc[i],
+			      (unsigned long long)pc.pause_rx_prio[3],
+			      (unsigned long long)sw0,
+			      (unsigned long long)pc.pause_rx_prio[4],
+			      (unsigned long long)sw1,
+			      (unsigned long long)drop0,
+			      (unsigned long long)drop1);
+		assert_true(pc.tx_pkts_prio[4] > 1000);
+		assert_true(pc.tx_pkts_prio[3] > 1000);
+		assert_true(pc.rx_pkts_prio[4] > 1000);
+		assert_int_equal(pc.pause_rx_prio[4] > 0, i != 1);
+		assert_int_equal(pc.pause_rx_prio[3] > 0, i != 0);
+		assert_int_equal(sw1 > 0, i != 1);
+		assert_int_equal(sw0 > 0, i != 0);
+		/* only a priority without PFC drops */
+		assert_int_equal(drop0 > 0, i == 0);
+		assert_int_equal(drop1 > 0, i == 1);
+		assert_int_equal(pc.drops_nobuf, drop0 + drop1);
+		check_switch_bytes(s);
+		sim_free(s);
+	}
+}
+
 /* DCQCN's model options: `alpha 10bit` floors alpha to its documented
  * 10 bits at every update, so without CNPs it reaches 0 within 1000
  * updates, while the default keeps the EWMA's 1023 x (1019/1024)^1000
@@ -454,6 +552,8 @@ int main(void)
 		cmocka_unit_test(test_dt_alpha),
 		cmocka_unit_test(test_buffer_keys),
 		cmocka_unit_test(test_dcqcn_opts),
+		cmocka_unit_test(test_two_priorities),
+		cmocka_unit_test(test_ideal_fct_tiers),
 	};
 	struct pcb_err err = { 0 };
 	int i, rc;

@@ -372,12 +372,13 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	ROW("rx_packets_phy", c.rx_pkts, "");
 	ROW("tx_packets_phy", c.tx_pkts, "");
 	for (p = 0; p < 8; p++) {
-		if (p != SIM_PRIO_DATA && p != SIM_PRIO_CTRL)
+		/* a second data priority shows once it carries data */
+		if (p != SIM_PRIO_DATA && p != SIM_PRIO_CTRL &&
+		    !c.tx_pkts_prio[p] && !c.rx_pkts_prio[p])
 			continue;
 		snprintf(name, sizeof(name), "rx_prio%d_bytes", p);
-		ROW(name, c.rx_bytes_prio[p], p == SIM_PRIO_DATA ?
-		    "RoCE data and RTT probes" : "ACK, NACK, CNP, probe "
-		    "responses");
+		ROW(name, c.rx_bytes_prio[p], p == SIM_PRIO_CTRL ? "ACK, NACK, "
+		    "CNP, probe responses" : "RoCE data and RTT probes");
 		snprintf(name, sizeof(name), "rx_prio%d_packets", p);
 		ROW(name, c.rx_pkts_prio[p], "");
 		snprintf(name, sizeof(name), "tx_prio%d_bytes", p);
@@ -394,6 +395,15 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	snprintf(name, sizeof(name), "tx_prio%d_pause", SIM_PRIO_DATA);
 	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
 	    "sent (their receive side never fills: 0)");
+	for (p = 0; p < 8; p++) {	/* a second data priority's */
+		if (p == SIM_PRIO_DATA || p == SIM_PRIO_CTRL ||
+		    (!c.tx_pkts_prio[p] && !c.rx_pkts_prio[p]))
+			continue;
+		snprintf(name, sizeof(name), "rx_prio%d_pause", p);
+		ROW(name, c.pause_rx_prio[p], "");
+		snprintf(name, sizeof(name), "tx_prio%d_pause", p);
+		ROW(name, c.pause_tx_prio[p], "");
+	}
 	ROW("np_ecn_marked_roce_packets", c.ecn_marked, "CE-marked packets "
 	    "received");
 	ROW("np_cnp_sent", c.cnp_sent, "CNPs sent by receivers");

@@ -19,6 +19,7 @@
  * largest computed one: a smaller one loses packets on a lossless class.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim_int.h"
 
@@ -64,11 +65,52 @@ static void fmt_kb(char *b, size_t n, uint64_t v)
 		snprintf(b, n, "%llu", (unsigned long long)v);
 }
 
+/* PFC on priority prio. */
+static bool pfc_on(const struct sim_cfg *c, uint32_t prio)
+{
+	return c->pfc && (!c->pfc_prios || (c->pfc_prios >> prio & 1));
+}
+
+/* The data classes: 0 priority 3, 1 the mix's incast's when it has its
+ * own priority; which are lossless; class 1's per-port state.  A class
+ * without PFC makes adaptive retransmission 'auto' model it.
+ */
+static int classes(struct sim *s)
+{
+	const struct sim_cfg *c = &s->cfg;
+	bool two = c->kind == SIM_MIX && c->incast_prio != SIM_PRIO_DATA;
+	uint32_t i;
+
+	s->prio_c[0] = SIM_PRIO_DATA;
+	s->prio_c[1] = (uint8_t)(two ? c->incast_prio : SIM_PRIO_DATA);
+	s->pfc_c[0] = pfc_on(c, SIM_PRIO_DATA);
+	s->pfc_c[1] = two && pfc_on(c, c->incast_prio);
+	if (c->adp_retx == SIM_ADP_AUTO &&
+	    (!s->pfc_c[0] || (two && !s->pfc_c[1])))
+		s->adp = true;
+	if (!two)
+		return 0;
+	s->c1 = calloc(s->nports, sizeof(*s->c1));
+	if (!s->c1)
+		return -1;
+	for (i = 0; i < s->nports; i++)
+		s->c1[i].data.head = s->c1[i].data.tail = NONE;
+	return 0;
+}
+
 int sim_buffer_setup(struct sim *s, struct pcb_err *err)
 {
 	const struct sim_cfg *c = &s->cfg;
 	uint64_t need = 0, pkt = c->mtu + HDR_BYTES;
-	uint32_t w, i, worst = 0;
+	uint32_t w, i, worst = 0, nc, nl;
+
+	if (classes(s))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	/* reserves per class, headrooms per lossless class (the figures
+	 * of the one class when none is lossless: nothing reads them) */
+	nc = s->c1 ? 2 : 1;
+	nl = s->pfc_c[0] + (s->c1 && s->pfc_c[1]);
+	nl = nl ? nl : 1;
 
 	s->buf_reserve = c->reserve != SIM_AUTO ? c->reserve :
 			 c->pfc ? RESERVE_PKTS * pkt : 0;
@@ -85,15 +127,15 @@ int sim_buffer_setup(struct sim *s, struct pcb_err *err)
 				     headroom_of(p->ppb, p->delay, c->mtu);
 
 			s->ports[i].headroom = (uint32_t)h;
-			sw->headroom += h;
-			sw->reserve += s->buf_reserve;
+			sw->headroom += nl * h;
+			sw->reserve += nc * s->buf_reserve;
 		}
 		if (sw->headroom + sw->reserve > need) {
 			need = sw->headroom + sw->reserve;
 			worst = w;
 		}
 	}
-	if (c->pfc && need > c->buffer) {
+	if ((s->pfc_c[0] || s->pfc_c[1]) && need > c->buffer) {
 		char have[32];
 
 		fmt_kb(have, sizeof(have), c->buffer);

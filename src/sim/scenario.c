@@ -1,5 +1,6 @@
-/* scenario.c - scenario keys (one declarative table), topologies and the
- * flows each scenario starts.
+/* scenario.c - scenario keys (one declarative table), their checks, and
+ * each scenario's build: its fabric (topo.c), its first flows, the mix's
+ * traffic (workload.c), the buffer's settings (buffer.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,7 +17,8 @@
 /* ---- keys --------------------------------------------------------------- */
 
 enum key_type { K_RATE, K_MTU, K_DUR, K_BYTES, K_ECN, K_BOOL, K_PROB, K_U32,
-		K_U64, K_START, K_DIST, K_ADP, K_TOPO, K_ALPHA, K_AUTO_BYTES };
+		K_U64, K_START, K_DIST, K_ADP, K_TOPO, K_ALPHA, K_AUTO_BYTES,
+		K_PRIOS };
 
 #define KB_INCAST	(1u << SIM_INCAST)
 #define KB_STAIR	(1u << SIM_STAIRCASE)
@@ -106,6 +108,10 @@ static const struct key keys[] = {
 	  KB_ALL | KB_QUIET, "PFC headroom per port (1 B to 64MB, or auto)" },
 	{ "xon_offset", K_BYTES, O(xon_offset), 0, 1 << 20, KB_ALL | KB_QUIET,
 	  "Xon this many bytes below Xoff (0 to 1MB)" },
+	{ "incast_prio", K_U32, O(incast_prio), 0, 7, KB_MIX | KB_QUIET,
+	  "priority of the periodic incast (0-7, not 6; 3: the mix's)" },
+	{ "pfc_prios", K_PRIOS, O(pfc_prios), 0, 0, KB_ALL | KB_QUIET,
+	  "priorities with PFC: a list of 0-7 such as 3,4, or all" },
 };
 #undef O
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -174,6 +180,8 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->reserve = SIM_AUTO;
 	c->headroom = SIM_AUTO;
 	c->xon_offset = 3072;		/* HPCC ns-3's */
+	c->incast_prio = SIM_PRIO_DATA;
+	c->pfc_prios = 0;		/* all data priorities */
 }
 
 const char *sim_cfg_keys(enum sim_kind k)
@@ -241,6 +249,27 @@ static int parse_u64(const char *v, uint64_t *out)
 }
 
 static int fmt_dur(char *b, size_t n, int64_t ps);
+
+/* "all" (0) or "3,4": priorities 0-7 -> a bit each. */
+static int parse_prios(const char *v, uint32_t *out)
+{
+	uint32_t m = 0;
+
+	if (!strcasecmp(v, "all")) {
+		*out = 0;
+		return 0;
+	}
+	for (;;) {
+		if (*v < '0' || *v > '7' || (v[1] && v[1] != ','))
+			return -1;
+		m |= 1u << (*v - '0');
+		if (!v[1])
+			break;
+		v += 2;
+	}
+	*out = m;
+	return 0;
+}
 
 /* "auto", "1/8", "0.125", "2": a power of two from 1/256 to 8 -> its
  * log2 (SAI's dynamic_th). */
@@ -461,6 +490,10 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (parse_alpha(v, &c.alpha_log2))
 			return bad(err, k, v);
 		break;
+	case K_PRIOS:
+		if (parse_prios(v, &c.pfc_prios))
+			return bad(err, k, v);
+		break;
 	case K_AUTO_BYTES:
 		if (!strcasecmp(v, "auto"))
 			u = SIM_AUTO;
@@ -492,6 +525,7 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 {
 	bool fabric = c->kind == SIM_PERMUTATION || c->kind == SIM_MIX;
 	char a[32];
+	uint32_t i;
 
 	if (fabric && c->topo == SIM_TOPO_FATTREE && c->k % 2)
 		return pcb_error(err, PCB_E_RANGE, "sim: fat tree k %u is odd; "
@@ -516,6 +550,19 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 				 "needs more hosts than the %u there are (1-%u)",
 				 c->incast_senders, fabric_hosts(c),
 				 fabric_hosts(c) - 1);
+	if (c->kind == SIM_MIX && c->incast_prio == SIM_PRIO_CTRL)
+		return pcb_error(err, PCB_E_RANGE, "sim: incast_prio %u is the "
+				 "control priority (ACK, NACK, CNP); 0-7 but %u",
+				 SIM_PRIO_CTRL, SIM_PRIO_CTRL);
+	for (i = 0; i < 8; i++)
+		if ((c->pfc_prios >> i & 1) && i != SIM_PRIO_DATA &&
+		    (c->kind != SIM_MIX || i != c->incast_prio))
+			return pcb_error(err, PCB_E_RANGE, "sim: pfc_prios: "
+					 "priority %u carries no data (data "
+					 "priorities: %u%s)", i, SIM_PRIO_DATA,
+					 c->kind == SIM_MIX &&
+					 c->incast_prio != SIM_PRIO_DATA ?
+					 " and incast_prio's" : "");
 	if (c->headroom != SIM_AUTO && c->headroom < sim_headroom_min(c)) {
 		unsigned long long m = sim_headroom_min(c);
 
@@ -567,6 +614,7 @@ static size_t key_size(enum key_type t)
 	case K_ADP:
 	case K_TOPO:
 	case K_ALPHA:
+	case K_PRIOS:
 		return 4;
 	case K_ECN:
 	case K_START:
@@ -681,6 +729,20 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 				snprintf(v, sizeof(v), "1/%d",
 					 1 << -c->alpha_log2);
 			break;
+		case K_PRIOS: {
+			size_t m = 0;
+			int b;
+
+			for (b = 0; b < 8; b++)
+				if (c->pfc_prios >> b & 1)
+					m += (size_t)snprintf(v + m,
+							      sizeof(v) - m,
+							      "%s%d", m ? "," :
+							      "", b);
+			if (!m)
+				snprintf(v, sizeof(v), "all");
+			break;
+		}
 		case K_AUTO_BYTES:
 			memcpy(&u, p + k->off, sizeof(u));
 			if (u == SIM_AUTO)
@@ -692,124 +754,6 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, " %s %s", k->name, v);
 	}
 	return n;
-}
-
-/* ---- workloads ------------------------------------------------------------ */
-
-/* Flow size CDFs (cc-sim.md 1.1, dcqcn-pfc.md 2.7): bytes -> percent of
- * flows at or below, from (0, 0) as HPCC's files start.
- */
-static const uint64_t ws_size[] = { 0, 10000, 20000, 30000, 50000, 80000,
-				    200000, 1000000, 2000000, 5000000,
-				    10000000, 30000000 };
-static const uint32_t ws_pct[] = { 0, 15, 20, 30, 40, 53, 60, 70, 80, 90,
-				   97, 100 };
-static const uint64_t hd_size[] = { 0, 100, 200, 300, 350, 400, 500, 600,
-				    700, 1000, 2000, 7000, 30000, 50000,
-				    80000, 120000, 300000, 1000000, 2000000,
-				    10000000 };
-static const uint32_t hd_pct[] = { 0, 10, 20, 50, 150, 200, 300, 400, 500,
-				   600, 670, 700, 720, 820, 870, 900, 950,
-				   975, 990, 1000 };	/* per mille */
-
-static double rand01(struct sim *s)
-{
-	return (double)(sim_rand(s) >> 11) / 9007199254740992.0;
-}
-
-/* Inverse CDF with linear interpolation; at least one byte (a flow of
- * size 0 would be a long-lived one).
- */
-uint64_t sim_draw_size(struct sim *s)
-{
-	double u = rand01(s) * (double)s->cdf_pct[s->cdf_n - 1];
-	uint64_t v = s->cdf_size[s->cdf_n - 1];
-	size_t i;
-
-	for (i = 1; i < s->cdf_n; i++)
-		if (u <= s->cdf_pct[i]) {
-			double f = (u - s->cdf_pct[i - 1]) /
-				   (s->cdf_pct[i] - s->cdf_pct[i - 1]);
-
-			v = s->cdf_size[i - 1] + (uint64_t)(f *
-				(double)(s->cdf_size[i] - s->cdf_size[i - 1]));
-			break;
-		}
-	return v ? v : 1;
-}
-
-static double cdf_mean(const struct sim *s)
-{
-	double m = s->cdf_size[0] * (double)s->cdf_pct[0];
-	size_t i;
-
-	for (i = 1; i < s->cdf_n; i++)
-		m += (s->cdf_size[i] + s->cdf_size[i - 1]) / 2.0 *
-		     (s->cdf_pct[i] - s->cdf_pct[i - 1]);
-	return m / s->cdf_pct[s->cdf_n - 1];
-}
-
-static int64_t next_arrival(struct sim *s)
-{
-	/* Poisson at `load` of the host link */
-	double bytes_per_ps = s->cfg.load / 100.0 / (double)s->line_ppb;
-	double mean_ps = s->mean_size / bytes_per_ps;
-
-	return (int64_t)(-log(1.0 - rand01(s)) * mean_ps) + 1;
-}
-
-static uint32_t other_host(struct sim *s, uint32_t h)
-{
-	uint32_t d = (uint32_t)(sim_rand(s) % (s->nhosts - 1));
-
-	return d >= h ? d + 1 : d;
-}
-
-/* The periodic incast over a mix (HPCC's Fig. 11 adds 60 x 500 KB
- * incasts to its WebSearch load): every incast_period, a receiver drawn
- * at random and incast_senders other hosts, distinct, drawn at random
- * (a partial shuffle), each sending incast_size bytes to it at once.
- */
-static void incast_gen(struct sim *s)
-{
-	uint32_t n = s->nhosts, dst = (uint32_t)(sim_rand(s) % n), i;
-	uint32_t *h = malloc(n * sizeof(*h));
-
-	if (h) {
-		for (i = 0; i < n; i++)
-			h[i] = i;
-		h[dst] = n - 1;		/* the receiver out: n - 1 left */
-		for (i = 0; i < s->cfg.incast_senders; i++) {
-			uint32_t j = i + (uint32_t)(sim_rand(s) %
-						    (n - 1 - i)), t;
-
-			t = h[i];
-			h[i] = h[j];
-			h[j] = t;
-			sim_add_qp(s, h[i], dst, s->cfg.incast_size, s->now,
-				   0);
-		}
-		free(h);
-	}
-	sim_schedule(s, s->now + s->cfg.incast_period_ps, EV_FLOW_GEN, n);
-}
-
-/* EV_FLOW_GEN: host h's next flow; h = nhosts, the periodic incast. */
-static void sim_flow_gen(struct sim *s, uint32_t h)
-{
-	uint64_t size;
-	uint32_t dst;
-
-	if (h == s->nhosts) {
-		incast_gen(s);
-		return;
-	}
-	/* one draw after the other: the order of a call's arguments is
-	 * the compiler's choice (gcc and clang differ) */
-	size = sim_draw_size(s);
-	dst = other_host(s, h);
-	sim_add_qp(s, h, dst, size, s->now, 0);
-	sim_schedule(s, s->now + next_arrival(s), EV_FLOW_GEN, h);
 }
 
 static int sim_build(struct sim *s, struct pcb_err *err)
@@ -880,21 +824,7 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 		if (s->nhosts < 2)
 			return pcb_error(err, PCB_E_INVAL,
 					 "sim: mix needs 2 hosts");
-		s->cdf_size = c->dist ? hd_size : ws_size;
-		s->cdf_pct = c->dist ? hd_pct : ws_pct;
-		s->cdf_n = c->dist ? sizeof(hd_size) / sizeof(hd_size[0]) :
-				     sizeof(ws_size) / sizeof(ws_size[0]);
-		s->mean_size = cdf_mean(s);
-		for (i = 0; i < c->longflows; i++) {
-			uint32_t src = (uint32_t)(sim_rand(s) % s->nhosts);
-
-			sim_add_qp(s, src, other_host(s, src), 0, 0, 0);
-		}
-		for (i = 0; i < s->nhosts; i++)
-			sim_schedule(s, next_arrival(s), EV_FLOW_GEN, i);
-		if (c->incast_period_ps)
-			sim_schedule(s, c->incast_period_ps, EV_FLOW_GEN,
-				     s->nhosts);
+		sim_mix_start(s);
 		break;
 	}
 	if (rc)
@@ -905,6 +835,7 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 static const struct sim_source scenario_source = {
 	.build = sim_build,
 	.path_rtt = sim_topo_path_rtt,
+	.path_ppb = sim_topo_path_ppb,
 	.flow_gen = sim_flow_gen,
 };
 

@@ -85,6 +85,11 @@ struct sim_cfg {
 	int32_t alpha_log2;
 	uint64_t reserve, headroom;
 	uint64_t xon_offset;
+	/* data priorities: the mix's periodic incast on incast_prio (a
+	 * second data priority when not 3), PFC on the priorities of
+	 * pfc_prios (a bit per priority; 0: every data priority) */
+	uint32_t incast_prio;
+	uint32_t pfc_prios;
 };
 
 enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE };

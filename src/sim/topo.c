@@ -255,3 +255,19 @@ int64_t sim_topo_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
 	}
 	return rtt;
 }
+
+uint32_t sim_topo_path_ppb(const struct sim *s, uint32_t src, uint32_t dst)
+{
+	uint32_t p = s->hosts[src].port, hops, ppb = 0;
+
+	for (hops = 0; hops < 16; hops++) {
+		const struct port *l = &s->ports[p];
+		const struct port *q = &s->ports[l->peer];
+
+		ppb = l->ppb > ppb ? l->ppb : ppb;
+		if (!q->is_switch)
+			break;
+		p = s->sws[s->nodes[q->node].idx].routes[dst].first;
+	}
+	return ppb;
+}
