@@ -345,6 +345,61 @@ static void test_dt_alpha(void **state)
 	assert_true(drops[0] > 0);
 }
 
+/* A queue's reserve: without PFC, at alpha 1/256 of a 2 MB buffer a
+ * queue holds at most 2MB/257 = 8 KB (one 4 KB packet fits), with a
+ * 200 KB reserve up to the reserve.  A wider Xon offset (resume further
+ * below Xoff) pauses less often.
+ */
+static void test_reserve_xon(void **state)
+{
+	static const char *const rsv[] = { "0", "200KB" };
+	static const char *const xon[] = { "3KB", "64KB", "256KB" };
+	uint64_t pauses[3];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		const char *kv[] = { "senders", "16", "pfc", "off", "buffer",
+			"2MB", "alpha", "1/256", "reserve", rsv[i], NULL };
+		struct sim_cfg c = cfg_of("incast", kv);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, NULL);
+		s = mk(&c, &a);
+		sim_run(s, PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		print_message("reserve %s: max queue %.0f\n", rsv[i], m.q_max);
+		if (i == 0 && m.q_max > 2 * 1024 * 1024 / 257)
+			fail_msg("no reserve: max queue %.0f", m.q_max);
+		if (i == 1 && (m.q_max > 200 * 1024 ||
+			       m.q_max < 200 * 1024 - 4160))
+			fail_msg("200KB reserve: max queue %.0f", m.q_max);
+		assert_true(m.drops > 0);
+		sim_free(s);
+	}
+	for (i = 0; i < 3; i++) {
+		const char *kv[] = { "senders", "16", "buffer", "4MB",
+			"xon_offset", xon[i], NULL };
+		struct sim_cfg c = cfg_of("incast", kv);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, NULL);
+		s = mk(&c, &a);
+		sim_run(s, 2 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		pauses[i] = m.pauses;
+		print_message("xon_offset %s: %llu pauses\n", xon[i],
+			      (unsigned long long)m.pauses);
+		assert_int_equal(m.drops, 0);
+		sim_free(s);
+	}
+	assert_true(pauses[0] > pauses[1] && pauses[1] > pauses[2]);
+}
+
 /* Buffer keys: their ranges refused in one line; an explicit headroom
  * below what a port needs refused with that minimum; one above it given
  * to every switch port; defaults not shown.
@@ -550,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_fat_tree),
 		cmocka_unit_test(test_incast_over_mix),
 		cmocka_unit_test(test_dt_alpha),
+		cmocka_unit_test(test_reserve_xon),
 		cmocka_unit_test(test_buffer_keys),
 		cmocka_unit_test(test_dcqcn_opts),
 		cmocka_unit_test(test_two_priorities),
