@@ -174,6 +174,8 @@ static void test_oversub(void **state)
 	(void)state;
 	full = cross_leaf_gbps("1");
 	half = cross_leaf_gbps("2");
+	print_message("across leaves: %.1f Gb/s at 1:1, %.1f at 2:1\n", full,
+		      half);
 	/* 4 flows at 400G, the payload ceiling 4096/4160 */
 	if (full < 0.97 * 1600 * 4096 / 4160 || half / full < 0.47 ||
 	    half / full > 0.53)

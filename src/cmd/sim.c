@@ -433,7 +433,8 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 
 const struct cmd_row cmd_sim_verbs[] = {
 	{ "scenario", cmd_sim_scenario, NULL, 0, -1, "[NAME KEY VALUE...]",
-	  "set the workload: incast, staircase, permutation, mix",
+	  "set the workload: incast, staircase, permutation, mix (on a "
+	  "leaf-spine or fat tree)",
 	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
 	{ "run", cmd_sim_run, NULL, 1, 5,

@@ -35,7 +35,8 @@ enum sim_kind { SIM_INCAST, SIM_STAIRCASE, SIM_PERMUTATION, SIM_MIX };
 struct sim_cfg {
 	enum sim_kind kind;
 	uint32_t senders;	/* incast, staircase: N */
-	uint32_t rate_gbps;	/* host links; fabric links in leaf-spine */
+	uint32_t rate_gbps;	/* host links (and fabric links unless
+				 * fabric_gbps or oversub is set) */
 	uint32_t mtu;		/* payload bytes: 1024 or 4096 */
 	int64_t delay_ps;	/* per link */
 	uint64_t buffer;	/* bytes per switch */
