@@ -499,6 +499,82 @@ static int union_selector(struct flat *fl, const char *sel,
 }
 
 /* One field of a node: a leaf, an array of leaves, or a subnode (array). */
+/* An array field's first index, element count and element size:
+ * low_bound..high_bound, or VARIABLE (one element of `size`, repeated to
+ * the end of the enclosing node).
+ */
+static int array_bounds(struct flat *fl, const struct fdesc *fd,
+			uint32_t node_size, const char *path,
+			const char *fname, uint32_t *lo, uint32_t *count,
+			uint32_t *esize)
+{
+	const char *lo_s = xattr(fd->xml, "low_bound");
+	const char *hi_s = xattr(fd->xml, "high_bound");
+	uint64_t v;
+
+	if (!parse_part(lo_s, strlen(lo_s), false, &v) || v > 65535)
+		return pcb_error(fl->err, PCB_E_PARSE,
+				 "field '%s.%s': bad low_bound", path, fname);
+	*lo = (uint32_t)v;
+	if (hi_s && !strcmp(hi_s, "VARIABLE")) {
+		*count = fd->offset < node_size && *esize ?
+			 (node_size - fd->offset) / *esize : 1;
+		if (!*count)
+			*count = 1;
+		return 0;
+	}
+	if (!hi_s || !parse_part(hi_s, strlen(hi_s), false, &v) || v < *lo ||
+	    v > 65535)
+		return pcb_error(fl->err, PCB_E_PARSE,
+				 "field '%s.%s': bad high_bound", path, fname);
+	*count = (uint32_t)v - *lo + 1;
+	if (fd->size % *count)
+		return pcb_error(fl->err, PCB_E_PARSE, "field '%s.%s': size not "
+				 "a multiple of its %u elements", path, fname,
+				 *count);
+	*esize = fd->size / *count;
+	return 0;
+}
+
+/* A union flattened at fpath (its leaves from index `first` on): tag
+ * each member's leaves with the selector field and the value that
+ * selects the member.
+ */
+static void tag_union_members(struct flat *fl, const struct adb_node *un,
+			      int self, const char *fpath, size_t first)
+{
+	/* fields may have moved: index, not pointer */
+	const struct adb_field *sf = self >= 0 ? &fl->reg->fields[self] : NULL;
+	xmlNodePtr m;
+	size_t j;
+
+	if (!sf || !sf->enums)
+		return;
+	for (m = un->xml->children; m; m = m->next) {
+		const char *mname = xattr(m, "name");
+		const char *by = xattr(m, "selected_by");
+		char mpath[512];
+		uint32_t val;
+		size_t plen;
+
+		if (!xname_is(m, "field") || !mname || !by ||
+		    !enum_lookup(sf->enums, by, &val, 0, NULL, 0))
+			continue;
+		plen = (size_t)snprintf(mpath, sizeof(mpath), "%s.%s", fpath,
+					mname);
+		for (j = first; j < fl->reg->nfields; j++) {
+			struct adb_field *f = &fl->reg->fields[j];
+
+			if (!strncmp(f->path, mpath, plen) &&
+			    (f->path[plen] == '.' || f->path[plen] == '[' ||
+			     f->path[plen] == '\0')) {
+				f->sel_field = self;
+				f->sel_value = val;
+			}
+		}
+	}
+}
+
 static int flatten_field(struct flat *fl, const struct fdesc *fd,
 			 uint32_t base, uint32_t node_size, const char *path,
 			 const char *suffix, enum adb_access inherit,
@@ -506,14 +582,12 @@ static int flatten_field(struct flat *fl, const struct fdesc *fd,
 {
 	const char *fname = xattr(fd->xml, "name");
 	const char *sub = xattr(fd->xml, "subnode");
-	const char *lo_s = xattr(fd->xml, "low_bound");
-	const char *hi_s = xattr(fd->xml, "high_bound");
 	enum adb_access acc = parse_access(xattr(fd->xml, "access"), inherit);
 	const struct adb_node *subnode = NULL;
 	char fpath[512], leaf[256];
 	uint32_t lo = 0, count = 1, esize = fd->size, i;
-	bool is_array = lo_s != NULL;
-	int rc;
+	bool is_array = xattr(fd->xml, "low_bound") != NULL;
+	int rc, self = -1;
 
 	if (!fname)
 		return pcb_error(fl->err, PCB_E_PARSE,
@@ -523,110 +597,44 @@ static int flatten_field(struct flat *fl, const struct fdesc *fd,
 				 "field '%s.%s' names unknown node '%s'",
 				 path, fname, sub);
 	if (is_array) {
-		uint64_t v;
-
-		if (!parse_part(lo_s, strlen(lo_s), false, &v) || v > 65535)
-			return pcb_error(fl->err, PCB_E_PARSE,
-					 "field '%s.%s': bad low_bound",
-					 path, fname);
-		lo = (uint32_t)v;
-		if (hi_s && !strcmp(hi_s, "VARIABLE")) {
-			/* unbounded: one element of `size`, repeated to the
-			 * end of the enclosing node */
-			count = fd->offset < node_size && esize ?
-				(node_size - fd->offset) / esize : 1;
-			if (!count)
-				count = 1;
-		} else {
-			if (!hi_s || !parse_part(hi_s, strlen(hi_s), false,
-						 &v) || v < lo || v > 65535)
-				return pcb_error(fl->err, PCB_E_PARSE,
-						 "field '%s.%s': bad high_bound",
-						 path, fname);
-			count = (uint32_t)v - lo + 1;
-			if (fd->size % count)
-				return pcb_error(fl->err, PCB_E_PARSE,
-						 "field '%s.%s': size not a "
-						 "multiple of its %u elements",
-						 path, fname, count);
-			esize = fd->size / count;
-		}
+		rc = array_bounds(fl, fd, node_size, path, fname, &lo, &count,
+				  &esize);
+		if (rc)
+			return rc;
 	}
 	for (i = 0; i < count; i++) {
 		uint32_t off = base + elem_offset(fl->db, fd->offset, esize, i);
 		char nsuffix[128];
+		size_t first = fl->reg->nfields;
 
 		if (is_array) {
 			snprintf(fpath, sizeof(fpath), "%s.%s[%u]", path,
 				 fname, lo + i);
+			snprintf(leaf, sizeof(leaf), "%s%s[%u]", fname, suffix,
+				 lo + i);
+			snprintf(nsuffix, sizeof(nsuffix), "%s_%u", suffix,
+				 lo + i);
 		} else {
 			snprintf(fpath, sizeof(fpath), "%s.%s", path, fname);
+			snprintf(leaf, sizeof(leaf), "%s%s", fname, suffix);
+			snprintf(nsuffix, sizeof(nsuffix), "%s", suffix);
 		}
 		if (!subnode) {
-			if (is_array)
-				snprintf(leaf, sizeof(leaf), "%s%s[%u]", fname,
-					 suffix, lo + i);
-			else
-				snprintf(leaf, sizeof(leaf), "%s%s", fname,
-					 suffix);
 			rc = flat_add(fl, leaf, fpath, off, esize, acc,
 				      xattr(fd->xml, "enum"), -1, 0);
 			if (rc)
 				return rc;
 			continue;
 		}
-		if (is_array)
-			snprintf(nsuffix, sizeof(nsuffix), "%s_%u", suffix,
-				 lo + i);
-		else
-			snprintf(nsuffix, sizeof(nsuffix), "%s", suffix);
-		if (subnode->is_union) {
-			const char *sel = xattr(fd->xml, "union_selector");
-			int self = union_selector(fl, sel, path);
-			const struct adb_field *sf;
-			xmlNodePtr m;
-			size_t first = fl->reg->nfields, j;
-
-			rc = flatten_node(fl, subnode, off, fpath, nsuffix,
-					  acc, depth + 1);
-			if (rc)
-				return rc;
-			/* fields may have moved: index, not pointer */
-			sf = self >= 0 ? &fl->reg->fields[self] : NULL;
-			if (!sf || !sf->enums)
-				continue;
-			/* tag each member's leaves with its selector value */
-			for (m = subnode->xml->children; m; m = m->next) {
-				const char *mname = xattr(m, "name");
-				const char *by = xattr(m, "selected_by");
-				char mpath[512];
-				uint32_t val;
-				size_t plen;
-
-				if (!xname_is(m, "field") || !mname || !by ||
-				    !enum_lookup(sf->enums, by, &val, 0, NULL,
-						 0))
-					continue;
-				plen = (size_t)snprintf(mpath, sizeof(mpath),
-							"%s.%s", fpath, mname);
-				for (j = first; j < fl->reg->nfields; j++) {
-					struct adb_field *f = &fl->reg->fields[j];
-
-					if (!strncmp(f->path, mpath, plen) &&
-					    (f->path[plen] == '.' ||
-					     f->path[plen] == '[' ||
-					     f->path[plen] == '\0')) {
-						f->sel_field = self;
-						f->sel_value = val;
-					}
-				}
-			}
-			continue;
-		}
+		if (subnode->is_union)
+			self = union_selector(fl, xattr(fd->xml,
+							"union_selector"), path);
 		rc = flatten_node(fl, subnode, off, fpath, nsuffix, acc,
 				  depth + 1);
 		if (rc)
 			return rc;
+		if (subnode->is_union)
+			tag_union_members(fl, subnode, self, fpath, first);
 	}
 	return 0;
 }

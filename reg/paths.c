@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,32 @@
 
 #include "fsafe.h"
 #include "paths.h"
+
+int pcb_path(char *buf, size_t len, struct pcb_err *err, const char *fmt,
+	     ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < len)
+		return 0;
+	return pcb_error(err, PCB_E_INVAL, "path too long: %.60s...", buf);
+}
+
+int pcb_user_file(char *buf, size_t len, enum pcb_dir which, const char *sub,
+		  const char *name, const char *tail, struct pcb_err *err)
+{
+	char dir[PCB_PATH_LEN], tok[128];
+	int rc = pcb_user_dir(dir, sizeof(dir), which, sub, true, err);
+
+	if (rc)
+		return rc;
+	pcb_file_token(tok, sizeof(tok), name);
+	return pcb_path(buf, len, err, "%s/%s%s", dir, tok, tail);
+}
 
 int pcb_mkdirs(const char *path, unsigned mode, struct pcb_err *err)
 {

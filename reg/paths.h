@@ -16,9 +16,25 @@
 
 enum pcb_dir { PCB_DIR_STATE, PCB_DIR_CACHE, PCB_DIR_DATA };
 
+/* The size of every path buffer (PATH_MAX). */
+#define PCB_PATH_LEN 4096
+
+/* snprintf for a path: one that does not fit in len is an error ("path
+ * too long: START..."), never a cut path that names another file.
+ */
+int pcb_path(char *buf, size_t len, struct pcb_err *err, const char *fmt,
+	     ...) __attribute__((format(printf, 4, 5)));
+
 /* $XDG_..._HOME/pccbench/sub, created (mode 0700) when create is set. */
 int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
 		 bool create, struct pcb_err *err);
+
+/* A device's file: $XDG_..._HOME/pccbench/sub/TOKEN + tail, where TOKEN
+ * is `name` as one file-name component (pcb_file_token) and tail e.g.
+ * ".log"; the directory is created (0700).
+ */
+int pcb_user_file(char *buf, size_t len, enum pcb_dir which, const char *sub,
+		  const char *name, const char *tail, struct pcb_err *err);
 
 /* A shipped file, e.g. "algos/ztr_rtt/algo.xml". */
 int pcb_data_file(char *buf, size_t len, const char *rel, struct pcb_err *err);

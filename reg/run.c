@@ -320,47 +320,53 @@ void run_result_free(struct run_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int run_prog(char *const argv[], const char *input, int timeout_ms,
-	     volatile sig_atomic_t *stop, struct run_result *res,
-	     struct pcb_err *err)
-{
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, pi[2] = { -1, -1 };
-	size_t ocap = 0, ecap = 0;
-	long long deadline, kill_at = 0, drain_until = 0;
-	char tag[64], **env;
+/* One run's child and its pipes (-1: closed). */
+struct run_child {
 	pid_t pid;
-	int rc = 0, sig_sent = 0, pidfd, status = 255;
-	bool done = false;
+	int pidfd;		/* -1 before Linux 5.3: polled */
+	int po[2], pe[2], pi[2];
+};
 
-	memset(res, 0, sizeof(*res));
-	run_subreaper();
-	run_tag(tag, sizeof(tag));
-	env = run_env(tag);
-	if (!env)
-		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC) ||
-	    pipe2(pi, O_CLOEXEC)) {
-		rc = pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
-			       strerror(errno));
-		goto out_close;
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void close_pipes(struct run_child *c)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		close_fd(&c->po[i]);
+		close_fd(&c->pe[i]);
+		close_fd(&c->pi[i]);
 	}
-	pid = fork();
-	if (pid < 0) {
-		rc = pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
-			       strerror(errno));
-		goto out_close;
-	}
-	if (pid == 0)
-		child_exec(argv, env, pi[0], po[1], pe[1]);
-	free(env);
-	env = NULL;
-	setpgid(pid, pid);	/* either side may win the race */
-	/* readable when the child exits; -1 before Linux 5.3: polled */
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	close(po[1]);
-	close(pe[1]);
-	close(pi[0]);
-	po[1] = pe[1] = pi[0] = -1;
+}
+
+/* Pipes, fork, the child's exec; the parent keeps its ends only. */
+static int spawn(struct run_child *c, char *const argv[], char **env,
+		 struct pcb_err *err)
+{
+	if (pipe2(c->po, O_CLOEXEC) || pipe2(c->pe, O_CLOEXEC) ||
+	    pipe2(c->pi, O_CLOEXEC) || (c->pid = fork()) < 0)
+		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
+				 strerror(errno));
+	if (c->pid == 0)
+		child_exec(argv, env, c->pi[0], c->po[1], c->pe[1]);
+	setpgid(c->pid, c->pid);	/* either side may win the race */
+	/* readable when the child exits */
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	close_fd(&c->po[1]);
+	close_fd(&c->pe[1]);
+	close_fd(&c->pi[0]);
+	return 0;
+}
+
+/* The child's stdin, then EOF. */
+static void feed(struct run_child *c, const char *input)
+{
 	if (input) {
 		/* a child that exits unread (exec failed) must not kill us
 		 * with SIGPIPE: ignore it for the write */
@@ -370,83 +376,124 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 		memset(&ign, 0, sizeof(ign));
 		ign.sa_handler = SIG_IGN;
 		sigaction(SIGPIPE, &ign, &old);
-		w = write(pi[1], input, strlen(input));
+		w = write(c->pi[1], input, strlen(input));
 		sigaction(SIGPIPE, &old, NULL);
 		(void)w;	/* a child that does not read is fine */
 	}
-	close(pi[1]);
-	pi[1] = -1;
-	deadline = ms_now() + timeout_ms;
-	/* until the child exits; then drain what it wrote (in the pipes
-	 * already), not what a grandchild holding them may write */
+	close_fd(&c->pi[1]);
+}
+
+/* Until the child exits (SIGTERM at the deadline or on *stop, SIGKILL a
+ * second later); then drain what it wrote (in the pipes already), not
+ * what a grandchild holding them may write.  Returns its wait status.
+ */
+static int collect(struct run_child *c, int timeout_ms,
+		   volatile sig_atomic_t *stop, struct run_result *res,
+		   int *sig_sent)
+{
+	long long deadline = ms_now() + timeout_ms, kill_at = 0;
+	long long drain_until = 0;
+	size_t ocap = 0, ecap = 0;
+	int status = 255;
+	bool done = false;
+
 	for (;;) {
 		struct pollfd fds[3];
 		long long now = ms_now();
 		int nf = 0, n, i;
 
-		if (!done && child_exited(pid, &status, false)) {
+		if (!done && child_exited(c->pid, &status, false)) {
 			done = true;
 			drain_until = now + RUN_DRAIN_MS;
 		}
-		if (done && ((po[0] < 0 && pe[0] < 0) || now >= drain_until))
+		if (done && ((c->po[0] < 0 && c->pe[0] < 0) ||
+			     now >= drain_until))
 			break;
 		if (!done && ((stop && *stop) || now >= deadline)) {
-			if (!sig_sent) {
-				kill(-pid, SIGTERM);
-				sig_sent = 1;
+			if (!*sig_sent) {
+				kill(-c->pid, SIGTERM);
+				*sig_sent = 1;
 				kill_at = now + 1000;
 				res->timed_out = !(stop && *stop);
-			} else if (sig_sent == 1 && now >= kill_at) {
-				kill(-pid, SIGKILL);
-				sig_sent = 2;
+			} else if (*sig_sent == 1 && now >= kill_at) {
+				kill(-c->pid, SIGKILL);
+				*sig_sent = 2;
 			}
 		}
-		if (po[0] >= 0)
-			fds[nf++] = (struct pollfd){ po[0], POLLIN, 0 };
-		if (pe[0] >= 0)
-			fds[nf++] = (struct pollfd){ pe[0], POLLIN, 0 };
-		if (!done && pidfd >= 0)
-			fds[nf++] = (struct pollfd){ pidfd, POLLIN, 0 };
-		n = poll(fds, (nfds_t)nf, done ? 0 : pidfd >= 0 ? 50 : 10);
+		if (c->po[0] >= 0)
+			fds[nf++] = (struct pollfd){ c->po[0], POLLIN, 0 };
+		if (c->pe[0] >= 0)
+			fds[nf++] = (struct pollfd){ c->pe[0], POLLIN, 0 };
+		if (!done && c->pidfd >= 0)
+			fds[nf++] = (struct pollfd){ c->pidfd, POLLIN, 0 };
+		n = poll(fds, (nfds_t)nf, done ? 0 : c->pidfd >= 0 ? 50 : 10);
 		if (n == 0 && done)
 			break;	/* nothing more of the child's to read */
-		if (n <= 0)
-			continue;
-		for (i = 0; i < nf; i++) {
-			if (!fds[i].revents || fds[i].fd == pidfd)
+		for (i = 0; n > 0 && i < nf; i++) {
+			if (!fds[i].revents || fds[i].fd == c->pidfd)
 				continue;
-			if (fds[i].fd == po[0] &&
-			    slurp(po[0], &res->out, &res->out_len, &ocap)) {
-				close(po[0]);
-				po[0] = -1;
-			} else if (fds[i].fd == pe[0] &&
-				   slurp(pe[0], &res->err, &res->err_len,
-					 &ecap)) {
-				close(pe[0]);
-				pe[0] = -1;
-			}
+			if (fds[i].fd == c->po[0] &&
+			    slurp(c->po[0], &res->out, &res->out_len, &ocap))
+				close_fd(&c->po[0]);
+			else if (fds[i].fd == c->pe[0] &&
+				 slurp(c->pe[0], &res->err, &res->err_len,
+				       &ecap))
+				close_fd(&c->pe[0]);
 		}
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	run_sweep(tag, pid);
-	waitpid(pid, NULL, 0);
-	res->status = status;
+	return status;
+}
+
+/* The error a finished run is, if any. */
+static int outcome(char *const argv[], int timeout_ms,
+		   volatile sig_atomic_t *stop, int sig_sent,
+		   struct run_result *res, struct pcb_err *err)
+{
 	if (!res->out)
 		res->out = strdup("");
 	if (!res->err)
 		res->err = strdup("");
 	if (!res->out || !res->err)
-		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
-	else if (sig_sent && stop && *stop)
-		rc = pcb_error(err, PCB_E_INTR, "'%s' interrupted", argv[0]);
-	else if (res->timed_out)
-		rc = pcb_error(err, PCB_E_DEVICE,
-			       "'%s' did not answer within %d ms (killed)",
-			       argv[0], timeout_ms);
-	else if (res->status == 127 && strstr(res->err, "cannot execute"))
-		rc = pcb_error(err, PCB_E_DEVICE, "cannot run '%s': not found "
-			       "or not executable", argv[0]);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (sig_sent && stop && *stop)
+		return pcb_error(err, PCB_E_INTR, "'%s' interrupted", argv[0]);
+	if (res->timed_out)
+		return pcb_error(err, PCB_E_DEVICE, "'%s' did not answer within "
+				 "%d ms (killed)", argv[0], timeout_ms);
+	if (res->status == 127 && strstr(res->err, "cannot execute"))
+		return pcb_error(err, PCB_E_DEVICE, "cannot run '%s': not found "
+				 "or not executable", argv[0]);
+	return 0;
+}
+
+int run_prog(char *const argv[], const char *input, int timeout_ms,
+	     volatile sig_atomic_t *stop, struct run_result *res,
+	     struct pcb_err *err)
+{
+	struct run_child c = { .pidfd = -1, .po = { -1, -1 },
+			       .pe = { -1, -1 }, .pi = { -1, -1 } };
+	char tag[64], **env;
+	int rc, sig_sent = 0, status;
+
+	memset(res, 0, sizeof(*res));
+	run_subreaper();
+	run_tag(tag, sizeof(tag));
+	env = run_env(tag);
+	if (!env)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	rc = spawn(&c, argv, env, err);
+	free(env);
+	if (rc) {
+		close_pipes(&c);
+		return rc;
+	}
+	feed(&c, input);
+	status = collect(&c, timeout_ms, stop, res, &sig_sent);
+	close_fd(&c.pidfd);
+	run_sweep(tag, c.pid);
+	waitpid(c.pid, NULL, 0);
+	res->status = status;
+	rc = outcome(argv, timeout_ms, stop, sig_sent, res, err);
 	if (rc) {
 		int timed_out = res->timed_out;
 
@@ -454,20 +501,7 @@ int run_prog(char *const argv[], const char *input, int timeout_ms,
 		res->status = status;
 		res->timed_out = timed_out;
 	}
-out_close:
-	free(env);
-	if (po[0] >= 0)
-		close(po[0]);
-	if (po[1] >= 0)
-		close(po[1]);
-	if (pe[0] >= 0)
-		close(pe[0]);
-	if (pe[1] >= 0)
-		close(pe[1]);
-	if (pi[0] >= 0)
-		close(pi[0]);
-	if (pi[1] >= 0)
-		close(pi[1]);
+	close_pipes(&c);
 	return rc;
 }
 

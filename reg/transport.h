@@ -1,7 +1,8 @@
 /* transport.h - how a register reaches a device.
  *
- * Each backend (sim now; mstreg and fwctl later) exports one const
- * struct reg_backend_ops.  Its private state embeds struct reg_dev first;
+ * Each backend (the sim firmware in src/sim/firmware.c, reg/mstreg.c,
+ * reg/fwctl.c) exports one const struct reg_backend_ops.  Its private
+ * state embeds struct reg_dev first;
  * reg_dev_open allocates ops->priv_size bytes and the backend downcasts
  * with a check of dev->ops.
  *

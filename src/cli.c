@@ -10,6 +10,7 @@
 
 
 #include "cli.h"
+#include "cmd/complete.h"
 #include "words.h"
 #include "suggest.h"
 #include "device.h"
@@ -90,14 +91,22 @@ void cli_print_error(struct session *s, int rc, const char *where)
 	s->reported = true;
 }
 
+/* " ARGS [KEY VALUE]...", or "" for a row without words. */
+static const char *syn(const struct cmd_row *r, char *buf, size_t len)
+{
+	buf[0] = ' ';
+	cmd_synopsis(r, buf + 1, len - 1);
+	return buf[1] ? buf : "";
+}
+
 static void help_row(FILE *fp, const struct cmd_row *obj,
 		     const struct cmd_row *v)
 {
-	char syn[160];
+	char syn_[600], a[600];
 
-	snprintf(syn, sizeof(syn), "%s %s%s%s", obj->name, v->name,
-		 v->args && *v->args ? " " : "", v->args ? v->args : "");
-	fprintf(fp, "  %-44s %s\n", syn, v->help);
+	snprintf(syn_, sizeof(syn_), "%s %s%s", obj->name, v->name,
+		 syn(v, a, sizeof(a)));
+	fprintf(fp, "  %-44s %s\n", syn_, v->help);
 }
 
 static bool cli_has_verb(const struct cmd_row *t, const char *name)
@@ -111,9 +120,10 @@ static bool cli_has_verb(const struct cmd_row *t, const char *name)
 static void help_verb(FILE *fp, const struct cmd_row *obj,
 		      const struct cmd_row *v)
 {
-	fprintf(fp, "usage: %s %s%s%s\n  %s\n", obj->name, v->name,
-		v->args && *v->args ? " " : "", v->args ? v->args : "",
-		v->help);
+	char a[600];
+
+	fprintf(fp, "usage: %s %s%s\n  %s\n", obj->name, v->name,
+		syn(v, a, sizeof(a)), v->help);
 	if (v->example)
 		fprintf(fp, "example: %s\n", v->example);
 }
@@ -160,7 +170,7 @@ static int run_argv(struct session *s, int argc, char **argv)
 {
 	const struct cmd_row *obj, *verb;
 	int rc, nargs, skip = 2;
-	char **args;
+	char **args, a[600];
 
 	if (argc < 1)
 		return 0;
@@ -223,19 +233,15 @@ static int run_argv(struct session *s, int argc, char **argv)
 		if (obj)
 			help_verb(s->out.fp, obj, verb);
 		else
-			fprintf(s->out.fp, "usage: %s %s\n  %s\n", verb->name,
-				verb->args ? verb->args : "", verb->help);
+			fprintf(s->out.fp, "usage: %s%s\n  %s\n", verb->name,
+				syn(verb, a, sizeof(a)), verb->help);
 		return 0;
 	}
 	if (nargs < verb->min_args ||
 	    (verb->max_args >= 0 && nargs > verb->max_args)) {
-		char m[256];
-
-		snprintf(m, sizeof(m), "%s%s%s%s%s", obj ? obj->name : "",
-			 obj ? " " : "", verb->name,
-			 verb->args && *verb->args ? " " : "",
-			 verb->args ? verb->args : "");
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s", m);
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: %s%s%s%s",
+				 obj ? obj->name : "", obj ? " " : "",
+				 verb->name, syn(verb, a, sizeof(a)));
 	}
 	/* what the row says of itself: it may write the device (refused in
 	 * a read-only session, unless it is a dry run, which writes
@@ -367,9 +373,10 @@ static int cmd_help(struct session *s, int argc, char **argv)
 	if (!obj)
 		return -s->err.code;
 	if (!obj->sub) {
-		fprintf(fp, "usage: %s%s%s\n  %s\n", obj->name,
-			obj->args && *obj->args ? " " : "",
-			obj->args ? obj->args : "", obj->help);
+		char a[600];
+
+		fprintf(fp, "usage: %s%s\n  %s\n", obj->name,
+			syn(obj, a, sizeof(a)), obj->help);
 		return 0;
 	}
 	if (argc == 1) {
@@ -439,73 +446,236 @@ static int cmd_source(struct session *s, int argc, char **argv)
 	return cli_run_file(s, argv[0]);
 }
 
+/* ---- completion ----------------------------------------------------------- */
+
+/* The row the words name and where its arguments start: an object's
+ * verb, its fallback verb (`sweep ALPHA ...` = `sweep run ...`), or a
+ * command without verbs.  NULL: nothing to complete.
+ */
+static const struct cmd_row *complete_row(struct session *s, char **words,
+					  int n, int *first)
+{
+	const struct cmd_row *obj, *verb;
+
+	obj = cli_lookup(s, cmd_top, "command", words[0]);
+	if (!obj || !obj->sub) {
+		*first = 1;
+		return obj;
+	}
+	if (n > 1 && (verb = cli_lookup(s, obj->sub, "verb", words[1]))) {
+		*first = 2;
+		return verb;
+	}
+	for (verb = obj->sub; verb->name; verb++)
+		if (verb->flags & CMD_FALLBACK) {
+			*first = 1;
+			return verb;
+		}
+	return NULL;
+}
+
+bool cli_complete(struct session *s, char **words, int n, struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	const struct cmd_row *obj, *row;
+	int first = 0;
+	bool more = true;
+
+	if (n == 0) {
+		cand_rows(c, cmd_top);
+		return true;
+	}
+	row = complete_row(s, words, n, &first);
+	if (n == 1 && (obj = cli_lookup(s, cmd_top, "command", words[0])) &&
+	    obj->sub)
+		cand_rows(c, obj->sub);	/* and the fallback's first word */
+	s->err = keep;
+	if (row)
+		more = cmd_row_complete(s, row, words + first, n - first, c);
+	s->err = keep;
+	return more;
+}
+
+/* help [COMMAND [VERB]] */
+static bool help_complete(struct session *s, char **argv, int argc,
+			  struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	const struct cmd_row *obj;
+
+	if (argc == 0)
+		cand_rows(c, cmd_top);
+	else if (argc == 1 && (obj = cli_lookup(s, cmd_top, "command",
+						argv[0])))
+		cand_rows(c, obj->sub);
+	s->err = keep;
+	return true;
+}
+
+
 const struct cmd_row cmd_top[] = {
-	{ "dev", NULL, cmd_dev_verbs, 0, 0, NULL,
-	  "devices: list NICs and simulated ones, show, open", NULL, 0 },
-	{ "algo", NULL, cmd_algo_verbs, 0, 0, NULL,
-	  "algorithm slots: list, enable, disable, debug mode", NULL, 0 },
-	{ "param", NULL, cmd_param_verbs, 0, 0, NULL,
-	  "algorithm parameters as real numbers: list, get, set, reset",
-	  NULL, 0 },
-	{ "counter", NULL, cmd_counter_verbs, 0, 0, NULL,
-	  "algorithm counters: show, clear", NULL, 0 },
-	{ "diag", NULL, cmd_diag_verbs, 0, 0, NULL,
-	  "diagnostic counters: config, ids, start, read, export, stop",
-	  NULL, 0 },
-	{ "pcc", NULL, cmd_pcc_verbs, 0, 0, NULL,
-	  "PCC telemetry: slots, versions, enable status, counters", NULL,
-	  0 },
-	{ "retx", NULL, cmd_retx_verbs, 0, 0, NULL,
-	  "adaptive-retransmission histogram: config, start, read, stop",
-	  NULL, 0 },
-	{ "record", cmd_record, NULL, 4, 15,
-	  "for DURATION every INTERVAL [into NAME [replace]] [clear on|off] "
-	  "[ids ID,...] [prio N] [while 'CMD ARGS']",
-	  "record one timeline: PCC counters, port counters, retx bins",
-	  "record for 20ms every 100us into incast", 0 },
-	{ "watch", cmd_watch, NULL, 0, 7,
-	  "[COL,...] [every I] [for D] [prio N]",
-	  "the timeline's rates as they come: a table redrawn on a terminal, "
-	  "a line per interval otherwise; Ctrl-C stops",
-	  "watch cnp_handled,ecn_marked,rx_gbps every 1s", 0 },
-	{ "series", NULL, cmd_series_verbs, 0, 0, NULL,
-	  "recorded timelines: list, show, export, drop", NULL, 0 },
-	{ "corr", cmd_corr, NULL, 1, 5, "NAME [X Y [lag MAX]]",
-	  "Pearson and Spearman of two columns, the best lag; or the "
-	  "matrix", "corr incast avg_rtt cnp_handled lag 20", 0 },
-	{ "plot", cmd_plot, NULL, 1, 20,
-	  "NAME [COL...|hist|scatter X Y] [to FILE.png|FILE.svg] "
-	  "[title TEXT]",
-	  "a series through gnuplot: the timeline, the retx heatmap, or Y "
-	  "against X with the fitted line and r; on the terminal without "
-	  "'to'",
-	  "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png", 0 },
-	{ "sweep", NULL, cmd_sweep_verbs, 0, 0, NULL,
-	  "parameter sweeps: run, show, resume, plot, list, drop", NULL, 0 },
-	{ "journal", NULL, cmd_journal_verbs, 0, 0, NULL,
-	  "the write journal: show, restore, clear", NULL, 0 },
-	{ "sim", NULL, cmd_sim_verbs, 0, 0, NULL,
-	  "the simulated fabric: scenario, run, show, reset, model", NULL,
-	  0 },
-	{ "bench", NULL, cmd_bench_verbs, 0, 0, NULL,
-	  "measure the simulator's speed", NULL, 0 },
-	{ "reg", NULL, cmd_reg_verbs, 0, 0, NULL,
-	  "register layouts from ADB files: list, show, encode, decode",
-	  NULL, 0 },
-	{ "set", NULL, cmd_set_verbs, 0, 0, NULL,
-	  "session settings: units raw|real", NULL, 0 },
-	{ "help", cmd_help, NULL, 0, 2, "[OBJECT [VERB]]",
-	  "show commands, an object's verbs or one verb", "help param set",
-	  0 },
-	{ "echo", cmd_echo, NULL, 0, -1, "[TEXT...]", "print text", NULL, 0 },
-	{ "sleep", cmd_sleep, NULL, 1, 2, "DURATION [wall]",
-	  "wait on the device's clock: the sim runs its fabric for DURATION "
-	  "of simulated time; a real NIC (or 'wall') waits wall time",
-	  "sleep 100ms", 0 },
-	{ "source", cmd_source, NULL, 1, 1, "FILE",
-	  "run the commands of a script file", "source scripts/demo.pcb", 0 },
-	{ "quit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
-	{ "exit", cmd_quit, NULL, 0, 0, "", "leave pccbench", NULL, 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "dev",
+		.sub = cmd_dev_verbs,
+		.help = "devices: list NICs and simulated ones, show, open",
+	},
+	{
+		.name = "algo",
+		.sub = cmd_algo_verbs,
+		.help = "algorithm slots: list, enable, disable, debug mode",
+	},
+	{
+		.name = "param",
+		.sub = cmd_param_verbs,
+		.help = "algorithm parameters as real numbers: list, get, set, reset",
+	},
+	{
+		.name = "counter",
+		.sub = cmd_counter_verbs,
+		.help = "algorithm counters: show, clear",
+	},
+	{
+		.name = "diag",
+		.sub = cmd_diag_verbs,
+		.help = "diagnostic counters: config, ids, start, read, export, stop",
+	},
+	{
+		.name = "pcc",
+		.sub = cmd_pcc_verbs,
+		.help = "PCC telemetry: slots, versions, enable status, counters",
+	},
+	{
+		.name = "retx",
+		.sub = cmd_retx_verbs,
+		.help = "adaptive-retransmission histogram: config, start, read, stop",
+	},
+	{
+		.name = "record",
+		.fn = cmd_record,
+		.min_args = 4,
+		.max_args = 15,
+		.help = "record one timeline: PCC counters, port counters, retx bins",
+		.example = "record for 20ms every 100us into incast",
+		.keys = cmd_record_keys,
+	},
+	{
+		.name = "watch",
+		.fn = cmd_watch,
+		.max_args = 7,
+		.args = "[COL,...]",
+		.help = "the timeline's rates as they come: a table redrawn on a "
+			"terminal, a line per interval otherwise; Ctrl-C stops",
+		.example = "watch cnp_handled,ecn_marked,rx_gbps every 1s",
+		.keys = cmd_watch_keys,
+	},
+	{
+		.name = "series",
+		.sub = cmd_series_verbs,
+		.help = "recorded timelines: list, show, export, drop",
+	},
+	{
+		.name = "corr",
+		.fn = cmd_corr,
+		.min_args = 1,
+		.max_args = 5,
+		.args = "NAME [X Y [lag MAX]]",
+		.help = "Pearson and Spearman of two columns, the best lag; or the "
+			"matrix",
+		.example = "corr incast avg_rtt cnp_handled lag 20",
+		.complete = cmd_corr_complete,
+	},
+	{
+		.name = "plot",
+		.fn = cmd_plot,
+		.min_args = 1,
+		.max_args = 20,
+		.args = "NAME [COL...|hist|scatter X Y] [to FILE.png|FILE.svg] [title "
+			"TEXT]",
+		.help = "a series through gnuplot: the timeline, the retx heatmap, or "
+			"Y against X with the fitted line and r; on the terminal "
+			"without 'to'",
+		.example = "plot incast avg_rtt cnp_handled ecn_marked to /tmp/incast.png",
+		.complete = cmd_plot_complete,
+	},
+	{
+		.name = "sweep",
+		.sub = cmd_sweep_verbs,
+		.help = "parameter sweeps: run, show, resume, plot, list, drop",
+	},
+	{
+		.name = "journal",
+		.sub = cmd_journal_verbs,
+		.help = "the write journal: show, restore, clear",
+	},
+	{
+		.name = "sim",
+		.sub = cmd_sim_verbs,
+		.help = "the simulated fabric: scenario, run, show, reset, model",
+	},
+	{
+		.name = "bench",
+		.sub = cmd_bench_verbs,
+		.help = "measure the simulator's speed",
+	},
+	{
+		.name = "reg",
+		.sub = cmd_reg_verbs,
+		.help = "register layouts from ADB files: list, show, encode, decode",
+	},
+	{
+		.name = "set",
+		.sub = cmd_set_verbs,
+		.help = "session settings: units raw|real",
+	},
+	{
+		.name = "help",
+		.fn = cmd_help,
+		.max_args = 2,
+		.args = "[OBJECT [VERB]]",
+		.help = "show commands, an object's verbs or one verb",
+		.example = "help param set",
+		.complete = help_complete,
+	},
+	{
+		.name = "echo",
+		.fn = cmd_echo,
+		.max_args = -1,
+		.args = "[TEXT...]",
+		.help = "print text",
+	},
+	{
+		.name = "sleep",
+		.fn = cmd_sleep,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "DURATION [wall]",
+		.help = "wait on the device's clock: the sim runs its fabric for "
+			"DURATION of simulated time; a real NIC (or 'wall') waits "
+			"wall time",
+		.example = "sleep 100ms",
+	},
+	{
+		.name = "source",
+		.fn = cmd_source,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "FILE",
+		.help = "run the commands of a script file",
+		.example = "source scripts/demo.pcb",
+		.complete = cmd_complete_file,
+	},
+	{
+		.name = "quit",
+		.fn = cmd_quit,
+		.args = "",
+		.help = "leave pccbench",
+	},
+	{
+		.name = "exit",
+		.fn = cmd_quit,
+		.args = "",
+		.help = "leave pccbench",
+	},
+	{ 0 }
 };
 

@@ -39,4 +39,10 @@ int cli_repl(struct session *s);
 
 void cli_print_error(struct session *s, int rc, const char *where);
 
+/* Completion: candidates for the word after words[0..n-1] of a command
+ * line, from the command tables and each row's keywords or hook
+ * (cmd/complete.h); false: complete file names instead.  s->err is kept.
+ */
+bool cli_complete(struct session *s, char **words, int n, struct cands *c);
+
 #endif

@@ -4,6 +4,7 @@
  */
 #include "testutil.h"
 #include "cli.h"
+#include "cmd/complete.h"
 #include "words.h"
 #include "sim/firmware.h"
 
@@ -112,6 +113,11 @@ static const struct bad bad_cmds[] = {
 	{ 1, "diag config format 3", "format must be 0..2" },
 	{ 1, "diag config clear on", "INVALID_VALUE (clear needs sync on" },
 	{ 1, "diag config colour red", "unknown key 'colour'" },
+	{ 1, "diag config mode single colour", "diag config: unknown key "
+	  "'colour' (period, samples, ids, mode, format, sync, clear, "
+	  "timestamp, force)" },
+	{ 1, "retx config colour red", "retx config: unknown key 'colour' "
+	  "(bins, bin0, bin1, mode, unit, vhca, clear, count)" },
 	{ 1, "diag config period", "'period' needs a value" },
 	{ 1, "diag ids apply nothing_here", "'nothing_here' is no data ID" },
 	{ 1, "diag ids apply port_0_rx_bytes", "BAD_STATE (no configuration" },
@@ -237,7 +243,7 @@ static void test_help_walk(void **state)
 			int k;
 
 			assert_non_null(v->help);
-			assert_non_null(v->args);
+			assert_true(v->args || v->keys);	/* a synopsis */
 			assert_non_null(v->example);
 			assert_non_null(v->fn);
 			assert_true(!strncmp(v->example, o->name,
@@ -360,6 +366,134 @@ static void test_prefixes(void **state)
 	sess_release(&s);
 }
 
+/* Completion walks the same rows and keyword tables as the parser:
+ * each line (its words complete, the cursor after them) must offer the
+ * `want` words and none of `not`, or file names.
+ */
+struct compl {
+	const char *line;
+	const char *want;	/* space separated */
+	const char *not;
+	int files;		/* 1: file names instead */
+	char append;		/* ' ' or ',' */
+};
+
+static const struct compl compls[] = {
+	{ "", "algo param sweep record help", "run", 0, ' ' },
+	{ "par", "list get set reset", "record", 0, ' ' },
+	{ "param set", "ALPHA slot --unchecked raw", "all", 0, ' ' },
+	{ "param reset", "ALPHA all", "raw", 0, ' ' },
+	{ "param get slot", "0", "ALPHA", 0, ' ' },
+	{ "algo debug", "on off", "0", 0, ' ' },
+	{ "algo enable", "0", "counters", 0, ' ' },
+	{ "algo enable 1", "counters", "0", 0, ' ' },
+	{ "counter show", "host", "ALPHA", 0, ' ' },
+	{ "dev open", "sim", "", 0, ' ' },
+	{ "reg show", "PPCC", "", 0, ' ' },
+	{ "help", "sweep record", "", 0, ' ' },
+	{ "help sweep", "run show plot", "record", 0, ' ' },
+	{ "record", "for every into replace clear ids prio while", "", 0,
+	  ' ' },
+	{ "record for 1ms every", "", "for", 0, ' ' },
+	{ "record for 1ms replace", "every ids", "", 0, ' ' },
+	{ "record clear", "on off", "for", 0, ' ' },
+	{ "record prio", "0 3 7", "8", 0, ' ' },
+	{ "record ids", "port_0_rx_bytes", "for", 0, ',' },
+	{ "record ids port_0_rx_bytes,", "port_0_tx_bytes", "for", 0, ',' },
+	{ "record for 1ms while", "", "", 1, ' ' },
+	{ "watch", "every for prio", "while", 0, ' ' },
+	{ "diag config", "period mode force timestamp", "bins", 0, ' ' },
+	{ "diag config mode", "single repetitive on_demand", "period", 0,
+	  ' ' },
+	{ "diag config force timestamp", "frc rtc", "", 0, ' ' },
+	{ "diag ids", "list apply import export", "", 0, ' ' },
+	{ "diag ids import", "", "", 1, ' ' },
+	{ "diag export", "", "", 1, ' ' },
+	{ "diag advise period 1ms", "poll spike", "period_x", 0, ' ' },
+	{ "retx config", "bins unit vhca", "period", 0, ' ' },
+	{ "retx config unit", "nsec usec_100 msec", "bins", 0, ' ' },
+	{ "sim scenario", "incast", "senders", 0, ' ' },
+	{ "sim scenario incast", "senders rate", "incast", 0, ' ' },
+	{ "sim run 1ms", "trace every", "", 0, ' ' },
+	{ "sim run 1ms trace", "", "", 1, ' ' },
+	{ "sim model", "target dcqcn", "", 0, ' ' },
+	{ "sim model dcqcn", "hai alpha", "target", 0, ' ' },
+	{ "sim model dcqcn hai", "fixed growing", "", 0, ' ' },
+	{ "sweep", "run show ALPHA", "for", 0, ' ' },
+	{ "sweep ALPHA 0.1,0.2", "for measure ALPHA", "", 0, ' ' },
+	{ "sweep run ALPHA 0.1,0.2 measure", "util queue_p99", "for", 0,
+	  ',' },
+	{ "sweep ALPHA 0.1,0.2 scenario", "incast", "for", 0, ' ' },
+	{ "sweep ALPHA 0.1,0.2 plot", "", "", 1, ' ' },
+	{ "sweep show x", "best", "", 0, ' ' },
+	{ "sweep show x best", "min max", "", 0, ' ' },
+	{ "sweep plot x to", "", "", 1, ' ' },
+	{ "series export x", "", "", 1, ' ' },
+	{ "plot cmpl", "avg_rtt to title hist", "", 0, ' ' },
+	{ "plot cmpl avg_rtt to", "", "", 1, ' ' },
+	{ "corr cmpl", "avg_rtt lag", "title", 0, ' ' },
+	{ "source", "", "", 1, ' ' },
+	{ "frobnicate", "", "algo", 0, ' ' },
+};
+
+static bool has_cand(const struct cands *c, const char *w, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (strlen(c->v[i]) == len && !strncmp(c->v[i], w, len))
+			return true;
+	return false;
+}
+
+static void test_complete(void **state)
+{
+	struct session s;
+	size_t i;
+
+	(void)state;
+	sess_init(&s, "sim:compl");
+	assert_int_equal(run(&s, "record for 1ms every 100us into cmpl"), 0);
+	for (i = 0; i < sizeof(compls) / sizeof(compls[0]); i++) {
+		const struct compl *t = &compls[i];
+		struct cands c = { .append = ' ' };
+		char line[256], *words[32], *save = NULL, *w;
+		const char *p;
+		int n = 0;
+		bool more;
+
+		snprintf(line, sizeof(line), "%s", t->line);
+		for (w = strtok_r(line, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
+			words[n++] = w;
+		more = cli_complete(&s, words, n, &c);
+		if (more != !t->files)
+			fail_msg("'%s': %s", t->line, t->files ?
+				 "no file names" : "file names");
+		if (c.append != t->append)
+			fail_msg("'%s': appends '%c'", t->line, c.append);
+		for (p = t->want; *p; p += strspn(p, " ")) {
+			size_t l = strcspn(p, " ");
+
+			if (!has_cand(&c, p, l))
+				fail_msg("'%s': no '%.*s' (%zu candidates)",
+					 t->line, (int)l, p, c.n);
+			p += l;
+		}
+		for (p = t->not; *p; p += strspn(p, " ")) {
+			size_t l = strcspn(p, " ");
+
+			if (has_cand(&c, p, l))
+				fail_msg("'%s': offers '%.*s'", t->line,
+					 (int)l, p);
+			p += l;
+		}
+		assert_int_equal(s.err.code, 0);	/* completion keeps it */
+		cands_free(&c);
+	}
+	sess_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_read_only_rows),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_complete),
 	};
 
 	tu_private_state();

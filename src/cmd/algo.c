@@ -227,15 +227,8 @@ static int cmd_algo_disable(struct session *s, int argc, char **argv)
  */
 static int debug_state_path(struct session *s, char *buf, size_t len)
 {
-	char dir[4096], tok[128];
-	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "debug", true,
-			      &s->err);
-
-	if (!rc) {
-		pcb_file_token(tok, sizeof(tok), s->devid);
-		snprintf(buf, len, "%s/%s", dir, tok);
-	}
-	return rc;
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->devid, "",
+			     &s->err);
 }
 
 /* 0 and *prev, *en0; -PCB_E_NOENT when debug mode was not turned on by
@@ -243,7 +236,7 @@ static int debug_state_path(struct session *s, char *buf, size_t len)
  */
 static int debug_state_load(struct session *s, int *prev, int *en0)
 {
-	char path[4300], *text;
+	char path[PCB_PATH_LEN], *text;
 	size_t len;
 	int rc = debug_state_path(s, path, sizeof(path));
 
@@ -265,7 +258,7 @@ static int debug_state_load(struct session *s, int *prev, int *en0)
 
 static int debug_state_save(struct session *s, int prev, bool en0)
 {
-	char path[4300], *text = NULL;
+	char path[PCB_PATH_LEN], *text = NULL;
 	size_t len;
 	int rc = debug_state_path(s, path, sizeof(path));
 
@@ -395,7 +388,7 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 		if (!rc)
 			rc = sess_algo_write(s, 1, false, false, true);
 		if (!rc && !s->dry_run) {
-			char path[4300];
+			char path[PCB_PATH_LEN];
 
 			if (!debug_state_path(s, path, sizeof(path)))
 				unlink(path);
@@ -407,21 +400,71 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+static bool algo_enable_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "counters");
+	return cmd_complete_first_slot(s, argv, argc, c);
+}
+
+static bool algo_debug_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_list(c, "on, off");
+	return true;
+}
+
 const struct cmd_row cmd_algo_verbs[] = {
-	{ "list", cmd_algo_list, NULL, 0, 0, "",
-	  "slots with algo id, version, name, enable and counter status",
-	  "algo list", CMD_DEFAULT | CMD_DEVICE },
-	{ "enable", cmd_algo_enable, NULL, 1, 4, "SLOT [counters] [sl LIST]",
-	  "enable a slot (and its counters: one slot per port holds them) "
-	  "on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
-	  "algo enable 1 counters", CMD_WRITES | CMD_DEVICE },
-	{ "disable", cmd_algo_disable, NULL, 1, 3, "SLOT [sl LIST]",
-	  "disable a slot on every SL or on the SLs listed; the lowest "
-	  "enabled slot is the active one",
-	  "algo disable 0", CMD_WRITES | CMD_DEVICE },
-	{ "debug", cmd_algo_debug, NULL, 1, 2, "on [keep] | off",
-	  "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, with "
-	  "the active slot's params (not with keep); off: back to the slot "
-	  "active before", "algo debug on", CMD_WRITES | CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_algo_list,
+		.args = "",
+		.help = "slots with algo id, version, name, enable and counter status",
+		.example = "algo list",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "enable",
+		.fn = cmd_algo_enable,
+		.min_args = 1,
+		.max_args = 4,
+		.args = "SLOT [counters] [sl LIST]",
+		.help = "enable a slot (and its counters: one slot per port holds "
+			"them) on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
+		.example = "algo enable 1 counters",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = algo_enable_complete,
+	},
+	{
+		.name = "disable",
+		.fn = cmd_algo_disable,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "SLOT [sl LIST]",
+		.help = "disable a slot on every SL or on the SLs listed; the lowest "
+			"enabled slot is the active one",
+		.example = "algo disable 0",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = cmd_complete_first_slot,
+	},
+	{
+		.name = "debug",
+		.fn = cmd_algo_debug,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "on [keep] | off",
+		.help = "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, "
+			"with the active slot's params (not with keep); off: back to "
+			"the slot active before",
+		.example = "algo debug on",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = algo_debug_complete,
+	},
+	{ 0 }
 };

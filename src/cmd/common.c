@@ -64,7 +64,7 @@ int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot)
 
 int cmd_open_adb(struct session *s, const char *reg, struct adb_db **db)
 {
-	char path[4096];
+	char path[PCB_PATH_LEN];
 	bool ppcc = reg && (!strcasecmp(reg, "PPCC") ||
 			    !strcasecmp(reg, "0x506e") ||
 			    !strcasecmp(reg, "ppcc_reg_ext"));
@@ -103,4 +103,17 @@ int cmd_bad_duration(struct session *s, const char *who, const char *text,
 	return pcb_error(&s->err, PCB_E_INVAL, "%s%sbad duration '%s' (e.g. "
 			 "10ms, 500us, 200 us; %s)", who, *who ? ": " : "",
 			 text, range);
+}
+
+int cmd_parse_prio(struct session *s, const char *who, const char *text,
+		   long *prio)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+
+	if (*end || end == text || v < 0 || v > 7)
+		return pcb_error(&s->err, PCB_E_RANGE, "%s: prio is 0..7, not "
+				 "'%s'", who, text);
+	*prio = v;
+	return 0;
 }

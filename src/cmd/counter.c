@@ -236,18 +236,57 @@ static int cmd_counter_clear(struct session *s, int argc, char **argv)
 	return show(s, argc, argv, true);
 }
 
+/* A slot whose algorithm has counters; show: or host and a NIC. */
+static bool counter_clear_complete(struct session *s, char **argv, int argc,
+				   struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_slots(s, c, true);
+	return true;
+}
+
+static bool counter_show_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	if (argc == 1 && !strcmp(argv[0], "host"))
+		cand_devices(s, c);
+	if (argc == 0)
+		cand_add(c, "host");
+	return counter_clear_complete(s, argv, argc, c);
+}
+
 const struct cmd_row cmd_counter_verbs[] = {
-	{ "show", cmd_counter_show, NULL, 0, 2, "[SLOT] | host [DEVICE]",
-	  "counters of the slot holding counter_en, with the average RTT; "
-	  "host: the RDMA hw_counters, port counters and ethtool statistics "
-	  "with the growth since the last look",
-	  "counter show host mlx5_0", CMD_DEFAULT },
-	{ "watch", cmd_watch, NULL, 0, 7,
-	  "[COL,...] [every I] [for D] [prio N]",
-	  "the timeline's rates as they come (the same as 'watch')",
-	  "counter watch cnp_handled,rx_gbps", 0 },
-	{ "clear", cmd_counter_clear, NULL, 0, 1, "[SLOT]",
-	  "read and clear the counters (PPCC bulk get and clear)",
-	  "counter clear", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_counter_show,
+		.max_args = 2,
+		.args = "[SLOT] | host [DEVICE]",
+		.help = "counters of the slot holding counter_en, with the average "
+			"RTT; host: the RDMA hw_counters, port counters and ethtool "
+			"statistics with the growth since the last look",
+		.example = "counter show host mlx5_0",
+		.flags = CMD_DEFAULT,
+		.complete = counter_show_complete,
+	},
+	{
+		.name = "watch",
+		.fn = cmd_watch,
+		.max_args = 7,
+		.args = "[COL,...]",
+		.help = "the timeline's rates as they come (the same as 'watch')",
+		.example = "counter watch cnp_handled,rx_gbps",
+		.keys = cmd_watch_keys,
+	},
+	{
+		.name = "clear",
+		.fn = cmd_counter_clear,
+		.max_args = 1,
+		.args = "[SLOT]",
+		.help = "read and clear the counters (PPCC bulk get and clear)",
+		.example = "counter clear",
+		.flags = CMD_DEVICE,
+		.complete = counter_clear_complete,
+	},
+	{ 0 }
 };

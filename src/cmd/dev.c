@@ -17,15 +17,15 @@
 static bool have_prog(const char *prog)
 {
 	const char *path = getenv("PATH");
-	char buf[4096], *dir, *save = NULL, full[4200];
+	char buf[4096], *dir, *save = NULL, full[PCB_PATH_LEN];
 
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0;
 	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/bin:/bin");
 	for (dir = strtok_r(buf, ":", &save); dir;
 	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(full, sizeof(full), "%s/%s", dir, prog);
-		if (access(full, X_OK) == 0)
+		if (!pcb_path(full, sizeof(full), NULL, "%s/%s", dir, prog) &&
+		    access(full, X_OK) == 0)
 			return true;
 	}
 	return false;
@@ -44,7 +44,7 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 		{ "transports", "TRANSPORTS", 0 },
 	};
 	struct pcb_nic *nics = NULL;
-	char dir[4096], tr[64];
+	char dir[PCB_PATH_LEN], tr[64];
 	struct dirent *de;
 	struct tbl t;
 	size_t i, n = 0;
@@ -380,21 +380,57 @@ out_run:
 	return rc;
 }
 
+static bool dev_open_complete(struct session *s, char **argv, int argc,
+			      struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_devices(s, c);
+	return true;
+}
+
 const struct cmd_row cmd_dev_verbs[] = {
-	{ "list", cmd_dev_list, NULL, 0, 1, "[all]",
-	  "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, transports) "
-	  "and simulated devices; all: BlueField SoC functions and bridges "
-	  "too", "dev list", CMD_DEFAULT },
-	{ "show", cmd_dev_show, NULL, 0, 0, "",
-	  "the open device: backend, state file or node, journal",
-	  "dev show", CMD_DEVICE },
-	{ "nvconfig", cmd_dev_nvconfig, NULL, 0, 1, "[all]",
-	  "the NIC's non-volatile RoCE congestion settings (mstconfig: "
-	  "default, current, next boot) beside the PPCC slots running now; "
-	  "all: every setting", "dev nvconfig", CMD_DEVICE },
-	{ "open", cmd_dev_open, NULL, 1, 1, "DEVICE",
-	  "switch to another device (sim, sim:NAME, 0000:08:00.0, "
-	  "pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
-	  "dev open sim:lab", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_dev_list,
+		.max_args = 1,
+		.args = "[all]",
+		.help = "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, "
+			"transports) and simulated devices; all: BlueField SoC "
+			"functions and bridges too",
+		.example = "dev list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "show",
+		.fn = cmd_dev_show,
+		.args = "",
+		.help = "the open device: backend, state file or node, journal",
+		.example = "dev show",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "nvconfig",
+		.fn = cmd_dev_nvconfig,
+		.max_args = 1,
+		.args = "[all]",
+		.help = "the NIC's non-volatile RoCE congestion settings (mstconfig: "
+			"default, current, next boot) beside the PPCC slots running "
+			"now; all: every setting",
+		.example = "dev nvconfig",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "open",
+		.fn = cmd_dev_open,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "DEVICE",
+		.help = "switch to another device (sim, sim:NAME, 0000:08:00.0, "
+			"pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
+		.example = "dev open sim:lab",
+		.flags = CMD_DEVICE,
+		.complete = dev_open_complete,
+	},
+	{ 0 }
 };

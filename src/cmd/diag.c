@@ -223,6 +223,27 @@ static int small(struct session *s, const char *key, const char *v,
 	return 0;
 }
 
+/* diag config's and diag advise's words; their parsers take these. */
+static const struct cmd_kw diag_config_keys[] = {
+	{ .name = "period", .arg = "D" },
+	{ .name = "samples", .arg = "LOG2" },
+	{ .name = "ids", .arg = "N" },
+	{ .name = "mode", .vals = "single, repetitive, on_demand" },
+	{ .name = "format", .vals = "0, 1, 2" },
+	{ .name = "sync", .vals = "on, off" },
+	{ .name = "clear", .vals = "on, off" },
+	{ .name = "timestamp", .vals = "frc, rtc" },
+	{ .name = "force" },
+	{ 0 }
+};
+
+static const struct cmd_kw diag_advise_keys[] = {
+	{ .name = "period", .arg = "P", .flags = KW_REQ },
+	{ .name = "poll", .arg = "Q", .flags = KW_REQ },
+	{ .name = "spike", .arg = "K" },
+	{ 0 }
+};
+
 /* `diag config [KEY VALUE]... [force]`: unnamed keys take the DOCA
  * sample's defaults; the configuration is applied (Idle -> Configured).
  */
@@ -253,8 +274,12 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] :
 						NULL;
+		const struct cmd_kw *kw = cmd_kw_find(diag_config_keys, k);
 
-		if (!strcmp(k, "force"))
+		if (!kw)
+			return cmd_kw_unknown(s, "diag config",
+					      diag_config_keys, k);
+		if (cmd_kw_alone(kw))	/* force */
 			continue;
 		if (!val)
 			return pcb_error(&s->err, PCB_E_USAGE, "diag config: "
@@ -315,11 +340,6 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 			rc = tel_diag_set_timestamp_source(&tmp, val[0] == 'r' ?
 							   DIAG_RTC :
 							   DIAG_FRC);
-		} else {
-			return pcb_error(&s->err, PCB_E_INVAL, "diag config: "
-					 "unknown key '%s' (period, samples, "
-					 "ids, mode, format, sync, clear, "
-					 "timestamp, force)", k);
 		}
 		if (rc < 0)
 			return rc;
@@ -687,6 +707,7 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 {
 	int64_t period = 0, poll = 0;
 	unsigned long spike = 0;
+	char syn[100];
 	double per, need;
 	unsigned log;
 	int i;
@@ -694,6 +715,8 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 	for (i = 0; i + 1 < argc; i += 2) {
 		char *end;
 
+		if (!cmd_kw_find(diag_advise_keys, argv[i]))
+			break;		/* the usage below */
 		if (!strcmp(argv[i], "period") || !strcmp(argv[i], "poll")) {
 			int64_t *p = argv[i][1] == 'e' ? &period : &poll;
 
@@ -702,20 +725,19 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 						 "diag advise: bad %s '%s' "
 						 "(e.g. 100us, 500ms)", argv[i],
 						 argv[i + 1]);
-		} else if (!strcmp(argv[i], "spike")) {
+		} else {	/* spike */
 			spike = strtoul(argv[i + 1], &end, 10);
 			if (!*argv[i + 1] || *end || spike > 1000000)
 				return pcb_error(&s->err, PCB_E_INVAL,
 						 "diag advise: spike is a "
 						 "whole factor, not '%s'",
 						 argv[i + 1]);
-		} else {
-			break;
 		}
 	}
 	if (i != argc || !period || !poll)
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: diag advise "
-				 "period P poll Q [spike K]");
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: diag advise %s",
+				 cmd_kw_synopsis(diag_advise_keys, syn,
+						 sizeof(syn)));
 	per = (double)poll / (double)period;
 	need = 2 * ceil(per) * (double)(spike + 1);
 	log = (unsigned)ceil(log2(need < 1 ? 1 : need));
@@ -734,41 +756,133 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* diag ids [list|apply ID,...|import FILE|export FILE] */
+static bool diag_ids_complete(struct session *s, char **argv, int argc,
+			      struct cands *c)
+{
+	if (argc == 0) {
+		cand_list(c, "list, apply, import, export");
+		return true;
+	}
+	if (!strcmp(argv[0], "apply")) {
+		cand_data_ids(s, c);
+		c->append = ',';	/* lists: a,b,c */
+		return true;
+	}
+	return argc != 1;	/* import/export FILE */
+}
+
+static bool diag_check_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_data_ids(s, c);
+	return true;
+}
+
 const struct cmd_row cmd_diag_verbs[] = {
-	{ "show", cmd_diag_show, NULL, 0, 0, "",
-	  "state, configuration and applied data IDs", "diag show",
-	  CMD_DEFAULT | CMD_DEVICE },
-	{ "caps", cmd_diag_caps, NULL, 0, 0, "",
-	  "max data IDs and samples, data clear, sync start, modes, "
-	  "timestamp sources", "diag caps", 0 },
-	{ "config", cmd_diag_config, NULL, 0, 17,
-	  "[period D] [samples LOG2] [ids N] [mode single|repetitive|"
-	  "on_demand] [format 0|1|2] [sync on|off] [clear on|off] "
-	  "[timestamp frc|rtc] [force]",
-	  "configure and apply (from idle; unnamed keys: DOCA sample "
-	  "defaults)", "diag config period 100us samples 10",
-	  CMD_DEVICE },
-	{ "ids", cmd_diag_ids, NULL, 0, -1,
-	  "[list | apply NAME|ID,... | import FILE.json | export FILE.json]",
-	  "the data IDs: list all, apply a list, the sample's JSON file",
-	  "diag ids apply port_0_rx_bytes,port_0_tx_bytes", 0 },
-	{ "check", cmd_diag_check, NULL, 1, 1, "NAME|ID",
-	  "can this data ID be applied with the configuration?",
-	  "diag check port_0_rx_bytes", CMD_DEVICE },
-	{ "start", cmd_diag_start, NULL, 0, 0, "", "start sampling",
-	  "diag start", CMD_DEVICE },
-	{ "stop", cmd_diag_stop, NULL, 0, 0, "",
-	  "stop; back to idle", "diag stop", CMD_DEVICE },
-	{ "restart", cmd_diag_restart, NULL, 0, 0, "",
-	  "a new cycle in single mode, once the last one is done",
-	  "diag restart", CMD_DEVICE },
-	{ "read", cmd_diag_read, NULL, 0, 1, "[N]",
-	  "up to N new samples (default 128)", "diag read 16", CMD_DEVICE },
-	{ "export", cmd_diag_export, NULL, 1, 2, "FILE.csv [N]",
-	  "read new samples into the DOCA sample's CSV", 
-	  "diag export /tmp/out.csv", CMD_DEVICE },
-	{ "advise", cmd_diag_advise, NULL, 4, 6, "period P poll Q [spike K]",
-	  "buffer size for repetitive mode (seed 000's rule)",
-	  "diag advise period 100us poll 500ms spike 6", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_diag_show,
+		.args = "",
+		.help = "state, configuration and applied data IDs",
+		.example = "diag show",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "caps",
+		.fn = cmd_diag_caps,
+		.args = "",
+		.help = "max data IDs and samples, data clear, sync start, modes, "
+			"timestamp sources",
+		.example = "diag caps",
+	},
+	{
+		.name = "config",
+		.fn = cmd_diag_config,
+		.max_args = 17,
+		.help = "configure and apply (from idle; unnamed keys: DOCA sample "
+			"defaults)",
+		.example = "diag config period 100us samples 10",
+		.flags = CMD_DEVICE,
+		.keys = diag_config_keys,
+	},
+	{
+		.name = "ids",
+		.fn = cmd_diag_ids,
+		.max_args = -1,
+		.args = "[list | apply NAME|ID,... | import FILE.json | export "
+			"FILE.json]",
+		.help = "the data IDs: list all, apply a list, the sample's JSON file",
+		.example = "diag ids apply port_0_rx_bytes,port_0_tx_bytes",
+		.complete = diag_ids_complete,
+	},
+	{
+		.name = "check",
+		.fn = cmd_diag_check,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME|ID",
+		.help = "can this data ID be applied with the configuration?",
+		.example = "diag check port_0_rx_bytes",
+		.flags = CMD_DEVICE,
+		.complete = diag_check_complete,
+	},
+	{
+		.name = "start",
+		.fn = cmd_diag_start,
+		.args = "",
+		.help = "start sampling",
+		.example = "diag start",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "stop",
+		.fn = cmd_diag_stop,
+		.args = "",
+		.help = "stop; back to idle",
+		.example = "diag stop",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "restart",
+		.fn = cmd_diag_restart,
+		.args = "",
+		.help = "a new cycle in single mode, once the last one is done",
+		.example = "diag restart",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "read",
+		.fn = cmd_diag_read,
+		.max_args = 1,
+		.args = "[N]",
+		.help = "up to N new samples (default 128)",
+		.example = "diag read 16",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "export",
+		.fn = cmd_diag_export,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "FILE.csv [N]",
+		.help = "read new samples into the DOCA sample's CSV",
+		.example = "diag export /tmp/out.csv",
+		.flags = CMD_DEVICE,
+		.complete = cmd_complete_file,
+	},
+	{
+		.name = "advise",
+		.fn = cmd_diag_advise,
+		.min_args = 4,
+		.max_args = 6,
+		.help = "buffer size for repetitive mode (seed 000's rule)",
+		.example = "diag advise period 100us poll 500ms spike 6",
+		.keys = diag_advise_keys,
+	},
+	{ 0 }
 };

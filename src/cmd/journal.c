@@ -367,18 +367,39 @@ static int cmd_journal_clear(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_journal_verbs[] = {
-	{ "show", cmd_journal_show, NULL, 0, 0, "",
-	  "every write since the last restore or clear, with old values",
-	  "journal show", CMD_DEFAULT | CMD_DEVICE },
-	{ "undo", cmd_journal_undo, NULL, 0, 1, "[SEQ|last]",
-	  "take back one write (refused when a later write changed the same "
-	  "param, unless --force); itself journaled",
-	  "journal undo 12", CMD_WRITES | CMD_DEVICE },
-	{ "restore", cmd_journal_restore, NULL, 0, 0, "",
-	  "put back the values from before the first journaled write",
-	  "journal restore", CMD_WRITES | CMD_DEVICE },
-	{ "clear", cmd_journal_clear, NULL, 0, 0, "",
-	  "forget the journal, keeping the device as it is",
-	  "journal clear", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_journal_show,
+		.args = "",
+		.help = "every write since the last restore or clear, with old values",
+		.example = "journal show",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "undo",
+		.fn = cmd_journal_undo,
+		.max_args = 1,
+		.args = "[SEQ|last]",
+		.help = "take back one write (refused when a later write changed the "
+			"same param, unless --force); itself journaled",
+		.example = "journal undo 12",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "restore",
+		.fn = cmd_journal_restore,
+		.args = "",
+		.help = "put back the values from before the first journaled write",
+		.example = "journal restore",
+		.flags = CMD_WRITES | CMD_DEVICE,
+	},
+	{
+		.name = "clear",
+		.fn = cmd_journal_clear,
+		.args = "",
+		.help = "forget the journal, keeping the device as it is",
+		.example = "journal clear",
+		.flags = CMD_DEVICE,
+	},
+	{ 0 }
 };

@@ -510,26 +510,107 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* Param names, `slot` and after it the slots; `extra` words too. */
+static bool param_words(struct session *s, char **argv, int argc,
+			struct cands *c, const char *extra)
+{
+	if (argc && !strcmp(argv[argc - 1], "slot")) {
+		cand_slots(s, c, false);
+		return true;
+	}
+	cand_params(s, c);
+	cand_add(c, "slot");
+	if (extra)
+		cand_list(c, extra);
+	return true;
+}
+
+static bool param_complete(struct session *s, char **argv, int argc,
+			   struct cands *c)
+{
+	return param_words(s, argv, argc, c, NULL);
+}
+
+static bool param_set_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	return param_words(s, argv, argc, c, "--unchecked, raw");
+}
+
+static bool param_reset_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	return param_words(s, argv, argc, c, "all");
+}
+
 const struct cmd_row cmd_param_verbs[] = {
-	{ "list", cmd_param_list, NULL, 0, 1, "[SLOT]",
-	  "every param: value in real units, raw, type, default, range",
-	  "param list 1", CMD_DEFAULT | CMD_DEVICE },
-	{ "get", cmd_param_get, NULL, 1, -1, "[slot N] NAME...",
-	  "read params (of the active slot unless a slot is named)",
-	  "param get ALPHA MAX_DELAY", CMD_DEVICE },
-	{ "set", cmd_param_set, NULL, 2, -1,
-	  "[slot N] [--unchecked] NAME [raw] VALUE [NAME VALUE...]",
-	  "write params (real units; 0x.. or raw for integers), read back",
-	  "param set ALPHA 0.3 MAX_DELAY 200us", CMD_WRITES | CMD_DEVICE },
-	{ "diff", cmd_param_diff, NULL, 0, 4,
-	  "[slot N] [defaults | slot M]",
-	  "the params that differ from the defaults or from slot M, in real "
-	  "units", "param diff slot 1 slot 0", CMD_DEVICE },
-	{ "describe", cmd_param_describe, NULL, 1, -1, "[slot N] NAME...",
-	  "what a param does, its value, range and recommended range",
-	  "param describe ALPHA MAX_DEC", CMD_DEVICE },
-	{ "reset", cmd_param_reset, NULL, 1, -1, "[slot N] NAME...|all",
-	  "put params back to their defaults", "param reset all",
-	  CMD_WRITES | CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_param_list,
+		.max_args = 1,
+		.args = "[SLOT]",
+		.help = "every param: value in real units, raw, type, default, range",
+		.example = "param list 1",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+		.complete = param_complete,
+	},
+	{
+		.name = "get",
+		.fn = cmd_param_get,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "[slot N] NAME...",
+		.help = "read params (of the active slot unless a slot is named)",
+		.example = "param get ALPHA MAX_DELAY",
+		.flags = CMD_DEVICE,
+		.complete = param_complete,
+	},
+	{
+		.name = "set",
+		.fn = cmd_param_set,
+		.min_args = 2,
+		.max_args = -1,
+		.args = "[slot N] [--unchecked] NAME [raw] VALUE [NAME VALUE...]",
+		.help = "write params (real units; 0x.. or raw for integers), read "
+			"back",
+		.example = "param set ALPHA 0.3 MAX_DELAY 200us",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = param_set_complete,
+	},
+	{
+		.name = "diff",
+		.fn = cmd_param_diff,
+		.max_args = 4,
+		.args = "[slot N] [defaults | slot M]",
+		.help = "the params that differ from the defaults or from slot M, in "
+			"real units",
+		.example = "param diff slot 1 slot 0",
+		.flags = CMD_DEVICE,
+		.complete = param_complete,
+	},
+	{
+		.name = "describe",
+		.fn = cmd_param_describe,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "[slot N] NAME...",
+		.help = "what a param does, its value, range and recommended range",
+		.example = "param describe ALPHA MAX_DEC",
+		.flags = CMD_DEVICE,
+		.complete = param_complete,
+	},
+	{
+		.name = "reset",
+		.fn = cmd_param_reset,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "[slot N] NAME...|all",
+		.help = "put params back to their defaults",
+		.example = "param reset all",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = param_reset_complete,
+	},
+	{ 0 }
 };

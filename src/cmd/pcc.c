@@ -205,16 +205,45 @@ static int cmd_pcc_clear(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* The first word: a slot whose algorithm has counters. */
+static bool pcc_slot_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_slots(s, c, true);
+	return true;
+}
+
 const struct cmd_row cmd_pcc_verbs[] = {
-	{ "show", cmd_pcc_show, NULL, 0, 0, "",
-	  "every slot: algorithm id, version, info, enable status, counters "
-	  "(as DOCA's telemetry_pcc sample)", "pcc show",
-	  CMD_DEFAULT | CMD_DEVICE },
-	{ "counters", cmd_pcc_counters, NULL, 0, 1, "[SLOT]",
-	  "one slot's counters as one block (BAD_STATE when disabled)",
-	  "pcc counters 0", CMD_DEVICE },
-	{ "clear", cmd_pcc_clear, NULL, 0, 1, "[SLOT]",
-	  "reset a slot's counters to 0 (get-and-clear without reading)",
-	  "pcc clear", CMD_DEVICE | CMD_WRITES },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_pcc_show,
+		.args = "",
+		.help = "every slot: algorithm id, version, info, enable status, "
+			"counters (as DOCA's telemetry_pcc sample)",
+		.example = "pcc show",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "counters",
+		.fn = cmd_pcc_counters,
+		.max_args = 1,
+		.args = "[SLOT]",
+		.help = "one slot's counters as one block (BAD_STATE when disabled)",
+		.example = "pcc counters 0",
+		.flags = CMD_DEVICE,
+		.complete = pcc_slot_complete,
+	},
+	{
+		.name = "clear",
+		.fn = cmd_pcc_clear,
+		.max_args = 1,
+		.args = "[SLOT]",
+		.help = "reset a slot's counters to 0 (get-and-clear without reading)",
+		.example = "pcc clear",
+		.flags = CMD_DEVICE | CMD_WRITES,
+		.complete = pcc_slot_complete,
+	},
+	{ 0 }
 };

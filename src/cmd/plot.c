@@ -2,14 +2,10 @@
  * shell), the script on stdin and saved beside the data so it renders
  * anywhere; templates in plots/.  plot_render is shared with `sweep`.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -19,52 +15,8 @@
 #include "cmd.h"
 #include "paths.h"
 #include "rec/series.h"
-#include "run.h"
 
 /* ---- plot --------------------------------------------------------------- */
-
-/* `name = 'text'` for gnuplot: in a single-quoted string only '' is
- * special (no backquote, macro or escape processing), so doubling quotes
- * makes any text a literal; a newline, which would end the command, is a
- * space.  Nothing read from a file or typed as a name reaches gnuplot's
- * parser any other way.
- */
-void plot_str(FILE *fp, const char *name, const char *text)
-{
-	fprintf(fp, "%s = '", name);
-	for (; *text; text++) {
-		if (*text == '\'')
-			fputc('\'', fp);
-		fputc(*text == '\n' || *text == '\r' ? ' ' : *text, fp);
-	}
-	fputs("'\n", fp);
-}
-
-/* The same for element i (from 1) of a gnuplot array. */
-void plot_str_at(FILE *fp, const char *array, size_t i, const char *text)
-{
-	char el[64];
-
-	snprintf(el, sizeof(el), "%s[%zu]", array, i);
-	plot_str(fp, el, text);
-}
-
-static void term_size(int *w, int *h)
-{
-	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
-	struct winsize ws;
-
-	*w = 100;
-	*h = 40;
-	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 20 &&
-	    ws.ws_row > 10) {
-		*w = ws.ws_col;
-		*h = ws.ws_row - 2;
-	} else if (c && l && atoi(c) > 20 && atoi(l) > 10) {
-		*w = atoi(c);
-		*h = atoi(l) - 2;
-	}
-}
 
 static void put_row(FILE *fp, double t, const double *v, size_t n)
 {
@@ -236,129 +188,181 @@ static void timeline_vars(FILE *fp, struct series *const *sers, size_t nser,
  * one line per series with a legend.
  */
 #define PLOT_MAX_OVERLAY 8
-static int plot_overlay(struct session *s, int argc, char **argv)
+/* `to FILE.png|svg` or `title TEXT` at argv[*i]: 1 when it was one
+ * (*i moved past it), 0 when not, or -code.
+ */
+static int plot_opt(struct session *s, int argc, char **argv, int *i,
+		    const char **to, char *title, size_t tlen)
+{
+	size_t len;
+
+	if (*i + 1 >= argc)
+		return 0;
+	if (!strcmp(argv[*i], "title")) {
+		snprintf(title, tlen, "%s", argv[++*i]);
+		return 1;
+	}
+	if (strcmp(argv[*i], "to"))
+		return 0;
+	*to = argv[++*i];
+	len = strlen(*to);
+	if (len <= 4 || (strcmp(*to + len - 4, ".svg") &&
+			 strcmp(*to + len - 4, ".png")))
+		return pcb_error(&s->err, PCB_E_INVAL, "plot: '%s' is neither "
+				 ".png nor .svg", *to);
+	return 1;
+}
+
+/* An overlay of A,B,...: what to draw. */
+struct overlay {
+	struct series *sers[PLOT_MAX_OVERLAY];
+	size_t nser;
+	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], n;
+	const char *to;
+	char title[300];
+};
+
+/* The columns named (in every series), or the main ones that hold data
+ * in every series.
+ */
+static int overlay_columns(struct session *s, struct overlay *o, int argc,
+			   char **argv)
 {
 	static const char *const defaults[] = {
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", NULL };
-	struct series *sers[PLOT_MAX_OVERLAY] = { NULL };
-	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
-	char names[512], *w, *save = NULL, dat[4200], gp[4200], tmpl[4096];
-	char title[300] = "", dym[160], *vars = NULL;
-	const char *to = NULL;
-	size_t nser = 0, k, r, len;
+	char dym[160];
+	size_t k;
+	int i, rc = 0;
+
+	for (i = 1; i < argc && !rc; i++) {
+		int c;
+
+		rc = plot_opt(s, argc, argv, &i, &o->to, o->title,
+			      sizeof(o->title));
+		if (rc) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if (o->n == PLOT_MAX_PANELS)
+			return pcb_error(&s->err, PCB_E_INVAL, "plot: at most "
+					 "%d columns in one plot",
+					 PLOT_MAX_PANELS);
+		for (k = 0; k < o->nser && !rc; k++)
+			if ((c = series_col(o->sers[k], argv[i])) <= 0)
+				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
+					       "series %s has no column '%s'%s",
+					       o->sers[k]->name, argv[i],
+					       series_no_col(o->sers[k],
+							     argv[i], dym,
+							     sizeof(dym)));
+			else
+				o->cols[k][o->n] = c;
+		o->n++;
+	}
+	if (rc < 0)
+		return rc;
+	for (i = 0; !o->n && defaults[i]; i++) {	/* in every series */
+		for (k = 0; k < o->nser; k++) {
+			int c = series_col(o->sers[k], defaults[i]);
+
+			if (c <= 0 || !col_range(o->sers[k], (size_t)c, NULL,
+						 NULL))
+				break;
+			o->cols[k][0] = c;
+		}
+		if (k < o->nser)
+			continue;
+		for (k = 0; k < o->nser; k++)
+			o->cols[k][o->n] = series_col(o->sers[k], defaults[i]);
+		o->n++;
+	}
+	if (o->nser < 2 || !o->n)
+		return pcb_error(&s->err, PCB_E_STATE, o->nser < 2 ?
+				 "plot: name two or more series, A,B" :
+				 "plot: no column has data in every series");
+	for (k = 0; k < o->nser; k++)
+		if (!o->sers[k]->nrows)
+			return pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
+					 "is empty", o->sers[k]->name);
+	return 0;
+}
+
+/* The data: a block per series ("t v1 .. vn"), two blank lines between
+ * blocks (gnuplot's index).
+ */
+static int overlay_data(struct session *s, const struct overlay *o,
+			const char *dat)
+{
 	struct pcb_wfile wf;
-	int i, p, n = 0, rc = 0;
+	size_t k, r;
+	int p, rc = pcb_wfile_open(&wf, dat, PCB_MODE_DATA, &s->err);
+
+	for (k = 0; !rc && k < o->nser; k++) {
+		for (r = 0; r < o->sers[k]->nrows; r++) {
+			double v[PLOT_MAX_PANELS + 1];
+
+			for (p = 0; p < o->n; p++)
+				v[p + 1] = series_at(o->sers[k], r,
+						     (size_t)o->cols[k][p]);
+			put_row(wf.fp, series_at(o->sers[k], r, 0), v,
+				(size_t)o->n + 1);
+		}
+		fputs("\n\n", wf.fp);
+	}
+	return rc ? rc : pcb_wfile_commit(&wf, &s->err);
+}
+
+static int plot_overlay(struct session *s, int argc, char **argv)
+{
+	struct overlay o = { .nser = 0 };
+	char names[512], *w, *save = NULL, dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
+	char *vars = NULL;
+	int datacol[PLOT_MAX_PANELS];
+	size_t k, len;
+	int p, rc = 0;
 	FILE *fp;
 
 	snprintf(names, sizeof(names), "%s", argv[0]);
 	for (w = strtok_r(names, ",", &save); w && !rc;
 	     w = strtok_r(NULL, ",", &save)) {
-		if (nser == PLOT_MAX_OVERLAY)
+		if (o.nser == PLOT_MAX_OVERLAY)
 			rc = pcb_error(&s->err, PCB_E_RANGE, "plot: at most %d "
 				       "series in one plot", PLOT_MAX_OVERLAY);
 		else
-			rc = cmd_series_load(s, w, &sers[nser++]);
+			rc = cmd_series_load(s, w, &o.sers[o.nser++]);
 	}
-	for (i = 1; i < argc && !rc; i++) {
-		int c;
-
-		if (!strcmp(argv[i], "to") && i + 1 < argc) {
-			to = argv[++i];
-			len = strlen(to);
-			if (len < 5 || (strcmp(to + len - 4, ".png") &&
-					strcmp(to + len - 4, ".svg")))
-				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
-					       "'%s' is neither .png nor .svg",
-					       to);
-		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
-			snprintf(title, sizeof(title), "%s", argv[++i]);
-		} else if (n == PLOT_MAX_PANELS) {
-			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
-				       "columns in one plot", PLOT_MAX_PANELS);
-		} else {
-			for (k = 0; k < nser && !rc; k++)
-				if ((c = series_col(sers[k], argv[i])) <= 0)
-					rc = pcb_error(&s->err, PCB_E_INVAL,
-						       "plot: series %s has no "
-						       "column '%s'%s",
-						       sers[k]->name, argv[i],
-						       series_no_col(sers[k],
-							argv[i], dym,
-							sizeof(dym)));
-				else
-					cols[k][n] = c;
-			n++;
-		}
-	}
-	for (i = 0; !rc && !n && defaults[i]; i++) {	/* in every series */
-		for (k = 0; k < nser; k++) {
-			int c = series_col(sers[k], defaults[i]);
-
-			if (c <= 0 || !col_range(sers[k], (size_t)c, NULL,
-						 NULL))
-				break;
-			cols[k][0] = c;
-		}
-		if (k < nser)
-			continue;
-		for (k = 0; k < nser; k++)
-			cols[k][n] = series_col(sers[k], defaults[i]);
-		n++;
-	}
-	if (!rc && (nser < 2 || !n))
-		rc = pcb_error(&s->err, PCB_E_STATE, nser < 2 ?
-			       "plot: name two or more series, A,B" :
-			       "plot: no column has data in every series");
-	for (k = 0; !rc && k < nser; k++)
-		if (!sers[k]->nrows)
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
-				       "is empty", sers[k]->name);
 	if (!rc)
-		rc = store_series_path(s, sers[0]->name, "overlay.dat", dat,
-				     sizeof(dat));
+		rc = overlay_columns(s, &o, argc, argv);
 	if (!rc)
-		rc = store_series_path(s, sers[0]->name, "overlay.gp", gp,
-				     sizeof(gp));
+		rc = store_series_path(s, o.sers[0]->name, "overlay.dat", dat,
+				       sizeof(dat));
+	if (!rc)
+		rc = store_series_path(s, o.sers[0]->name, "overlay.gp", gp,
+				       sizeof(gp));
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
 				   &s->err);
-	/* the data: a block per series ("t v1 .. vn"), two blank lines
-	 * between blocks (gnuplot's index) */
 	if (!rc)
-		rc = pcb_wfile_open(&wf, dat, PCB_MODE_DATA, &s->err);
-	for (k = 0; !rc && k < nser; k++) {
-		for (r = 0; r < sers[k]->nrows; r++) {
-			double v[PLOT_MAX_PANELS + 1];
-
-			for (p = 0; p < n; p++)
-				v[p + 1] = series_at(sers[k], r,
-						     (size_t)cols[k][p]);
-			put_row(wf.fp, series_at(sers[k], r, 0), v,
-				(size_t)n + 1);
-		}
-		fputs("\n\n", wf.fp);
-	}
-	if (!rc)
-		rc = pcb_wfile_commit(&wf, &s->err);
+		rc = overlay_data(s, &o, dat);
 	fp = rc ? NULL : open_memstream(&vars, &len);
 	if (!rc && !fp)
 		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc) {
-		for (p = 0; p < n; p++)
+		for (p = 0; p < o.n; p++)
 			datacol[p] = p + 2;
-		if (!*title)
-			snprintf(title, sizeof(title), "%s", argv[0]);
+		if (!*o.title)
+			snprintf(o.title, sizeof(o.title), "%s", argv[0]);
 		plot_str(fp, "datafile", dat);
-		plot_str(fp, "plottitle", title);
-		timeline_vars(fp, sers, nser, cols, datacol, n, !to);
+		plot_str(fp, "plottitle", o.title);
+		timeline_vars(fp, o.sers, o.nser, o.cols, datacol, o.n, !o.to);
 		if (fclose(fp))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	}
 	if (!rc)
-		rc = plot_render(s, to, vars, n, tmpl, dat, gp);
+		rc = plot_render(s, o.to, vars, o.n, tmpl, dat, gp);
 	free(vars);
-	for (k = 0; k < nser; k++)
-		series_free(sers[k]);
+	for (k = 0; k < o.nser; k++)
+		series_free(o.sers[k]);
 	return rc;
 }
 
@@ -371,7 +375,7 @@ static void bin_labels(struct session *s, const char *name, int nbins,
 {
 	struct pcb_err e = { 0 };
 	json_object *root = NULL, *arr;
-	char path[4200], *text = NULL;
+	char path[PCB_PATH_LEN], *text = NULL;
 	size_t len;
 	int k;
 
@@ -427,7 +431,7 @@ static int hist_text(struct session *s, const struct series *ser, int bin0,
 	char xname[32], line[512];
 	size_t r;
 
-	term_size(&w, &h);
+	plot_term_size(&w, &h);
 	for (k = 0; k < nbins; k++)
 		if ((int)strlen(lab[k]) > lw)
 			lw = (int)strlen(lab[k]);
@@ -474,111 +478,146 @@ static int hist_text(struct session *s, const struct series *ser, int bin0,
 }
 
 /* plot NAME [COL...] [hist] [to FILE.png|FILE.svg] [title TEXT] */
-int cmd_plot(struct session *s, int argc, char **argv)
+/* plot NAME [COL...|hist|scatter X Y] [to FILE] [title TEXT] */
+bool cmd_plot_complete(struct session *s, char **argv, int argc,
+		       struct cands *c)
 {
-	static const char *const defaults[] = {
-		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
-		"drops", NULL };
-	char dat[4200], gp[4200], tmpl[4096], title[300] = "", *script = NULL;
-	char dym[160], binlab[RETX_MAX_BINS][32];
-	int cols[PLOT_MAX_PANELS];
-	const char *to = NULL;
-	struct series *ser;
-	bool hist = false, svg = false;
-	int sx = -1, sy = -1;
-	double rval = NAN, fa = 0, fb = 0;
-	int i, k, n = 0, bin0 = -1, nbins = 0, w, h, rc;
-	size_t len;
-	FILE *fp;
+	if (argc == 0) {
+		cand_saved(c, "series", false);
+		return true;
+	}
+	if (!strcmp(argv[argc - 1], "to"))
+		return false;	/* a file */
+	if (strcmp(argv[argc - 1], "title"))
+		cand_columns(s, c, argv[0]);
+	cand_list(c, "to, title, hist, scatter");
+	return true;
+}
 
-	if (strchr(argv[0], ','))
-		return plot_overlay(s, argc, argv);
-	rc = cmd_series_load(s, argv[0], &ser);
-	if (rc)
-		return rc;
+
+/* What `plot NAME ...` asks for, parsed and checked against the series. */
+struct plot_req {
+	const char *name, *to;
+	struct series *ser;
+	char title[300];
+	int cols[PLOT_MAX_PANELS], n;	/* timeline panels */
+	bool hist;
+	int sx, sy;			/* scatter columns, or -1 */
+	double rval, fa, fb;		/* scatter: r and y = a + b x */
+	int bin0, nbins;		/* the retx bins' columns */
+};
+
+/* The words after NAME: columns, to FILE, title TEXT, hist, scatter X Y. */
+static int plot_parse(struct session *s, struct plot_req *q, int argc,
+		      char **argv)
+{
+	struct series *ser = q->ser;
+	char dym[160];
+	int i, rc = 0;
+
 	for (i = 1; i < argc && !rc; i++) {
 		int c;
 
-		if (!strcmp(argv[i], "to") && i + 1 < argc) {
-			to = argv[++i];
-			len = strlen(to);
-			svg = len > 4 && !strcmp(to + len - 4, ".svg");
-			if (!svg && !(len > 4 && !strcmp(to + len - 4, ".png")))
-				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
-					       "'%s' is neither .png nor .svg",
-					       to);
-		} else if (!strcmp(argv[i], "title") && i + 1 < argc) {
-			snprintf(title, sizeof(title), "%s", argv[++i]);
-		} else if (!strcmp(argv[i], "hist")) {
-			hist = true;
+		rc = plot_opt(s, argc, argv, &i, &q->to, q->title,
+			      sizeof(q->title));
+		if (rc) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if (!strcmp(argv[i], "hist")) {
+			q->hist = true;
 		} else if (!strcmp(argv[i], "scatter") && i + 2 < argc) {
-			sx = series_col(ser, argv[i + 1]);
-			sy = series_col(ser, argv[i + 2]);
-			if (sx < 0 || sy < 0)
+			int bad;
+
+			q->sx = series_col(ser, argv[i + 1]);
+			q->sy = series_col(ser, argv[i + 2]);
+			bad = q->sx < 0 ? i + 1 : i + 2;
+			if (q->sx < 0 || q->sy < 0)
 				rc = pcb_error(&s->err, PCB_E_INVAL, "plot: "
 					       "series %s has no column '%s'%s",
-					       argv[0], argv[sx < 0 ? i + 1 :
-							     i + 2],
-					       series_no_col(ser, argv[sx < 0 ?
-						       i + 1 : i + 2], dym,
-						       sizeof(dym)));
+					       q->name, argv[bad],
+					       series_no_col(ser, argv[bad],
+							     dym, sizeof(dym)));
 			i += 2;
 		} else if ((c = series_col(ser, argv[i])) > 0 &&
-			   n < PLOT_MAX_PANELS) {
-			cols[n++] = c;
+			   q->n < PLOT_MAX_PANELS) {
+			q->cols[q->n++] = c;
 		} else if (c > 0) {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: at most %d "
 				       "columns in one plot", PLOT_MAX_PANELS);
 		} else {
 			rc = pcb_error(&s->err, PCB_E_INVAL, "plot: series %s "
-				       "has no column '%s'%s", argv[0], argv[i],
+				       "has no column '%s'%s", q->name, argv[i],
 				       c == 0 ? " (t is the x axis)" :
 				       series_no_col(ser, argv[i], dym,
 						     sizeof(dym)));
 		}
 	}
-	bin0 = series_col(ser, "retx_bin_0");
-	for (k = bin0; k >= 0 && (size_t)k < ser->ncols &&
-	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
-		nbins++;
-	if (!rc && hist && nbins > RETX_MAX_BINS)
-		rc = pcb_error(&s->err, PCB_E_CORRUPT, "plot: series %s has %d "
-			       "retx bins (at most %d)", argv[0], nbins,
-			       RETX_MAX_BINS);
-	if (!rc && hist && bin0 < 0)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
-			       "retx bins (start the histogram before "
-			       "'record')", argv[0]);
-	if (!rc && !ser->nrows)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
-			       "empty", argv[0]);
-	if (!rc && sx >= 0) {
-		double *x = series_column(ser, (size_t)sx), *y = series_column(ser,
-								 (size_t)sy);
-		size_t np;
+	return rc;
+}
 
-		rval = x && y ? series_pearson(x, y, ser->nrows, &np) : NAN;
-		if (!isnan(rval) && series_linfit(x, y, ser->nrows, &fa, &fb))
-			rval = NAN;
-		free(x);
-		free(y);
-		if (isnan(rval))
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: %s against "
-				       "%s has no line to fit (fewer than 3 "
-				       "points or no variance)",
-				       ser->cols[sy].name, ser->cols[sx].name);
-		n = 1;
-	}
+/* The scatter's r and fitted line; an error when there is none. */
+static int plot_fit(struct session *s, struct plot_req *q)
+{
+	struct series *ser = q->ser;
+	double *x = series_column(ser, (size_t)q->sx);
+	double *y = series_column(ser, (size_t)q->sy);
+	size_t np;
+
+	q->rval = x && y ? series_pearson(x, y, ser->nrows, &np) : NAN;
+	if (!isnan(q->rval) && series_linfit(x, y, ser->nrows, &q->fa,
+					     &q->fb))
+		q->rval = NAN;
+	free(x);
+	free(y);
+	q->n = 1;
+	if (isnan(q->rval))
+		return pcb_error(&s->err, PCB_E_STATE, "plot: %s against %s has "
+				 "no line to fit (fewer than 3 points or no "
+				 "variance)", ser->cols[q->sy].name,
+				 ser->cols[q->sx].name);
+	return 0;
+}
+
+/* What there is to plot: the bins for hist, the fit for scatter, and
+ * the panels — those named, or the main columns that hold data.
+ */
+static int plot_check(struct session *s, struct plot_req *q)
+{
+	static const char *const defaults[] = {
+		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", "pauses",
+		"drops", NULL };
+	struct series *ser = q->ser;
+	bool pick;
+	int i, k;
+
+	q->bin0 = series_col(ser, "retx_bin_0");
+	for (k = q->bin0; k >= 0 && (size_t)k < ser->ncols &&
+	     !strncmp(ser->cols[k].name, "retx_bin_", 9); k++)
+		q->nbins++;
+	if (q->hist && q->nbins > RETX_MAX_BINS)
+		return pcb_error(&s->err, PCB_E_CORRUPT, "plot: series %s has "
+				 "%d retx bins (at most %d)", q->name,
+				 q->nbins, RETX_MAX_BINS);
+	if (q->hist && q->bin0 < 0)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+				 "retx bins (start the histogram before "
+				 "'record')", q->name);
+	if (!ser->nrows)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s is "
+				 "empty", q->name);
+	if (q->sx >= 0)
+		return plot_fit(s, q);
 	/* a column named that holds nothing would be a blank panel */
-	for (k = 0; !rc && sx < 0 && k < n; k++)
-		if (!col_range(ser, (size_t)cols[k], NULL, NULL))
-			rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s "
-				       "has no data in %s", argv[0],
-				       ser->cols[cols[k]].name);
+	for (k = 0; k < q->n; k++)
+		if (!col_range(ser, (size_t)q->cols[k], NULL, NULL))
+			return pcb_error(&s->err, PCB_E_STATE, "plot: series "
+					 "%s has no data in %s", q->name,
+					 ser->cols[q->cols[k]].name);
 	/* no columns named: the main ones that hold data; one that is 0
 	 * throughout (pauses with PFC off) says nothing: left out */
-	k = !rc && !hist && !n;
-	for (i = 0; k && defaults[i]; i++) {
+	pick = !q->hist && !q->n;
+	for (i = 0; pick && defaults[i]; i++) {
 		int c = series_col(ser, defaults[i]);
 		double lo, hi;
 
@@ -589,66 +628,38 @@ int cmd_plot(struct session *s, int argc, char **argv)
 				"(name it to plot it)\n", defaults[i]);
 			continue;
 		}
-		cols[n++] = c;
+		q->cols[q->n++] = c;
 	}
-	if (!rc && !hist && !n)
-		rc = pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
-			       "data to plot", argv[0]);
-	if (!rc)
-		rc = store_series_path(s, argv[0], hist ? "hist.dat" : sx >= 0 ?
-				 "scatter.dat" : "plot.dat", dat, sizeof(dat));
-	if (!rc)
-		rc = store_series_path(s, argv[0], hist ? "hist.gp" : sx >= 0 ?
-				 "scatter.gp" : "plot.gp", gp, sizeof(gp));
-	if (!rc)
-		rc = pcb_data_file(tmpl, sizeof(tmpl), hist ? "plots/hist.gp" :
-				   sx >= 0 ? "plots/scatter.gp" :
-				   "plots/timeline.gp", &s->err);
-	term_size(&w, &h);
-	if (!rc)	/* a bucket per pixel (text) column */
-		rc = write_plot_data(s, ser, dat, hist, bin0, nbins,
-				     sx >= 0 ? SIZE_MAX / 4 :
-				     to ? 1200 : (size_t)w);
-	if (rc) {
-		series_free(ser);
-		return rc;
-	}
-	if (!*title)
-		snprintf(title, sizeof(title), "%s%s", ser->name,
-			 hist ? ": retransmission timeouts" : "");
-	if (hist) {
-		bin_labels(s, argv[0], nbins, binlab, !to);
-		if (!to) {	/* gnuplot's dumb heatmap shows nothing */
-			rc = hist_text(s, ser, bin0, nbins, binlab, title);
-			series_free(ser);
-			return rc;
-		}
-	}
-	if (sx >= 0 && !title[0])
-		snprintf(title, sizeof(title), "%s", ser->name);
-	/* the template's variables; plot_render adds the terminal */
-	fp = open_memstream(&script, &len);
-	if (!fp) {
-		series_free(ser);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
+	if (!q->hist && !q->n)
+		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "
+				 "data to plot", q->name);
+	return 0;
+}
+
+/* The template's variables (plot_render adds the terminal). */
+static void plot_vars(FILE *fp, struct plot_req *q, const char *dat,
+		      char binlab[][32])
+{
+	struct series *ser = q->ser;
+	int k;
+
 	plot_str(fp, "datafile", dat);
-	plot_str(fp, "plottitle", title);
-	if (sx >= 0) {
-		const struct series_col *axis[2] = { &ser->cols[sx],
-						     &ser->cols[sy] };
+	plot_str(fp, "plottitle", q->title);
+	if (q->sx >= 0) {
+		const struct series_col *axis[2] = { &ser->cols[q->sx],
+						     &ser->cols[q->sy] };
 		char lab[100];
 
 		fprintf(fp, "xcol = %d\nycol = %d\nrtext = '%.4f'\n"
-			"a = %.17g\nb = %.17g\n", sx + 1, sy + 1, rval, fa,
-			fb);
+			"a = %.17g\nb = %.17g\n", q->sx + 1, q->sy + 1,
+			q->rval, q->fa, q->fb);
 		for (k = 0; k < 2; k++) {	/* "name (unit)" */
 			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
 				 *axis[k]->unit ? " (" : "", axis[k]->unit,
 				 *axis[k]->unit ? ")" : "");
 			plot_str(fp, k ? "yname" : "xname", lab);
 		}
-	} else if (hist) {
+	} else if (q->hist) {
 		double t0 = series_at(ser, 0, 0);
 		double t1 = series_at(ser, ser->nrows - 1, 0);
 		char xname[32];
@@ -656,150 +667,86 @@ int cmd_plot(struct session *s, int argc, char **argv)
 
 		fprintf(fp, "xscale = %.17g\nxlo = %.17g\nxhi = %.17g\n"
 			"nbins = %d\narray binlab[%d]\n", xs, t0 * xs, t1 > t0 ?
-			t1 * xs : t0 * xs + 1, nbins, nbins);
+			t1 * xs : t0 * xs + 1, q->nbins, q->nbins);
 		plot_str(fp, "xname", xname);
-		for (k = 0; k < nbins; k++)
+		for (k = 0; k < q->nbins; k++)
 			plot_str_at(fp, "binlab", (size_t)k + 1, binlab[k]);
 	} else {
 		int one[1][PLOT_MAX_PANELS], datacol[PLOT_MAX_PANELS];
 
-		for (k = 0; k < n; k++) {
-			one[0][k] = cols[k];
-			datacol[k] = cols[k] + 1;
+		for (k = 0; k < q->n; k++) {
+			one[0][k] = q->cols[k];
+			datacol[k] = q->cols[k] + 1;
 		}
-		timeline_vars(fp, &ser, 1, one, datacol, n, !to);
+		timeline_vars(fp, &q->ser, 1, one, datacol, q->n, !q->to);
 	}
-	series_free(ser);
+}
+
+int cmd_plot(struct session *s, int argc, char **argv)
+{
+	struct plot_req q = { .name = argv[0], .sx = -1, .sy = -1,
+			      .rval = NAN };
+	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN], *script = NULL;
+	char binlab[RETX_MAX_BINS][32];
+	int w, h, rc;
+	size_t len;
+	FILE *fp = NULL;
+
+	if (strchr(argv[0], ','))
+		return plot_overlay(s, argc, argv);
+	rc = cmd_series_load(s, argv[0], &q.ser);
+	if (rc)
+		return rc;
+	rc = plot_parse(s, &q, argc, argv);
+	if (!rc)
+		rc = plot_check(s, &q);
+	if (!rc)
+		rc = store_series_path(s, argv[0], q.hist ? "hist.dat" :
+				       q.sx >= 0 ? "scatter.dat" : "plot.dat",
+				       dat, sizeof(dat));
+	if (!rc)
+		rc = store_series_path(s, argv[0], q.hist ? "hist.gp" :
+				       q.sx >= 0 ? "scatter.gp" : "plot.gp",
+				       gp, sizeof(gp));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), q.hist ? "plots/hist.gp" :
+				   q.sx >= 0 ? "plots/scatter.gp" :
+				   "plots/timeline.gp", &s->err);
+	plot_term_size(&w, &h);
+	if (!rc)	/* a bucket per pixel (text) column */
+		rc = write_plot_data(s, q.ser, dat, q.hist, q.bin0, q.nbins,
+				     q.sx >= 0 ? SIZE_MAX / 4 :
+				     q.to ? 1200 : (size_t)w);
+	if (rc)
+		goto out;
+	if (!*q.title)
+		snprintf(q.title, sizeof(q.title), "%s%s", q.ser->name,
+			 q.hist ? ": retransmission timeouts" : "");
+	if (q.hist) {
+		bin_labels(s, argv[0], q.nbins, binlab, !q.to);
+		if (!q.to) {	/* gnuplot's dumb heatmap shows nothing */
+			rc = hist_text(s, q.ser, q.bin0, q.nbins, binlab,
+				       q.title);
+			goto out;
+		}
+	}
+	fp = open_memstream(&script, &len);
+	if (!fp) {
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out;
+	}
+	plot_vars(fp, &q, dat, binlab);
 	rc = ferror(fp);
 	if (fclose(fp) || rc) {
-		free(script);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		goto out;
 	}
 	/* one panel of 600 px, or n of 220 */
-	rc = plot_render(s, to, script, hist || sx >= 0 ? 0 : n, tmpl, dat, gp);
+	rc = plot_render(s, q.to, script, q.hist || q.sx >= 0 ? 0 : q.n, tmpl,
+			 dat, gp);
+out:
+	series_free(q.ser);
 	free(script);
 	return rc;
 }
 
-/* The whole gnuplot script, drawing to `out` (NULL: the terminal). */
-static char *render_script(const char *out, bool svg, int panels,
-			   const char *vars, const char *tmpl, size_t *len)
-{
-	char *script = NULL;
-	int w, h, bad;
-	FILE *fp = open_memstream(&script, len);
-
-	if (!fp)
-		return NULL;
-	term_size(&w, &h);
-	if (!out)
-		fprintf(fp, "set terminal dumb size %d,%d\n", w,
-			!panels ? h : (h > 12 * panels ? 12 * panels : h));
-	else if (svg)
-		fprintf(fp, "set terminal svg size 1200,%d dynamic\n",
-			!panels ? 600 : 150 + 220 * panels);
-	else
-		fprintf(fp, "set terminal pngcairo size 1200,%d\n",
-			!panels ? 600 : 150 + 220 * panels);
-	fputs("set termoption noenhanced\n", fp);	/* avg_rtt, not avg subscript rtt */
-	if (out) {
-		plot_str(fp, "pcb_output", out);
-		fputs("set output pcb_output\n", fp);
-	}
-	fputs(vars, fp);
-	plot_str(fp, "pcb_template", tmpl);
-	fputs("load pcb_template\n", fp);
-	if (out)
-		fputs("set output\n", fp);
-	bad = ferror(fp);
-	if (fclose(fp) || bad) {
-		free(script);
-		return NULL;
-	}
-	return script;
-}
-
-int plot_render(struct session *s, const char *to, const char *vars,
-		int panels, const char *tmpl, const char *dat, const char *gp)
-{
-	char *script = NULL, *gargv[2], *tmp = NULL;
-	const char *prog = getenv("PCCBENCH_GNUPLOT");
-	struct run_result res;
-	size_t len, tl = to ? strlen(to) : 0;
-	bool svg = tl > 4 && !strcmp(to + tl - 4, ".svg");
-	int rc;
-
-	/* the script saved beside the data renders anywhere ('gnuplot
-	 * FILE'); the one run draws into a temp file beside the target,
-	 * renamed into place once gnuplot succeeded */
-	script = render_script(to, svg, panels, vars, tmpl, &len);
-	if (!script)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = pcb_write_file(gp, script, len, PCB_MODE_DATA, &s->err);
-	if (!rc && to) {
-		free(script);
-		script = NULL;
-		rc = pcb_tmp_beside(to, PCB_MODE_DATA, &tmp, &s->err);
-		if (!rc)
-			script = render_script(tmp, svg, panels, vars, tmpl,
-					       &len);
-		if (!rc && !script)
-			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
-	if (rc) {
-		if (tmp)
-			unlink(tmp);
-		free(tmp);
-		free(script);
-		return rc;
-	}
-	gargv[0] = (char *)(prog && *prog ? prog : "gnuplot");
-	gargv[1] = NULL;
-	rc = run_prog(gargv, script, 30000, s->stop, &res, &s->err);
-	free(script);
-	if (tmp) {	/* in place only when gnuplot succeeded */
-		bool drew = !rc && !res.status;
-		int e = drew && rename(tmp, to) ? errno : 0;
-
-		if (!drew || e)
-			unlink(tmp);
-		free(tmp);
-		if (e) {
-			run_result_free(&res);
-			return pcb_error(&s->err, PCB_E_IO, "cannot write '%s': "
-					 "%s", to, strerror(e));
-		}
-	}
-	if (rc) {
-		char msg[sizeof(s->err.msg)];
-
-		snprintf(msg, sizeof(msg), "%s", s->err.msg);
-		pcb_err_reset(&s->err);
-		return pcb_error(&s->err, -rc, "plot: %s; data in %s, script in "
-				 "%s ('gnuplot %s' renders it)", msg, dat, gp,
-				 gp);
-	}
-	if (res.status) {
-		char *c;
-
-		for (c = res.err; *c; c++)	/* one line */
-			if (isspace((unsigned char)*c))
-				*c = ' ';
-		rc = pcb_error(&s->err, PCB_E_DEVICE, "plot: gnuplot failed "
-			       "(exit %d): %.200s; script in %s", res.status,
-			       res.err, gp);
-		run_result_free(&res);
-		return rc;
-	}
-	if (!to)
-		fputs(res.out, s->out.fp);
-	else {
-		out_obj_begin(&s->out, NULL);
-		out_field_str(&s->out, "file", "plot written to %s ", to);
-		out_field_str(&s->out, "script", "(script %s)\n", gp);
-		out_str(&s->out, "data", dat);
-		out_obj_end(&s->out);
-	}
-	run_result_free(&res);
-	return 0;
-}

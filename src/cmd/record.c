@@ -20,6 +20,7 @@
 #include "rec/series.h"
 #include "tel/diag_ids.h"
 #include "rec/recorder.h"
+#include "paths.h"
 #include "units.h"
 
 static int save_meta(struct session *s, struct recorder *r,
@@ -56,169 +57,225 @@ static int save_meta(struct session *s, struct recorder *r,
 	return store_meta_close(s, &w);
 }
 
-/* record for DURATION every INTERVAL [into NAME] [clear on|off]
- *        [ids ID,...] [prio N] [while 'CMD ARGS']
- */
-int cmd_record(struct session *s, int argc, char **argv)
+/* record's and watch's words; the parsers below take these. */
+const struct cmd_kw cmd_record_keys[] = {
+	{ .name = "for", .arg = "DURATION", .flags = KW_REQ },
+	{ .name = "every", .arg = "INTERVAL", .flags = KW_REQ },
+	{ .name = "into", .arg = "NAME" },
+	{ .name = "replace" },
+	{ .name = "clear", .arg = "on|off", .vals = "on, off" },
+	{ .name = "ids", .arg = "ID,...", .gen = cand_data_ids,
+	  .flags = KW_LIST },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
+	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE },
+	{ 0 }
+};
+
+const struct cmd_kw cmd_watch_keys[] = {
+	{ .name = "every", .arg = "I" },
+	{ .name = "for", .arg = "D" },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
+	{ 0 }
+};
+
+/* What `record ...` asks for. */
+struct rec_req {
+	int64_t dur, every;
+	char name[64], path[PCB_PATH_LEN];	/* into NAME: its csv */
+	bool replace, clear;
+	uint64_t ids[DIAG_MAX_IDS];
+	uint32_t nids;
+	long prio;
+	char **targv;			/* while 'CMD ARGS' */
+};
+
+/* One `KEY VALUE` of record's; 0 or -code. */
+static int rec_key(struct session *s, struct rec_req *q, const char *key,
+		   const char *val)
 {
-	struct recorder r = { 0 };
-	struct series *ser = NULL;
-	bool traffic = false;
-	long prio = -1;
-	int64_t dur = 0, every = 0, done_ps = 0;
-	char name[64] = "", path[4200], meta[4200], log[4200];
-	char **targv = NULL;
-	uint64_t idv[DIAG_MAX_IDS];
-	uint32_t nids = 0;
-	bool clear = false, replace = false;
-	time_t start = time(NULL);
+	char buf[2048], *w, *save;
+
+	if (!strcmp(key, "for") || !strcmp(key, "every")) {
+		int64_t *p = key[0] == 'f' ? &q->dur : &q->every;
+
+		if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
+			return cmd_bad_duration(s, "record", val,
+						"at least 1us");
+		return 0;
+	}
+	if (!strcmp(key, "into")) {
+		snprintf(q->name, sizeof(q->name), "%s", val);
+		return store_series_path(s, q->name, "csv", q->path,
+					 sizeof(q->path));
+	}
+	if (!strcmp(key, "ids")) {
+		snprintf(buf, sizeof(buf), "%s", val);
+		for (w = strtok_r(buf, ",", &save); w;
+		     w = strtok_r(NULL, ",", &save))
+			if (q->nids == DIAG_MAX_IDS ||
+			    diag_id_parse(w, &q->ids[q->nids++]))
+				return pcb_error(&s->err, PCB_E_INVAL, "record: "
+						 "'%s' is no data ID ('diag "
+						 "ids' lists them)", w);
+		return 0;
+	}
+	if (!strcmp(key, "clear")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return pcb_error(&s->err, PCB_E_INVAL, "record: clear "
+					 "is on or off");
+		q->clear = !strcmp(val, "on");
+		return 0;
+	}
+	if (!strcmp(key, "while")) {
+		words_free(q->targv);
+		q->targv = NULL;
+		return words_command(&s->err, "record", val, &q->targv);
+	}
+	return cmd_parse_prio(s, "record", val, &q->prio);
+}
+
+/* The words of `record`, checked against each other and the store. */
+static int rec_parse(struct session *s, struct rec_req *q, int argc,
+		     char **argv)
+{
+	char syn[300];
 	struct stat st;
-	uint64_t k;
 	int i, rc;
 
 	for (i = 0; i < argc; i += 2) {
-		const char *key = argv[i], *val = argv[i + 1];
+		const struct cmd_kw *kw = cmd_kw_find(cmd_record_keys, argv[i]);
 
-		if (!strcmp(key, "replace")) {	/* a word alone */
-			replace = true;
+		if (!kw)
+			break;		/* the usage below */
+		if (cmd_kw_alone(kw)) {	/* replace */
+			q->replace = true;
 			i--;
 			continue;
 		}
 		if (i + 1 == argc)
 			break;
-		if (!strcmp(key, "for") || !strcmp(key, "every")) {
-			int64_t *p = key[0] == 'f' ? &dur : &every;
-
-			if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000) {
-				rc = cmd_bad_duration(s, "record", val,
-						      "at least 1us");
-				goto bad;
-			}
-		} else if (!strcmp(key, "into")) {
-			snprintf(name, sizeof(name), "%s", val);
-			rc = store_series_path(s, name, "csv", path, sizeof(path));
-			if (rc)
-				goto bad;
-		} else if (!strcmp(key, "ids")) {
-			char buf[2048], *w, *save;
-
-			snprintf(buf, sizeof(buf), "%s", val);
-			for (w = strtok_r(buf, ",", &save); w;
-			     w = strtok_r(NULL, ",", &save))
-				if (nids == DIAG_MAX_IDS ||
-				    diag_id_parse(w, &idv[nids++])) {
-					rc = pcb_error(&s->err, PCB_E_INVAL,
-						       "record: '%s' is no data "
-						       "ID ('diag ids' lists "
-						       "them)", w);
-					goto bad;
-				}
-		} else if (!strcmp(key, "clear")) {
-			if (strcmp(val, "on") && strcmp(val, "off")) {
-				rc = pcb_error(&s->err, PCB_E_INVAL, "record: "
-					       "clear is on or off");
-				goto bad;
-			}
-			clear = !strcmp(val, "on");
-		} else if (!strcmp(key, "while")) {
-			if (targv)
-				words_free(targv);
-			rc = words_command(&s->err, "record", val, &targv);
-			if (rc)
-				goto bad;
-		} else if (!strcmp(key, "prio")) {
-			char *end;
-
-			prio = strtol(val, &end, 10);
-			if (*end || end == val || prio < 0 || prio > 7) {
-				rc = pcb_error(&s->err, PCB_E_RANGE, "record: "
-					       "prio is 0..7, not '%s'", val);
-				goto bad;
-			}
-		} else {
-			break;
-		}
+		rc = rec_key(s, q, argv[i], argv[i + 1]);
+		if (rc)
+			return rc;
 	}
-	rc = 0;
-	if (i != argc || !dur || !every)
-		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: record for "
-			       "DURATION every INTERVAL [into NAME [replace]] "
-			       "[clear on|off] [ids ID,...] [prio N] "
-			       "[while 'CMD ARGS']");
-	else if (*name && !replace && !lstat(path, &st))
-		rc = pcb_error(&s->err, PCB_E_STATE, "record: series %s exists; "
-			       "'into %s replace' overwrites it ('series show "
-			       "%s' shows it)", name, name, name);
-	else if (every > dur || dur / every > 1000000)
-		rc = pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
-			       " intervals (1 to 1000000)", dur / every);
+	if (i != argc || !q->dur || !q->every)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: record %s",
+				 cmd_kw_synopsis(cmd_record_keys, syn,
+						 sizeof(syn)));
+	if (*q->name && !q->replace && !lstat(q->path, &st))
+		return pcb_error(&s->err, PCB_E_STATE, "record: series %s "
+				 "exists; 'into %s replace' overwrites it "
+				 "('series show %s' shows it)", q->name,
+				 q->name, q->name);
+	if (q->every > q->dur || q->dur / q->every > 1000000)
+		return pcb_error(&s->err, PCB_E_RANGE, "record: %" PRId64
+				 " intervals (1 to 1000000)",
+				 q->dur / q->every);
+	return 0;
+}
+
+/* rec1, rec2, ...: the first free name, when none was given. */
+static int rec_pick_name(struct session *s, struct rec_req *q)
+{
+	struct stat st;
+	uint64_t k;
+	int rc = 0;
+
+	for (k = 1; !rc && !*q->name; k++) {
+		snprintf(q->name, sizeof(q->name), "rec%" PRIu64, k);
+		rc = store_series_path(s, q->name, "csv", q->path,
+				       sizeof(q->path));
+		if (!rc && !lstat(q->path, &st))
+			*q->name = '\0';
+	}
+	return rc;
+}
+
+/* The csv and its metadata; an interrupted or failed record keeps what
+ * it has, and tells the first error (writing the files resets the
+ * session's).
+ */
+static int rec_save(struct session *s, struct recorder *r,
+		    const struct series *ser, const struct rec_req *q,
+		    time_t start, int rc)
+{
+	struct pcb_err keep = s->err;
+	char meta[PCB_PATH_LEN];
+	int rc2 = series_write_csv(ser, q->path, &s->err);
+
+	if (!rc2)
+		rc2 = pcb_path(meta, sizeof(meta), &s->err, "%.*s.json",
+			       (int)(strlen(q->path) - 4), q->path);
+	if (!rc2)
+		rc2 = save_meta(s, r, ser, meta, start, (double)q->every / 1e12);
 	if (!rc)
-		rc = rec_open(&r, s, idv, nids, clear, (int)prio);
-	if (!rc && targv && !(dev_traits(s) & DEV_T_TRAFFIC))
-		rc = dev_traffic_start(s, targv, NULL);	/* says why not */
-	for (k = 1; !rc && !*name; k++) {	/* rec1, rec2, ...: the first free */
-		snprintf(name, sizeof(name), "rec%" PRIu64, k);
-		rc = store_series_path(s, name, "csv", path, sizeof(path));
-		if (!rc && !lstat(path, &st))
-			*name = '\0';
+		return rc2;
+	s->err = keep;
+	return rc;
+}
+
+/* record for DURATION every INTERVAL [into NAME] [replace] [clear on|off]
+ *        [ids ID,...] [prio N] [while 'CMD ARGS']
+ */
+int cmd_record(struct session *s, int argc, char **argv)
+{
+	struct rec_req q = { .prio = -1 };
+	struct recorder r = { 0 };
+	struct series *ser = NULL;
+	bool traffic = false;
+	int64_t done_ps = 0;
+	char log[PCB_PATH_LEN];
+	time_t start = time(NULL);
+	int rc;
+
+	rc = rec_parse(s, &q, argc, argv);
+	if (rc) {	/* nothing opened yet but the traffic argv */
+		words_free(q.targv);
+		return rc;
 	}
-	if (!rc) {
-		ser = series_new(name);
-		if (!ser)
-			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
+	rc = rec_open(&r, s, q.ids, q.nids, q.clear, (int)q.prio);
+	if (!rc && q.targv && !(dev_traits(s) & DEV_T_TRAFFIC))
+		rc = dev_traffic_start(s, q.targv, NULL);	/* says why not */
+	if (!rc)
+		rc = rec_pick_name(s, &q);
+	if (!rc && !(ser = series_new(q.name)))
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc)
 		rc = rec_columns(&r, ser);
-	if (!rc && targv) {
-		rc = store_series_path(s, name, "while.log", log, sizeof(log));
+	if (!rc && q.targv) {
+		rc = store_series_path(s, q.name, "while.log", log, sizeof(log));
 		/* the counters before the command's first packet */
 		if (!rc)
 			rc = rec_baseline(&r);
 		if (!rc)
-			rc = dev_traffic_start(s, targv, log);
+			rc = dev_traffic_start(s, q.targv, log);
 		traffic = !rc;
 	}
 	if (rc)
 		goto out;
-	rc = rec_capture(&r, ser, dur, every, name, &done_ps);
+	rc = rec_capture(&r, ser, q.dur, q.every, q.name, &done_ps);
 	if (traffic)
 		rc = dev_traffic_stop(s, rc);
-	/* an interrupted or failed record keeps what it has, and tells the
-	 * first error (writing the files resets the session's) */
-	if (ser->nrows) {
-		struct pcb_err keep = s->err;
-		int rc2 = series_write_csv(ser, path, &s->err);
-
-		snprintf(meta, sizeof(meta), "%.*s.json",
-			 (int)(strlen(path) - 4), path);
-		if (!rc2)
-			rc2 = save_meta(s, &r, ser, meta, start, every / 1e12);
-		if (!rc)
-			rc = rc2;
-		else
-			s->err = keep;
-	}
+	if (ser->nrows)
+		rc = rec_save(s, &r, ser, &q, start, rc);
 	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
 		struct out *o = &s->out;
 		char a[32], b[32];
 
 		out_obj_begin(o, NULL);
-		out_field_str(o, "series", "series %s: ", name);
+		out_field_str(o, "series", "series %s: ", q.name);
 		out_field_u64(o, "points", "%llu points x ", ser->nrows);
 		out_field_u64(o, "columns", "%llu columns, ", ser->ncols);
 		out_text(o, "%s every %s -> ",
 			 pcb_format_duration(done_ps, a, sizeof(a)),
-			 pcb_format_duration(every, b, sizeof(b)));
-		out_field_str(o, "file", "%s\n", path);
+			 pcb_format_duration(q.every, b, sizeof(b)));
+		out_field_str(o, "file", "%s\n", q.path);
 		out_obj_end(o);
 	}
 out:
 	rec_close(&r);
-	words_free(targv);
+	words_free(q.targv);
 	series_free(ser);
-	return rc;
-bad:	/* a bad argument: nothing opened yet but the traffic argv */
-	words_free(targv);
 	return rc;
 }
 
@@ -306,31 +363,29 @@ int cmd_watch(struct session *s, int argc, char **argv)
 	int i, c, rc = 0;
 
 	for (i = 0; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "every") && i + 1 < argc) {
+		const struct cmd_kw *kw = cmd_kw_find(cmd_watch_keys, argv[i]);
+
+		if (kw && i + 1 < argc && !strcmp(kw->name, "every")) {
 			every_t = argv[++i];
 			if (pcb_parse_duration_ps(every_t, -1, &every) ||
 			    every < 1000000)
 				rc = cmd_bad_duration(s, "watch", every_t,
 						      "at least 1us");
-		} else if (!strcmp(argv[i], "for") && i + 1 < argc) {
+		} else if (kw && i + 1 < argc && !strcmp(kw->name, "for")) {
 			if (pcb_parse_duration_ps(argv[i + 1], -1, &dur) ||
 			    dur < 1000000)
 				rc = cmd_bad_duration(s, "watch", argv[i + 1],
 						      "at least 1us");
 			i++;
-		} else if (!strcmp(argv[i], "prio") && i + 1 < argc) {
-			char *end;
-
-			prio = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || prio < 0 || prio > 7)
-				rc = pcb_error(&s->err, PCB_E_RANGE, "watch: "
-					       "prio is 0..7, not '%s'",
-					       argv[i]);
+		} else if (kw && i + 1 < argc) {	/* prio */
+			rc = cmd_parse_prio(s, "watch", argv[++i], &prio);
 		} else if (!colarg) {
 			colarg = argv[i];
 		} else {
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: watch "
-				       "[COL,...] [every I] [for D] [prio N]");
+				       "[COL,...] %s",
+				       cmd_kw_synopsis(cmd_watch_keys, dym,
+						       sizeof(dym)));
 		}
 	}
 	if (!rc)

@@ -287,19 +287,70 @@ out_free:
 	return rc;
 }
 
+static void cand_registers(struct session *s, struct cands *c)
+{
+	struct pcb_err keep = s->err;
+	struct adb_db *db = NULL;
+	size_t i;
+
+	if (!cmd_open_adb(s, NULL, &db)) {
+		for (i = 0; i < adb_db_count(db); i++)
+			cand_add(c, adb_db_name(db, i));
+		adb_db_free(db);
+	}
+	s->err = keep;
+}
+
+static bool reg_complete(struct session *s, char **argv, int argc,
+			 struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_registers(s, c);
+	return true;
+}
+
 const struct cmd_row cmd_reg_verbs[] = {
-	{ "list", cmd_reg_list, NULL, 0, 0, "",
-	  "registers of the ADB (mstflint's when installed)", "reg list",
-	  CMD_DEFAULT },
-	{ "show", cmd_reg_show, NULL, 1, 1, "REGISTER",
-	  "fields with address, bit offset, size, access (mstreg --show_reg)",
-	  "reg show PPCC", 0 },
-	{ "encode", cmd_reg_encode, NULL, 1, -1, "REGISTER FIELD=VALUE,...",
-	  "pack fields into big-endian dwords, 8 per line",
-	  "reg encode PPCC cmd_type=8,local_port=1,algo_slot=1,value=63570",
-	  0 },
-	{ "decode", cmd_reg_decode, NULL, 1, -1, "REGISTER HEXDWORD...",
-	  "unpack big-endian dwords into fields (mstreg's table)",
-	  "reg decode PPCC 00010008 00020001 0000f852", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_reg_list,
+		.args = "",
+		.help = "registers of the ADB (mstflint's when installed)",
+		.example = "reg list",
+		.flags = CMD_DEFAULT,
+		.complete = reg_complete,
+	},
+	{
+		.name = "show",
+		.fn = cmd_reg_show,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "REGISTER",
+		.help = "fields with address, bit offset, size, access (mstreg "
+			"--show_reg)",
+		.example = "reg show PPCC",
+		.complete = reg_complete,
+	},
+	{
+		.name = "encode",
+		.fn = cmd_reg_encode,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "REGISTER FIELD=VALUE,...",
+		.help = "pack fields into big-endian dwords, 8 per line",
+		.example = "reg encode PPCC "
+			"cmd_type=8,local_port=1,algo_slot=1,value=63570",
+		.complete = reg_complete,
+	},
+	{
+		.name = "decode",
+		.fn = cmd_reg_decode,
+		.min_args = 1,
+		.max_args = -1,
+		.args = "REGISTER HEXDWORD...",
+		.help = "unpack big-endian dwords into fields (mstreg's table)",
+		.example = "reg decode PPCC 00010008 00020001 0000f852",
+		.complete = reg_complete,
+	},
+	{ 0 }
 };

@@ -142,6 +142,19 @@ static int parse_onoff(struct session *s, const char *key, const char *v,
 	return 0;
 }
 
+/* retx config's words; the parser below takes these. */
+static const struct cmd_kw retx_config_keys[] = {
+	{ .name = "bins", .arg = "N" },
+	{ .name = "bin0", .arg = "W" },
+	{ .name = "bin1", .arg = "W" },
+	{ .name = "mode", .vals = "fixed, double" },
+	{ .name = "unit", .vals = "nsec, usec, usec_100, msec" },
+	{ .name = "vhca", .arg = "ID|any", .vals = "any" },
+	{ .name = "clear", .vals = "on, off" },
+	{ .name = "count", .vals = "on, off" },
+	{ 0 }
+};
+
 /* Parse every pair into a copy first: a bad one changes nothing. */
 static int cmd_retx_config(struct session *s, int argc, char **argv)
 {
@@ -164,6 +177,9 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 	for (i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = argv[i + 1];
 
+		if (!cmd_kw_find(retx_config_keys, key))
+			return cmd_kw_unknown(s, "retx config",
+					      retx_config_keys, key);
 		rc = 0;
 		if (!strcmp(key, "bins")) {
 			rc = parse_u16(s, key, val, 1, RETX_MAX_BINS, &v);
@@ -206,17 +222,12 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 					rc = tel_retx_set_vhca_id(&tmp,
 								  (uint16_t)v);
 			}
-		} else if (!strcmp(key, "clear") || !strcmp(key, "count")) {
+		} else {	/* clear, count */
 			rc = parse_onoff(s, key, val, &b);
 			if (!rc)
 				rc = key[1] == 'l' ?
 				     tel_retx_set_clear_on_read(&tmp, b) :
 				     tel_retx_set_count_enable(&tmp, b);
-		} else {
-			return pcb_error(&s->err, PCB_E_INVAL, "retx config: "
-					 "unknown key '%s' (bins, bin0, bin1, "
-					 "mode, unit, vhca, clear, count)",
-					 key);
 		}
 		if (rc < 0)
 			return rc;
@@ -349,25 +360,54 @@ static int cmd_retx_read(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_retx_verbs[] = {
-	{ "read", cmd_retx_read, NULL, 0, 0, "",
-	  "the histogram bins: retransmission timeouts by duration",
-	  "retx read", CMD_DEFAULT | CMD_DEVICE },
-	{ "config", cmd_retx_config, NULL, 0, 14,
-	  "[bins N] [bin0 W] [bin1 W] [mode fixed|double] "
-	  "[unit nsec|usec|usec_100|msec] [vhca ID|any] [clear on|off] "
-	  "[count on|off]",
-	  "show or set the histogram layout (only while stopped)",
-	  "retx config bins 5 bin0 50 bin1 100 unit msec mode double",
-	  CMD_DEVICE },
-	{ "start", cmd_retx_start, NULL, 0, 0, "",
-	  "load the configuration, clear the bins and start counting",
-	  "retx start", CMD_DEVICE | CMD_WRITES },
-	{ "stop", cmd_retx_stop, NULL, 0, 0, "", "stop counting",
-	  "retx stop", CMD_DEVICE | CMD_WRITES },
-	{ "detect", cmd_retx_detect, NULL, 0, 0, "",
-	  "did another process reconfigure the histogram?", "retx detect",
-	  CMD_DEVICE },
-	{ "caps", cmd_retx_caps, NULL, 0, 0, "",
-	  "maximum bins and supported time units", "retx caps", CMD_DEVICE },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "read",
+		.fn = cmd_retx_read,
+		.args = "",
+		.help = "the histogram bins: retransmission timeouts by duration",
+		.example = "retx read",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "config",
+		.fn = cmd_retx_config,
+		.max_args = 14,
+		.help = "show or set the histogram layout (only while stopped)",
+		.example = "retx config bins 5 bin0 50 bin1 100 unit msec mode double",
+		.flags = CMD_DEVICE,
+		.keys = retx_config_keys,
+	},
+	{
+		.name = "start",
+		.fn = cmd_retx_start,
+		.args = "",
+		.help = "load the configuration, clear the bins and start counting",
+		.example = "retx start",
+		.flags = CMD_DEVICE | CMD_WRITES,
+	},
+	{
+		.name = "stop",
+		.fn = cmd_retx_stop,
+		.args = "",
+		.help = "stop counting",
+		.example = "retx stop",
+		.flags = CMD_DEVICE | CMD_WRITES,
+	},
+	{
+		.name = "detect",
+		.fn = cmd_retx_detect,
+		.args = "",
+		.help = "did another process reconfigure the histogram?",
+		.example = "retx detect",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "caps",
+		.fn = cmd_retx_caps,
+		.args = "",
+		.help = "maximum bins and supported time units",
+		.example = "retx caps",
+		.flags = CMD_DEVICE,
+	},
+	{ 0 }
 };

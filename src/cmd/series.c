@@ -15,7 +15,7 @@
 int cmd_series_load(struct session *s, const char *name,
 		    struct series **out)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	int rc = store_series_path(s, name, "csv", path, sizeof(path));
 
 	if (rc)
@@ -144,7 +144,7 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	static const char *const exts[] = { "json", "plot.dat", "plot.gp",
 					    "hist.dat", "hist.gp",
 					    "scatter.dat", "scatter.gp" };
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	size_t i;
 	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
 
@@ -297,18 +297,78 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* corr NAME [X Y [lag MAX]] */
+bool cmd_corr_complete(struct session *s, char **argv, int argc,
+		       struct cands *c)
+{
+	if (argc == 0) {
+		cand_saved(c, "series", false);
+		return true;
+	}
+	cand_columns(s, c, argv[0]);
+	cand_add(c, "lag");
+	return true;
+}
+
+static bool series_name_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "series", false);
+	return true;
+}
+
+/* series export NAME FILE */
+static bool series_export_complete(struct session *s, char **argv, int argc,
+				   struct cands *c)
+{
+	return argc == 1 ? false : series_name_complete(s, argv, argc, c);
+}
+
 const struct cmd_row cmd_series_verbs[] = {
-	{ "list", cmd_series_list, NULL, 0, 0, "", "recorded series",
-	  "series list", CMD_DEFAULT },
-	{ "show", cmd_series_show, NULL, 1, 1, "NAME",
-	  "each column: unit, points, missing, min, mean, max",
-	  "series show rec1", 0 },
-	{ "export", cmd_series_export, NULL, 2, 2, "NAME FILE.csv",
-	  "the series as CSV (RFC 4180, header with units)",
-	  "series export rec1 /tmp/rec1.csv", 0 },
-	{ "drop", cmd_series_drop, NULL, 1, 1, "NAME", "delete a series",
-	  "series drop rec1", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "list",
+		.fn = cmd_series_list,
+		.args = "",
+		.help = "recorded series",
+		.example = "series list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "show",
+		.fn = cmd_series_show,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "each column: unit, points, missing, min, mean, max",
+		.example = "series show rec1",
+		.complete = series_name_complete,
+	},
+	{
+		.name = "export",
+		.fn = cmd_series_export,
+		.min_args = 2,
+		.max_args = 2,
+		.args = "NAME FILE.csv",
+		.help = "the series as CSV (RFC 4180, header with units)",
+		.example = "series export rec1 /tmp/rec1.csv",
+		.complete = series_export_complete,
+	},
+	{
+		.name = "drop",
+		.fn = cmd_series_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a series",
+		.example = "series drop rec1",
+		.complete = series_name_complete,
+	},
+	{ 0 }
 };
 
 

@@ -26,11 +26,24 @@ static int cmd_set_units(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_set_verbs[] = {
-	{ "show", cmd_set_show, NULL, 0, 0, "", "the session's settings",
-	  "set show", CMD_DEFAULT },
-	{ "units", cmd_set_units, NULL, 1, 1, "raw|real",
-	  "show fixed-point values as register integers or real numbers "
-	  "(input is always real; NAME raw N writes an integer; JSON "
-	  "keeps both)", "set units raw", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "show",
+		.fn = cmd_set_show,
+		.args = "",
+		.help = "the session's settings",
+		.example = "set show",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "units",
+		.fn = cmd_set_units,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "raw|real",
+		.help = "show fixed-point values as register integers or real numbers "
+			"(input is always real; NAME raw N writes an integer; JSON "
+			"keeps both)",
+		.example = "set units raw",
+	},
+	{ 0 }
 };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "device.h"
 #include "dev_sim.h"
 #include "sim/simdev.h"
 #include "units.h"
@@ -431,30 +432,130 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* sim scenario KIND [KEY VALUE]... */
+static bool sim_scenario_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	const char *wkeys;
+
+	(void)s;
+	if (argc == 0)
+		cand_list(c, dev_workload_kinds());
+	else if (argc % 2 == 1 && (wkeys = dev_workload_keys(argv[0])))
+		cand_list(c, wkeys);
+	return true;
+}
+
+static const struct cmd_kw sim_run_keys[] = {
+	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE },
+	{ .name = "every", .arg = "INTERVAL" },
+	{ 0 }
+};
+
+/* sim run DURATION [KEY VALUE]... */
+static bool sim_run_complete(struct session *s, char **argv, int argc,
+			     struct cands *c)
+{
+	return cand_keywords(s, sim_run_keys, 1, argv, argc, c);
+}
+
+/* sim model [KEY VALUE]...: the keys and choices are the model's
+ * options (algo.h), as simdev_model takes them.
+ */
+/* `sim model [ALGO] KEY VALUE`: the algorithms with options first, then
+ * the named one's options (ZTR-RTT's when none is named: completion does
+ * not open the device to ask which is active). */
+static bool sim_model_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	const struct algo_ops *z = argc ? algo_find(argv[0]) : NULL;
+	size_t i, j;
+
+	(void)s;
+	if (z) {
+		argv++;
+		argc--;
+	} else {
+		for (i = 0; !argc && algo_registry[i]; i++)
+			if (algo_registry[i]->nopts)
+				cand_add(c, algo_registry[i]->name);
+		z = algo_find("ztr_rtt");
+	}
+	for (i = 0; z && i < z->nopts; i++) {
+		const struct algo_opt_desc *o = &z->opts[i];
+
+		if (argc % 2 == 0)
+			cand_add(c, o->name);
+		else if (!strcmp(argv[argc - 1], o->name))
+			for (j = 0; o->choices && o->choices[j]; j++)
+				cand_add(c, o->choices[j]);
+	}
+	return true;
+}
+
 const struct cmd_row cmd_sim_verbs[] = {
-	{ "scenario", cmd_sim_scenario, NULL, 0, -1, "[NAME KEY VALUE...]",
-	  "set the workload: incast, staircase, permutation, mix (on a "
-	  "leaf-spine or fat tree)",
-	  "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
-	  "buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7", 0 },
-	{ "run", cmd_sim_run, NULL, 1, 5,
-	  "DURATION [trace FILE.csv] [every INTERVAL]",
-	  "advance simulated time; counters flow into the device; trace: "
-	  "queue, rates, RTT, goodput every INTERVAL (10us)",
-	  "sim run 10ms trace incast.csv every 5us", CMD_DEVICE },
-	{ "show", cmd_sim_show, NULL, 0, 0, "",
-	  "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
-	  "last run", "sim show", CMD_DEFAULT | CMD_DEVICE },
-	{ "counters", cmd_sim_counters, NULL, 0, 0, "",
-	  "NIC port counters of the fabric, per priority, ethtool names",
-	  "sim counters", CMD_DEVICE },
-	{ "reset", cmd_sim_reset, NULL, 0, 0, "",
-	  "empty the fabric, back to t = 0", "sim reset", CMD_DEVICE },
-	{ "model", cmd_sim_model, NULL, 0, -1, "[ALGO] [KEY VALUE...]",
-	  "show or set an algorithm model's reconstructed options (the "
-	  "active algorithm's unless ALGO is named)",
-	  "sim model dcqcn hai growing", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "scenario",
+		.fn = cmd_sim_scenario,
+		.max_args = -1,
+		.args = "[NAME KEY VALUE...]",
+		.help = "set the workload: incast, staircase, permutation, mix "
+			"(on a leaf-spine or fat tree)",
+		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
+			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
+		.complete = sim_scenario_complete,
+	},
+	{
+		.name = "run",
+		.fn = cmd_sim_run,
+		.min_args = 1,
+		.max_args = 5,
+		.args = "DURATION",
+		.help = "advance simulated time; counters flow into the device; "
+			"trace: queue, rates, RTT, goodput every INTERVAL (10us)",
+		.example = "sim run 10ms trace incast.csv every 5us",
+		.flags = CMD_DEVICE,
+		.keys = sim_run_keys,
+		.complete = sim_run_complete,
+	},
+	{
+		.name = "show",
+		.fn = cmd_sim_show,
+		.args = "",
+		.help = "utilisation, fairness, queue, RTT, pauses, drops, FCT of the "
+			"last run",
+		.example = "sim show",
+		.flags = CMD_DEFAULT | CMD_DEVICE,
+	},
+	{
+		.name = "counters",
+		.fn = cmd_sim_counters,
+		.args = "",
+		.help = "NIC port counters of the fabric, per priority, ethtool names",
+		.example = "sim counters",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "reset",
+		.fn = cmd_sim_reset,
+		.args = "",
+		.help = "empty the fabric, back to t = 0",
+		.example = "sim reset",
+		.flags = CMD_DEVICE,
+	},
+	{
+		.name = "model",
+		.fn = cmd_sim_model,
+		.max_args = -1,
+		.args = "[ALGO] [KEY VALUE...]",
+		.help = "show or set an algorithm model's reconstructed options "
+			"(the active algorithm's unless ALGO is named)",
+		.example = "sim model dcqcn hai growing",
+		.complete = sim_model_complete,
+	},
+	{ 0 }
 };
 
 /* ---- bench ---------------------------------------------------------------- */
@@ -631,8 +732,14 @@ static int cmd_bench_sim(struct session *s, int argc, char **argv)
 }
 
 const struct cmd_row cmd_bench_verbs[] = {
-	{ "sim", cmd_bench_sim, NULL, 0, 1, "[all]",
-	  "the simulator on the standard case (all: also 256:1 and 800g)",
-	  "bench sim", CMD_DEFAULT },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "sim",
+		.fn = cmd_bench_sim,
+		.max_args = 1,
+		.args = "[all]",
+		.help = "the simulator on the standard case (all: also 256:1 and 800g)",
+		.example = "bench sim",
+		.flags = CMD_DEFAULT,
+	},
+	{ 0 }
 };

@@ -1,30 +1,17 @@
 /* sweep.c - `sweep`: the command over the sweep engine (src/sweep/,
  * sweep.h says what a sweep does): run, resume, show, plot, list, drop.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include "axis.h"
 #include "cmd.h"
 #include "paths.h"
 #include "rec/recorder.h"
 #include "rec/series.h"
-#include "rec/stats.h"
 #include "device.h"
 #include "units.h"
 #include "sweep/sweep.h"
@@ -132,7 +119,6 @@ static void print_plan(struct session *s, const struct plan *pl)
 		estimate_s(pl));
 }
 
-static int sweep_plot(struct session *s, const char *name, const char *to);
 
 static int sweep_exists(struct session *s, const struct plan *pl)
 {
@@ -146,7 +132,7 @@ static int sweep_exists(struct session *s, const struct plan *pl)
  */
 static int sweep_mkdir(struct session *s, const struct plan *pl)
 {
-	char parent[4096];
+	char parent[PCB_PATH_LEN];
 	int rc = sw_sweeps_dir(s, pl->name, parent, sizeof(parent), true);
 
 	if (rc)
@@ -282,7 +268,7 @@ static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 {
 	struct plan *pl = calloc(1, sizeof(*pl));
 	struct sdef *d = calloc(1, sizeof(*d));
-	char dir[4096];
+	char dir[PCB_PATH_LEN];
 	int rc;
 
 	(void)argc;
@@ -325,7 +311,7 @@ static int cmd_sweep_resume(struct session *s, int argc, char **argv)
 static int cmd_sweep_show(struct session *s, int argc, char **argv)
 {
 	struct tbl_col cols[2 + SW_MAX_AXES + 2 * SW_MAX_MEAS + 1];
-	char heads[2 * SW_MAX_MEAS][48], dir[4096];
+	char heads[2 * SW_MAX_MEAS][48], dir[PCB_PATH_LEN];
 	struct cond conds[8];
 	struct table t;
 	struct tbl tb;
@@ -425,374 +411,6 @@ static int cmd_sweep_show(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-static int cmp_x(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
-/* plot.dat and the variables of plots/sweep.gp. One param: rows "x mean
- * ci ..." sorted by x.  Two: rows "i j mean ci ..." on the grid of value
- * indexes (a blank line between i), tics labelled with the values.
- */
-/* Which way is better for a measure: utilisation, fairness and goodput
- * up, everything else (queues, RTT, drops, pauses, CNPs, timeouts) down.
- */
-static bool higher_better(const char *name)
-{
-	return !strncmp(name, "util", 4) || !strncmp(name, "jain", 4) ||
-	       !strncmp(name, "rx_gbps", 7) || !strncmp(name, "tx_gbps", 7);
-}
-
-/* A value for a cell or a table: 4 significant digits while that reads
- * well (0.8714, 412.5), engineering form beyond (22.28M, 15µs).
- */
-static void cell_text(char *b, size_t len, double v, const char *suffix,
-		      bool ascii)
-{
-	if (isnan(v))
-		snprintf(b, len, "-");
-	else if (v == 0 || (fabs(v) >= 1e-3 && fabs(v) < 1e4 && !*suffix))
-		snprintf(b, len, "%.4g", v);
-	else
-		plot_eng(b, len, v, fabs(v) / 1e3, suffix, ascii);
-}
-
-/* A number for gnuplot's parser: NaN is its constant, not "nan". */
-static void gp_num(FILE *fp, double v)
-{
-	if (isnan(v))
-		fputs("NaN", fp);
-	else
-		fprintf(fp, "%.17g", v);
-}
-
-/* The point of the grid (i, j) of the axes' sorted values: its index in
- * the table, or npoints when the sweep has no result there.
- */
-static size_t grid_point(const struct table *t, double (*xs)[SW_MAX_VALS],
-			 size_t i, size_t j)
-{
-	size_t p;
-
-	for (p = 0; p < t->npoints; p++)
-		if (t->first[p] >= 0 &&
-		    series_at(t->r, (size_t)t->first[p], SW_FIXED_COLS) ==
-		    xs[0][i] &&
-		    (t->naxes == 1 ||
-		     series_at(t->r, (size_t)t->first[p], SW_FIXED_COLS + 1) ==
-		     xs[1][j]))
-			break;
-	return p;
-}
-
-/* Two params on the terminal: a table per measure (the first param down,
- * the second across), values in engineering form, the best marked '*'.
- */
-static void sweep_plot_text(struct session *s, const struct table *t,
-			    double (*xs)[SW_MAX_VALS], const size_t *nx,
-			    const size_t (*best)[2])
-{
-	size_t k, i, j;
-	char v[24];
-
-	for (k = 0; k < t->nprim; k++) {
-		fprintf(s->out.fp, "%s%s%s%s (%s is best; * marks it)\n",
-			t->pname[k], *t->r->cols[t->prim[k]].unit ? " (" : "",
-			t->r->cols[t->prim[k]].unit,
-			*t->r->cols[t->prim[k]].unit ? ")" : "",
-			higher_better(t->pname[k]) ? "highest" : "lowest");
-		fprintf(s->out.fp, "%14s", t->r->cols[SW_FIXED_COLS].name);
-		for (j = 0; j < nx[1]; j++) {
-			snprintf(v, sizeof(v), "%.6g", xs[1][j]);
-			fprintf(s->out.fp, " %10s", v);
-		}
-		fprintf(s->out.fp, "  <- %s\n", t->r->cols[SW_FIXED_COLS + 1].name);
-		for (i = 0; i < nx[0]; i++) {
-			snprintf(v, sizeof(v), "%.6g", xs[0][i]);
-			fprintf(s->out.fp, "%14s", v);
-			for (j = 0; j < nx[1]; j++) {
-				size_t p = grid_point(t, xs, i, j);
-				double m = p < t->npoints ?
-					   t->mean[p * t->nprim + k] : NAN;
-
-				cell_text(v, sizeof(v), m, "", true);
-				fprintf(s->out.fp, " %9s%c", v,
-					best[k][0] == i && best[k][1] == j ?
-					'*' : ' ');
-			}
-			fputc('\n', s->out.fp);
-		}
-		fputc('\n', s->out.fp);
-	}
-}
-
-/* What a sweep plot draws from its table: the grid, the best point, the
- * y axis and the spread of each measure.  sweep_plot owns t.
- */
-struct sw_plot {
-	struct table t;
-	double xs[2][SW_MAX_VALS];	/* the distinct values of each axis */
-	size_t nx[2];
-	size_t best[SW_MAX_MEAS][2];	/* grid indexes; SIZE_MAX for none */
-	struct plot_axis ax[SW_MAX_MEAS];
-	double spread[SW_MAX_MEAS];	/* of the means, relative to theirs */
-	size_t nt;			/* tick labels over every axis */
-};
-
-/* The distinct values of each axis, ascending. */
-static void sw_plot_grid(struct sw_plot *pl)
-{
-	const struct table *t = &pl->t;
-	size_t a, p, i;
-
-	for (a = 0; a < t->naxes; a++) {
-		for (p = 0; p < t->npoints; p++) {
-			double v;
-
-			if (t->first[p] < 0)
-				continue;
-			v = series_at(t->r, (size_t)t->first[p],
-				      SW_FIXED_COLS + a);
-			for (i = 0; i < pl->nx[a] && pl->xs[a][i] != v; i++)
-				;
-			if (i == pl->nx[a] && pl->nx[a] < SW_MAX_VALS)
-				pl->xs[a][pl->nx[a]++] = v;
-		}
-		qsort(pl->xs[a], pl->nx[a], sizeof(double), cmp_x);
-	}
-	if (t->naxes == 1)
-		pl->nx[1] = 1;
-}
-
-/* Per measure: the best grid point, the range with every error bar, the
- * spread of the means relative to their mean.
- */
-static void sw_plot_measures(struct sw_plot *pl, bool dumb)
-{
-	const struct table *t = &pl->t;
-	size_t k, i, j, p;
-
-	for (k = 0; k < t->nprim; k++) {
-		double lo = NAN, hi = NAN, mlo = NAN, mhi = NAN, sum = 0, bv = NAN;
-		size_t n = 0;
-		bool up = higher_better(t->pname[k]);
-
-		pl->best[k][0] = pl->best[k][1] = SIZE_MAX;
-		for (i = 0; i < pl->nx[0]; i++)
-			for (j = 0; j < pl->nx[1]; j++) {
-				double m, c;
-
-				p = grid_point(t, pl->xs, i, j);
-				if (p == t->npoints)
-					continue;
-				m = t->mean[p * t->nprim + k];
-				c = t->ci[p * t->nprim + k];
-				if (isnan(m))
-					continue;
-				c = isnan(c) ? 0 : c;
-				if (isnan(lo) || m - c < lo)
-					lo = m - c;
-				if (isnan(hi) || m + c > hi)
-					hi = m + c;
-				if (isnan(mlo) || m < mlo)
-					mlo = m;
-				if (isnan(mhi) || m > mhi)
-					mhi = m;
-				sum += m;
-				n++;
-				if (isnan(bv) || (up ? m > bv : m < bv)) {
-					bv = m;
-					pl->best[k][0] = i;
-					pl->best[k][1] = j;
-				}
-			}
-		pl->spread[k] = n && sum != 0 ?
-				(mhi - mlo) / fabs(sum / (double)n) : 0;
-		plot_axis_make(&pl->ax[k], t->r->cols[t->prim[k]].unit, lo, hi,
-			       dumb, pl->spread[k] < 0.1);
-		pl->nt += pl->ax[k].nticks;
-	}
-}
-
-/* The data file: one param, "x mean ci ..."; two, "i j mean ci label ..." */
-static int sw_plot_data(struct session *s, struct sw_plot *pl,
-			const char *dat)
-{
-	const struct table *t = &pl->t;
-	struct pcb_wfile w;
-	char lab[40];
-	size_t i, j, k, p;
-	FILE *fp;
-	int rc;
-
-	rc = pcb_wfile_open(&w, dat, PCB_MODE_DATA, &s->err);
-	if (rc)
-		return rc;
-	fp = w.fp;
-	for (i = 0; i < pl->nx[0]; i++) {
-		for (j = 0; j < pl->nx[1]; j++) {
-			p = grid_point(t, pl->xs, i, j);
-			if (t->naxes == 2)
-				fprintf(fp, "%zu %zu", i, j);
-			else
-				fprintf(fp, "%.12g", pl->xs[0][i]);
-			for (k = 0; k < t->nprim; k++) {
-				double m = p < t->npoints ?
-					   t->mean[p * t->nprim + k] : NAN;
-				double c = p < t->npoints ?
-					   t->ci[p * t->nprim + k] : NAN;
-
-				fprintf(fp, " %.9g %.9g", m, isnan(c) ? 0 : c);
-				if (t->naxes == 2) {
-					cell_text(lab, sizeof(lab), m *
-						  pl->ax[k].scale,
-						  pl->ax[k].suffix, false);
-					fprintf(fp, " %s", lab);
-				}
-			}
-			fputc('\n', fp);
-		}
-		if (t->naxes == 2)
-			fputc('\n', fp);
-	}
-	return pcb_wfile_commit(&w, &s->err);
-}
-
-/* The gnuplot variables the template draws with, in *vars (the caller
- * frees it); NULL on error.
- */
-static int sw_plot_vars(struct session *s, const struct sw_plot *pl,
-			const char *name, const char *dat, char **vars)
-{
-	const struct table *t = &pl->t;
-	char title[200], *buf = NULL;
-	size_t len, k, a, i, j, nt;
-	FILE *vp;
-	int rc;
-
-	*vars = NULL;
-	vp = open_memstream(&buf, &len);
-	if (!vp)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	plot_str(vp, "datafile", dat);
-	snprintf(title, sizeof(title), "sweep %s", name);
-	plot_str(vp, "plottitle", title);
-	fprintf(vp, "naxes = %zu\nnpanels = %zu\ncelllabels = %d\n"
-		"array names[%zu]\narray units[%zu]\narray spread[%zu]\n"
-		"array yscale[%zu]\narray ylo[%zu]\narray yhi[%zu]\n"
-		"array tic0[%zu]\narray ntic[%zu]\narray ticpos[%zu]\n"
-		"array ticlab[%zu]\narray bestx[%zu]\narray besty[%zu]\n",
-		t->naxes, t->nprim, pl->nx[0] * pl->nx[1] <= 150, t->nprim,
-		t->nprim, t->nprim, t->nprim, t->nprim, t->nprim, t->nprim,
-		t->nprim, pl->nt ? pl->nt : 1, pl->nt ? pl->nt : 1, t->nprim,
-		t->nprim);
-	for (k = 0, nt = 0; k < t->nprim; k++) {
-		const struct plot_axis *ax = &pl->ax[k];
-		char sp[64];
-
-		plot_str_at(vp, "names", k + 1, t->pname[k]);
-		plot_str_at(vp, "units", k + 1, ax->unit);
-		snprintf(sp, sizeof(sp), "spread %.3g %% of the mean (%s is "
-			 "best)", pl->spread[k] * 100,
-			 higher_better(t->pname[k]) ? "highest" : "lowest");
-		plot_str_at(vp, "spread", k + 1, sp);
-		fprintf(vp, "yscale[%zu] = %.17g\nylo[%zu] = %.17g\n"
-			"yhi[%zu] = %.17g\ntic0[%zu] = %zu\nntic[%zu] = %zu\n",
-			k + 1, ax->scale, k + 1, ax->lo, k + 1, ax->hi,
-			k + 1, nt + 1, k + 1, ax->nticks);
-		fprintf(vp, "bestx[%zu] = ", k + 1);
-		gp_num(vp, pl->best[k][0] >= pl->nx[0] ? NAN : t->naxes == 2 ?
-		       (double)pl->best[k][0] : pl->xs[0][pl->best[k][0]]);
-		fprintf(vp, "\nbesty[%zu] = ", k + 1);
-		gp_num(vp, t->naxes == 2 && pl->best[k][1] < pl->nx[1] ?
-		       (double)pl->best[k][1] : NAN);
-		fputc('\n', vp);
-		for (j = 0; j < ax->nticks; j++, nt++) {
-			fprintf(vp, "ticpos[%zu] = %.17g\n", nt + 1,
-				ax->pos[j]);
-			plot_str_at(vp, "ticlab", nt + 1, ax->lab[j]);
-		}
-	}
-	for (a = 0; a < t->naxes; a++) {
-		const struct series_col *c = &t->r->cols[SW_FIXED_COLS + a];
-		char al[80];
-
-		snprintf(al, sizeof(al), "%s%s%s%s", c->name,
-			 *c->unit ? " (" : "", c->unit, *c->unit ? ")" : "");
-		plot_str(vp, a ? "yname" : "xname", al);
-		if (t->naxes == 2) {	/* tics at the grid indexes */
-			fprintf(vp, "n%c = %zu\narray %ctl[%zu]\n", a ? 'y' : 'x',
-				pl->nx[a], a ? 'y' : 'x', pl->nx[a]);
-			for (i = 0; i < pl->nx[a]; i++) {
-				char el[16], v[24];
-
-				snprintf(el, sizeof(el), "%ctl", a ? 'y' : 'x');
-				snprintf(v, sizeof(v), "%.6g", pl->xs[a][i]);
-				plot_str_at(vp, el, i + 1, v);
-			}
-		}
-	}
-	rc = ferror(vp);
-	if (fclose(vp) || rc) {
-		free(buf);
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	}
-	*vars = buf;
-	return 0;
-}
-
-/* sweep plot NAME [to FILE]: one param -> each measure against it with
- * its 95 % interval, the y range holding every error bar (from 0 when the
- * points differ by less than 10 %, so a 0.02 % difference looks as small
- * as it is) and the relative spread said; two params -> a heatmap per
- * measure (viridis, the value in each cell of a small grid) or, on the
- * terminal, a table; the best point marked either way.
- */
-static int sweep_plot(struct session *s, const char *name, const char *to)
-{
-	char dir[4096], dat[4300], gp[4300], tmpl[4096];
-	struct sw_plot pl = { .nt = 0 };
-	struct table *t = &pl.t;
-	char *vars = NULL;
-	int rc;
-
-	rc = sw_table_load(s, name, t, dir, sizeof(dir));
-	if (!rc && t->naxes > 2)
-		rc = pcb_error(&s->err, PCB_E_STATE, "sweep %s has %zu params; "
-			       "a plot shows one (lines) or two (heatmap); "
-			       "'sweep show %s' lists every point", name,
-			       t->naxes, name);
-	if (!rc && !t->r->nrows)
-		rc = pcb_error(&s->err, PCB_E_STATE, "sweep %s: no results",
-			       name);
-	if (!rc)
-		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/sweep.gp",
-				   &s->err);
-	if (rc)
-		goto out_table;
-	sw_plot_grid(&pl);
-	sw_plot_measures(&pl, !to);
-	if (!to && t->naxes == 2) {	/* a dumb heatmap shows nothing */
-		sweep_plot_text(s, t, pl.xs, pl.nx,
-				(const size_t (*)[2])pl.best);
-		goto out_table;
-	}
-	snprintf(dat, sizeof(dat), "%s/plot.dat", dir);
-	snprintf(gp, sizeof(gp), "%s/plot.gp", dir);
-	rc = sw_plot_data(s, &pl, dat);
-	if (!rc)
-		rc = sw_plot_vars(s, &pl, name, dat, &vars);
-	if (rc)
-		goto out_table;
-	rc = plot_render(s, to, vars, (int)t->nprim, tmpl, dat, gp);
-	free(vars);
-out_table:
-	sw_table_free(t);
-	return rc;
-}
-
 static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 {
 	if (argc == 2 || (argc == 3 && strcmp(argv[1], "to")))
@@ -827,7 +445,7 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; names[i]; i++) {
 		struct table tt;
-		char dir[4096], params[256] = "";
+		char dir[PCB_PATH_LEN], params[256] = "";
 		struct pcb_err keep = s->err;
 		int rc = sw_table_load(s, names[i], &tt, dir, sizeof(dir));
 
@@ -859,13 +477,13 @@ static int cmd_sweep_list(struct session *s, int argc, char **argv)
 /* A sweep, damaged or not, goes (its directory must be one, not a link). */
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 {
-	char dir[4096], path[4200];
+	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
 	struct stat st;
 
 	(void)argc;
-	if (sw_sweeps_dir(s, argv[0], dir, sizeof(dir), false))
+	if (sw_sweeps_dir(s, argv[0], dir, sizeof(dir), false) ||
+	    pcb_path(path, sizeof(path), &s->err, "%s/sweep.args", dir))
 		return -s->err.code;
-	snprintf(path, sizeof(path), "%s/sweep.args", dir);
 	if (lstat(dir, &st) || lstat(path, &st))
 		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s'", argv[0]);
 	if (pcb_check_dir(dir, &s->err))
@@ -875,32 +493,162 @@ static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ---- completion ------------------------------------------------------------ */
+
+/* sweep [run] PARAM SPEC ... KEYWORD VALUE ...: argv from the first word
+ * after `sweep` or `sweep run`.  The keywords are sw_keys (sweep.h).
+ */
+static bool sweep_run_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	char keys[160];
+	const char *wkeys;
+	int i, scen = -1;
+	bool in_axes = true;
+
+	sw_key_list(keys, sizeof(keys));
+	/* "util,queue_p": the list is the word being completed */
+	if (argc > 0 && argv[argc - 1][0] &&
+	    argv[argc - 1][strlen(argv[argc - 1]) - 1] == ',')
+		argc--;
+	for (i = 0; i < argc; i++) {
+		if (sw_is_keyword(argv[i]))
+			in_axes = false;
+		if (!strcmp(argv[i], "scenario"))
+			scen = i;
+	}
+	if (in_axes && argc % 2 == 0) {
+		cand_params(s, c);
+		if (argc > 0)
+			cand_list(c, keys);
+		return true;
+	}
+	if (in_axes)
+		return true;		/* a range or list of values */
+	if (!strcmp(argv[argc - 1], "plot"))
+		return false;		/* a file */
+	if (!strcmp(argv[argc - 1], "measure")) {
+		for (i = 1; i < REC_C_FIXED; i++)
+			cand_add(c, rec_fixed_cols[i].name);
+		for (i = 0; i < DEV_S_COUNT; i++)
+			cand_add(c, dev_summary_cols[i].name);
+		c->append = ',';
+		return true;
+	}
+	if (scen == argc - 1) {
+		cand_list(c, dev_workload_kinds());
+		return true;
+	}
+	if (scen >= 0 && (wkeys = dev_workload_keys(argv[scen + 1])) &&
+	    (argc - scen) % 2 == 0)
+		cand_list(c, wkeys);
+	cand_list(c, keys);
+	return true;
+}
+
+/* resume, drop: a saved sweep */
+static bool sweep_name_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "sweeps", true);
+	return true;
+}
+
+/* show NAME [best min|max COL] */
+static bool sweep_show_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "best");
+	else if (argc == 2)
+		cand_list(c, "min, max");
+	return sweep_name_complete(s, argv, argc, c);
+}
+
+/* plot NAME [to FILE] */
+static bool sweep_plot_complete(struct session *s, char **argv, int argc,
+				struct cands *c)
+{
+	if (argc == 1)
+		cand_add(c, "to");
+	if (argc == 2)
+		return false;	/* a file */
+	return sweep_name_complete(s, argv, argc, c);
+}
+
+
 const struct cmd_row cmd_sweep_verbs[] = {
-	{ "run", cmd_sweep_run, NULL, 2, -1,
-	  "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...] [for DURATION] "
-	  "[warmup DURATION] [every INTERVAL] [repeat N] [seeds S1,S2,...] "
-	  "[jobs N] [measure COL,...] [scenario KIND KEY VALUE ...] "
-	  "[while 'CMD ARGS'] [into NAME] [plot FILE.png] [shuffle]",
-	  "sweep params over the cross product of their values; 'run' may "
-	  "be left out; 'jobs': worker processes on the sim (default: the "
-	  "CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
-	  "sweep ALPHA 0.05:0.5:0.05 for 10ms measure avg_rtt,util,queue_p99 "
-	  "plot /tmp/alpha.png", CMD_FALLBACK | CMD_WRITES | CMD_DEVICE },
-	{ "resume", cmd_sweep_resume, NULL, 1, 1, "NAME",
-	  "run what an interrupted sweep has not finished",
-	  "sweep resume sweep1", CMD_WRITES | CMD_DEVICE },
-	{ "show", cmd_sweep_show, NULL, 1, 40,
-	  "NAME [best min|max COL [where COL OP VALUE [and ...]]]",
-	  "each point's mean over repeats (with 95 % intervals), the best "
-	  "point marked",
-	  "sweep show sweep1 best min avg_rtt where util > 0.95", 0 },
-	{ "plot", cmd_sweep_plot, NULL, 1, 3, "NAME [to FILE.png|FILE.svg]",
-	  "each measure against the param (with 95 % intervals), or a "
-	  "heatmap for two params", "sweep plot sweep1 to /tmp/sweep1.png",
-	  0 },
-	{ "list", cmd_sweep_list, NULL, 0, 0, "", "saved sweeps",
-	  "sweep list", CMD_DEFAULT },
-	{ "drop", cmd_sweep_drop, NULL, 1, 1, "NAME",
-	  "delete a sweep and its results", "sweep drop sweep1", 0 },
-	{ NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
+	{
+		.name = "run",
+		.fn = cmd_sweep_run,
+		.min_args = 2,
+		.max_args = -1,
+		.args = "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...] [for DURATION] "
+			"[warmup DURATION] [every INTERVAL] [repeat N] [seeds "
+			"S1,S2,...] [jobs N] [measure COL,...] [scenario KIND KEY "
+			"VALUE ...] [while 'CMD ARGS'] [into NAME] [plot FILE.png] "
+			"[shuffle]",
+		.help = "sweep params over the cross product of their values; 'run' "
+			"may be left out; 'jobs': worker processes on the sim "
+			"(default: the CPUs online, at most " SW_STR(SW_MAX_JOBS) ")",
+		.example = "sweep ALPHA 0.05:0.5:0.05 for 10ms measure "
+			"avg_rtt,util,queue_p99 plot /tmp/alpha.png",
+		.flags = CMD_FALLBACK | CMD_WRITES | CMD_DEVICE,
+		.complete = sweep_run_complete,
+	},
+	{
+		.name = "resume",
+		.fn = cmd_sweep_resume,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "run what an interrupted sweep has not finished",
+		.example = "sweep resume sweep1",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = sweep_name_complete,
+	},
+	{
+		.name = "show",
+		.fn = cmd_sweep_show,
+		.min_args = 1,
+		.max_args = 40,
+		.args = "NAME [best min|max COL [where COL OP VALUE [and ...]]]",
+		.help = "each point's mean over repeats (with 95 % intervals), the "
+			"best point marked",
+		.example = "sweep show sweep1 best min avg_rtt where util > 0.95",
+		.complete = sweep_show_complete,
+	},
+	{
+		.name = "plot",
+		.fn = cmd_sweep_plot,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "NAME [to FILE.png|FILE.svg]",
+		.help = "each measure against the param (with 95 % intervals), or a "
+			"heatmap for two params",
+		.example = "sweep plot sweep1 to /tmp/sweep1.png",
+		.complete = sweep_plot_complete,
+	},
+	{
+		.name = "list",
+		.fn = cmd_sweep_list,
+		.args = "",
+		.help = "saved sweeps",
+		.example = "sweep list",
+		.flags = CMD_DEFAULT,
+	},
+	{
+		.name = "drop",
+		.fn = cmd_sweep_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a sweep and its results",
+		.example = "sweep drop sweep1",
+		.complete = sweep_name_complete,
+	},
+	{ 0 }
 };

@@ -3,7 +3,8 @@
  *
  * How to add a command: write `static int cmd_x_y(struct session *, int,
  * char **)` in src/cmd/x.c and add one row to that file's verb table
- * (name, handler, min/max args, synopsis, one line of help, an example).
+ * (name, handler, min/max args, synopsis, one line of help, an example,
+ * and what completes its words: a keyword table or a hook; complete.h).
  * A new object adds one row to cmd_top[] in cli.c.
  *
  * Handlers get argv after the verb, fill s->err and return 0 or -code.
@@ -11,7 +12,12 @@
 #ifndef PCCB_CMD_TABLE_H
 #define PCCB_CMD_TABLE_H
 
+#include <stdbool.h>
+
 #include "session.h"
+
+struct cands;
+struct cmd_kw;
 
 #define CMD_DEFAULT	0x1	/* verb run when the object is given alone */
 #define CMD_WRITES	0x2	/* may write the device */
@@ -28,6 +34,12 @@ struct cmd_row {
 	const char *help;		/* one line */
 	const char *example;
 	unsigned flags;
+	const struct cmd_kw *keys;	/* its KEY VALUE words (complete.h) */
+	/* candidates for the word after argv (the words typed after the
+	 * verb); false: file names.  NULL: from keys, or none.
+	 */
+	bool (*complete)(struct session *s, char **argv, int argc,
+			 struct cands *c);
 };
 
 extern const struct cmd_row cmd_reg_verbs[], cmd_algo_verbs[],
@@ -39,5 +51,9 @@ int cmd_record(struct session *s, int argc, char **argv);
 int cmd_watch(struct session *s, int argc, char **argv);
 int cmd_corr(struct session *s, int argc, char **argv);
 int cmd_plot(struct session *s, int argc, char **argv);
+bool cmd_corr_complete(struct session *s, char **argv, int argc,
+		       struct cands *c);
+bool cmd_plot_complete(struct session *s, char **argv, int argc,
+		       struct cands *c);
 
 #endif

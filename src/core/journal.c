@@ -224,16 +224,14 @@ static int journal_load(struct journal *j, struct pcb_err *err)
 int journal_open(struct journal **out, const char *device,
 		 struct pcb_err *err)
 {
-	char dir[4096], tok[128], path[4300];
+	char path[PCB_PATH_LEN];
 	struct journal *j;
 	int rc;
 
-	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "journal", true,
-			  err);
+	rc = pcb_user_file(path, sizeof(path), PCB_DIR_STATE, "journal", device,
+			   ".log", err);
 	if (rc)
 		return rc;
-	pcb_file_token(tok, sizeof(tok), device);
-	snprintf(path, sizeof(path), "%s/%s.log", dir, tok);
 	j = calloc(1, sizeof(*j));
 	if (!j || !(j->path = strdup(path))) {
 		free(j);

@@ -128,7 +128,7 @@ void sess_warn(struct session *s, const char *fmt, ...)
 
 static int load_ppcc_layout(struct session *s, struct adb_reg **out)
 {
-	char path[4096];
+	char path[PCB_PATH_LEN];
 	struct adb_db *db = NULL;
 	int rc;
 
@@ -182,15 +182,12 @@ int sess_device(struct session *s)
 
 static int lock_open(struct session *s)
 {
-	char dir[4096], tok[128], path[4300];
-	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "lock", true,
-			      &s->err);
+	char path[PCB_PATH_LEN];
+	int rc = pcb_user_file(path, sizeof(path), PCB_DIR_STATE, "lock",
+			       s->devid, ".lock", &s->err);
 
-	if (rc)
-		return rc;
-	pcb_file_token(tok, sizeof(tok), s->devid);
-	snprintf(path, sizeof(path), "%s/%s.lock", dir, tok);
-	rc = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, &s->err);
+	if (!rc)
+		rc = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, &s->err);
 	if (rc < 0)
 		return rc;
 	s->lock_fd = rc;

@@ -45,7 +45,7 @@ int store_path(struct session *s, const char *what, const char *dir_name,
 		   const char *name, const char *suffix, bool create,
 		   char *buf, size_t len)
 {
-	char dir[4000];
+	char dir[PCB_PATH_LEN];
 	size_t i;
 	int rc;
 
@@ -72,7 +72,7 @@ static int cmp_str(const void *a, const void *b)
 
 char **store_names(const char *dir_name, bool dirs)
 {
-	char dir[4096], **v = NULL, **nv;
+	char dir[PCB_PATH_LEN], **v = NULL, **nv;
 	size_t n = 0;
 	struct dirent *de;
 	DIR *d;

@@ -85,14 +85,12 @@ static const struct algo_desc *match_desc(struct session *s,
 static int cache_path(struct session *s, unsigned slot, uint32_t num,
 		      char *buf, size_t len)
 {
-	char dir[4096], tok[128];
 	struct pcb_err e = { 0 };
+	char tail[40];
 
-	if (pcb_user_dir(dir, sizeof(dir), PCB_DIR_CACHE, "info", true, &e))
-		return -1;
-	pcb_file_token(tok, sizeof(tok), s->devname);
-	snprintf(buf, len, "%s/%s-s%u-%08x.txt", dir, tok, slot, num);
-	return 0;
+	snprintf(tail, sizeof(tail), "-s%u-%08x.txt", slot, num);
+	return pcb_user_file(buf, len, PCB_DIR_CACHE, "info", s->devname, tail,
+			     &e) ? -1 : 0;
 }
 
 static void clean(char *t)
@@ -105,7 +103,7 @@ static void clean(char *t)
 static void cache_save(struct session *s, unsigned slot,
 		       const struct slot_view *v)
 {
-	char path[4300], *text = NULL;
+	char path[PCB_PATH_LEN], *text = NULL;
 	size_t i, len = 0;
 	FILE *fp;
 
@@ -173,7 +171,7 @@ static void cache_text(char *dst, size_t len, const char *src, bool *ok)
  */
 static int cache_load(struct session *s, unsigned slot, struct slot_view *v)
 {
-	char path[4300], *text, *p, *end, *line, *f[6], *save;
+	char path[PCB_PATH_LEN], *text, *p, *end, *line, *f[6], *save;
 	unsigned num;
 	size_t np, nc, i, len;
 	struct pcb_err e = { 0 };

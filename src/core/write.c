@@ -61,15 +61,130 @@ int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 	return rc;
 }
 
+/* "set slot 0 ALPHA 0.1 -> 0.2 (PPCC index 1 value ...)" for the
+ * confirmation question.
+ */
+static void describe_writes(struct session *s, unsigned slot,
+			    const struct slot_view *v,
+			    const struct param_write *w, size_t n,
+			    char *what, size_t len)
+{
+	size_t i, wl;
+
+	wl = (size_t)snprintf(what, len, "set slot %u", slot);
+	for (i = 0; i < n && wl < len; i++) {
+		const struct param_view *p = &v->params[w[i].index];
+		char a[32], b[32];
+
+		if (!w[i].changed)
+			continue;
+		sess_format_value(s, p->type, w[i].old, a, sizeof(a));
+		sess_format_value(s, p->type, w[i].value, b, sizeof(b));
+		wl += (size_t)snprintf(what + wl, len - wl, " %s %s -> %s "
+				       "(PPCC index %u value 0x%08x -> "
+				       "0x%08x)", p->info.name, a, b,
+				       w[i].index, w[i].old, w[i].value);
+	}
+}
+
+/* A journal line per changed param, before anything is sent. */
+static int journal_writes(struct session *s, unsigned slot,
+			  const struct slot_view *v,
+			  const struct param_write *w, size_t n,
+			  unsigned *seq)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		struct jentry e = { .kind = J_PARAM };
+
+		if (!w[i].changed)
+			continue;
+		e.slot = slot;
+		e.index = w[i].index;
+		/* one word in the journal line */
+		pcb_file_token(e.name, sizeof(e.name),
+			       v->params[w[i].index].info.name);
+		e.old = w[i].old;
+		e.new = w[i].value;
+		rc = journal_begin(s->journal, &e, &s->err);
+		if (rc)
+			return rc;
+		seq[i] = e.seq;
+		s->nwrites++;
+	}
+	return 0;
+}
+
+/* One set for one param, one bulk set for several (or one set per
+ * param where the transport has no bulk set).  `vals` holds the slot's
+ * current values.
+ */
+static int send_writes(struct session *s, unsigned slot,
+		       const struct slot_view *v, const struct param_write *w,
+		       size_t n, uint32_t *vals)
+{
+	size_t i;
+	int rc = 0;
+
+	if (n == 1)
+		return ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
+				      &s->err);
+	if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
+		for (i = 0; i < n && !rc; i++)
+			if (w[i].changed)
+				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
+						    w[i].value, &s->err);
+		return rc;
+	}
+	for (i = 0; i < n; i++)
+		vals[w[i].index] = w[i].value;
+	return ppcc_bulk_set(&s->ppcc, slot, vals, v->nparams, &s->err);
+}
+
+/* Read back and close each journal entry with what the device holds —
+ * also after a failed send, where some params may have been written
+ * (one set per param).  A read-back that fails leaves the outcome
+ * unknown.  *bad: the index of the first param the device did not
+ * take, or -1.  Returns the read-back's error.
+ */
+static int settle_writes(struct session *s, unsigned slot,
+			 struct slot_view *v, struct param_write *w,
+			 size_t n, const unsigned *seq, bool sent, int *bad)
+{
+	uint32_t back[ALGO_MAX_PARAMS] = { 0 };
+	struct pcb_err keep = s->err;
+	bool known;
+	size_t i;
+	int rc;
+
+	rc = read_values(s, slot, v, back, n, w[0].index);
+	known = !rc;
+	if (!sent)
+		s->err = keep;	/* the send's error is the one to tell */
+	*bad = -1;
+	for (i = 0; i < n; i++) {
+		bool ok = known && back[w[i].index] == w[i].value;
+
+		w[i].readback = known ? back[w[i].index] : w[i].old;
+		if (known && !ok && *bad < 0)
+			*bad = (int)i;
+		if (seq[i] && known)
+			journal_end(s->journal, seq[i], ok, NULL);
+	}
+	return rc;
+}
+
 /* Read, journal, write, read back: under the device lock. */
 static int write_params_locked(struct session *s, unsigned slot,
 			       struct param_write *w, size_t n, bool journal)
 {
-	uint32_t cur[ALGO_MAX_PARAMS] = { 0 }, back[ALGO_MAX_PARAMS] = { 0 };
+	uint32_t cur[ALGO_MAX_PARAMS] = { 0 };
 	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
 	struct slot_view *v;
 	size_t i, nchanged = 0;
-	int rc, bad = -1;
+	int rc, rb, bad;
 
 	rc = sess_slot_view(s, slot, &v);
 	if (rc)
@@ -92,84 +207,26 @@ static int write_params_locked(struct session *s, unsigned slot,
 		return rc;
 	for (i = 0; i < n; i++) {
 		w[i].old = cur[w[i].index];
+		w[i].readback = w[i].old;
 		w[i].changed = w[i].old != w[i].value;
 		nchanged += w[i].changed;
 	}
-	if (nchanged) {
-		char what[512];
-		size_t wl = 0;
-
-		wl += (size_t)snprintf(what, sizeof(what), "set slot %u", slot);
-		for (i = 0; i < n && wl < sizeof(what); i++) {
-			const struct param_view *p = &v->params[w[i].index];
-			char a[32], b[32];
-
-			if (!w[i].changed)
-				continue;
-			sess_format_value(s, p->type, w[i].old, a, sizeof(a));
-			sess_format_value(s, p->type, w[i].value, b, sizeof(b));
-			wl += (size_t)snprintf(what + wl, sizeof(what) - wl,
-					       " %s %s -> %s (PPCC index %u "
-					       "value 0x%08x -> 0x%08x)",
-					       p->info.name, a, b, w[i].index,
-					       w[i].old, w[i].value);
-		}
-		rc = sess_confirm(s, what);
-		if (rc)
-			return rc;
-	}
-	for (i = 0; i < n && journal; i++) {
-		struct jentry e = { .kind = J_PARAM };
-
-		if (!w[i].changed)
-			continue;
-		e.slot = slot;
-		e.index = w[i].index;
-		/* one word in the journal line */
-		pcb_file_token(e.name, sizeof(e.name),
-			       v->params[w[i].index].info.name);
-		e.old = w[i].old;
-		e.new = w[i].value;
-		rc = journal_begin(s->journal, &e, &s->err);
-		if (rc)
-			return rc;
-		seq[i] = e.seq;
-		s->nwrites++;
-	}
-	if (!nchanged) {
-		for (i = 0; i < n; i++)
-			w[i].readback = w[i].old;
+	if (!nchanged)
 		return 0;
-	}
-	/* one set for one param, one bulk set for several (or one set per
-	 * param where the transport has no bulk set) */
-	if (n == 1) {
-		rc = ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
-				    &s->err);
-	} else if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
-		for (i = 0; i < n && !rc; i++)
-			if (w[i].changed)
-				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
-						    w[i].value, &s->err);
-	} else {
-		memcpy(back, cur, sizeof(back));
-		for (i = 0; i < n; i++)
-			back[w[i].index] = w[i].value;
-		rc = ppcc_bulk_set(&s->ppcc, slot, back, v->nparams, &s->err);
-	}
-	if (!rc)
-		rc = read_values(s, slot, v, back, n, w[0].index);
-	for (i = 0; i < n; i++) {
-		bool ok = !rc && back[w[i].index] == w[i].value;
+	{
+		char what[512];
 
-		w[i].readback = back[w[i].index];
-		if (!rc && !ok && bad < 0)
-			bad = (int)i;
-		if (seq[i])
-			journal_end(s->journal, seq[i], ok, NULL);
+		describe_writes(s, slot, v, w, n, what, sizeof(what));
+		rc = sess_confirm(s, what);
 	}
+	if (!rc && journal)
+		rc = journal_writes(s, slot, v, w, n, seq);
 	if (rc)
 		return rc;
+	rc = send_writes(s, slot, v, w, n, cur);
+	rb = settle_writes(s, slot, v, w, n, seq, !rc, &bad);
+	if (rc || rb)
+		return rc ? rc : rb;
 	if (bad >= 0) {
 		const struct param_view *p = &v->params[w[bad].index];
 		char a[32], b[32];

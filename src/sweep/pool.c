@@ -61,7 +61,7 @@ static void remove_stale(const char *root)
 {
 	DIR *d = opendir(root);
 	struct dirent *de;
-	char path[4400];
+	char path[PCB_PATH_LEN];
 
 	if (!d)
 		return;
@@ -77,8 +77,7 @@ static void remove_stale(const char *root)
 		pid = strtol(n, &end, 10);
 		if (*end || errno || pid > INT_MAX || pid == (long)getpid())
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, n) >=
-		    sizeof(path))
+		if (pcb_path(path, sizeof(path), NULL, "%s/%s", root, n))
 			continue;
 		if (lstat(path, &st) || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())
@@ -283,7 +282,9 @@ static int scratch_root(struct session *s, char *root, size_t len)
 		return rc;
 	l = strlen(root);
 	remove_stale(root);
-	snprintf(root + l, len - l, "/%ld", (long)getpid());
+	rc = pcb_path(root + l, len - l, &s->err, "/%ld", (long)getpid());
+	if (rc)
+		return rc;
 	sw_rm_tree(root);
 	if (mkdir(root, 0700))
 		return pcb_error(&s->err, PCB_E_IO, "cannot create '%s': %s",
@@ -295,7 +296,7 @@ static int scratch_root(struct session *s, char *root, size_t len)
 static int start_workers(struct session *s, struct plan *pl,
 			 struct pool *po, const char *root)
 {
-	char dir[4300];
+	char dir[PCB_PATH_LEN];
 	unsigned i;
 
 	while (po->nj < pl->jobs) {
@@ -311,7 +312,14 @@ static int start_workers(struct session *s, struct plan *pl,
 			return pcb_error(&s->err, PCB_E_IO, "sweep: pipe: %s",
 					 strerror(errno));
 		}
-		snprintf(dir, sizeof(dir), "%s/w%u", root, po->nj);
+		if (pcb_path(dir, sizeof(dir), &s->err, "%s/w%u", root,
+			     po->nj)) {
+			close(to[0]);
+			close(to[1]);
+			close(from[0]);
+			close(from[1]);
+			return -s->err.code;
+		}
 		fflush(NULL);
 		pid = fork();
 		if (pid == 0) {
@@ -438,7 +446,7 @@ int sw_run_replay(struct session *s, struct plan *pl, double t0)
 		.order = sw_run_order(pl),
 	};
 	struct sigaction ign, old_pipe;
-	char root[4200];
+	char root[PCB_PATH_LEN];
 	bool have_root = false;
 	int rc = 0;
 

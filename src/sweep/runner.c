@@ -89,14 +89,17 @@ int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 {
 	struct recorder r;
 	struct param_write w[SW_MAX_AXES];
-	char log[4300];
+	char log[PCB_PATH_LEN];
 	size_t *order = sw_run_order(pl), i;
 	bool wrote = false, yes = s->yes;
 	int rc, rc2;
 
 	if (!order)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	snprintf(log, sizeof(log), "%s/while.log", pl->dir);
+	if (pcb_path(log, sizeof(log), &s->err, "%s/while.log", pl->dir)) {
+		free(order);
+		return -s->err.code;
+	}
 	if (pl->targv) {	/* a file of ours (not a link) before use */
 		int fd = pcb_open_rw(log, O_CREAT | O_APPEND, PCB_MODE_DATA,
 				     &s->err);

@@ -56,7 +56,7 @@ void sw_store_run(struct plan *pl, size_t run, const double *v)
 int sw_save_results(struct session *s, struct plan *pl)
 {
 	struct series *t = series_new(pl->name);
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	size_t r;
 	int rc = 0;
 
@@ -68,7 +68,9 @@ int sw_save_results(struct session *s, struct plan *pl)
 		if (pl->done[r] &&
 		    series_add_row(t, pl->rows + r * pl->res->ncols))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv",
+			      pl->dir);
 	if (!rc)
 		rc = series_write_csv(t, path, &s->err);
 	series_free(t);
@@ -81,13 +83,14 @@ int sw_save_results(struct session *s, struct plan *pl)
 int sw_save_definition(struct session *s, struct plan *pl,
 		       const uint32_t *vals, size_t n)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct pcb_wfile w;
 	size_t k;
 	int i, rc;
 
-	snprintf(path, sizeof(path), "%s/sweep.args", pl->dir);
-	rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/sweep.args", pl->dir);
+	if (!rc)
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
 	if (rc)
 		return rc;
 	fprintf(w.fp, "# pccbench %s sweep on %s: one word per line\n"
@@ -102,14 +105,15 @@ int sw_save_definition(struct session *s, struct plan *pl,
 int sw_save_meta(struct session *s, struct plan *pl, time_t start,
 		 double wall, const char *status)
 {
-	char path[4200], v[40];
+	char path[PCB_PATH_LEN], v[40];
 	struct pcb_wfile w;
 	size_t k, i;
 	FILE *fp;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/meta.json", pl->dir);
-	rc = store_meta_open(s, &w, path, "sweep", pl->name, start);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/meta.json", pl->dir);
+	if (!rc)
+		rc = store_meta_open(s, &w, path, "sweep", pl->name, start);
 	if (rc)
 		return rc;
 	fp = w.fp;
@@ -292,15 +296,15 @@ static int def_lines(struct session *s, struct sdef *d, char *buf, size_t len)
 }
 
 /* The words: PARAM VALUES pairs (as many as #axes), then the keywords. */
-static int def_words(struct session *s, struct sdef *d)
+/* The axes: `PARAM VALUES` pairs before the first keyword, as many as
+ * '#axes N' says; *next: the first keyword's index.
+ */
+static int def_axes(struct session *s, struct sdef *d, int *next)
 {
-	char **w = d->words, (*texts)[48] = NULL;
-	unsigned long repeat = 0, ul;
-	size_t nax = 0, nseeds = 0, n, k;
-	bool have_measure = false;
+	char **w = d->words, (*texts)[48] = malloc(SW_MAX_VALS * sizeof(*texts));
+	size_t nax = 0, n, k;
 	int i, rc = 0;
 
-	texts = malloc(SW_MAX_VALS * sizeof(*texts));
 	if (!texts)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	d->npoints = 1;
@@ -335,74 +339,92 @@ static int def_words(struct session *s, struct sdef *d)
 	if (!rc && nax != d->naxes)
 		rc = sw_file_bad(s, d->path, 0, "'#axes %zu' but %zu param%s",
 			      d->naxes, nax, nax == 1 ? "" : "s");
-	for (; !rc && i < d->nwords; i++) {
-		const char *key = w[i], *val = w[i + 1];
-		int64_t ps;
+	*next = i;
+	return rc;
+}
 
-		if (!sw_is_keyword(key) || !strcmp(key, "into") ||
-		    !strcmp(key, "plot")) {
-			rc = sw_file_bad(s, d->path, 0, "'%.40s' where a keyword "
-				      "belongs", key);
+/* seeds S1,S2,...: 1 to SW_MAX_REPEAT whole numbers. */
+static int def_seeds(struct session *s, struct sdef *d, const char *val,
+		     size_t *nseeds)
+{
+	const char *t = val, *end;
+
+	for (*nseeds = 0;; t = end + 1) {
+		if (*nseeds == SW_MAX_REPEAT ||
+		    parse_digits(t, &end, UINT64_MAX, &d->seeds[*nseeds]) ||
+		    (*end && *end != ','))
+			return sw_file_bad(s, d->path, 0, "bad seeds '%.40s' (1 "
+					   "to %d whole numbers)", val,
+					   SW_MAX_REPEAT);
+		++*nseeds;
+		if (!*end)
 			break;
-		}
-		if (!strcmp(key, "shuffle"))
-			continue;
-		if (!val) {
-			rc = sw_file_bad(s, d->path, 0, "'%s' without a value",
-				      key);
-			break;
-		}
-		i++;
-		if (!strcmp(key, "for") || !strcmp(key, "warmup") ||
-		    !strcmp(key, "every")) {
-			if (pcb_parse_duration_ps(val, -1, &ps) ||
-			    (ps < 1000000 && key[0] != 'w'))
-				rc = sw_file_bad(s, d->path, 0, "bad %s '%.40s'",
-					      key, val);
-		} else if (!strcmp(key, "repeat")) {
-			if (sw_parse_count(&s->err, key, val, SW_MAX_REPEAT,
-					"repeats", &repeat))
-				rc = sw_file_rewrap(s, d->path);
-		} else if (!strcmp(key, "jobs")) {
-			if (sw_parse_count(&s->err, key, val, SW_MAX_JOBS,
-					"worker processes", &ul))
-				rc = sw_file_rewrap(s, d->path);
-		} else if (!strcmp(key, "seeds")) {
-			const char *t = val, *end;
-
-			for (nseeds = 0; !rc; t = end + 1) {
-				if (nseeds == SW_MAX_REPEAT ||
-				    parse_digits(t, &end, UINT64_MAX,
-						 &d->seeds[nseeds]) ||
-				    (*end && *end != ',')) {
-					rc = sw_file_bad(s, d->path, 0, "bad "
-						      "seeds '%.40s' (1 to %d "
-						      "whole numbers)", val,
-						      SW_MAX_REPEAT);
-					break;
-				}
-				nseeds++;
-				if (!*end)
-					break;
-			}
-			d->have_seeds = !rc;
-		} else if (!strcmp(key, "measure")) {
-			if (sw_parse_measures(&s->err, true, val, d->m,
-					   &d->nmeas))
-				rc = sw_file_rewrap(s, d->path);
-			have_measure = true;
-		} else if (!strcmp(key, "scenario")) {
-			uint64_t seed;
-			int ns;
-
-			for (ns = 1; i + ns < d->nwords &&
-			     !sw_is_keyword(w[i + ns]); ns++)
-				;
-			if (dev_workload_check(ns, w + i, &seed, &s->err))
-				rc = sw_file_rewrap(s, d->path);
-			i += ns - 1;
-		}			/* while: the command, run as it is */
 	}
+	d->have_seeds = true;
+	return 0;
+}
+
+/* One `KEY VALUE` after the axes; *i moves past what it took. */
+static int def_key(struct session *s, struct sdef *d, int *i,
+		   unsigned long *repeat, size_t *nseeds, bool *have_measure)
+{
+	char **w = d->words;
+	const char *key = w[*i], *val = w[*i + 1];
+	unsigned long ul;
+	int64_t ps;
+
+	if (!sw_is_keyword(key) || !strcmp(key, "into") ||
+	    !strcmp(key, "plot"))
+		return sw_file_bad(s, d->path, 0, "'%.40s' where a keyword "
+				   "belongs", key);
+	if (!strcmp(key, "shuffle"))
+		return 0;
+	if (!val)
+		return sw_file_bad(s, d->path, 0, "'%s' without a value", key);
+	++*i;
+	if (!strcmp(key, "for") || !strcmp(key, "warmup") ||
+	    !strcmp(key, "every")) {
+		if (pcb_parse_duration_ps(val, -1, &ps) ||
+		    (ps < 1000000 && key[0] != 'w'))
+			return sw_file_bad(s, d->path, 0, "bad %s '%.40s'",
+					   key, val);
+	} else if (!strcmp(key, "repeat")) {
+		if (sw_parse_count(&s->err, key, val, SW_MAX_REPEAT,
+				   "repeats", repeat))
+			return sw_file_rewrap(s, d->path);
+	} else if (!strcmp(key, "jobs")) {
+		if (sw_parse_count(&s->err, key, val, SW_MAX_JOBS,
+				   "worker processes", &ul))
+			return sw_file_rewrap(s, d->path);
+	} else if (!strcmp(key, "seeds")) {
+		return def_seeds(s, d, val, nseeds);
+	} else if (!strcmp(key, "measure")) {
+		*have_measure = true;
+		if (sw_parse_measures(&s->err, true, val, d->m, &d->nmeas))
+			return sw_file_rewrap(s, d->path);
+	} else if (!strcmp(key, "scenario")) {
+		uint64_t seed;
+		int ns;
+
+		for (ns = 1; *i + ns < d->nwords && !sw_is_keyword(w[*i + ns]);
+		     ns++)
+			;
+		if (dev_workload_check(ns, w + *i, &seed, &s->err))
+			return sw_file_rewrap(s, d->path);
+		*i += ns - 1;
+	}			/* while: the command, run as it is */
+	return 0;
+}
+
+static int def_words(struct session *s, struct sdef *d)
+{
+	unsigned long repeat = 0;
+	size_t nseeds = 0;
+	bool have_measure = false;
+	int i = 0, rc = def_axes(s, d, &i);
+
+	for (; !rc && i < d->nwords; i++)
+		rc = def_key(s, d, &i, &repeat, &nseeds, &have_measure);
 	if (!rc && !have_measure)
 		rc = sw_file_bad(s, d->path, 0, "no 'measure'");
 	if (!rc && d->have_seeds && repeat && repeat != nseeds)
@@ -440,7 +462,9 @@ int sw_def_load(struct session *s, const char *name, char *dir,
 	rc = pcb_check_dir(dir, &s->err);
 	if (rc)
 		return rc;
-	snprintf(d->path, sizeof(d->path), "%s/sweep.args", dir);
+	rc = pcb_path(d->path, sizeof(d->path), &s->err, "%s/sweep.args", dir);
+	if (rc)
+		return rc;
 	rc = pcb_read_file(d->path, SW_ARGS_MAX, &buf, &len, &s->err);
 	if (rc == -PCB_E_NOENT) {
 		pcb_err_reset(&s->err);
@@ -587,12 +611,14 @@ int sw_results_check(struct session *s, const struct sdef *d,
 int sw_load_results(struct session *s, struct plan *pl)
 {
 	struct series *r;
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct stat st;
 	size_t i, c;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/results.csv", pl->dir);
+	rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv", pl->dir);
+	if (rc)
+		return rc;
 	if (lstat(path, &st) && errno == ENOENT)
 		return 0;	/* nothing ran yet */
 	rc = series_read_csv(&r, pl->name, path, &s->err);

@@ -105,7 +105,7 @@ struct measure {
 struct sdef;
 
 struct plan {
-	char name[64], dir[4096];
+	char name[64], dir[PCB_PATH_LEN];
 	bool replay;		/* the device replays a workload from a seed:
 				 * runs start afresh, in worker processes */
 	unsigned slot;
@@ -121,7 +121,7 @@ struct plan {
 	char **scen;		/* kind and pairs, or NULL */
 	int nscen;
 	char **targv;		/* the `while` command, or NULL */
-	char plot[4096];
+	char plot[PCB_PATH_LEN];
 	bool shuffle;
 	char *args[SW_MAX_ARGS];	/* the definition, saved */
 	int nargs;
@@ -148,7 +148,7 @@ struct wmsg {			/* worker -> parent, one write < PIPE_BUF */
  * an error naming the file: a damaged definition is never guessed at.
  */
 struct sdef {
-	char path[4300];		/* sweep.args, named in messages */
+	char path[PCB_PATH_LEN];		/* sweep.args, named in messages */
 	char **words;			/* NULL-terminated, owned */
 	int nwords;
 	size_t naxes;

@@ -46,7 +46,7 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 		  char *dir, size_t dlen)
 {
 	struct sdef *d = calloc(1, sizeof(*d));
-	char path[4300];
+	char path[PCB_PATH_LEN];
 	struct stat st;
 	size_t c, i, p, k;
 	int rc;
@@ -55,7 +55,8 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 	if (!d)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	rc = sw_def_load(s, name, dir, dlen, d);
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv", dir);
 	if (!rc && lstat(path, &st) && errno == ENOENT)
 		rc = pcb_error(&s->err, PCB_E_NOENT, "sweep %s has no results "
 			       "yet ('sweep resume %s')", name, name);
