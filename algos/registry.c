@@ -99,14 +99,22 @@ int algo_set_opt(uint32_t *opts, const struct algo_ops *ops,
 	if (o->choices) {
 		size_t k;
 
+		char list[128];
+		size_t n = 0;
+
 		for (k = 0; o->choices[k]; k++)
 			if (!strcasecmp(o->choices[k], value)) {
 				opts[i] = (uint32_t)k;
 				return 0;
 			}
+		list[0] = '\0';
+		for (k = 0; o->choices[k] && n < sizeof(list); k++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s", k ? ", " : "",
+					      o->choices[k]);
 		return pcb_error(err, PCB_E_INVAL,
-				 "%s: '%s' is not one of its choices", name,
-				 value);
+				 "%s: '%s' is not one of its choices (%s)",
+				 name, value, list);
 	} else {
 		char *end;
 		double x;

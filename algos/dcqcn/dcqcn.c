@@ -23,7 +23,7 @@
  *    (a reconstruction: flooring the 10-bit value takes at least 1/1024
  *    per update, so with a CNP less than once every 1024 / (1024 - g)
  *    updates alpha fell to 0 and cuts stopped, unlike the EWMA NVIDIA
- *    describes);
+ *    describes; model option `alpha 10bit` floors it so, to compare);
  *  - increase events come from the timer (rpg_time_reset without a cut)
  *    and the byte counter (rpg_byte_reset bytes sent without a cut, 0 =
  *    off), each counting its events since the last cut.  With F =
@@ -31,8 +31,9 @@
  *    are <= F fast recovery, when one exceeds F additive increase (RT +=
  *    rpg_ai_rate), when both do hyper increase (RT += rpg_hai_rate, a
  *    fixed step as the paper and HPCC's "Mellanox" model take it; the
- *    authors' ns-3 grows it, NVIDIA does not say [UNK]); then RC = (RT +
- *    RC) / 2.  A byte counter that is off stands in with the timer's
+ *    authors' ns-3 grows it, NVIDIA does not say [UNK]; model option
+ *    `hai growing` adds i steps at the i-th hyper-increase event, our
+ *    reading of that growth); then RC = (RT + RC) / 2.  A byte counter that is off stands in with the timer's
  *    count less one, so timer-only recovery goes F fast recoveries, one
  *    additive increase, then hyper increase, the shape of HPCC's
  *    timer-only model (a reconstruction; before, an off byte counter
@@ -58,7 +59,24 @@ static const char *const dcqcn_counter_names[DCQCN_NCOUNTERS] = {
 	"DCQCN_ALPHA_UPDATE_COUNTER", "DCQCN_MIN_RATE", "DCQCN_MAX_RATE",
 };
 
+static const char *const hai_choices[] = { "fixed", "growing", NULL };
+static const char *const alpha_choices[] = { "20bit", "10bit", NULL };
+
+/* Where NVIDIA does not say, the choices a model can make (the head
+ * comment): the default of each is the model's own. */
+static const struct algo_opt_desc dcqcn_opts[DCQCN_NOPTS] = {
+	{ "hai", "hyper increase: a fixed rpg_hai_rate step (the paper, "
+	  "HPCC) or i x rpg_hai_rate at the i-th hyper-increase event (as "
+	  "the DCQCN authors' ns-3 grows it) [UNK]", hai_choices,
+	  DCQCN_HAI_FIXED },
+	{ "alpha", "alpha kept with 10 more fraction bits (reconstruction) "
+	  "or floored to the documented 10 bits at every update (it then "
+	  "decays to 0 between CNPs) [UNK]", alpha_choices,
+	  DCQCN_ALPHA_20BIT },
+};
+
 #define P(x) (p->conf->params[DCQCN_##x])
+#define OPT(x) (p->conf->opts[DCQCN_OPT_##x])
 
 /* alpha's fraction bits beyond the documented 10 (see the head) */
 #define ALPHA_XBITS 10
@@ -128,7 +146,11 @@ static void increase(struct algo_port *p, struct dcqcn_qp *q, bool timer)
 	else
 		q->bc_inc = true;
 	if (tc > f && bc > f) {
-		rt += mbps(p, P(HAI_RATE));
+		/* growing: the i-th hyper-increase event adds i steps */
+		uint32_t i = OPT(HAI) == DCQCN_HAI_GROWING ?
+			     (tc < bc ? tc : bc) - f : 1;
+
+		rt += (uint64_t)i * mbps(p, P(HAI_RATE));
 		algo_count(p, DCQCN_C_HAI, 1);
 	} else if (tc > f || bc > f) {
 		rt += mbps(p, P(AI_RATE));
@@ -242,6 +264,8 @@ static void dcqcn_on_timer(struct algo_port *p, void *qp, int64_t now,
 					0)) >> 10;
 		if (a > 1023u << ALPHA_XBITS)
 			a = 1023u << ALPHA_XBITS;
+		if (OPT(ALPHA) == DCQCN_ALPHA_10BIT)
+			a &= ~(uint64_t)((1u << ALPHA_XBITS) - 1);
 		q->alpha_fx = (uint32_t)a;
 		q->alpha = q->alpha_fx >> ALPHA_XBITS;
 		q->cnp_in_period = false;
@@ -280,6 +304,8 @@ const struct algo_ops dcqcn_ops = {
 	.ncounters = DCQCN_NCOUNTERS,
 	.param_names = dcqcn_param_names,
 	.counter_names = dcqcn_counter_names,
+	.nopts = DCQCN_NOPTS,
+	.opts = dcqcn_opts,
 	.init = dcqcn_init,
 	.on_tx = dcqcn_on_tx,
 	.on_rtt = dcqcn_on_rtt,

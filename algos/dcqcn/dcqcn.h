@@ -19,6 +19,11 @@ enum dcqcn_counter {
 	DCQCN_C_MAX_RATE, DCQCN_NCOUNTERS
 };
 
+/* Model options (`sim model dcqcn`): the choices NVIDIA leaves open. */
+enum dcqcn_opt { DCQCN_OPT_HAI, DCQCN_OPT_ALPHA, DCQCN_NOPTS };
+enum { DCQCN_HAI_FIXED, DCQCN_HAI_GROWING };
+enum { DCQCN_ALPHA_20BIT, DCQCN_ALPHA_10BIT };
+
 struct dcqcn_qp {
 	uint32_t rc, rt;	/* current and target rate, fxp20 */
 	uint32_t alpha;		/* congestion estimate, /1024: the cut's */

@@ -257,9 +257,12 @@ static int cmd_sim_reset(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* `sim model [ALGO] [KEY VALUE...]`: the model options of ALGO, else of
+ * the active algorithm (ZTR-RTT when none is). */
 static int cmd_sim_model(struct session *s, int argc, char **argv)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
+	const struct algo_ops *z;
+	const uint32_t *opts;
 	struct simdev *d;
 	size_t i;
 	int rc;
@@ -267,25 +270,36 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	rc = dev_simdev(s, &d);
 	if (rc)
 		return rc;
+	z = argc ? algo_find(argv[0]) : NULL;
+	if (z) {
+		argc--;
+		argv++;
+	} else {
+		z = simdev_model_algo(d);
+	}
 	if (argc % 2)
 		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: sim model [KEY VALUE...]");
+				 "usage: sim model [ALGO] [KEY VALUE...]");
 	for (i = 0; i < (size_t)argc; i += 2) {
-		rc = simdev_model(d, argv[i], argv[i + 1], &s->err);
+		rc = simdev_model(d, z, argv[i], argv[i + 1], &s->err);
 		if (rc)
 			return rc;
 	}
-	out_text(&s->out, "%s model options (reconstructed parts):\n",
-		 z->label);
+	opts = simdev_opts(d, z);
 	out_obj_begin(&s->out, NULL);
-	for (i = 0; i < z->nopts; i++) {
+	out_field_str(&s->out, "algorithm", "%s model options", z->name);
+	if (!z->nopts || !opts)
+		out_text(&s->out, ": none\n");
+	else
+		out_text(&s->out, " (reconstructed parts):\n");
+	for (i = 0; opts && i < z->nopts; i++) {
 		char v[32];
 
 		if (z->opts[i].choices)
 			snprintf(v, sizeof(v), "%s",
-				 z->opts[i].choices[d->opts[i]]);
+				 z->opts[i].choices[opts[i]]);
 		else
-			snprintf(v, sizeof(v), "%.4g", d->opts[i] / 65536.0);
+			snprintf(v, sizeof(v), "%.4g", opts[i] / 65536.0);
 		out_text(&s->out, "  %-9s ", z->opts[i].name);
 		out_field_str(&s->out, z->opts[i].name, "%-13s ", v);
 		out_text(&s->out, "%s\n", z->opts[i].help);
@@ -326,12 +340,13 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	ROW("rx_packets_phy", c.rx_pkts, "");
 	ROW("tx_packets_phy", c.tx_pkts, "");
 	for (p = 0; p < 8; p++) {
-		if (p != SIM_PRIO_DATA && p != SIM_PRIO_CTRL)
+		/* a second data priority shows once it carries data */
+		if (p != SIM_PRIO_DATA && p != SIM_PRIO_CTRL &&
+		    !c.tx_pkts_prio[p] && !c.rx_pkts_prio[p])
 			continue;
 		snprintf(name, sizeof(name), "rx_prio%d_bytes", p);
-		ROW(name, c.rx_bytes_prio[p], p == SIM_PRIO_DATA ?
-		    "RoCE data and RTT probes" : "ACK, NACK, CNP, probe "
-		    "responses");
+		ROW(name, c.rx_bytes_prio[p], p == SIM_PRIO_CTRL ? "ACK, NACK, "
+		    "CNP, probe responses" : "RoCE data and RTT probes");
 		snprintf(name, sizeof(name), "rx_prio%d_packets", p);
 		ROW(name, c.rx_pkts_prio[p], "");
 		snprintf(name, sizeof(name), "tx_prio%d_bytes", p);
@@ -348,6 +363,15 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	snprintf(name, sizeof(name), "tx_prio%d_pause", SIM_PRIO_DATA);
 	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
 	    "sent (their receive side never fills: 0)");
+	for (p = 0; p < 8; p++) {	/* a second data priority's */
+		if (p == SIM_PRIO_DATA || p == SIM_PRIO_CTRL ||
+		    (!c.tx_pkts_prio[p] && !c.rx_pkts_prio[p]))
+			continue;
+		snprintf(name, sizeof(name), "rx_prio%d_pause", p);
+		ROW(name, c.pause_rx_prio[p], "");
+		snprintf(name, sizeof(name), "tx_prio%d_pause", p);
+		ROW(name, c.pause_tx_prio[p], "");
+	}
 	ROW("np_ecn_marked_roce_packets", c.ecn_marked, "CE-marked packets "
 	    "received");
 	ROW("np_cnp_sent", c.cnp_sent, "CNPs sent by receivers");
@@ -413,13 +437,25 @@ static bool sim_run_complete(struct session *s, char **argv, int argc,
 /* sim model [KEY VALUE]...: the keys and choices are the model's
  * options (algo.h), as simdev_model takes them.
  */
+/* `sim model [ALGO] KEY VALUE`: the algorithms with options first, then
+ * the named one's options (ZTR-RTT's when none is named: completion does
+ * not open the device to ask which is active). */
 static bool sim_model_complete(struct session *s, char **argv, int argc,
 			       struct cands *c)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
+	const struct algo_ops *z = argc ? algo_find(argv[0]) : NULL;
 	size_t i, j;
 
 	(void)s;
+	if (z) {
+		argv++;
+		argc--;
+	} else {
+		for (i = 0; !argc && algo_registry[i]; i++)
+			if (algo_registry[i]->nopts)
+				cand_add(c, algo_registry[i]->name);
+		z = algo_find("ztr_rtt");
+	}
 	for (i = 0; z && i < z->nopts; i++) {
 		const struct algo_opt_desc *o = &z->opts[i];
 
@@ -432,14 +468,14 @@ static bool sim_model_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
-
 const struct cmd_row cmd_sim_verbs[] = {
 	{
 		.name = "scenario",
 		.fn = cmd_sim_scenario,
 		.max_args = -1,
 		.args = "[NAME KEY VALUE...]",
-		.help = "set the workload: incast, staircase, permutation, mix",
+		.help = "set the workload: incast, staircase, permutation, mix "
+			"(on a leaf-spine or fat tree)",
 		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
 		.complete = sim_scenario_complete,
@@ -492,9 +528,10 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.name = "model",
 		.fn = cmd_sim_model,
 		.max_args = -1,
-		.args = "[KEY VALUE...]",
-		.help = "show or set the reconstructed ZTR-RTT model options",
-		.example = "sim model target flow decrease proportional",
+		.args = "[ALGO] [KEY VALUE...]",
+		.help = "show or set an algorithm model's reconstructed options "
+			"(the active algorithm's unless ALGO is named)",
+		.example = "sim model dcqcn hai growing",
 		.complete = sim_model_complete,
 	},
 	{ 0 }

@@ -613,13 +613,19 @@ static uint32_t q_pop(struct sim *s, struct pqueue *q)
 	return i;
 }
 
+/* The bytes a port's data queues hold (both classes). */
+static inline uint64_t q_bytes(const struct sim *s, const struct port *p)
+{
+	return p->data.bytes + (s->c1 ? s->c1[p - s->ports].data.bytes : 0);
+}
+
 /* Time-weighted queue statistics before the data queue changes. */
 static void q_account(struct sim *s, struct port *p)
 {
 	int64_t dt = s->now - p->q_last;
 
 	if (dt > 0 && p->q_hist)
-		lhist_add(p->q_hist, p->data.bytes, (uint64_t)dt);
+		lhist_add(p->q_hist, q_bytes(s, p), (uint64_t)dt);
 	p->q_last = s->now;
 }
 
@@ -646,12 +652,12 @@ static void ingress_add(struct sim *s, struct sw *w, struct port *p,
 			int64_t delta);
 static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 			int64_t t);
+static bool c1_turn(struct sim *s, uint32_t pi);
+static uint32_t c1_dequeue(struct sim *s, uint32_t pi);
 
-/* RED/ECN on the egress data queue. */
-static void ecn_mark(struct sim *s, struct port *p, struct pkt *k)
+/* RED/ECN on an egress data queue of q bytes. */
+static void ecn_mark(struct sim *s, uint64_t q, struct pkt *k)
 {
-	uint64_t q = p->data.bytes;
-
 	if (!s->cfg.ecn_on || k->type != PK_DATA || q <= s->cfg.kmin)
 		return;
 	if (q < s->cfg.kmax) {
@@ -712,6 +718,8 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 
 	if (p->ctrl.head != NONE) {
 		ki = q_pop(s, &p->ctrl);
+	} else if (s->c1 && p->is_switch && c1_turn(s, pi)) {
+		ki = c1_dequeue(s, pi);
 	} else if (!p->paused && p->data.head != NONE) {
 		q_account(s, p);
 		ki = q_pop(s, &p->data);
@@ -722,10 +730,11 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			ingress_add(s, w, &s->ports[k->port], -(int64_t)k->size);
 			pfc_check_resume(s, k->port);
 			if (s->cfg.ecn_dequeue)
-				ecn_mark(s, p, k);
+				ecn_mark(s, p->data.bytes, k);
 		}
 		TAP(s, tap_queue(s, pi, ki, TAP_DEQ));
-	} else if (!p->paused && !p->is_switch) {
+	} else if (!p->is_switch && (!p->paused ||
+				     (s->c1 && !s->c1[pi].paused))) {
 		ki = nic_pick(s, &s->hosts[p->owner]);
 	}
 	if (ki != NONE)
@@ -750,7 +759,8 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki)
 	p->free_at = s->now + ser;
 	k->port = p->peer;
 	ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
-	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE)) {
+	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE) ||
+	    (s->c1 && !s->c1[pi].paused && s->c1[pi].data.head != NONE)) {
 		port_free_at(s, pi);
 	} else if (!p->is_switch) {
 		/* the NIC: back when the port is free and a QP may send */
@@ -793,12 +803,10 @@ static void ctrl_queue(struct sim *s, uint32_t pi, uint32_t ki)
 
 /* ---- PFC ---------------------------------------------------------------- */
 
-#define XON_OFFSET 3072
-
-/* Dynamic Xoff: the reserve plus an eighth of the shared pool still
- * free (HPCC ns-3's alpha for ports at host speed).  The pool excludes
- * every port's reserve and headroom, so whatever the thresholds do, the
- * bytes held stay within the buffer.
+/* Dynamic Xoff: the reserve plus alpha x the shared pool still free
+ * (buffer.c; by default 1/8, HPCC ns-3's alpha for ports at host speed).
+ * The pool excludes every port's reserve and headroom, so whatever the
+ * thresholds do, the bytes held stay within the buffer.
  */
 static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 {
@@ -806,11 +814,11 @@ static uint64_t xoff_thr(const struct sim *s, const struct sw *w)
 	uint64_t free_ = s->cfg.buffer > set_aside ? s->cfg.buffer - set_aside :
 						      0;
 
-	return pfc_reserve(s) + free_ / 8;
+	return pfc_reserve(s) + dt_limit(free_, s->alpha_xoff);
 }
 
 /* Xon, as SAI defines it: max(static Xon, Xoff - Xon offset).  The
- * offset is HPCC ns-3's 3 KB; the static floor, one packet, lies below
+ * offset is by default HPCC ns-3's 3 KB; the static floor, one packet, lies below
  * the Xoff floor (the reserve), so the band is never empty and an
  * ingress that drains always resumes: without the floor a dynamic Xoff
  * below the offset could never be met (issue 23, bug 1).
@@ -819,7 +827,7 @@ static uint64_t xon_thr(const struct sim *s, const struct sw *w)
 {
 	uint64_t xoff = xoff_thr(s, w), pkt = s->cfg.mtu + HDR_BYTES;
 
-	return xoff > XON_OFFSET + pkt ? xoff - XON_OFFSET : pkt;
+	return xoff > s->xon_offset + pkt ? xoff - s->xon_offset : pkt;
 }
 
 /* Ingress port p of switch w holds delta more bytes (or fewer). */
@@ -887,25 +895,121 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
 		port_start(s, pi);
 }
 
-/* ---- switches ----------------------------------------------------------- */
+/* ---- a second data priority ---------------------------------------------
+ *
+ * Class 1 (sim.c1, when the scenario has a second data priority) has its
+ * own egress queue, ingress accounting, PFC state and pause frames per
+ * port; the buffer, its shared pool and thresholds are the same.  A port
+ * whose two data queues may both send takes a packet from each in turn
+ * (equal weights; switches often default to DWRR between lossless
+ * classes [reconstructed]).  Out of the hot path: class 0 pays a test of
+ * the packet's PF_C1 flag or of s->c1.
+ */
 
-static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
+/* A port that PFC holds, for either class. */
+static bool port_held(const struct sim *s, uint32_t pi)
+{
+	return s->ports[pi].paused || (s->c1 && s->c1[pi].paused);
+}
+
+static inline bool qp_held(const struct sim *s, const struct host *h,
+			   const struct qp *q)
+{
+	return q->cls ? s->c1[h->port].paused : s->ports[h->port].paused;
+}
+
+/* Switch port pi sends class 1 next: it may, and class 0 may not or had
+ * the last turn. */
+static bool c1_turn(struct sim *s, uint32_t pi)
+{
+	const struct port *p = &s->ports[pi];
+	struct port_c1 *c = &s->c1[pi];
+
+	if (c->paused || c->data.head == NONE)
+		return false;
+	if (p->paused || p->data.head == NONE)
+		return true;
+	c->turn = !c->turn;
+	return !c->turn;
+}
+
+static void c1_ingress_add(struct sim *s, struct sw *w, uint32_t pi,
+			   int64_t delta)
+{
+	struct port_c1 *c = &s->c1[pi];
+	uint64_t r = pfc_reserve(s);
+
+	w->shared -= c->ingress_bytes > r ? c->ingress_bytes - r : 0;
+	c->ingress_bytes += (uint64_t)delta;
+	w->shared += c->ingress_bytes > r ? c->ingress_bytes - r : 0;
+	w->used += (uint64_t)delta;
+}
+
+static void c1_pfc_send(struct sim *s, uint32_t inport, bool pause)
+{
+	const struct port *p = &s->ports[inport];
+	struct port_c1 *c = &s->c1[inport];
+
+	c->pause_sent = pause;
+	c->pause_tx++;
+	s->c.sw_pause_tx++;
+	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+		pause ? EV_PFC1_PAUSE : EV_PFC1_RESUME, p->peer);
+}
+
+static void c1_pfc_apply(struct sim *s, uint32_t pi, bool pause)
+{
+	struct port_c1 *c = &s->c1[pi];
+
+	if (pause) {
+		c->pause_rx++;
+		s->pause_events++;
+		if (!s->ports[pi].is_switch)
+			s->c.pause_rx++;
+		if (!c->paused)
+			c->pause_start = s->now;
+	} else if (c->paused) {
+		c->paused_ps += s->now - c->pause_start;
+	}
+	c->paused = pause;
+	if (!pause)
+		port_start(s, pi);
+}
+
+static uint32_t c1_dequeue(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+	struct port_c1 *c = &s->c1[pi];
+	struct sw *w = &s->sws[p->owner];
+	uint32_t ki, in;
+	struct pkt *k;
+
+	q_account(s, p);
+	ki = q_pop(s, &c->data);
+	k = &s->pk[ki];
+	in = k->port;
+	c1_ingress_add(s, w, in, -(int64_t)k->size);
+	if (s->c1[in].pause_sent && s->c1[in].ingress_bytes <= xon_thr(s, w))
+		c1_pfc_send(s, in, false);
+	if (s->cfg.ecn_dequeue)
+		ecn_mark(s, c->data.bytes, k);
+	return ki;
+}
+
+/* switch_rx for a class-1 packet bound for egress port e. */
+static void c1_switch_rx(struct sim *s, uint32_t inport, uint32_t e,
+			 uint32_t ki)
 {
 	struct sw *w = &s->sws[s->ports[inport].owner];
 	struct pkt *k = &s->pk[ki];
-	const struct route *r = &w->routes[k->dst];
-	uint32_t e = r->first + (r->count > 1 ?
-				 s->qps[k->qp].ecmp % r->count : 0);
-	struct port *out = &s->ports[e], *in;
+	struct port *out = &s->ports[e];
+	struct port_c1 *q = &s->c1[e], *in = &s->c1[inport];
+	uint64_t after = q->data.bytes + k->size;
 
-	if (!data_class(k)) {
-		ctrl_queue(s, e, ki);
-		return;
-	}
 	if (w->used + k->size > s->cfg.buffer ||
-	    (!s->cfg.pfc &&
-	     out->data.bytes + k->size > s->cfg.buffer - w->used)) {
-		/* lossy: dynamic threshold (alpha 1) or a full buffer */
+	    (!s->pfc_c[1] && after > s->buf_reserve &&
+	     after > dt_limit(s->cfg.buffer - w->used, s->alpha_drop))) {
+		q->drops++;
 		out->drops++;
 		out->drop_bytes += k->size;
 		s->c.drops_nobuf++;
@@ -915,7 +1019,67 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		return;
 	}
 	if (!s->cfg.ecn_dequeue)
-		ecn_mark(s, out, k);
+		ecn_mark(s, q->data.bytes, k);
+	c1_ingress_add(s, w, inport, k->size);
+	k->port = inport;
+	q_account(s, out);
+	q_push(s, &q->data, ki);
+	if (q_bytes(s, out) > out->q_max)
+		out->q_max = q_bytes(s, out);
+	if (s->pfc_c[1] && !in->pause_sent &&
+	    in->ingress_bytes > xoff_thr(s, w))
+		c1_pfc_send(s, inport, true);
+	port_start(s, e);
+}
+
+/* A host's NIC sends (c1_sent) or receives a class-1 packet. */
+static void c1_sent(struct sim *s, uint32_t pi, struct pkt *k)
+{
+	k->flags |= PF_C1;
+	s->c1[pi].tx_bytes += k->size;
+	s->c1[pi].tx_pkts++;
+}
+
+static void c1_received(struct sim *s, uint32_t pi, const struct pkt *k)
+{
+	s->c1[pi].rx_bytes += k->size;
+	s->c1[pi].rx_pkts++;
+}
+
+/* ---- switches ----------------------------------------------------------- */
+
+static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
+{
+	struct sw *w = &s->sws[s->ports[inport].owner];
+	struct pkt *k = &s->pk[ki];
+	const struct route *r = &w->routes[k->dst];
+	uint32_t e = r->first + (r->count > 1 ? (s->qps[k->qp].ecmp >>
+						 w->ecmp_shift) % r->count : 0);
+	struct port *out = &s->ports[e], *in;
+
+	if (!data_class(k)) {
+		ctrl_queue(s, e, ki);
+		return;
+	}
+	if (k->flags & PF_C1) {
+		c1_switch_rx(s, inport, e, ki);
+		return;
+	}
+	if (w->used + k->size > s->cfg.buffer ||
+	    (!s->pfc_c[0] && out->data.bytes + k->size > s->buf_reserve &&
+	     out->data.bytes + k->size > dt_limit(s->cfg.buffer - w->used,
+						  s->alpha_drop))) {
+		/* lossy: above the queue's reserve and its dynamic
+		 * threshold (buffer.c), or a full buffer */
+		out->drops++;
+		out->drop_bytes += k->size;
+		s->c.drops_nobuf++;
+		s->probes_lost += k->type == PK_PROBE;
+		pkt_free(s, ki);
+		return;
+	}
+	if (!s->cfg.ecn_dequeue)
+		ecn_mark(s, out->data.bytes, k);
 	in = &s->ports[inport];
 	ingress_add(s, w, in, k->size);
 	k->port = inport;
@@ -928,7 +1092,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		in->hdrm_used += k->size;
 		if (in->hdrm_used > in->hdrm_peak)
 			in->hdrm_peak = in->hdrm_used;
-	} else if (s->cfg.pfc && in->ingress_bytes > xoff_thr(s, w)) {
+	} else if (s->pfc_c[0] && in->ingress_bytes > xoff_thr(s, w)) {
 		pfc_send(s, inport, true);
 	}
 	port_start(s, e);
@@ -1144,6 +1308,8 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 	k->dst = q->dst;
 	k->psn = 0;
 	k->ts = s->now;
+	if (q->cls)
+		c1_sent(s, h->port, k);
 	q->probe_req = false;
 	q->probe_out = true;
 	q->probe_sent = s->now;
@@ -1173,7 +1339,8 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		uint32_t qi = act[slot];
 		struct qp *q = &s->qps[qi];
 
-		if (q->active && q->probe_req && !q->probe_out)
+		if (q->active && q->probe_req && !q->probe_out &&
+		    !(s->c1 && qp_held(s, h, q)))
 			return nic_probe(s, h, qi);
 	}
 	for (i = 0, slot = h->rr; i < n;
@@ -1185,7 +1352,7 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		uint32_t payload;
 		bool last;
 
-		if (!qp_has_work(q))
+		if (!qp_has_work(q) || (s->c1 && qp_held(s, h, q)))
 			continue;
 		if (q->next_ok > s->now) {
 			s->c.qp_desched++;
@@ -1206,6 +1373,8 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		k->psn = q->snd_nxt++;
 		if (!(q->snd_nxt & ((1u << s->cfg.ackreq) - 1)))
 			k->flags |= PF_ACKREQ;
+		if (q->cls)
+			c1_sent(s, h->port, k);
 		k->ts = s->now;
 		q->last_tx = s->now;
 		q->last_wire = k->size;
@@ -1388,10 +1557,13 @@ static void on_arrive(struct sim *s, uint32_t ki)
 	}
 	p->rx_bytes_c[!data_class(k)] += k->size;
 	p->rx_pkts_c[!data_class(k)]++;
-	if (p->is_switch)
+	if (p->is_switch) {
 		switch_rx(s, k->port, ki);
-	else
+	} else {
+		if (k->flags & PF_C1)
+			c1_received(s, k->port, k);
 		host_rx(s, p->owner, ki);
+	}
 }
 
 /* ---- timers and flows --------------------------------------------------- */
@@ -1578,6 +1750,12 @@ static void dispatch(struct sim *s, const struct ev *e)
 	case EV_PFC_RESUME:
 		pfc_apply(s, id, false);
 		break;
+	case EV_PFC1_PAUSE:
+		c1_pfc_apply(s, id, true);
+		break;
+	case EV_PFC1_RESUME:
+		c1_pfc_apply(s, id, false);
+		break;
 	case EV_FLOW_START:
 		flow_start(s, id);
 		break;
@@ -1707,6 +1885,7 @@ void sim_free(struct sim *s)
 	free(s->tr);
 	free(s->fct);
 	tap_free(s->tap);
+	free(s->c1);
 	free(s);
 }
 
@@ -1884,9 +2063,9 @@ static void trace_row(struct sim *s)
 	memset(r, 0, sizeof(*r));
 	r->t = s->tr_next;
 	for (i = 0; i < s->nports; i++)
-		if (s->ports[i].is_switch && s->ports[i].data.bytes >
+		if (s->ports[i].is_switch && q_bytes(s, &s->ports[i]) >
 		    r->queue_max)
-			r->queue_max = s->ports[i].data.bytes;
+			r->queue_max = q_bytes(s, &s->ports[i]);
 	for (i = 0; i < s->nqps; i++) {
 		const struct qp *q = &s->qps[i];
 		double g = q->rate * gbps;
@@ -1975,7 +2154,7 @@ static bool port_waits(const struct sim *s, uint32_t pi)
 	const struct host *h;
 	uint32_t i;
 
-	if (p->data.n)
+	if (p->data.n || (s->c1 && s->c1[pi].data.n))
 		return true;
 	if (p->is_switch)
 		return false;
@@ -2000,7 +2179,7 @@ static bool stalled(const struct sim *s)
 	if (s->now - s->last_tx < SIM_STALL_PS)
 		return false;
 	for (i = 0; i < s->nports; i++)
-		if (s->ports[i].paused && port_waits(s, i))
+		if (port_held(s, i) && port_waits(s, i))
 			return true;
 	return false;
 }
@@ -2028,8 +2207,8 @@ int sim_stall(const struct sim *s, struct pcb_err *err)
 	for (i = 0; i < s->nports; i++) {
 		char one[48];
 
-		queued += s->ports[i].data.bytes;
-		if (!s->ports[i].paused || !port_waits(s, i))
+		queued += q_bytes(s, &s->ports[i]);
+		if (!port_held(s, i) || !port_waits(s, i))
 			continue;
 		sim_port_name(s, i, one, sizeof(one));
 		if (len + strlen(one) + 2 < sizeof(names) - 16 && shown < 8) {
@@ -2163,6 +2342,25 @@ void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
 		delta[c] = (uint32_t)acc[c];
 }
 
+/* Host port pi's class-1 share, from priority 3's to its own (the time
+ * paused, pause_rx_ns, stays priority 3's). */
+static void c1_counters(const struct sim *s, uint32_t pi,
+			struct sim_port_counters *c)
+{
+	const struct port_c1 *q = &s->c1[pi];
+	int pr = s->prio_c[1], d = SIM_PRIO_DATA;
+
+	c->rx_bytes_prio[d] -= q->rx_bytes;
+	c->rx_pkts_prio[d] -= q->rx_pkts;
+	c->tx_bytes_prio[d] -= q->tx_bytes;
+	c->tx_pkts_prio[d] -= q->tx_pkts;
+	c->rx_bytes_prio[pr] += q->rx_bytes;
+	c->rx_pkts_prio[pr] += q->rx_pkts;
+	c->tx_bytes_prio[pr] += q->tx_bytes;
+	c->tx_pkts_prio[pr] += q->tx_pkts;
+	c->pause_rx_prio[pr] += q->pause_rx;
+}
+
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 {
 	uint32_t i;
@@ -2192,6 +2390,8 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 		c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
 		c->pause_rx_ns += (uint64_t)(p->paused_ps + (p->paused ?
 				s->now - p->pause_start : 0)) / PS_PER_NS;
+		if (s->c1)
+			c1_counters(s, s->hosts[i].port, c);
 	}
 }
 
@@ -2276,8 +2476,9 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		if (!p->is_switch)
 			continue;
 		q_account(s, p);
-		if (busiest == NONE ||
-		    win_payload(p) > win_payload(&s->ports[busiest]))
+		/* the fullest for its own speed (links differ per tier) */
+		if (busiest == NONE || win_payload(p) * p->ppb >
+		    win_payload(&s->ports[busiest]) * s->ports[busiest].ppb)
 			busiest = i;
 		if (win > 0 && p->q_hist->sum / win > best_q) {
 			best_q = p->q_hist->sum / win;

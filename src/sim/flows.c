@@ -19,7 +19,8 @@
 int64_t sim_ideal_fct(const struct sim *s, const struct qp *q)
 {
 	return q->path_rtt + (int64_t)((q->size + (uint64_t)q->npkts *
-					HDR_BYTES) * s->line_ppb);
+					HDR_BYTES) *
+				       s->src->path_ppb(s, q->src, q->dst));
 }
 
 static bool in_window(const struct sim *s, const struct qp *q)

@@ -1,5 +1,6 @@
-/* scenario.c - scenario keys (one declarative table), topologies and the
- * flows each scenario starts.
+/* scenario.c - scenario keys (one declarative table), their checks, and
+ * each scenario's build: its fabric (topo.c), its first flows, the mix's
+ * traffic (workload.c), the buffer's settings (buffer.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -16,13 +17,17 @@
 /* ---- keys --------------------------------------------------------------- */
 
 enum key_type { K_RATE, K_MTU, K_DUR, K_BYTES, K_ECN, K_BOOL, K_PROB, K_U32,
-		K_U64, K_START, K_DIST, K_ADP };
+		K_U64, K_START, K_DIST, K_ADP, K_TOPO, K_ALPHA, K_AUTO_BYTES,
+		K_PRIOS };
 
 #define KB_INCAST	(1u << SIM_INCAST)
 #define KB_STAIR	(1u << SIM_STAIRCASE)
 #define KB_PERM		(1u << SIM_PERMUTATION)
 #define KB_MIX		(1u << SIM_MIX)
 #define KB_ALL		(KB_INCAST | KB_STAIR | KB_PERM | KB_MIX)
+#define KB_FABRIC	(KB_PERM | KB_MIX)
+/* shown (sim_cfg_format) only when set off its default */
+#define KB_QUIET	(1u << 8)
 
 struct key {
 	const char *name;
@@ -76,6 +81,37 @@ static const struct key keys[] = {
 	  "minimum time between CNPs of a QP" },
 	{ "ack_every", K_U32, O(ack_every), 1, 64, KB_ALL,
 	  "data packets per ACK" },
+	{ "topo", K_TOPO, O(topo), 0, 1, KB_FABRIC | KB_QUIET,
+	  "leafspine|fattree" },
+	{ "k", K_U32, O(k), 2, 16, KB_FABRIC | KB_QUIET,
+	  "fat tree arity (even, 2-16: k^3/4 hosts)" },
+	{ "fabric_rate", K_RATE, O(fabric_gbps), 25, 800,
+	  KB_FABRIC | KB_QUIET, "switch-to-switch link speed "
+	  "25g|40g|50g|100g|200g|400g|800g (default: rate)" },
+	{ "fabric_delay", K_DUR, O(fabric_delay_ps), PS_PER_NS,
+	  100 * PS_PER_US, KB_FABRIC | KB_QUIET,
+	  "switch-to-switch link delay (default: delay)" },
+	{ "oversub", K_U32, O(oversub), 1, 16, KB_FABRIC | KB_QUIET,
+	  "leaf-spine oversubscription N:1 (1-16; sets the uplinks' speed)" },
+	{ "incast_period", K_DUR, O(incast_period_ps), PS_PER_US,
+	  100 * PS_PER_MS, KB_MIX | KB_QUIET,
+	  "a periodic incast over the mix, every T" },
+	{ "incast_senders", K_U32, O(incast_senders), 1, 1023,
+	  KB_MIX | KB_QUIET, "senders of the periodic incast (1-1023)" },
+	{ "incast_size", K_BYTES, O(incast_size), 1, 1ull << 30,
+	  KB_MIX | KB_QUIET, "bytes per incast sender (1 B to 1GB)" },
+	{ "alpha", K_ALPHA, O(alpha_log2), 0, 0, KB_ALL | KB_QUIET,
+	  "dynamic threshold alpha, a power of 2 from 1/256 to 8, or auto" },
+	{ "reserve", K_AUTO_BYTES, O(reserve), 0, 16 << 20, KB_ALL | KB_QUIET,
+	  "reserved bytes per queue (0 to 16MB, or auto)" },
+	{ "headroom", K_AUTO_BYTES, O(headroom), 1, 64 << 20,
+	  KB_ALL | KB_QUIET, "PFC headroom per port (1 B to 64MB, or auto)" },
+	{ "xon_offset", K_BYTES, O(xon_offset), 0, 1 << 20, KB_ALL | KB_QUIET,
+	  "Xon this many bytes below Xoff (0 to 1MB)" },
+	{ "incast_prio", K_U32, O(incast_prio), 0, 7, KB_MIX | KB_QUIET,
+	  "priority of the periodic incast (0-7, not 6; 3: the mix's)" },
+	{ "pfc_prios", K_PRIOS, O(pfc_prios), 0, 0, KB_ALL | KB_QUIET,
+	  "priorities with PFC: a list of 0-7 such as 3,4, or all" },
 };
 #undef O
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -136,11 +172,21 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->ackreq = 8;			/* mlx5_ib: log_ack_req_freq 8 */
 	c->cnp_interval_ps = 4 * PS_PER_US;
 	c->ack_every = 4;
+	c->topo = SIM_TOPO_LEAFSPINE;
+	c->k = 4;
+	c->incast_senders = 60;		/* HPCC's Fig. 11: 60 x 500 KB */
+	c->incast_size = 500000;
+	c->alpha_log2 = SIM_ALPHA_AUTO;
+	c->reserve = SIM_AUTO;
+	c->headroom = SIM_AUTO;
+	c->xon_offset = 3072;		/* HPCC ns-3's */
+	c->incast_prio = SIM_PRIO_DATA;
+	c->pfc_prios = 0;		/* all data priorities */
 }
 
 const char *sim_cfg_keys(enum sim_kind k)
 {
-	static char buf[4][512];
+	static char buf[4][1024];
 	size_t i, n = 0;
 
 	if (k > SIM_MIX)
@@ -204,6 +250,58 @@ static int parse_u64(const char *v, uint64_t *out)
 
 static int fmt_dur(char *b, size_t n, int64_t ps);
 
+/* "all" (0) or "3,4": priorities 0-7 -> a bit each. */
+static int parse_prios(const char *v, uint32_t *out)
+{
+	uint32_t m = 0;
+
+	if (!strcasecmp(v, "all")) {
+		*out = 0;
+		return 0;
+	}
+	for (;;) {
+		if (*v < '0' || *v > '7' || (v[1] && v[1] != ','))
+			return -1;
+		m |= 1u << (*v - '0');
+		if (!v[1])
+			break;
+		v += 2;
+	}
+	*out = m;
+	return 0;
+}
+
+/* "auto", "1/8", "0.125", "2": a power of two from 1/256 to 8 -> its
+ * log2 (SAI's dynamic_th). */
+static int parse_alpha(const char *v, int32_t *out)
+{
+	char *end;
+	double x;
+	int n;
+
+	if (!strcasecmp(v, "auto")) {
+		*out = SIM_ALPHA_AUTO;
+		return 0;
+	}
+	errno = 0;
+	if (!strncmp(v, "1/", 2)) {
+		x = strtod(v + 2, &end);
+		if (end == v + 2 || *end || errno || !(x > 0))
+			return -1;
+		x = 1 / x;
+	} else {
+		x = strtod(v, &end);
+		if (end == v || *end || errno)
+			return -1;
+	}
+	for (n = -8; n <= 3; n++)
+		if (ldexp(1, n) == x) {
+			*out = n;
+			return 0;
+		}
+	return -1;
+}
+
 static int bad(struct pcb_err *err, const struct key *k, const char *v)
 {
 	char lo[32], hi[32];
@@ -234,6 +332,7 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 	char *p = (char *)&c;
 	uint64_t u = 0;
 	int64_t d = 0;
+	uint32_t w;
 	size_t i;
 
 	for (i = 0; i < NKEYS; i++)
@@ -269,7 +368,8 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (u != 25 && u != 40 && u != 50 && u != 100 && u != 200 &&
 		    u != 400 && u != 800)
 			return bad(err, k, v);
-		c.rate_gbps = (uint32_t)u;
+		w = (uint32_t)u;
+		memcpy(p + k->off, &w, sizeof(w));
 		break;
 	case K_MTU:
 		if (parse_u64(v, &u) || (u != 1024 && u != 4096))
@@ -294,8 +394,7 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		if (parse_u64(v, &u) || u < k->min || u > k->max)
 			return bad(err, k, v);
 		if (k->type == K_U32) {
-			uint32_t w = (uint32_t)u;
-
+			w = (uint32_t)u;
 			memcpy(p + k->off, &w, sizeof(w));
 		} else {
 			memcpy(p + k->off, &u, sizeof(u));
@@ -379,6 +478,29 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		else
 			return bad(err, k, v);
 		break;
+	case K_TOPO:
+		if (!strcasecmp(v, "leafspine"))
+			c.topo = SIM_TOPO_LEAFSPINE;
+		else if (!strcasecmp(v, "fattree"))
+			c.topo = SIM_TOPO_FATTREE;
+		else
+			return bad(err, k, v);
+		break;
+	case K_ALPHA:
+		if (parse_alpha(v, &c.alpha_log2))
+			return bad(err, k, v);
+		break;
+	case K_PRIOS:
+		if (parse_prios(v, &c.pfc_prios))
+			return bad(err, k, v);
+		break;
+	case K_AUTO_BYTES:
+		if (!strcasecmp(v, "auto"))
+			u = SIM_AUTO;
+		else if (parse_bytes(v, &u) || u < k->min || u > k->max)
+			return bad(err, k, v);
+		memcpy(p + k->off, &u, sizeof(u));
+		break;
 	}
 	if (c.kind != SIM_INCAST && c.kind != SIM_STAIRCASE &&
 	    (uint64_t)c.leaves * c.hosts_per_leaf > 1024)
@@ -388,6 +510,68 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		return pcb_error(err, PCB_E_RANGE,
 				 "sim: staircase takes at most 64 senders");
 	*cfg = c;
+	return 0;
+}
+
+static int fmt_bytes(char *b, size_t n, uint64_t v);
+
+static uint32_t fabric_hosts(const struct sim_cfg *c)
+{
+	return c->topo == SIM_TOPO_FATTREE ? c->k * c->k * c->k / 4 :
+					     c->leaves * c->hosts_per_leaf;
+}
+
+int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
+{
+	bool fabric = c->kind == SIM_PERMUTATION || c->kind == SIM_MIX;
+	char a[32];
+	uint32_t i;
+
+	if (fabric && c->topo == SIM_TOPO_FATTREE && c->k % 2)
+		return pcb_error(err, PCB_E_RANGE, "sim: fat tree k %u is odd; "
+				 "k is even, 2-16", c->k);
+	if (fabric && c->oversub && c->topo == SIM_TOPO_FATTREE)
+		return pcb_error(err, PCB_E_INVAL, "sim: oversub is for "
+				 "leaf-spine; a fat tree has full bisection");
+	if (fabric && c->oversub && c->fabric_gbps)
+		return pcb_error(err, PCB_E_INVAL, "sim: oversub sets the "
+				 "uplinks' speed; set oversub or fabric_rate, "
+				 "not both");
+	if (fabric && !sim_fabric_ppb(c))
+		return pcb_error(err, PCB_E_RANGE, "sim: oversub %u with %u "
+				 "hosts at %ug and %u spines gives uplinks of "
+				 "%.4g Gb/s, not a whole number of ps per byte",
+				 c->oversub, c->hosts_per_leaf, c->rate_gbps,
+				 c->spines, (double)c->hosts_per_leaf *
+				 c->rate_gbps / c->spines / c->oversub);
+	if (c->kind == SIM_MIX && c->incast_period_ps &&
+	    c->incast_senders >= fabric_hosts(c))
+		return pcb_error(err, PCB_E_RANGE, "sim: incast_senders %u "
+				 "needs more hosts than the %u there are (1-%u)",
+				 c->incast_senders, fabric_hosts(c),
+				 fabric_hosts(c) - 1);
+	if (c->kind == SIM_MIX && c->incast_prio == SIM_PRIO_CTRL)
+		return pcb_error(err, PCB_E_RANGE, "sim: incast_prio %u is the "
+				 "control priority (ACK, NACK, CNP); 0-7 but %u",
+				 SIM_PRIO_CTRL, SIM_PRIO_CTRL);
+	for (i = 0; i < 8; i++)
+		if ((c->pfc_prios >> i & 1) && i != SIM_PRIO_DATA &&
+		    (c->kind != SIM_MIX || i != c->incast_prio))
+			return pcb_error(err, PCB_E_RANGE, "sim: pfc_prios: "
+					 "priority %u carries no data (data "
+					 "priorities: %u%s)", i, SIM_PRIO_DATA,
+					 c->kind == SIM_MIX &&
+					 c->incast_prio != SIM_PRIO_DATA ?
+					 " and incast_prio's" : "");
+	if (c->headroom != SIM_AUTO && c->headroom < sim_headroom_min(c)) {
+		unsigned long long m = sim_headroom_min(c);
+
+		fmt_bytes(a, sizeof(a), c->headroom);
+		return pcb_error(err, PCB_E_RANGE, "sim: headroom %s is below "
+				 "the %llu B a port needs (its link's delay and "
+				 "speed, the MTU): %llu or more, or auto", a, m,
+				 m);
+	}
 	return 0;
 }
 
@@ -411,6 +595,46 @@ static int fmt_bytes(char *b, size_t n, uint64_t v)
 	return snprintf(b, n, "%llu", (unsigned long long)v);
 }
 
+/* The bytes a key's value takes in struct sim_cfg. */
+static size_t key_size(enum key_type t)
+{
+	switch (t) {
+	case K_DUR:
+	case K_BYTES:
+	case K_U64:
+	case K_AUTO_BYTES:
+		return 8;
+	case K_BOOL:
+		return sizeof(bool);
+	case K_RATE:
+	case K_MTU:
+	case K_U32:
+	case K_PROB:
+	case K_DIST:
+	case K_ADP:
+	case K_TOPO:
+	case K_ALPHA:
+	case K_PRIOS:
+		return 4;
+	case K_ECN:
+	case K_START:
+		break;
+	}
+	return 0;
+}
+
+/* A KB_QUIET key at its default (not shown). */
+static bool key_quiet(const struct key *k, const struct sim_cfg *c)
+{
+	struct sim_cfg d;
+
+	if (!(k->kinds & KB_QUIET))
+		return false;
+	sim_cfg_default(&d);
+	return !memcmp((const char *)c + k->off, (const char *)&d + k->off,
+		       key_size(k->type));
+}
+
 size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 {
 	const char *p = (const char *)c;
@@ -424,11 +648,12 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 		int64_t d;
 		uint32_t w;
 
-		if (!(k->kinds & (1u << c->kind)))
+		if (!(k->kinds & (1u << c->kind)) || key_quiet(k, c))
 			continue;
 		switch (k->type) {
 		case K_RATE:
-			snprintf(v, sizeof(v), "%ug", c->rate_gbps);
+			memcpy(&w, p + k->off, sizeof(w));
+			snprintf(v, sizeof(v), "%ug", w);
 			break;
 		case K_MTU:
 			snprintf(v, sizeof(v), "%u", c->mtu);
@@ -490,285 +715,45 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 				 SIM_ADP_AUTO ? "auto" : c->adp_retx ==
 				 SIM_ADP_ON ? "on" : "off");
 			break;
+		case K_TOPO:
+			snprintf(v, sizeof(v), "%s", c->topo ==
+				 SIM_TOPO_FATTREE ? "fattree" : "leafspine");
+			break;
+		case K_ALPHA:
+			if (c->alpha_log2 == SIM_ALPHA_AUTO)
+				snprintf(v, sizeof(v), "auto");
+			else if (c->alpha_log2 >= 0)
+				snprintf(v, sizeof(v), "%d",
+					 1 << c->alpha_log2);
+			else
+				snprintf(v, sizeof(v), "1/%d",
+					 1 << -c->alpha_log2);
+			break;
+		case K_PRIOS: {
+			size_t m = 0;
+			int b;
+
+			for (b = 0; b < 8; b++)
+				if (c->pfc_prios >> b & 1)
+					m += (size_t)snprintf(v + m,
+							      sizeof(v) - m,
+							      "%s%d", m ? "," :
+							      "", b);
+			if (!m)
+				snprintf(v, sizeof(v), "all");
+			break;
+		}
+		case K_AUTO_BYTES:
+			memcpy(&u, p + k->off, sizeof(u));
+			if (u == SIM_AUTO)
+				snprintf(v, sizeof(v), "auto");
+			else
+				fmt_bytes(v, sizeof(v), u);
+			break;
 		}
 		n += (size_t)snprintf(buf + n, len - n, " %s %s", k->name, v);
 	}
 	return n;
-}
-
-/* ---- topologies ----------------------------------------------------------- */
-
-static int alloc_hosts(struct sim *s, uint32_t n, uint32_t nsw)
-{
-	s->hosts = calloc(n, sizeof(*s->hosts));
-	s->sws = calloc(nsw, sizeof(*s->sws));
-	if (!s->hosts || !s->sws)
-		return -1;
-	s->nhosts = n;
-	s->nsw = nsw;
-	return 0;
-}
-
-static void add_host(struct sim *s, uint32_t h)
-{
-	uint32_t ni = sim_add_node(s, false, 1);
-
-	s->nodes[ni].idx = h;
-	s->hosts[h].node = ni;
-	s->hosts[h].port = s->nodes[ni].port0;
-}
-
-static int add_switch(struct sim *s, uint32_t w, uint32_t nports)
-{
-	uint32_t ni = sim_add_node(s, true, nports);
-
-	s->nodes[ni].idx = w;
-	s->sws[w].node = ni;
-	s->sws[w].routes = calloc(s->nhosts, sizeof(struct route));
-	return s->sws[w].routes ? 0 : -1;
-}
-
-/* What may still reach switch port pi after it sends Xoff, from its own
- * link: the PFC frame's serialisation and two link delays of data (the
- * bytes on the wire plus those sent while the frame crosses), the packet
- * the peer is sending when the pause lands, and one more for packet
- * boundaries.  The simulated peer stops at its next packet boundary, so
- * a real MAC's response time (802.3 Annex 31B quanta, which switch
- * vendors add) is not in it.
- */
-static uint64_t port_headroom(const struct sim *s, uint32_t pi)
-{
-	const struct port *p = &s->ports[pi];
-	uint64_t wire = ((uint64_t)p->delay + p->ppb - 1) / p->ppb;
-
-	return CTRL_BYTES + 2 * wire + 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
-}
-
-/* Each switch port's headroom and reserve, set aside from the buffer;
- * with PFC on, a buffer that cannot hold them is refused, naming the
- * least that would do (a lossless class cannot be promised otherwise).
- */
-static int pfc_size(struct sim *s, struct pcb_err *err)
-{
-	uint64_t need = 0;
-	uint32_t w, i, worst = 0;
-
-	for (w = 0; w < s->nsw; w++) {
-		struct sw *sw = &s->sws[w];
-		const struct node *n = &s->nodes[sw->node];
-
-		for (i = n->port0; i < n->port0 + n->nports; i++) {
-			s->ports[i].headroom = (uint32_t)port_headroom(s, i);
-			sw->headroom += s->ports[i].headroom;
-			sw->reserve += pfc_reserve(s);
-		}
-		if (sw->headroom + sw->reserve > need) {
-			need = sw->headroom + sw->reserve;
-			worst = w;
-		}
-	}
-	if (s->cfg.pfc && need > s->cfg.buffer) {
-		char have[32];
-
-		fmt_bytes(have, sizeof(have), s->cfg.buffer);
-		return pcb_error(err, PCB_E_RANGE, "sim: buffer %s cannot "
-				 "hold the PFC headroom and reserve of switch "
-				 "%u's %u ports; PFC needs buffer %lluKB or "
-				 "more", have, worst,
-				 s->nodes[s->sws[worst].node].nports,
-				 (unsigned long long)((need + 1023) / 1024));
-	}
-	return 0;
-}
-
-/* The idle-path RTT of a probe: 64 bytes out, 64 back, store and forward
- * at every hop. */
-static double path_rtt_ns(const struct sim *s, unsigned hops)
-{
-	double ppb = 8000.0 / s->cfg.rate_gbps;
-
-	return hops * (2.0 * CTRL_BYTES * ppb + 2.0 * (double)s->cfg.delay_ps) /
-	       PS_PER_NS;
-}
-
-/* The idle-path RTT of a probe from host src to dst and back, on the
- * route the switches give (every ECMP choice is as long): 64 bytes each
- * way, store and forward at every hop.
- */
-static int64_t sim_path_rtt(const struct sim *s, uint32_t src, uint32_t dst)
-{
-	uint32_t p = s->hosts[src].port, hops;
-	int64_t rtt = 0;
-
-	for (hops = 0; hops < 16; hops++) {
-		const struct port *l = &s->ports[p];
-		const struct port *q = &s->ports[l->peer];
-
-		rtt += 2 * (CTRL_BYTES * (int64_t)l->ppb + l->delay);
-		if (!q->is_switch)
-			break;
-		/* owner is not set yet while the scenario builds */
-		p = s->sws[s->nodes[q->node].idx].routes[dst].first;
-	}
-	return rtt;
-}
-
-/* One switch, n hosts: host i on switch port i. */
-static int build_star(struct sim *s, uint32_t n)
-{
-	uint32_t i, port0;
-
-	if (alloc_hosts(s, n, 1))
-		return -1;
-	for (i = 0; i < n; i++)
-		add_host(s, i);
-	if (add_switch(s, 0, n))
-		return -1;
-	port0 = s->nodes[s->sws[0].node].port0;
-	for (i = 0; i < n; i++) {
-		sim_link(s, s->hosts[i].port, port0 + i, s->cfg.rate_gbps,
-			 s->cfg.delay_ps);
-		s->sws[0].routes[i].first = port0 + i;
-		s->sws[0].routes[i].count = 1;
-	}
-	s->base_rtt_ns = path_rtt_ns(s, 2);
-	return 0;
-}
-
-/* Leaves with `hosts` host ports then `spines` uplinks; spines with one
- * port per leaf.  Up: ECMP over the uplinks; down: the one path.
- */
-static int build_leaf_spine(struct sim *s)
-{
-	uint32_t L = s->cfg.leaves, S = s->cfg.spines, H = s->cfg.hosts_per_leaf;
-	uint32_t l, sp, h, n = L * H;
-
-	if (alloc_hosts(s, n, L + S))
-		return -1;
-	for (h = 0; h < n; h++)
-		add_host(s, h);
-	for (l = 0; l < L; l++)
-		if (add_switch(s, l, H + S))
-			return -1;
-	for (sp = 0; sp < S; sp++)
-		if (add_switch(s, L + sp, L))
-			return -1;
-	for (l = 0; l < L; l++) {
-		uint32_t lp0 = s->nodes[s->sws[l].node].port0;
-
-		for (h = 0; h < H; h++)
-			sim_link(s, s->hosts[l * H + h].port, lp0 + h,
-				 s->cfg.rate_gbps, s->cfg.delay_ps);
-		for (sp = 0; sp < S; sp++) {
-			uint32_t spp = s->nodes[s->sws[L + sp].node].port0 + l;
-
-			sim_link(s, lp0 + H + sp, spp, s->cfg.rate_gbps,
-				 s->cfg.delay_ps);
-		}
-		for (h = 0; h < n; h++) {
-			struct route *r = &s->sws[l].routes[h];
-
-			if (h / H == l) {
-				r->first = lp0 + h % H;
-				r->count = 1;
-			} else {
-				r->first = lp0 + H;
-				r->count = S;
-			}
-		}
-	}
-	for (sp = 0; sp < S; sp++) {
-		uint32_t p0 = s->nodes[s->sws[L + sp].node].port0;
-
-		for (h = 0; h < n; h++) {
-			s->sws[L + sp].routes[h].first = p0 + h / H;
-			s->sws[L + sp].routes[h].count = 1;
-		}
-	}
-	s->base_rtt_ns = path_rtt_ns(s, L > 1 ? 4 : 2);
-	return 0;
-}
-
-/* ---- workloads ------------------------------------------------------------ */
-
-/* Flow size CDFs (cc-sim.md 1.1, dcqcn-pfc.md 2.7): bytes -> percent of
- * flows at or below, from (0, 0) as HPCC's files start.
- */
-static const uint64_t ws_size[] = { 0, 10000, 20000, 30000, 50000, 80000,
-				    200000, 1000000, 2000000, 5000000,
-				    10000000, 30000000 };
-static const uint32_t ws_pct[] = { 0, 15, 20, 30, 40, 53, 60, 70, 80, 90,
-				   97, 100 };
-static const uint64_t hd_size[] = { 0, 100, 200, 300, 350, 400, 500, 600,
-				    700, 1000, 2000, 7000, 30000, 50000,
-				    80000, 120000, 300000, 1000000, 2000000,
-				    10000000 };
-static const uint32_t hd_pct[] = { 0, 10, 20, 50, 150, 200, 300, 400, 500,
-				   600, 670, 700, 720, 820, 870, 900, 950,
-				   975, 990, 1000 };	/* per mille */
-
-static double rand01(struct sim *s)
-{
-	return (double)(sim_rand(s) >> 11) / 9007199254740992.0;
-}
-
-/* Inverse CDF with linear interpolation; at least one byte (a flow of
- * size 0 would be a long-lived one).
- */
-uint64_t sim_draw_size(struct sim *s)
-{
-	double u = rand01(s) * (double)s->cdf_pct[s->cdf_n - 1];
-	uint64_t v = s->cdf_size[s->cdf_n - 1];
-	size_t i;
-
-	for (i = 1; i < s->cdf_n; i++)
-		if (u <= s->cdf_pct[i]) {
-			double f = (u - s->cdf_pct[i - 1]) /
-				   (s->cdf_pct[i] - s->cdf_pct[i - 1]);
-
-			v = s->cdf_size[i - 1] + (uint64_t)(f *
-				(double)(s->cdf_size[i] - s->cdf_size[i - 1]));
-			break;
-		}
-	return v ? v : 1;
-}
-
-static double cdf_mean(const struct sim *s)
-{
-	double m = s->cdf_size[0] * (double)s->cdf_pct[0];
-	size_t i;
-
-	for (i = 1; i < s->cdf_n; i++)
-		m += (s->cdf_size[i] + s->cdf_size[i - 1]) / 2.0 *
-		     (s->cdf_pct[i] - s->cdf_pct[i - 1]);
-	return m / s->cdf_pct[s->cdf_n - 1];
-}
-
-static int64_t next_arrival(struct sim *s)
-{
-	/* Poisson at `load` of the host link */
-	double bytes_per_ps = s->cfg.load / 100.0 / (double)s->line_ppb;
-	double mean_ps = s->mean_size / bytes_per_ps;
-
-	return (int64_t)(-log(1.0 - rand01(s)) * mean_ps) + 1;
-}
-
-static uint32_t other_host(struct sim *s, uint32_t h)
-{
-	uint32_t d = (uint32_t)(sim_rand(s) % (s->nhosts - 1));
-
-	return d >= h ? d + 1 : d;
-}
-
-static void sim_flow_gen(struct sim *s, uint32_t h)
-{
-	/* one draw after the other: the order of a call's arguments is
-	 * the compiler's choice (gcc and clang differ) */
-	uint64_t size = sim_draw_size(s);
-	uint32_t dst = other_host(s, h);
-
-	sim_add_qp(s, h, dst, size, s->now, 0);
-	sim_schedule(s, s->now + next_arrival(s), EV_FLOW_GEN, h);
 }
 
 static int sim_build(struct sim *s, struct pcb_err *err)
@@ -779,11 +764,14 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 
 	if (c->ecn_on && c->kmin >= c->kmax)
 		return pcb_error(err, PCB_E_INVAL, "sim: ECN Kmin >= Kmax");
+	rc = sim_cfg_check(c, err);
+	if (rc)
+		return rc;
 	switch (c->kind) {
 	case SIM_INCAST:
 	case SIM_STAIRCASE:
 		n = c->senders;
-		rc = build_star(s, n + 1);
+		rc = sim_topo_star(s, n + 1);
 		if (rc)
 			break;
 		for (i = 0; i < n; i++) {
@@ -804,7 +792,7 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 	case SIM_PERMUTATION: {
 		uint32_t *perm;
 
-		rc = build_leaf_spine(s);
+		rc = sim_topo_fabric(s);
 		if (rc)
 			break;
 		n = s->nhosts;
@@ -830,34 +818,24 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 		break;
 	}
 	case SIM_MIX:
-		rc = build_leaf_spine(s);
+		rc = sim_topo_fabric(s);
 		if (rc)
 			break;
 		if (s->nhosts < 2)
 			return pcb_error(err, PCB_E_INVAL,
 					 "sim: mix needs 2 hosts");
-		s->cdf_size = c->dist ? hd_size : ws_size;
-		s->cdf_pct = c->dist ? hd_pct : ws_pct;
-		s->cdf_n = c->dist ? sizeof(hd_size) / sizeof(hd_size[0]) :
-				     sizeof(ws_size) / sizeof(ws_size[0]);
-		s->mean_size = cdf_mean(s);
-		for (i = 0; i < c->longflows; i++) {
-			uint32_t src = (uint32_t)(sim_rand(s) % s->nhosts);
-
-			sim_add_qp(s, src, other_host(s, src), 0, 0, 0);
-		}
-		for (i = 0; i < s->nhosts; i++)
-			sim_schedule(s, next_arrival(s), EV_FLOW_GEN, i);
+		sim_mix_start(s);
 		break;
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	return pfc_size(s, err);
+	return sim_buffer_setup(s, err);
 }
 
 static const struct sim_source scenario_source = {
 	.build = sim_build,
-	.path_rtt = sim_path_rtt,
+	.path_rtt = sim_topo_path_rtt,
+	.path_ppb = sim_topo_path_ppb,
 	.flow_gen = sim_flow_gen,
 };
 

@@ -36,7 +36,8 @@ enum sim_kind { SIM_INCAST, SIM_STAIRCASE, SIM_PERMUTATION, SIM_MIX };
 struct sim_cfg {
 	enum sim_kind kind;
 	uint32_t senders;	/* incast, staircase: N */
-	uint32_t rate_gbps;	/* host links; fabric links in leaf-spine */
+	uint32_t rate_gbps;	/* host links (and fabric links unless
+				 * fabric_gbps or oversub is set) */
 	uint32_t mtu;		/* payload bytes: 1024 or 4096 */
 	int64_t delay_ps;	/* per link */
 	uint64_t buffer;	/* bytes per switch */
@@ -64,7 +65,38 @@ struct sim_cfg {
 	uint32_t ackreq;
 	int64_t cnp_interval_ps;
 	uint32_t ack_every;	/* data packets per ACK */
+	/* permutation and mix fabrics (topo.c): leaf-spine or a k-ary fat
+	 * tree; `rate` and `delay` are the host links', fabric_gbps and
+	 * fabric_delay_ps the switch-to-switch links' (0: as the hosts');
+	 * oversub N makes a leaf's uplinks carry 1/N of its hosts' capacity
+	 * (their speed follows; 0: off) */
+	int topo;			/* SIM_TOPO_* */
+	uint32_t k;			/* fat tree arity */
+	uint32_t fabric_gbps;
+	int64_t fabric_delay_ps;
+	uint32_t oversub;
+	/* mix: a periodic incast on top (0: none), HPCC's Fig. 11 */
+	int64_t incast_period_ps;
+	uint32_t incast_senders;
+	uint64_t incast_size;
+	/* switch buffer (buffer.c): dynamic threshold alpha = 2^alpha_log2
+	 * of the free shared buffer (SIM_ALPHA_AUTO: 1/8 for the PFC Xoff,
+	 * 1 for a lossy egress queue), the reserve of each ingress (PFC)
+	 * or egress (lossy) queue and each ingress port's headroom
+	 * (SIM_AUTO: computed), the Xon offset below Xoff */
+	int32_t alpha_log2;
+	uint64_t reserve, headroom;
+	uint64_t xon_offset;
+	/* data priorities: the mix's periodic incast on incast_prio (a
+	 * second data priority when not 3), PFC on the priorities of
+	 * pfc_prios (a bit per priority; 0: every data priority) */
+	uint32_t incast_prio;
+	uint32_t pfc_prios;
 };
+
+enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE };
+#define SIM_ALPHA_AUTO INT32_MAX
+#define SIM_AUTO UINT64_MAX
 
 enum { SIM_ADP_OFF, SIM_ADP_ON, SIM_ADP_AUTO };
 
@@ -89,6 +121,16 @@ int sim_cfg_set(struct sim_cfg *c, const char *key, const char *value,
 size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len);
 /* Valid keys for a kind, comma separated. */
 const char *sim_cfg_keys(enum sim_kind k);
+/* The checks between keys, once they are all set (a key alone cannot
+ * know: hosts x leaves, a fat tree's k, oversubscription's uplink speed,
+ * the headroom's minimum); nothing changes.
+ */
+int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err);
+/* The least headroom a switch port of c needs, bytes (buffer.c). */
+uint64_t sim_headroom_min(const struct sim_cfg *c);
+/* The fabric links' ps per byte (fabric_gbps's, oversub's or rate's);
+ * 0 when oversub asks for a speed of no whole ps per byte. */
+uint32_t sim_fabric_ppb(const struct sim_cfg *c);
 
 /* The congestion control every NIC runs. */
 struct sim_algo {

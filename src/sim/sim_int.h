@@ -1,5 +1,7 @@
 /* sim_int.h - the simulator's internal state, shared by fabric.c (events,
- * NICs, switches, statistics) and scenario.c (configs, topologies, flows).
+ * NICs, switches, statistics) and the scenario side: scenario.c (keys,
+ * builds), topo.c (topologies), workload.c (the mix), buffer.c (buffer
+ * settings).
  * Everything is an array indexed by uint32; no pointer into an array is
  * kept across an allocation.
  */
@@ -20,7 +22,7 @@
 enum ev_type {
 	EV_PORT_FREE, EV_ARRIVE, EV_NIC_WAKE, EV_TIMER_SCAN, EV_UNUSED,
 	EV_ALGO_TIMER, EV_PFC_PAUSE, EV_PFC_RESUME, EV_FLOW_START,
-	EV_FLOW_STOP, EV_FLOW_GEN,
+	EV_FLOW_STOP, EV_FLOW_GEN, EV_PFC1_PAUSE, EV_PFC1_RESUME,
 };
 
 /* PK_DATA and PK_PROBE travel in the data class (queued, paused, counted
@@ -30,6 +32,7 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 #define PF_CE		0x1	/* ECN congestion experienced */
 #define PF_ACKREQ	0x2	/* BTH AckReq: the responder ACKs it now */
 #define PF_LAST		0x4	/* last packet of the message */
+#define PF_C1		0x8	/* data of the second data priority */
 
 /* RoCE acknowledgement and retransmission (dcqcn-pfc.md section 4).
  *
@@ -226,6 +229,8 @@ struct sw {
 	uint64_t reserve;	/* of all ports */
 	uint64_t shared;	/* held above the reserves */
 	struct route *routes;	/* per destination host */
+	uint32_t ecmp_shift;	/* ECMP hashes the flow's value >> this
+				 * (topo.c: a fat tree's tiers differ) */
 };
 
 #define HOST_ACT_INLINE 4
@@ -278,10 +283,27 @@ struct qp {
 	uint64_t win_bytes;	/* delivered in the stats window */
 	int64_t path_rtt;	/* a probe's RTT on the idle path, ps */
 	int64_t rto_init;	/* the first timeout of a flight; 0 not yet */
-	unsigned char pad_[40];	/* to four whole lines */
+	uint8_t cls;		/* data class: 1 the second data priority */
+	unsigned char pad_[39];	/* to four whole lines */
 };
 
 _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
+
+/* A port's state for the second data priority (class 1), in sim.c1
+ * when a scenario has one; class 0's (priority 3) is in struct port.
+ * Class 1's data is counted in the port's data totals too (tx/rx_*_c[0],
+ * its queue in the queue statistics); these count it apart.
+ */
+struct port_c1 {
+	struct pqueue data;
+	uint64_t ingress_bytes;	/* switch ingress: held bytes that came in */
+	uint64_t tx_bytes, tx_pkts, rx_bytes, rx_pkts;	/* hosts */
+	uint64_t pause_rx, pause_tx;
+	uint64_t drops;		/* class 1's of the port's drops */
+	int64_t pause_start, paused_ps;
+	bool paused, pause_sent;
+	bool turn;		/* class 1 goes next when both may */
+};
 
 struct fct_rec {
 	uint64_t size;
@@ -369,6 +391,16 @@ struct sim {
 	double base_rtt_ns;	/* the longest idle path */
 	uint32_t bottleneck;	/* port whose queue the summary reports */
 	size_t mem_peak;
+	/* the switch buffer's settings (buffer.c sets them as it builds) */
+	uint64_t buf_reserve;	/* per queue, bytes */
+	uint64_t xon_offset;
+	int32_t alpha_xoff;	/* DT alpha = 2^n: PFC Xoff, lossy egress */
+	int32_t alpha_drop;
+	/* data classes: 0 priority 3; 1 the second data priority, when c1
+	 * is there (per port); pfc_c: the class is lossless */
+	struct port_c1 *c1;
+	uint8_t prio_c[2];
+	bool pfc_c[2];
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -376,11 +408,11 @@ struct sim {
 	double mean_size;
 };
 
-/* The Xoff floor of every switch ingress port: two packets, kept aside
- * from the shared pool. */
+/* The reserve of every switch ingress port (PFC: its Xoff floor) or
+ * egress queue (lossy), kept aside from the shared pool (buffer.c). */
 static inline uint64_t pfc_reserve(const struct sim *s)
 {
-	return 2 * (uint64_t)(s->cfg.mtu + HDR_BYTES);
+	return s->buf_reserve;
 }
 
 /* fabric.c, for scenario.c */
@@ -405,6 +437,8 @@ struct sim_source {
 	int (*build)(struct sim *s, struct pcb_err *err);
 	/* the idle round trip between two hosts, ps */
 	int64_t (*path_rtt)(const struct sim *s, uint32_t src, uint32_t dst);
+	/* the slowest link's ps per byte on the way from src to dst */
+	uint32_t (*path_ppb)(const struct sim *s, uint32_t src, uint32_t dst);
 	/* the next flow of a host (EV_FLOW_GEN) */
 	void (*flow_gen)(struct sim *s, uint32_t host);
 };
@@ -415,8 +449,27 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 /* flows.c: the FCT of flow q alone on its idle path, ps */
 int64_t sim_ideal_fct(const struct sim *s, const struct qp *q);
 
-/* scenario.c: a mix's flow size, bytes (tests) */
+/* topo.c: the scenarios' fabrics (0, or -1 out of memory) */
+int sim_topo_star(struct sim *s, uint32_t n);
+int sim_topo_fabric(struct sim *s);		/* cfg.topo's */
+int64_t sim_topo_path_rtt(const struct sim *s, uint32_t src, uint32_t dst);
+uint32_t sim_topo_path_ppb(const struct sim *s, uint32_t src, uint32_t dst);
+
+/* buffer.c: the buffer settings, each switch port's headroom and
+ * reserve; with PFC on, a buffer that cannot hold them is refused. */
+int sim_buffer_setup(struct sim *s, struct pcb_err *err);
+
+/* alpha x free bytes, alpha = 2^n */
+static inline uint64_t dt_limit(uint64_t free_, int32_t n)
+{
+	return n >= 0 ? free_ << n : free_ >> -n;
+}
+
+/* workload.c: a mix's flow size, bytes (tests); its first flows and
+ * arrivals; the next flow of host h (h = nhosts: the periodic incast) */
 uint64_t sim_draw_size(struct sim *s);
+void sim_mix_start(struct sim *s);
+void sim_flow_gen(struct sim *s, uint32_t h);
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);

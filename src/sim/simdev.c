@@ -27,24 +27,55 @@ static int cfg_path(const struct simdev *d, char *buf, size_t len,
 	return rc;
 }
 
-static void default_opts(struct simdev *d)
+/* The index of ops in algo_registry (and d->opts), or -1. */
+static int algo_index(const struct algo_ops *ops)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
-	size_t i;
+	int i;
 
-	memset(d->opts, 0, sizeof(d->opts));
-	for (i = 0; z && i < z->nopts; i++)
-		d->opts[i] = z->opts[i].def;
+	for (i = 0; algo_registry[i] && i < SIMDEV_ALGOS; i++)
+		if (algo_registry[i] == ops)
+			return i;
+	return -1;
 }
 
-/* The scenario file: "KIND KEY VALUE ...", "model OPT VALUE ...", then
- * a checksum line (fsafe.h), written whole through a temp file.
+static void default_opts(struct simdev *d)
+{
+	const struct algo_ops *z;
+	size_t a, i;
+
+	memset(d->opts, 0, sizeof(d->opts));
+	for (a = 0; (z = algo_registry[a]) && a < SIMDEV_ALGOS; a++)
+		for (i = 0; i < z->nopts && i < ALGO_MAX_OPTS; i++)
+			d->opts[a][i] = z->opts[i].def;
+}
+
+const uint32_t *simdev_opts(const struct simdev *d,
+			    const struct algo_ops *ops)
+{
+	int a = algo_index(ops);
+
+	return a < 0 ? NULL : d->opts[a];
+}
+
+const struct algo_ops *simdev_model_algo(struct simdev *d)
+{
+	int slot = simfw_active_slot(d->fw);
+	const struct algo_desc *desc = slot >= 0 ?
+		simfw_slot_desc(d->fw, (unsigned)slot) : NULL;
+	const struct algo_ops *ops = desc ? algo_find(desc->name) : NULL;
+
+	return ops && algo_index(ops) >= 0 ? ops : algo_find("ztr_rtt");
+}
+
+/* The scenario file: "KIND KEY VALUE ...", one "model ALGO OPT VALUE
+ * ..." line per algorithm with options, then a checksum line (fsafe.h),
+ * written whole through a temp file.
  */
 static int save(struct simdev *d, struct pcb_err *err)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
+	const struct algo_ops *z;
 	char path[4200], line[2048], *text = NULL;
-	size_t i, len = 0;
+	size_t a, i, len = 0;
 	FILE *fp;
 	int rc = cfg_path(d, path, sizeof(path), err);
 
@@ -54,16 +85,21 @@ static int save(struct simdev *d, struct pcb_err *err)
 	if (!fp)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	sim_cfg_format(&d->cfg, line, sizeof(line));
-	fprintf(fp, "%s\nmodel", line);
-	for (i = 0; z && i < z->nopts; i++) {
-		if (z->opts[i].choices)
-			fprintf(fp, " %s %s", z->opts[i].name,
-				z->opts[i].choices[d->opts[i]]);
-		else
-			fprintf(fp, " %s %.6g", z->opts[i].name,
-				d->opts[i] / 65536.0);
+	fprintf(fp, "%s\n", line);
+	for (a = 0; (z = algo_registry[a]) && a < SIMDEV_ALGOS; a++) {
+		if (!z->nopts)
+			continue;
+		fprintf(fp, "model %s", z->name);
+		for (i = 0; i < z->nopts; i++) {
+			if (z->opts[i].choices)
+				fprintf(fp, " %s %s", z->opts[i].name,
+					z->opts[i].choices[d->opts[a][i]]);
+			else
+				fprintf(fp, " %s %.6g", z->opts[i].name,
+					d->opts[a][i] / 65536.0);
+		}
+		fputc('\n', fp);
 	}
-	fputc('\n', fp);
 	if (fclose(fp) || pcb_crc_seal(&text, &len))
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 	else
@@ -91,6 +127,9 @@ static int set_pairs(struct sim_cfg *out, const struct sim_cfg *base,
 		if (rc)
 			return rc;
 	}
+	rc = sim_cfg_check(&c, err);
+	if (rc)
+		return rc;
 	*out = c;
 	return 0;
 }
@@ -157,12 +196,20 @@ static int load(struct simdev *d, struct pcb_err *err)
 		if (lineno == 1 && n) {
 			rc = simdev_parse_scenario(&d->cfg, words[0], n - 1,
 						   words + 1, err);
-		} else if (lineno == 2 && n && !strcmp(words[0], "model") &&
-			   z) {
-			for (i = 1; i + 1 < n && !rc; i += 2)
-				rc = algo_set_opt(d->opts, z, words[i],
-						  words[i + 1], err);
-			if (!rc && n % 2 == 0)
+		} else if (lineno >= 2 && n && !strcmp(words[0], "model")) {
+			/* "model ALGO k v ...", or an older file's "model k v
+			 * ..." of ZTR-RTT */
+			const struct algo_ops *m = n > 1 ?
+				algo_find(words[1]) : NULL;
+			int first = m ? 2 : 1, a = algo_index(m ? m : z);
+
+			if (a < 0)
+				rc = pcb_error(err, PCB_E_PARSE, "no such "
+					       "algorithm");
+			for (i = first; !rc && i + 1 < n; i += 2)
+				rc = algo_set_opt(d->opts[a], m ? m : z,
+						  words[i], words[i + 1], err);
+			if (!rc && (n - first) % 2)
 				rc = pcb_error(err, PCB_E_PARSE, "'%s' has no "
 					       "value", words[n - 1]);
 		} else {
@@ -349,13 +396,15 @@ int simdev_scenario(struct simdev *d, const char *kind, int argc,
 	return save(d, err);
 }
 
-int simdev_model(struct simdev *d, const char *key, const char *value,
-		 struct pcb_err *err)
+int simdev_model(struct simdev *d, const struct algo_ops *ops,
+		 const char *key, const char *value, struct pcb_err *err)
 {
-	const struct algo_ops *z = algo_find("ztr_rtt");
-	int rc;
+	int a = algo_index(ops), rc;
 
-	rc = algo_set_opt(d->opts, z, key, value, err);
+	if (a < 0)
+		return pcb_error(err, PCB_E_NOENT, "sim: no model '%s'",
+				 ops ? ops->name : "?");
+	rc = algo_set_opt(d->opts[a], ops, key, value, err);
 	if (rc)
 		return rc;
 	simdev_reset(d);
@@ -384,7 +433,9 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 	}
 	if (a.ops) {
 		algo_conf_init(&a.conf, a.ops, a.desc);
-		memcpy(a.conf.opts, d->opts, sizeof(a.conf.opts));
+		if (simdev_opts(d, a.ops))
+			memcpy(a.conf.opts, simdev_opts(d, a.ops),
+			       sizeof(a.conf.opts));
 		simfw_params(d->fw, (unsigned)d->slot, a.conf.params,
 			     ALGO_MAX_PARAMS, &n);
 		a.counters_on = simfw_counters_enabled(d->fw,

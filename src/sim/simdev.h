@@ -1,7 +1,7 @@
 /* simdev.h - the sim device's workload: a scenario, its simulator, and
  * the link to the device's firmware state.
  *
- * The scenario (and the model options of the reconstructed ZTR-RTT) are
+ * The scenario (and each algorithm model's options, `sim model`) are
  * kept next to the device file, $XDG_STATE_HOME/pccbench/sim/NAME.scenario,
  * so `sim scenario` in one pccbench and `sim run` in the next agree.  The
  * fabric itself (queues, flows in flight) lives in the process: a new
@@ -28,12 +28,14 @@
 #include "tel/retx.h"
 
 #define DIAG_DUE_UNKNOWN (-2)
+#define SIMDEV_ALGOS 8		/* algo_registry's entries, at most */
 
 struct simdev {
 	struct simfw *fw;
 	char *name;		/* device name after "sim:" */
 	struct sim_cfg cfg;
-	uint32_t opts[ALGO_MAX_OPTS];	/* model options (ZTR-RTT) */
+	/* model options, per algorithm of algo_registry (same index) */
+	uint32_t opts[SIMDEV_ALGOS][ALGO_MAX_OPTS];
 	struct sim *sim;
 	int slot;		/* algorithm slot the fabric runs, -1 none */
 	const struct algo_ops *ops;
@@ -64,9 +66,15 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
  */
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
 		    char **argv, struct pcb_err *err);
-/* Set a model option of the active algorithm ("target", "floor"). */
-int simdev_model(struct simdev *d, const char *key, const char *value,
-		 struct pcb_err *err);
+/* The algorithm `sim model` means when none is named: the active
+ * slot's, else ZTR-RTT. */
+const struct algo_ops *simdev_model_algo(struct simdev *d);
+/* ops's model options, as set (its defaults until then). */
+const uint32_t *simdev_opts(const struct simdev *d,
+			    const struct algo_ops *ops);
+/* Set a model option of algorithm ops ("target", "hai"). */
+int simdev_model(struct simdev *d, const struct algo_ops *ops,
+		 const char *key, const char *value, struct pcb_err *err);
 int simdev_run(struct simdev *d, int64_t dur_ps,
 	       volatile sig_atomic_t *stop, struct pcb_err *err);
 /* The same, extending the statistics window of the last run. */

@@ -1,0 +1,626 @@
+/* Simulator topologies and buffer settings (issue 23, items 12 and 14):
+ * per-tier link speeds and delays, leaf-spine oversubscription, the k-ary
+ * fat tree, a periodic incast over a mix, the dynamic threshold, the
+ * headroom's minimum.  Each test states the physical expectation it
+ * checks; all runs are seeded and short.
+ */
+#include "testutil.h"
+#include "sim/sim_int.h"
+#include <math.h>
+
+#include "dcqcn/dcqcn.h"
+#include "ztr_rtt/ztr_rtt.h"
+
+static struct algo_desc *descs[3];
+
+static void algo_for(struct sim_algo *a, const char *name)
+{
+	size_t i;
+
+	memset(a, 0, sizeof(*a));
+	if (!name)		/* no CC: line rate */
+		return;
+	for (i = 0; i < 3; i++)
+		if (descs[i] && !strcmp(descs[i]->name, name))
+			a->desc = descs[i];
+	assert_non_null(a->desc);
+	a->ops = algo_find(name);
+	algo_conf_init(&a->conf, a->ops, a->desc);
+	a->counters_on = true;
+}
+
+static struct sim *mk(const struct sim_cfg *c, const struct sim_algo *a)
+{
+	struct sim *s = NULL;
+	struct pcb_err err = { 0 };
+
+	if (sim_create(&s, c, a, &err))
+		fail_msg("sim_create: %s", err.msg);
+	return s;
+}
+
+/* "k v k v ..." onto the defaults of a kind, checked as `sim scenario`
+ * checks them. */
+static struct sim_cfg cfg_of(const char *kind, const char *const *kv)
+{
+	struct pcb_err err = { 0 };
+	struct sim_cfg c;
+
+	sim_cfg_default(&c);
+	assert_int_equal(sim_kind_parse(kind, &c.kind), 0);
+	for (; kv && *kv; kv += 2)
+		if (sim_cfg_set(&c, kv[0], kv[1], &err))
+			fail_msg("%s %s: %s", kv[0], kv[1], err.msg);
+	if (sim_cfg_check(&c, &err))
+		fail_msg("check: %s", err.msg);
+	return c;
+}
+
+/* Inside every switch: bytes in = bytes out + dropped + held (the data
+ * queues hold what the buffer counts used, the control queues the rest).
+ */
+static void check_switch_bytes(const struct sim *s)
+{
+	uint32_t w, i;
+
+	for (w = 0; w < s->nsw; w++) {
+		const struct node *n = &s->nodes[s->sws[w].node];
+		uint64_t rx = 0, tx = 0, dropped = 0, data = 0, ctrl = 0;
+
+		for (i = n->port0; i < n->port0 + n->nports; i++) {
+			rx += port_rx_bytes(&s->ports[i]);
+			tx += port_tx_bytes(&s->ports[i]);
+			dropped += s->ports[i].drop_bytes;
+			data += s->ports[i].data.bytes +
+				(s->c1 ? s->c1[i].data.bytes : 0);
+			ctrl += s->ports[i].ctrl.bytes;
+		}
+		assert_int_equal(data, s->sws[w].used);
+		assert_int_equal(rx, tx + dropped + data + ctrl);
+	}
+}
+
+/* Payload a port sent in the window, as a fraction of its own line. */
+static double port_util(const struct sim *s, uint32_t pi)
+{
+	const struct port *p = &s->ports[pi];
+
+	return (double)win_payload(p) * p->ppb / (double)(s->now - s->win_t0);
+}
+
+/* A 100G host behind 400G fabric links: the host link is the
+ * bottleneck, full to the payload ceiling; the fabric link carries a
+ * quarter of its line; the idle path adds each tier's own hops.
+ */
+static void test_tier_speeds(void **state)
+{
+	static const char *const kv[] = { "leaves", "2", "spines", "1",
+		"hosts", "1", "rate", "100g", "fabric_rate", "400g",
+		"fabric_delay", "300ns", NULL };
+	struct sim_cfg c = cfg_of("permutation", kv);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	uint32_t up;
+
+	(void)state;
+	algo_for(&a, NULL);
+	s = mk(&c, &a);
+	/* host links 80 ps/B and 1 us, fabric links 20 ps/B and 300 ns:
+	 * 2 of each, 64 B each way */
+	assert_int_equal(s->src->path_rtt(s, 0, 1),
+			 2 * 2 * (64 * 80 + PS_PER_US) +
+			 2 * 2 * (64 * 20 + 300 * PS_PER_NS));
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	sim_summary(s, &m);
+	assert_true(m.util > 0.99 * m.payload_ceiling);
+	assert_true(m.util <= m.payload_ceiling);
+	/* the busiest port is a host link (100G), the uplink a quarter */
+	assert_false(s->ports[s->ports[s->bottleneck].peer].is_switch);
+	assert_int_equal(s->ports[s->bottleneck].ppb, 80);
+	up = s->nodes[s->sws[0].node].port0 + 1;
+	assert_int_equal(s->ports[up].ppb, 20);
+	if (fabs(port_util(s, up) - m.util / 4) > 0.01)
+		fail_msg("uplink at %.4f of 400G, host link %.4f of 100G",
+			 port_util(s, up), m.util);
+	assert_true(fabs(m.base_rtt - (double)s->src->path_rtt(s, 0, 1) /
+			 PS_PER_NS) < 1e-6);
+	check_switch_bytes(s);
+	sim_free(s);
+}
+
+/* Cross-leaf payload of a permutation whose every flow crosses leaves,
+ * in the window after a warm-up. */
+static double cross_leaf_gbps(const char *oversub)
+{
+	const char *kv[] = { "leaves", "2", "spines", "1", "hosts", "2",
+		"seed", "1", "oversub", oversub, NULL };
+	struct sim_cfg c = cfg_of("permutation", kv);
+	struct sim_algo a;
+	struct sim *s = NULL;
+	uint64_t bytes[8], sum = 0;
+	size_t i, n;
+
+	algo_for(&a, NULL);
+	/* a seed whose derangement alternates the leaves */
+	for (c.seed = 1;; c.seed++) {
+		bool cross = true;
+
+		s = mk(&c, &a);
+		for (i = 0; i < s->nqps; i++)
+			cross &= s->qps[i].src / 2 != s->qps[i].dst / 2;
+		if (cross)
+			break;
+		sim_free(s);
+	}
+	sim_run(s, 500 * PS_PER_US, NULL);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	n = sim_flow_bytes(s, bytes, 8);
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++)
+		sum += bytes[i];
+	check_switch_bytes(s);
+	sim_free(s);
+	return (double)sum * 8 / 2e6;	/* bytes in 2 ms -> Gb/s */
+}
+
+/* Oversubscription 2:1 halves the uplinks' speed (800G -> 400G for two
+ * 400G hosts and one spine), and with it what crosses the leaves.
+ */
+static void test_oversub(void **state)
+{
+	double full, half;
+
+	(void)state;
+	full = cross_leaf_gbps("1");
+	half = cross_leaf_gbps("2");
+	print_message("across leaves: %.1f Gb/s at 1:1, %.1f at 2:1\n", full,
+		      half);
+	/* 4 flows at 400G, the payload ceiling 4096/4160 */
+	if (full < 0.97 * 1600 * 4096 / 4160 || half / full < 0.47 ||
+	    half / full > 0.53)
+		fail_msg("1:1 %.1f Gb/s, 2:1 %.1f Gb/s", full, half);
+}
+
+/* The hops between two hosts of a k = 4 fat tree: 2 under one edge
+ * switch, 4 in one pod, 6 across pods. */
+static unsigned ft_hops(uint32_t a, uint32_t b)
+{
+	return a / 2 == b / 2 ? 2 : a / 4 == b / 4 ? 4 : 6;
+}
+
+/* A k = 4 fat tree: 16 hosts, 20 switches; every probe's idle RTT is its
+ * path's, host links and fabric links each with their own delay, to the
+ * nanosecond; every core carries traffic (no hash polarisation); bytes
+ * are conserved.
+ */
+static void test_fat_tree(void **state)
+{
+	static const char *const kv[] = { "topo", "fattree", "k", "4",
+		"fabric_delay", "500ns", NULL };
+	struct sim_cfg c = cfg_of("permutation", kv);
+	unsigned seen = 0;
+	struct sim_algo a;
+	struct sim *s;
+	uint32_t i, w;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	a.conf.params[ZTR_FIXED_RATE] = 1049;	/* 0.1 % of line each */
+	for (c.seed = 1;; c.seed++) {	/* a derangement with all three */
+		s = mk(&c, &a);
+		for (i = seen = 0; i < s->nqps; i++)
+			seen |= 1u << ft_hops(s->qps[i].src, s->qps[i].dst);
+		if (seen == (1u << 2 | 1u << 4 | 1u << 6))
+			break;
+		sim_free(s);
+	}
+	assert_int_equal(s->nhosts, 16);
+	assert_int_equal(s->nsw, 20);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	for (i = 0; i < s->nqps; i++) {
+		const struct qp *q = &s->qps[i];
+		unsigned h = ft_hops(q->src, q->dst);
+		/* 2 host links (20 ps/B, 1 us), h - 2 fabric (500 ns) */
+		int64_t want = 2 * 2 * (64 * 20 + PS_PER_US) +
+			       (int64_t)(h - 2) * 2 * (64 * 20 + 500 * PS_PER_NS);
+
+		assert_int_equal(q->path_rtt, want);
+		/* the sender's MIN_RTT counter, ns, from its probes */
+		if (s->hosts[q->src].ap.counters[ZTR_C_MIN_RTT] !=
+		    (uint32_t)(want / PS_PER_NS))
+			fail_msg("flow %u, %u hops: min RTT %u ns, path %lld ps",
+				 i, h, s->hosts[q->src].ap.counters
+				 [ZTR_C_MIN_RTT], (long long)want);
+	}
+	for (w = 16; w < 20; w++) {	/* the cores */
+		const struct node *n = &s->nodes[s->sws[w].node];
+		uint64_t tx = 0;
+
+		for (i = n->port0; i < n->port0 + n->nports; i++)
+			tx += s->ports[i].tx_pkts_c[0];
+		if (!tx)
+			fail_msg("core %u carried no data", w - 16);
+	}
+	check_switch_bytes(s);
+	sim_free(s);
+}
+
+/* A periodic incast over a mix (HPCC's Fig. 11): in the first 100 us of
+ * every period the deepest queue jumps past 1 MB, four times what it
+ * holds late in the period; the same mix without the incast stays under
+ * half those peaks in the same windows.
+ */
+static void test_incast_over_mix(void **state)
+{
+	static const char *const kv[] = { "load", "5", "dist", "hadoop",
+		"incast_period", "500us", "incast_senders", "15",
+		"incast_size", "200KB", "seed", "3", NULL };
+	static const char *const kv0[] = { "load", "5", "dist", "hadoop",
+		"seed", "3", NULL };
+	uint64_t spike[2][4], calm[2][4];
+	const struct sim_trace_row *r;
+	struct sim_algo a;
+	struct sim *s;
+	int round, k;
+
+	(void)state;
+	memset(spike, 0, sizeof(spike));
+	memset(calm, 0, sizeof(calm));
+	for (round = 0; round < 2; round++) {
+		struct sim_cfg c = cfg_of("mix", round ? kv0 : kv);
+		size_t i, n;
+
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		assert_int_equal(sim_trace_start(s, 10 * PS_PER_US), 0);
+		assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+		n = sim_trace_rows(s, &r);
+		assert_true(n >= 199);
+		for (i = 0; i < n; i++) {
+			int64_t t = r[i].t % (500 * PS_PER_US);
+
+			k = (int)(r[i].t / (500 * PS_PER_US));
+			if (k < 1 || k > 3)
+				continue;
+			if (t > 0 && t <= 100 * PS_PER_US &&
+			    r[i].queue_max > spike[round][k])
+				spike[round][k] = r[i].queue_max;
+			if (t > 300 * PS_PER_US &&
+			    r[i].queue_max > calm[round][k])
+				calm[round][k] = r[i].queue_max;
+		}
+		check_switch_bytes(s);
+		sim_trace_stop(s);
+		sim_free(s);
+	}
+	for (k = 1; k <= 3; k++) {
+		print_message("period %d: incast %llu calm %llu; mix alone "
+			      "%llu\n", k, (unsigned long long)spike[0][k],
+			      (unsigned long long)calm[0][k],
+			      (unsigned long long)spike[1][k]);
+		if (spike[0][k] < 1024 * 1024 ||
+		    spike[0][k] < 4 * calm[0][k] ||
+		    2 * spike[1][k] > spike[0][k])
+			fail_msg("period %d: no incast spike", k);
+	}
+}
+
+/* The dynamic threshold without PFC: one congested queue holds at most
+ * alpha x (B - q), so q <= alpha B / (1 + alpha); a lower alpha holds
+ * less and drops at least as much.
+ */
+static void test_dt_alpha(void **state)
+{
+	static const char *const alphas[] = { "1", "1/4" };
+	double bound[] = { 0.5, 0.2 };
+	uint64_t qmax[2], drops[2];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		const char *kv[] = { "senders", "16", "pfc", "off", "buffer",
+			"2MB", "alpha", alphas[i], NULL };
+		struct sim_cfg c = cfg_of("incast", kv);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+		double b = bound[i] * 2 * 1024 * 1024;
+
+		algo_for(&a, NULL);
+		s = mk(&c, &a);
+		sim_run(s, 1 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		qmax[i] = (uint64_t)m.q_max;
+		drops[i] = m.drops;
+		print_message("alpha %s: max queue %llu (bound %.0f), %llu "
+			      "drops\n", alphas[i],
+			      (unsigned long long)qmax[i], b,
+			      (unsigned long long)drops[i]);
+		if (m.q_max > b + 4160 || m.q_max < 0.9 * b)
+			fail_msg("alpha %s: max queue %.0f, bound %.0f",
+				 alphas[i], m.q_max, b);
+		sim_free(s);
+	}
+	assert_true(qmax[1] < qmax[0]);
+	assert_true(drops[1] >= drops[0]);
+	assert_true(drops[0] > 0);
+}
+
+/* A queue's reserve: without PFC, at alpha 1/256 of a 2 MB buffer a
+ * queue holds at most 2MB/257 = 8 KB (one 4 KB packet fits), with a
+ * 200 KB reserve up to the reserve.  A wider Xon offset (resume further
+ * below Xoff) pauses less often.
+ */
+static void test_reserve_xon(void **state)
+{
+	static const char *const rsv[] = { "0", "200KB" };
+	static const char *const xon[] = { "3KB", "64KB", "256KB" };
+	uint64_t pauses[3];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		const char *kv[] = { "senders", "16", "pfc", "off", "buffer",
+			"2MB", "alpha", "1/256", "reserve", rsv[i], NULL };
+		struct sim_cfg c = cfg_of("incast", kv);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, NULL);
+		s = mk(&c, &a);
+		sim_run(s, PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		print_message("reserve %s: max queue %.0f\n", rsv[i], m.q_max);
+		if (i == 0 && m.q_max > 2 * 1024 * 1024 / 257)
+			fail_msg("no reserve: max queue %.0f", m.q_max);
+		if (i == 1 && (m.q_max > 200 * 1024 ||
+			       m.q_max < 200 * 1024 - 4160))
+			fail_msg("200KB reserve: max queue %.0f", m.q_max);
+		assert_true(m.drops > 0);
+		sim_free(s);
+	}
+	for (i = 0; i < 3; i++) {
+		const char *kv[] = { "senders", "16", "buffer", "4MB",
+			"xon_offset", xon[i], NULL };
+		struct sim_cfg c = cfg_of("incast", kv);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+
+		algo_for(&a, NULL);
+		s = mk(&c, &a);
+		sim_run(s, 2 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		pauses[i] = m.pauses;
+		print_message("xon_offset %s: %llu pauses\n", xon[i],
+			      (unsigned long long)m.pauses);
+		assert_int_equal(m.drops, 0);
+		sim_free(s);
+	}
+	assert_true(pauses[0] > pauses[1] && pauses[1] > pauses[2]);
+}
+
+/* Buffer keys: their ranges refused in one line; an explicit headroom
+ * below what a port needs refused with that minimum; one above it given
+ * to every switch port; defaults not shown.
+ */
+static void test_buffer_keys(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct sim_cfg c;
+	struct sim_algo a;
+	struct sim *s;
+	char line[1024];
+	uint64_t need;
+	uint32_t i;
+
+	(void)state;
+	sim_cfg_default(&c);
+	sim_cfg_format(&c, line, sizeof(line));
+	assert_null(strstr(line, "alpha"));
+	assert_null(strstr(line, "headroom"));
+	assert_int_equal(sim_cfg_set(&c, "alpha", "3", &err), -PCB_E_INVAL);
+	assert_non_null(strstr(err.msg, "1/256 to 8"));
+	assert_null(strchr(err.msg, '\n'));
+	pcb_err_reset(&err);
+	assert_int_equal(sim_cfg_set(&c, "alpha", "1/16", &err), 0);
+	assert_int_equal(c.alpha_log2, -4);
+	assert_int_equal(sim_cfg_set(&c, "xon_offset", "2MB", &err),
+			 -PCB_E_INVAL);
+	assert_non_null(strstr(err.msg, "0 to 1MB"));
+	pcb_err_reset(&err);
+	/* 400G (20 ps/B), 1 us, 4 KB MTU: 64 + 2 x 50000 + 2 x 4160 */
+	need = sim_headroom_min(&c);
+	assert_int_equal(need, 64 + 2 * 50000 + 2 * 4160);
+	assert_int_equal(sim_cfg_set(&c, "headroom", "64KB", &err), 0);
+	assert_int_equal(sim_cfg_check(&c, &err), -PCB_E_RANGE);
+	assert_non_null(strstr(err.msg, "108384"));
+	assert_null(strchr(err.msg, '\n'));
+	pcb_err_reset(&err);
+	algo_for(&a, NULL);
+	assert_int_not_equal(sim_create(&s, &c, &a, &err), 0);
+	pcb_err_reset(&err);
+	assert_int_equal(sim_cfg_set(&c, "headroom", "200KB", &err), 0);
+	assert_int_equal(sim_cfg_check(&c, &err), 0);
+	sim_cfg_format(&c, line, sizeof(line));
+	assert_non_null(strstr(line, " alpha 1/16 headroom 200KB"));
+	s = mk(&c, &a);
+	for (i = 0; i < s->nports; i++)
+		if (s->ports[i].is_switch)
+			assert_int_equal(s->ports[i].headroom, 200 * 1024);
+	sim_free(s);
+}
+
+/* FCT slowdowns against each flow's own path: behind 16:1 uplinks
+ * (200G for eight 400G hosts), a large flow across leaves alone takes
+ * twice as long as at host speed, and its slowdown is still about 1.
+ */
+static void test_ideal_fct_tiers(void **state)
+{
+	static const char *const kv[] = { "leaves", "2", "spines", "1",
+		"hosts", "8", "oversub", "16", "load", "1", "seed", "2",
+		NULL };
+	struct sim_cfg c = cfg_of("mix", kv);
+	struct sim_algo a;
+	struct sim *s;
+	double worst = 0;
+	size_t i, big = 0;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s = mk(&c, &a);
+	assert_int_equal(sim_topo_path_ppb(s, 0, 1), 20);	/* one leaf */
+	assert_int_equal(sim_topo_path_ppb(s, 0, 8), 40);	/* across */
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	for (i = 0; i < s->nfct; i++) {
+		if (s->fct[i].size < 1000000)
+			continue;
+		big++;
+		worst = s->fct[i].slowdown > worst ? s->fct[i].slowdown :
+						     worst;
+	}
+	print_message("%zu flows of 1 MB or more, worst slowdown %.3f\n",
+		      big, worst);
+	assert_true(big >= 4);
+	assert_true(worst < 1.3);
+	sim_free(s);
+}
+
+/* Two data priorities (the mix on 3, its incast on 4) with PFC on one:
+ * only that one pauses, at the NICs and between switches, and only the
+ * other drops; with PFC on both, both pause and nothing drops.  The
+ * per-priority counters split the data between them.
+ */
+static void test_two_priorities(void **state)
+{
+	static const char *const pfc[] = { "4", "3", "all" };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		const char *kv[] = { "load", "30", "incast_period", "500us",
+			"incast_senders", "15", "incast_size", "500KB",
+			"incast_prio", "4", "buffer", "4MB", "pfc_prios",
+			pfc[i], NULL };
+		struct sim_cfg c = cfg_of("mix", kv);
+		struct sim_port_counters pc;
+		uint64_t sw0 = 0, sw1 = 0, drop0 = 0, drop1 = 0;
+		struct sim_algo a;
+		struct sim *s;
+		uint32_t p;
+
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		assert_non_null(s->c1);
+		assert_int_equal(s->prio_c[1], 4);
+		sim_run(s, 2 * PS_PER_MS, NULL);
+		sim_port_counters(s, &pc);
+		for (p = 0; p < s->nports; p++) {
+			if (!s->ports[p].is_switch)
+				continue;
+			sw0 += s->ports[p].pause_rx;
+			sw1 += s->c1[p].pause_rx;
+			drop1 += s->c1[p].drops;
+			drop0 += s->ports[p].drops - s->c1[p].drops;
+		}
+		print_message("pfc_prios %s: pauses prio3 %llu (switches %llu) "
+			      "prio4 %llu (switches %llu); drops prio3 %llu "
+			      "prio4 %llu\n", pfc[i],
+			      (unsigned long long)pc.pause_rx_prio[3],
+			      (unsigned long long)sw0,
+			      (unsigned long long)pc.pause_rx_prio[4],
+			      (unsigned long long)sw1,
+			      (unsigned long long)drop0,
+			      (unsigned long long)drop1);
+		assert_true(pc.tx_pkts_prio[4] > 1000);
+		assert_true(pc.tx_pkts_prio[3] > 1000);
+		assert_true(pc.rx_pkts_prio[4] > 1000);
+		assert_int_equal(pc.pause_rx_prio[4] > 0, i != 1);
+		assert_int_equal(pc.pause_rx_prio[3] > 0, i != 0);
+		assert_int_equal(sw1 > 0, i != 1);
+		assert_int_equal(sw0 > 0, i != 0);
+		/* only a priority without PFC drops */
+		assert_int_equal(drop0 > 0, i == 0);
+		assert_int_equal(drop1 > 0, i == 1);
+		assert_int_equal(pc.drops_nobuf, drop0 + drop1);
+		check_switch_bytes(s);
+		sim_free(s);
+	}
+}
+
+/* DCQCN's model options: `alpha 10bit` floors alpha to its documented
+ * 10 bits at every update, so without CNPs it reaches 0 within 1000
+ * updates, while the default keeps the EWMA's 1023 x (1019/1024)^1000
+ * (about 7.7/1024); `hai growing` adds i steps at the i-th hyper-increase
+ * event, so the target climbs faster than with a fixed step.
+ */
+static void dcqcn_drive(uint32_t hai, uint32_t alpha, struct dcqcn_qp *q)
+{
+	const struct algo_ops *ops = algo_find("dcqcn");
+	struct algo_out out;
+	struct algo_port p;
+	struct sim_algo a;
+	int64_t t;
+
+	algo_for(&a, "dcqcn");
+	a.conf.opts[DCQCN_OPT_HAI] = hai;
+	a.conf.opts[DCQCN_OPT_ALPHA] = alpha;
+	/* 10 Gb/s from the first CNP: the limiter is far from line rate
+	 * and stays allocated */
+	a.conf.params[DCQCN_RATE_FIRST_CNP] = 10000;
+	algo_port_init(&p, &a.conf);
+	p.line_gbps = 100;
+	ops->init(&p, q, 0, &out);
+	ops->on_cnp(&p, q, 0, &out);	/* one cut, alpha 1023 */
+	for (t = 1000; t <= 1000 * 1000; t += 1000) {
+		/* a byte-counter event every 2 us, the timer's on its own */
+		if (t % 2000 == 0)
+			ops->on_tx(&p, q, t, 32767, false, &out);
+		ops->on_timer(&p, q, t, &out);
+	}
+	assert_true(p.counters[DCQCN_C_HAI] > 0);
+}
+
+static void test_dcqcn_opts(void **state)
+{
+	struct dcqcn_qp fixed, growing, floored;
+
+	(void)state;
+	dcqcn_drive(DCQCN_HAI_FIXED, DCQCN_ALPHA_20BIT, &fixed);
+	dcqcn_drive(DCQCN_HAI_GROWING, DCQCN_ALPHA_20BIT, &growing);
+	dcqcn_drive(DCQCN_HAI_FIXED, DCQCN_ALPHA_10BIT, &floored);
+	print_message("alpha after 1 ms: %u (20 bit), %u (10 bit); target "
+		      "%u fixed, %u growing (fxp20)\n", fixed.alpha,
+		      floored.alpha, fixed.rt, growing.rt);
+	assert_true(fixed.alpha >= 6 && fixed.alpha <= 8);
+	assert_int_equal(floored.alpha, 0);
+	assert_true(growing.rt > fixed.rt);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tier_speeds),
+		cmocka_unit_test(test_oversub),
+		cmocka_unit_test(test_fat_tree),
+		cmocka_unit_test(test_incast_over_mix),
+		cmocka_unit_test(test_dt_alpha),
+		cmocka_unit_test(test_reserve_xon),
+		cmocka_unit_test(test_buffer_keys),
+		cmocka_unit_test(test_dcqcn_opts),
+		cmocka_unit_test(test_two_priorities),
+		cmocka_unit_test(test_ideal_fct_tiers),
+	};
+	struct pcb_err err = { 0 };
+	int i, rc;
+
+	for (i = 0; algo_desc_names[i] && i < 3; i++)
+		if (algo_desc_load(&descs[i], algo_desc_names[i], &err))
+			return 1;
+	rc = cmocka_run_group_tests_name("simtopo", tests, NULL, NULL);
+	for (i = 0; i < 3; i++)
+		algo_desc_free(descs[i]);
+	return rc;
+}
