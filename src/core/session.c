@@ -1,13 +1,12 @@
-/* session.c - the session: its device opened and released, the device
- * lock, confirmation and dry-run lines.  Its slot views are views.c, its
- * values values.c, its checked writes write.c (session.h for all).
+/* session.c - the session: made, the device lock, warnings and dry-run
+ * lines.  Its device is opened and released in open.c, its slot views
+ * are views.c, its values values.c, its checked writes and their
+ * confirmation write.c (session.h for all).  This file does not know the
+ * device object: open.c sits between the two.
  */
-#include <ctype.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <strings.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,17 +14,10 @@
 #include <strings.h>
 
 #include "fsafe.h"
-#include "fxp.h"
 #include "paths.h"
-#include "host/hostctr.h"
 #include "session.h"
-#include "suggest.h"
 #include "units.h"
-#include "device.h"
-#include "tel/diag.h"
 #include "mstreg.h"
-#include "fwctl.h"
-#include "discover.h"
 #include <unistd.h>
 
 void sess_init(struct session *s, const char *devname)
@@ -37,85 +29,6 @@ void sess_init(struct session *s, const char *devname)
 	out_init(&s->out, stdout, false, false);
 }
 
-static void views_release(struct session *s)
-{
-	unsigned i;
-
-	s->info_valid = false;
-	for (i = 0; i < PPCC_SLOTS; i++) {
-		free(s->slots[i].params);
-		free(s->slots[i].counters);
-		memset(&s->slots[i], 0, sizeof(s->slots[i]));
-	}
-}
-
-static void device_release(struct session *s)
-{
-	/* the histogram keeps running on the device; the context goes */
-	free(s->retx);
-	s->retx = NULL;
-	if (s->diag)	/* sampling goes on; ownership ends */
-		tel_diag_release(s->diag);
-	free(s->diag);
-	s->diag = NULL;
-	dev_close(s);
-	views_release(s);
-	if (s->have_ppcc)
-		ppcc_release(&s->ppcc);
-	s->have_ppcc = false;
-	reg_dev_close(s->dev);
-	s->dev = NULL;
-	journal_close(s->journal);
-	s->journal = NULL;
-	if (s->host)
-		hostctr_close(s->host);
-	free(s->host);
-	free(s->host_prev);
-	s->host = NULL;
-	s->host_prev = NULL;
-	if (s->lock_fd >= 0)
-		close(s->lock_fd);	/* drops the lock too */
-	s->lock_fd = -1;
-	s->lock_depth = 0;
-	s->devid[0] = '\0';
-}
-
-void sess_release(struct session *s)
-{
-	size_t i;
-
-	device_release(s);
-	for (i = 0; i < s->ndescs; i++)
-		algo_desc_free(s->descs[i]);
-	for (i = 0; i < s->ndry; i++)
-		free(s->dry[i]);
-	free(s->dry);
-	free(s->devname);
-	free(s->adb_path);
-	free(s->backend);
-	free(s->mstreg_prog);
-	free(s->telemetry);
-}
-
-int sess_set_device(struct session *s, const char *devname)
-{
-	char bdf[32];
-	char *n;
-
-	/* 08:00.0 and 0000:08:00.0 are one device (and one journal) */
-	if (pcb_is_pci_name(devname) &&
-	    !pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
-		devname = bdf;
-	n = strdup(devname);
-
-	if (!n)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	device_release(s);
-	free(s->devname);
-	s->devname = n;
-	return 0;
-}
-
 void sess_warn(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -125,60 +38,6 @@ void sess_warn(struct session *s, const char *fmt, ...)
 	vfprintf(s->errfp, fmt, ap);
 	va_end(ap);
 	fputc('\n', s->errfp);
-}
-
-static int load_ppcc_layout(struct session *s, struct adb_reg **out)
-{
-	char path[PCB_PATH_LEN];
-	struct adb_db *db = NULL;
-	int rc;
-
-	rc = pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &s->err);
-	if (rc)
-		return rc;
-	rc = adb_db_load_file(&db, path, &s->err);
-	if (rc)
-		return rc;
-	rc = adb_reg_load(db, "PPCC", out, &s->err);
-	adb_db_free(db);
-	return rc;
-}
-
-int sess_device(struct session *s)
-{
-	struct adb_reg *layout = NULL;
-	char msg[1024];
-	size_t bad_line;
-	int rc;
-
-	if (s->dev)
-		return 0;
-	rc = load_ppcc_layout(s, &layout);
-	if (!rc) {
-		rc = dev_open(s, layout);
-		if (rc) {	/* ppcc_init takes it, but not here */
-			adb_reg_free(layout);
-			layout = NULL;
-		}
-	}
-	if (!rc)
-		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
-	if (!rc) {
-		s->have_ppcc = true;
-		rc = journal_open(&s->journal, s->devid, &s->err);
-	}
-	if (rc) {
-		device_release(s);
-		return rc;
-	}
-	if (journal_unclean(s->journal, msg, sizeof(msg)))
-		sess_warn(s, "%s", msg);
-	if (journal_bad_lines(s->journal, &bad_line))
-		sess_warn(s, "journal '%s' has %zu damaged record(s), the "
-			  "first at line %zu; 'journal restore' will not clear "
-			  "it", journal_path(s->journal),
-			  journal_bad_lines(s->journal, NULL), bad_line);
-	return 0;
 }
 
 static int lock_open(struct session *s)
@@ -254,28 +113,6 @@ void sess_unlock(struct session *s)
 }
 
 /* ---- confirmation ------------------------------------------------------- */
-
-int sess_confirm(struct session *s, const char *what)
-{
-	char line[32];
-
-	if (s->read_only)
-		return pcb_error(&s->err, PCB_E_STATE,
-				 "read-only session: will not %s", what);
-	if (!(dev_traits(s) & DEV_T_CONFIRM) || s->yes)
-		return 0;
-	if (!isatty(STDIN_FILENO))
-		return pcb_error(&s->err, PCB_E_STATE,
-				 "writing to %s needs confirmation: %s; give "
-				 "-y to confirm in scripts", s->devname, what);
-	fprintf(stderr, "%s: %s? [y/N] ", s->devname, what);
-	fflush(stderr);
-	if (!fgets(line, sizeof(line), stdin) ||
-	    (strcasecmp(line, "y\n") && strcasecmp(line, "yes\n")))
-		return pcb_error(&s->err, PCB_E_STATE, "not confirmed: "
-				 "nothing was written");
-	return 0;
-}
 
 /* ---- dry run ------------------------------------------------------------ */
 

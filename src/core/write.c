@@ -26,6 +26,29 @@
 #include "fwctl.h"
 #include "discover.h"
 #include <unistd.h>
+/* Before a write to real hardware (session.h). */
+int sess_confirm(struct session *s, const char *what)
+{
+	char line[32];
+
+	if (s->read_only)
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "read-only session: will not %s", what);
+	if (!(dev_traits(s) & DEV_T_CONFIRM) || s->yes)
+		return 0;
+	if (!isatty(STDIN_FILENO))
+		return pcb_error(&s->err, PCB_E_STATE,
+				 "writing to %s needs confirmation: %s; give "
+				 "-y to confirm in scripts", s->devname, what);
+	fprintf(stderr, "%s: %s? [y/N] ", s->devname, what);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin) ||
+	    (strcasecmp(line, "y\n") && strcasecmp(line, "yes\n")))
+		return pcb_error(&s->err, PCB_E_STATE, "not confirmed: "
+				 "nothing was written");
+	return 0;
+}
+
 /* ---- the write path ----------------------------------------------------- */
 
 static int read_values(struct session *s, unsigned slot, struct slot_view *v,
