@@ -64,7 +64,36 @@ static void usage(FILE *fp)
 /* Long by design: getopt_long's one case per option, then the choice
  * between -c, -x, a COMMAND, the REPL and stdin.
  */
-int main(int argc, char **argv)
+/* What the command line asks for besides the session's options. */
+struct opts {
+	const char *dev, *cmds, *script;
+	bool json, pretty;
+};
+
+/* One of the words an option takes, or an error line. */
+static bool one_of(const char *what, const char *v, const char *const *ok)
+{
+	size_t i;
+
+	for (i = 0; ok[i]; i++)
+		if (!strcmp(v, ok[i]))
+			return true;
+	fprintf(stderr, "error: unknown %s '%s' (", what, v);
+	for (i = 0; ok[i]; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", ok[i]);
+	fputs(")\n", stderr);
+	return false;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = strdup(v);
+}
+
+/* The options into o and the session; -1: go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct session *s,
+		      struct opts *o)
 {
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -84,142 +113,150 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *dev = "sim", *cmds = NULL, *script = NULL;
-	bool json = false, pretty = false;
-	struct session s;
-	int c, rc = 0;
+	static const char *const backends[] = { "sim", "mstreg", "fwctl",
+						NULL };
+	static const char *const tels[] = { "doca", "native", "none", NULL };
+	char *end;
+	long v;
+	int c;
 
-	LIBXML_TEST_VERSION;
-	sess_init(&s, NULL);
 	while ((c = getopt_long(argc, argv, "+d:c:x:jpnyhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			dev = optarg;
+			o->dev = optarg;
 			break;
 		case 'c':
-			cmds = optarg;
+			o->cmds = optarg;
 			break;
 		case 'x':
-			script = optarg;
+			o->script = optarg;
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'p':
-			pretty = true;
+			o->pretty = true;
 			break;
 		case 'n':
-			s.dry_run = true;
+			s->dry_run = true;
 			break;
 		case 'y':
-			s.yes = true;
+			s->yes = true;
 			break;
 		case 'F':
-			s.force = true;
+			s->force = true;
+			break;
+		case 'R':
+			s->read_only = true;
 			break;
 		case 'A':
-			free(s.adb_path);
-			s.adb_path = strdup(optarg);
-			break;
-		case 'B':
-			if (strcmp(optarg, "sim") && strcmp(optarg, "mstreg") &&
-			    strcmp(optarg, "fwctl")) {
-				fprintf(stderr, "error: unknown backend '%s' "
-					"(sim, mstreg, fwctl)\n", optarg);
-				sess_release(&s);
-				return 1;
-			}
-			free(s.backend);
-			s.backend = strdup(optarg);
+			set_str(&s->adb_path, optarg);
 			break;
 		case 'M':
-			free(s.mstreg_prog);
-			s.mstreg_prog = strdup(optarg);
+			set_str(&s->mstreg_prog, optarg);
 			break;
-		case 'T': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
+		case 'B':
+			if (!one_of("backend", optarg, backends))
+				return 1;
+			set_str(&s->backend, optarg);
+			break;
+		case 'E':
+			if (!one_of("telemetry", optarg, tels))
+				return 1;
+			set_str(&s->telemetry, optarg);
+			break;
+		case 'T':
+			v = strtol(optarg, &end, 10);
 			if (*end || v < 10 || v > 600000) {
 				fprintf(stderr, "error: bad --timeout '%s' (ms, "
 					"10..600000)\n", optarg);
-				sess_release(&s);
 				return 1;
 			}
-			s.timeout_ms = (int)v;
-			break;
-		}
-		case 'R':
-			s.read_only = true;
-			break;
-		case 'E':
-			if (strcmp(optarg, "doca") && strcmp(optarg, "native") &&
-			    strcmp(optarg, "none")) {
-				fprintf(stderr, "error: unknown telemetry '%s' "
-					"(doca, native, none)\n", optarg);
-				sess_release(&s);
-				return 1;
-			}
-			free(s.telemetry);
-			s.telemetry = strdup(optarg);
+			s->timeout_ms = (int)v;
 			break;
 		case 'h':
 			usage(stdout);
-			sess_release(&s);
 			return 0;
 		case 'V':
 			printf("pccbench %s\n", PCCB_VERSION);
-			sess_release(&s);
 			return 0;
 		default:
 			usage(stderr);
-			sess_release(&s);
 			return 1;
 		}
 	}
-	out_init(&s.out, stdout, json, pretty);
+	return -1;
+}
+
+/* The commands: -c, -x, the words after the options, stdin, or the
+ * REPL.  Returns the last command's code.
+ */
+static int run_mode(struct session *s, const struct opts *o, int argc,
+		    char **argv)
+{
+	FILE *fp;
+	int rc;
+
+	if (o->cmds)
+		return cli_run_line(s, o->cmds, NULL);
+	if (o->script) {
+		fp = strcmp(o->script, "-") ? fopen(o->script, "r") : stdin;
+		if (!fp) {
+			pcb_err_reset(&s->err);
+			rc = pcb_error(&s->err, PCB_E_NOENT, "cannot open "
+				       "script '%s'", o->script);
+			cli_print_error(s, rc, NULL);
+			return rc;
+		}
+		rc = cli_run_stream(s, fp, o->script);
+		if (fp != stdin)
+			fclose(fp);
+		return rc;
+	}
+	if (optind < argc) {
+		rc = cli_run_argv(s, argc - optind, argv + optind);
+		if (rc)
+			cli_print_error(s, rc, NULL);
+		return rc;
+	}
+	if (!isatty(STDIN_FILENO))
+		return cli_run_stream(s, stdin, "<stdin>");
+	return cli_repl(s);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .dev = "sim" };
+	struct session s;
+	int rc;
+
+	LIBXML_TEST_VERSION;
+	sess_init(&s, NULL);
+	rc = parse_opts(argc, argv, &s, &o);
+	if (rc >= 0) {
+		sess_release(&s);
+		return rc;
+	}
+	out_init(&s.out, stdout, o.json, o.pretty);
 	s.stop = &interrupted;
 	catch_signals();
-	if (sess_set_device(&s, dev)) {
+	if (sess_set_device(&s, o.dev)) {
 		cli_print_error(&s, -s.err.code, NULL);
 		sess_release(&s);
 		return 2;
 	}
-	if ((cmds != NULL) + (script != NULL) + (optind < argc) > 1) {
+	if ((o.cmds != NULL) + (o.script != NULL) + (optind < argc) > 1) {
 		fprintf(stderr, "error: give one of -c, -x or a command\n");
 		sess_release(&s);
 		return 1;
 	}
-	if (cmds) {
-		rc = cli_run_line(&s, cmds, NULL);
-	} else if (script) {
-		FILE *fp = strcmp(script, "-") ? fopen(script, "r") : stdin;
-
-		if (!fp) {
-			pcb_err_reset(&s.err);
-			rc = pcb_error(&s.err, PCB_E_NOENT,
-				       "cannot open script '%s'", script);
-			cli_print_error(&s, rc, NULL);
-		} else {
-			rc = cli_run_stream(&s, fp, script);
-			if (fp != stdin)
-				fclose(fp);
-		}
-	} else if (optind < argc) {
-		rc = cli_run_argv(&s, argc - optind, argv + optind);
-		if (rc)
-			cli_print_error(&s, rc, NULL);
-	} else if (!isatty(STDIN_FILENO)) {
-		rc = cli_run_stream(&s, stdin, "<stdin>");
-	} else {
-		rc = cli_repl(&s);
-	}
+	rc = run_mode(&s, &o, argc, argv);
 	sess_release(&s);
 	xmlCleanupParser();
 	/* a batch run stopped by Ctrl-C or SIGTERM says so the shell way:
 	 * 128 + the signal (130, 143) */
-	if (interrupted && (cmds || script || optind < argc ||
+	if (interrupted && (o.cmds || o.script || optind < argc ||
 			    !isatty(STDIN_FILENO)))
 		return 128 + interrupted;
 	return pcb_exit_code(rc);
