@@ -488,6 +488,52 @@ static void set_param(struct simfw_slot *sl, const struct algo_desc *d,
  * state; the switch reads as the register's table does.
  */
 /* The PPCC command itself, with the file locked.  Returns a status. */
+/* ENABLE on the SLs of the mask (a mask naming none sets nothing); the
+ * counters of one slot at a time.  Whether anything changed.
+ */
+static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
+			uint32_t sls, uint32_t counter_en, uint32_t trace_en)
+{
+	bool did = false;
+	unsigned i;
+
+	if (!sls)
+		return false;
+	if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
+		did = true;
+	sl->sl_bitmask |= sls;
+	sl->enabled = 1;
+	if (counter_en && sl->ncounters && !sl->counter_en) {
+		for (i = 0; i < SIMFW_SLOTS; i++)
+			fw->st->slots[i].counter_en = 0;
+		sl->counter_en = 1;
+		did = true;
+	}
+	if (sl->trace_en != trace_en) {
+		sl->trace_en = !sl->trace_en;
+		did = true;
+	}
+	return did;
+}
+
+/* The slot's counters into the reply, cleared after when asked. */
+static bool read_counters(const struct adb_field *const *f, uint8_t *buf,
+			  struct simfw_slot *sl, bool clear)
+{
+	bool did = false;
+	unsigned i;
+
+	for (i = 0; i < sl->ncounters; i++) {
+		ppcc_set_text(f[PF_TEXT0], buf, i, sl->counters[i]);
+		if (clear && sl->counters[i]) {
+			sl->counters[i] = 0;
+			did = true;
+		}
+	}
+	adb_set(f[PF_TEXT_LEN], buf, sl->ncounters * 4);
+	return did;
+}
+
 static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 {
 	const struct adb_field *const *f = fw->f;
@@ -518,26 +564,10 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			adb_set(f[PF_TEXT_LEN], buf, 0);
 		break;
 	case PPCC_ENABLE:
-		/* on the SLs of the mask; a mask naming none sets nothing */
-		if (m == REG_SET && sls) {
-			bool cen = adb_get(f[PF_COUNTER_EN], buf) &&
-				   sl->ncounters;
-
-			if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
-				did = true;
-			sl->sl_bitmask |= sls;
-			sl->enabled = 1;
-			if (cen && !sl->counter_en) {
-				for (i = 0; i < SIMFW_SLOTS; i++)
-					fw->st->slots[i].counter_en = 0;
-				sl->counter_en = 1;
-				did = true;
-			}
-			if (sl->trace_en != adb_get(f[PF_TRACE_EN], buf)) {
-				sl->trace_en = !sl->trace_en;
-				did = true;
-			}
-		}
+		if (m == REG_SET)
+			did = slot_enable(fw, sl, sls,
+					  adb_get(f[PF_COUNTER_EN], buf),
+					  adb_get(f[PF_TRACE_EN], buf));
 		break;
 	case PPCC_DISABLE:
 		/* off on the SLs of the mask; counters go with the last */
@@ -607,14 +637,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			return REG_STATUS_BAD_PARAM;
 		if (!sl->counter_en || !sl->enabled)
 			return REG_STATUS_NO_RESOURCE;
-		for (i = 0; i < sl->ncounters; i++) {
-			ppcc_set_text(f[PF_TEXT0], buf, i, sl->counters[i]);
-			if (cmd == PPCC_BULK_COUNTERS_CLEAR && sl->counters[i]) {
-				sl->counters[i] = 0;
-				did = true;
-			}
-		}
-		adb_set(f[PF_TEXT_LEN], buf, sl->ncounters * 4);
+		did = read_counters(f, buf, sl, cmd == PPCC_BULK_COUNTERS_CLEAR);
 		break;
 	case PPCC_NUM_COUNTERS:
 		adb_set(f[PF_VALUE], buf, sl->ncounters);
