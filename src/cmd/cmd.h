@@ -53,10 +53,7 @@ int cmd_series_load(struct session *s, const char *name,
 int plot_render(struct session *s, const char *to, const char *vars,
 		int panels, const char *tmpl, const char *dat, const char *gp);
 #define PLOT_MAX_PANELS 12
-/* A saved sweep's curves or heatmaps, to FILE or the terminal
- * (sweep_plot.c).
- */
-int sweep_plot(struct session *s, const char *name, const char *to);
+
 /* `name = 'text'`: any text as a gnuplot string literal (see plot.c). */
 void plot_str(FILE *fp, const char *name, const char *text);
 void plot_str_at(FILE *fp, const char *array, size_t i, const char *text);

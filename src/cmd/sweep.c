@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "cmd/sweep_cmd.h"
 #include "paths.h"
 #include "rec/recorder.h"
 #include "rec/series.h"
@@ -617,109 +618,6 @@ static int cmd_sweep_merge(struct session *s, int argc, char **argv)
 }
 
 
-static int cmd_sweep_show(struct session *s, int argc, char **argv)
-{
-	struct tbl_col cols[2 + SW_MAX_AXES + 2 * SW_MAX_MEAS + 1];
-	char heads[2 * SW_MAX_MEAS][48], dir[PCB_PATH_LEN];
-	struct cond conds[8];
-	struct table t;
-	struct tbl tb;
-	size_t nc = 0, k, p, nconds = 0, reps = 1;
-	int best = -1, bcol = -1, rc;
-	bool maximise = false, ci;
-
-	rc = sw_table_load(s, argv[0], &t, dir, sizeof(dir));
-	if (!rc && argc > 1)
-		rc = sw_parse_best(s, &t, argc - 1, argv + 1, &maximise, &bcol,
-				conds, &nconds);
-	if (rc) {
-		sw_table_free(&t);
-		return rc;
-	}
-	for (p = 0; p < t.npoints; p++)
-		reps = t.n[p] > reps ? t.n[p] : reps;
-	ci = reps > 1;
-	cols[nc++] = (struct tbl_col){ "point", "POINT", TBL_RIGHT };
-	for (k = 0; k < t.naxes; k++)
-		cols[nc++] = (struct tbl_col){
-			t.r->cols[SW_FIXED_COLS + k].name,
-			t.r->cols[SW_FIXED_COLS + k].name, TBL_RIGHT };
-	if (ci)
-		cols[nc++] = (struct tbl_col){ "n", "N", TBL_RIGHT };
-	for (k = 0; k < t.nprim; k++) {
-		const char *u = t.r->cols[t.prim[k]].unit;
-
-		snprintf(heads[2 * k], sizeof(heads[0]), "%s%s%s%s",
-			 t.pname[k], *u ? " (" : "", u, *u ? ")" : "");
-		cols[nc++] = (struct tbl_col){ t.pname[k], heads[2 * k],
-					       TBL_RIGHT };
-		if (ci) {
-			snprintf(heads[2 * k + 1], sizeof(heads[0]),
-				 "%s_ci95", t.pname[k]);
-			cols[nc++] = (struct tbl_col){ heads[2 * k + 1], "±95%",
-						       TBL_RIGHT };
-		}
-	}
-	if (bcol != -1)
-		cols[nc++] = (struct tbl_col){ "best", "BEST", 0 };
-	for (p = 0; bcol != -1 && p < t.npoints; p++) {
-		double v = sw_table_value(&t, p, bcol);
-		size_t c;
-
-		for (c = 0; c < nconds && sw_cond_holds(&t, p, &conds[c]); c++)
-			;
-		if (c < nconds || isnan(v) || t.first[p] < 0)
-			continue;
-		if (best < 0 || (maximise ? v > sw_table_value(&t, (size_t)best,
-							     bcol) :
-				 v < sw_table_value(&t, (size_t)best, bcol)))
-			best = (int)p;
-	}
-	tbl_init(&tb, cols, nc);
-	for (p = 0; p < t.npoints; p++) {
-		if (t.first[p] < 0)
-			continue;
-		tbl_row(&tb);
-		tbl_u64(&tb, p);
-		for (k = 0; k < t.naxes; k++)
-			tbl_real(&tb, series_at(t.r, (size_t)t.first[p],
-					       SW_FIXED_COLS + k));
-		if (ci)
-			tbl_u64(&tb, t.n[p]);
-		for (k = 0; k < t.nprim; k++) {
-			tbl_real(&tb, t.mean[p * t.nprim + k]);
-			if (ci)
-				tbl_real(&tb, t.ci[p * t.nprim + k]);
-		}
-		if (bcol != -1) {
-			if (s->out.json)
-				tbl_bool(&tb, (int)p == best);
-			else
-				tbl_str(&tb, (int)p == best ? "*" : "");
-		}
-	}
-	tbl_print(&tb, &s->out, NULL);
-	tbl_release(&tb);
-	if (bcol != -1 && !s->out.json) {
-		if (best < 0)
-			fprintf(s->out.fp, "no point meets the conditions\n");
-		else
-		{
-			fprintf(s->out.fp, "best (%s %s): point %d,", argv[2],
-				argv[3], best);
-			for (k = 0; k < t.naxes; k++)
-				fprintf(s->out.fp, " %s %.6g",
-					t.r->cols[SW_FIXED_COLS + k].name,
-					series_at(t.r, (size_t)t.first[best],
-						  SW_FIXED_COLS + k));
-			fprintf(s->out.fp, ": %s %.6g\n", argv[3],
-				sw_table_value(&t, (size_t)best, bcol));
-		}
-	}
-	sw_table_free(&t);
-	return 0;
-}
-
 static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 {
 	if (argc == 2 || (argc == 3 && strcmp(argv[1], "to")))
@@ -737,53 +635,6 @@ static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 	return sweep_plot(s, argv[0], argc == 3 ? argv[2] : NULL);
 }
 
-static int cmd_sweep_list(struct session *s, int argc, char **argv)
-{
-	static const struct tbl_col cols[] = {
-		{ "name", "NAME", 0 }, { "runs", "RUNS", TBL_RIGHT },
-		{ "params", "PARAMS", 0 },
-	};
-	char **names = store_names("sweeps", NULL);
-	struct tbl t;
-	size_t i, k;
-
-	(void)argc;
-	(void)argv;
-	if (!names)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; names[i]; i++) {
-		struct table tt;
-		char dir[PCB_PATH_LEN], params[256] = "";
-		struct pcb_err keep = s->err;
-		int rc = sw_table_load(s, names[i], &tt, dir, sizeof(dir));
-
-		/* not a sweep, or none of its runs done: not listed; a
-		 * damaged one: said, and the others listed all the same */
-		if (rc && rc != -PCB_E_NOENT)
-			sess_warn(s, "sweep %s skipped: %s", names[i],
-				  s->err.msg);
-		if (!rc) {
-			for (k = 0; k < tt.naxes; k++)
-				snprintf(params + strlen(params),
-					 sizeof(params) - strlen(params),
-					 "%s%s", k ? " " : "",
-					 tt.r->cols[SW_FIXED_COLS + k].name);
-			tbl_row(&t);
-			tbl_str(&t, names[i]);
-			tbl_u64(&t, tt.r->nrows);
-			tbl_str(&t, params);
-		}
-		sw_table_free(&tt);
-		s->err = keep;
-	}
-	words_free(names);
-	tbl_print(&t, &s->out, NULL);
-	tbl_release(&t);
-	return 0;
-}
-
-/* A sweep, damaged or not, goes (its directory must be one, not a link). */
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 {
 	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];

@@ -534,6 +534,10 @@ static bool read_counters(const struct adb_field *const *f, uint8_t *buf,
 	return did;
 }
 
+/* One PPCC access: a case per command (the PRM's table of cmd_type),
+ * kept as one switch on purpose (about 125 lines) so it reads as that
+ * table; what a case does beyond a field or two is a function above.
+ */
 static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 {
 	const struct adb_field *const *f = fw->f;

@@ -1,4 +1,10 @@
-/* diag.c - diagnostic counters: the sim device's sampler and a context. */
+/* diag.c - diagnostic counters: the sim device's sampler and a context.
+ *
+ * About 900 lines, on purpose: DOCA's diag state machine (create, config,
+ * apply, start, query, stop, destroy) in one place, with the sim's
+ * sampler and the provider table (struct diag_prov) a DOCA device fills
+ * instead; its file formats are diag_io.c, its data IDs diag_ids.c.
+ */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

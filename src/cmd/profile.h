@@ -1,0 +1,50 @@
+/* profile.h - a tuning profile in memory and its file (profile_file.c);
+ * the `profile` command is profile.c.  The file's schema is described at
+ * the top of profile.c.
+ */
+#ifndef PCCB_CMD_PROFILE_H
+#define PCCB_CMD_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "algo.h"
+#include "ppcc.h"
+
+struct session;
+
+#define PROFILE_VERSION 1
+#define PROFILE_MAX (1 << 20)	/* bytes of a profile file */
+
+struct pslot {
+	unsigned slot;
+	char algo[224];
+	uint32_t algo_num;	/* id[31:16] major[15:8] minor[7:0] */
+	bool enabled, counters;
+	size_t nparams;
+	struct {
+		char name[224];
+		unsigned index;
+		uint32_t raw;
+		bool ro;	/* read-only on the device: never written */
+	} p[ALGO_MAX_PARAMS];
+};
+
+struct profile {
+	char name[64], device[80], model[96];
+	size_t nslots;
+	struct pslot s[PPCC_SLOTS];
+};
+
+/* $XDG_DATA_HOME/pccbench/profiles/NAME.json */
+int profile_path(struct session *s, const char *name, char *buf, size_t len);
+/* The profile as JSON ("value" in real units whatever `set units` says). */
+void profile_write_json(struct session *s, FILE *fp, const struct profile *pr);
+/* NAME (a saved profile) or a path (with a '/' or ending .json), read
+ * whole and checked as a file (schema, version, fields, ranges of
+ * indexes); the device's checks are the caller's.
+ */
+int profile_load(struct session *s, const char *name, struct profile *pr);
+
+#endif
