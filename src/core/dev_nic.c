@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "paths.h"
 #include "dev_impl.h"
 #include "fwctl.h"
 #include "out.h"
@@ -28,7 +29,7 @@ struct nic_device {
 	struct dev_host_ctrs ctrs;
 	struct run_bg traffic;
 	bool traffic_on;
-	char log[4096];
+	char log[PCB_PATH_LEN];
 	/* DOCA: tried once; the device opened, or why not */
 	bool doca_tried, doca_open;
 	struct tdoca_dev doca;

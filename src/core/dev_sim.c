@@ -387,23 +387,27 @@ static int sim_traffic_stop(struct device *d, struct pcb_err *err)
 /* The firmware state and scenario files, copied into dir/pccbench/sim. */
 static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 {
-	char sim[4400], from[4200], to[4500], *dot;
+	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN], *dot;
 	int rc;
 
-	snprintf(sim, sizeof(sim), "%s/pccbench/sim", dir);
-	rc = pcb_mkdirs(sim, 0700, err);
-	if (rc)
-		return rc;
-	snprintf(from, sizeof(from), "%s", simfw_path(simfw_of(d->s->dev)));
-	snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-	rc = pcb_copy_file(from, to, err);
-	if (rc)
-		return rc;
-	dot = strrchr(from, '.');
+	rc = pcb_path(sim, sizeof(sim), err, "%s/pccbench/sim", dir);
+	if (!rc)
+		rc = pcb_mkdirs(sim, 0700, err);
+	if (!rc)
+		rc = pcb_path(from, sizeof(from), err, "%s",
+			      simfw_path(simfw_of(d->s->dev)));
+	if (!rc)
+		rc = pcb_path(to, sizeof(to), err, "%s/%s", sim,
+			      strrchr(from, '/') + 1);
+	if (!rc)
+		rc = pcb_copy_file(from, to, err);
+	dot = rc ? NULL : strrchr(from, '.');
 	if (dot && strlen(dot) >= strlen(".scenario")) {
 		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
-		snprintf(to, sizeof(to), "%s/%s", sim, strrchr(from, '/') + 1);
-		rc = pcb_copy_file(from, to, err);
+		rc = pcb_path(to, sizeof(to), err, "%s/%s", sim,
+			      strrchr(from, '/') + 1);
+		if (!rc)
+			rc = pcb_copy_file(from, to, err);
 	}
 	return rc;
 }

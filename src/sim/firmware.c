@@ -320,7 +320,7 @@ static int simfw_create(struct simfw *fw, struct pcb_err *err)
 
 static int simfw_load_descs(struct simfw *fw, struct pcb_err *err)
 {
-	char path[4096];
+	char path[PCB_PATH_LEN];
 	struct adb_db *db = NULL;
 	size_t s;
 	int rc;
@@ -368,7 +368,7 @@ void simfw_close(struct simfw *fw)
 
 int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
 {
-	char dir[4096], path[4200];
+	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
 	struct simfw *fw;
 	struct stat stt;
 	void *map;
@@ -387,9 +387,10 @@ int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
 		goto err_close;
 	fw->hash = desc_hash(fw);
 	rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true, err);
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), err, "%s/%s.dev", dir, name);
 	if (rc)
 		goto err_close;
-	snprintf(path, sizeof(path), "%s/%s.dev", dir, name);
 	fw->path = strdup(path);
 	if (!fw->path) {
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");

@@ -18,13 +18,8 @@ static void diag_sync(struct simdev *d, bool force);
 static int cfg_path(const struct simdev *d, char *buf, size_t len,
 		    struct pcb_err *err)
 {
-	char dir[4096];
-	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true,
-			      err);
-
-	if (!rc)
-		snprintf(buf, len, "%s/%s.scenario", dir, d->name);
-	return rc;
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "sim", d->name,
+			     ".scenario", err);
 }
 
 /* The index of ops in algo_registry (and d->opts), or -1. */
@@ -74,7 +69,7 @@ const struct algo_ops *simdev_model_algo(struct simdev *d)
 static int save(struct simdev *d, struct pcb_err *err)
 {
 	const struct algo_ops *z;
-	char path[4200], line[2048], *text = NULL;
+	char path[PCB_PATH_LEN], line[2048], *text = NULL;
 	size_t a, i, len = 0;
 	FILE *fp;
 	int rc = cfg_path(d, path, sizeof(path), err);
@@ -159,7 +154,8 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 
 static int load(struct simdev *d, struct pcb_err *err)
 {
-	char path[4200], *text, *line, *next, *words[128], *save_ptr, *w;
+	char path[PCB_PATH_LEN], *text, *line, *next, *words[128], *save_ptr;
+	char *w;
 	const struct algo_ops *z = algo_find("ztr_rtt");
 	int n, rc, lineno = 0, i;
 	size_t len;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fsafe.h"
+#include "paths.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
 #include "tel/tel.h"
@@ -162,7 +163,7 @@ static off_t rec_off(const struct diag_hdr *h, uint64_t id)
 int diag_dev_open(struct diag_dev **out, const char *sim_name,
 		  struct pcb_err *err)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct diag_dev *d;
 	struct diag_hdr h;
 	bool fresh;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "fsafe.h"
+#include "paths.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
@@ -118,7 +119,7 @@ static int store(struct retx_dev *d, struct retx_file *f)
 int retx_dev_open(struct retx_dev **out, const char *sim_name,
 		  struct pcb_err *err)
 {
-	char path[4200];
+	char path[PCB_PATH_LEN];
 	struct retx_dev *d;
 	struct retx_file f;
 	bool fresh;

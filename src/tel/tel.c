@@ -50,14 +50,15 @@ int tel_fail(struct pcb_err *err, int e, const char *what, const char *hint)
 int tel_sim_file_open(const char *sim_name, const char *ext, char *path,
 		      size_t len, int *fd, bool *fresh, struct pcb_err *err)
 {
-	char dir[4096];
+	char tail[16];
 	struct stat st;
-	int rc = pcb_user_dir(dir, sizeof(dir), PCB_DIR_STATE, "sim", true,
-			      err);
+	int rc;
 
+	snprintf(tail, sizeof(tail), ".%s", ext);
+	rc = pcb_user_file(path, len, PCB_DIR_STATE, "sim", sim_name, tail,
+			   err);
 	if (rc)
 		return rc;
-	snprintf(path, len, "%s/%s.%s", dir, sim_name, ext);
 	*fd = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, err);
 	if (*fd < 0)
 		return *fd;
