@@ -2,7 +2,7 @@
  * test states the physical expectation it checks.  Runs are short enough
  * for make check; all are seeded and deterministic.
  */
-#include "testutil.h"
+#include "testsim.h"
 #include "sim/sim_int.h"
 #include "sim/pcap.h"
 #include <math.h>
@@ -10,31 +10,6 @@
 #include "dcqcn/dcqcn.h"
 #include "ztr_rtt/ztr_rtt.h"
 
-static struct algo_desc *descs[3];
-
-static void algo_for(struct sim_algo *a, const char *name)
-{
-	size_t i;
-
-	memset(a, 0, sizeof(*a));
-	for (i = 0; i < 3; i++)
-		if (descs[i] && !strcmp(descs[i]->name, name))
-			a->desc = descs[i];
-	assert_non_null(a->desc);
-	a->ops = algo_find(name);
-	algo_conf_init(&a->conf, a->ops, a->desc);
-	a->counters_on = true;
-}
-
-static struct sim *mk(const struct sim_cfg *c, const struct sim_algo *a)
-{
-	struct sim *s = NULL;
-	struct pcb_err err = { 0 };
-
-	if (sim_create(&s, c, a, &err))
-		fail_msg("sim_create: %s", err.msg);
-	return s;
-}
 
 static struct sim_cfg incast(uint32_t n)
 {
@@ -1461,14 +1436,5 @@ int main(void)
 		cmocka_unit_test(test_flow_sizes),
 		cmocka_unit_test(test_cfg_keys),
 	};
-	struct pcb_err err = { 0 };
-	int i, rc;
-
-	for (i = 0; algo_desc_names[i] && i < 3; i++)
-		if (algo_desc_load(&descs[i], algo_desc_names[i], &err))
-			return 1;
-	rc = cmocka_run_group_tests_name("sim", tests, NULL, NULL);
-	for (i = 0; i < 3; i++)
-		algo_desc_free(descs[i]);
-	return rc;
+	return tu_run_sim_group("sim", tests, sizeof(tests) / sizeof(tests[0]));
 }
