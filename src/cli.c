@@ -1,5 +1,7 @@
-/* cli.c - table dispatch, help, scripts and the REPL loop (the tokenizer
- * is words.c). */
+/* cli.c - the front end: table dispatch, help, scripts, and completion's
+ * walk of the command tables (the REPL's readline glue is repl.c, the
+ * tokenizer words.c, each command's words cmd/complete.h).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
