@@ -1,12 +1,21 @@
 #!/bin/sh
 # Install what pccbench needs to build, test and run, with apt-get.
-# Idempotent: installs only the packages that are missing.  Uses sudo when
-# not root.  Exits non-zero (with the reason) when a package cannot be had.
+# Idempotent: installs only the packages that are missing, and calls
+# nothing (no apt, no network) when all are there, so `make check` runs
+# as is in a chroot that has them (sbuild).  Uses sudo when not root.
+# Exits non-zero (with the reason) when a package cannot be had.
 set -eu
 
+# to build (debian/control's Build-Depends say the same)
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux"
+libjson-c-dev libmicrohttpd-dev"
+# to run and test: cmocka, gnuplot, mstflint's mstreg, tmux (repl.sh),
+# Prometheus' promtool and server, node_exporter and curl (metrics.sh)
+pkgs="$pkgs libcmocka-dev gnuplot-nox mstflint tmux prometheus \
+prometheus-node-exporter curl"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
+# make deb: the Debian packaging tools
+[ "${WITH_DEB:-0}" = 1 ] && pkgs="$pkgs dpkg-dev debhelper lintian fakeroot"
 
 missing=""
 for p in $pkgs; do

@@ -449,7 +449,7 @@ static int parse_opts(struct session *s, const char *who,
 		if (pcb_parse_duration_ps(argv[i + 1], -1, d) ||
 		    *d < 1000000000LL || *d > 86400 * 1000000000000LL)
 			return cmd_bad_duration(s, who, argv[i + 1],
-						"1ms..24h");
+						"1ms..86400s");
 	}
 	return 0;
 }
