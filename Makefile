@@ -149,11 +149,17 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pccbench
 	rm -rf $(DESTDIR)$(PREFIX)/share/pccbench
 
-# The Debian package (debian/): ../pccbench_VERSION_ARCH.deb, then lintian.
+# The Debian package (debian/), built from a copy of this tree in
+# $(O)/deb/pccbench (dpkg-buildpackage cleans its tree and writes beside
+# it): $(O)/deb/pccbench_VERSION_ARCH.deb, then lintian on it.
+DEB_DIR = $(O)/deb
 deb:
 	$(Q)WITH_DEB=1 scripts/install-deps.sh
-	dpkg-buildpackage -us -uc -b
-	lintian ../pccbench_$(VERSION)-1_$$(dpkg --print-architecture).deb
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/pccbench
+	tar -c --exclude-vcs --exclude='./build*' --exclude=./pccbench \
+		--exclude=./reg/libpccreg.a . | tar -x -C $(DEB_DIR)/pccbench
+	cd $(DEB_DIR)/pccbench && dpkg-buildpackage -us -uc -b
+	lintian $(DEB_DIR)/pccbench_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
 	rm -rf build build-san build-clang build-fuzz pccbench reg/libpccreg.a
