@@ -34,8 +34,12 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 	-Wshadow -Wno-format-nonliteral
 WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 json-c 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c 2>/dev/null) -lpci -lreadline -lm
+# readline and libpci ship .pc files on Debian; a plain -l where they do not.
+PKG_MODS := libxml-2.0 json-c libmicrohttpd
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_MODS) 2>/dev/null)
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_MODS) 2>/dev/null) \
+	$(shell $(PKG_CONFIG) --libs libpci 2>/dev/null || echo -lpci) \
+	$(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline) -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Isrc/core -Isrc/util -Ialgos \
 	-include reg/banned.h
@@ -62,7 +66,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(O)/tests/%)
 TOOLS := $(TOOL_SRC:tests/tools/%.c=$(O)/tests/%)
 DEPS := $(wildcard $(O)/*/*.d $(O)/*/*/*.d)
 
-.PHONY: all deps run check test-build test-run bench install clean
+.PHONY: all deps run check test-build test-run bench install uninstall deb clean
 all: $(BIN) $(LIB)
 
 deps:
@@ -137,6 +141,25 @@ install: all
 	install -m 644 src/pccbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 scripts/pccbench.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pccbench
+
+# What install put there, and the directories it made when now empty.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pccbench \
+		$(DESTDIR)$(PREFIX)/share/man/man1/pccbench.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pccbench
+	rm -rf $(DESTDIR)$(PREFIX)/share/pccbench
+
+# The Debian package (debian/), built from a copy of this tree in
+# $(O)/deb/pccbench (dpkg-buildpackage cleans its tree and writes beside
+# it): $(O)/deb/pccbench_VERSION_ARCH.deb, then lintian on it.
+DEB_DIR = $(O)/deb
+deb:
+	$(Q)WITH_DEB=1 scripts/install-deps.sh
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/pccbench
+	tar -c --exclude-vcs --exclude='./build*' --exclude=./pccbench \
+		--exclude=./reg/libpccreg.a . | tar -x -C $(DEB_DIR)/pccbench
+	cd $(DEB_DIR)/pccbench && dpkg-buildpackage -us -uc -b
+	lintian $(DEB_DIR)/pccbench_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
 	rm -rf build build-san build-clang build-fuzz pccbench reg/libpccreg.a

@@ -1,14 +1,24 @@
 #!/bin/sh
 # Install what pccbench needs to build, test and run, with apt-get.
-# Idempotent: installs only the packages that are missing.  tshark is for
-# the tests only (tests/e2e/sim2_trace.sh reads the simulator's pcap with
-# Wireshark's dissectors; without it an awk reader checks the capture).  Uses sudo when
-# not root.  Exits non-zero (with the reason) when a package cannot be had.
+# Idempotent: installs only the packages that are missing, and calls
+# nothing (no apt, no network) when all are there, so `make check` runs
+# as is in a chroot that has them (sbuild).  Uses sudo when not root.
+# Exits non-zero (with the reason) when a package cannot be had.
 set -eu
 
+# to build (debian/control's Build-Depends say the same)
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel binutils tshark"
+libjson-c-dev libmicrohttpd-dev"
+# to run and test: cmocka, gnuplot, mstflint's mstreg, tmux (repl.sh),
+# Prometheus' promtool and server, node_exporter and curl (metrics.sh),
+# GNU parallel (sweep_shard.sh), binutils' readelf (doca.sh), tshark
+# (sim2_trace.sh reads the simulator's pcap with Wireshark's dissectors;
+# without it an awk reader checks the capture)
+pkgs="$pkgs libcmocka-dev gnuplot-nox mstflint tmux prometheus \
+prometheus-node-exporter curl parallel binutils tshark"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
+# make deb: the Debian packaging tools
+[ "${WITH_DEB:-0}" = 1 ] && pkgs="$pkgs dpkg-dev debhelper lintian fakeroot"
 
 missing=""
 for p in $pkgs; do

@@ -611,6 +611,16 @@ const struct cmd_row cmd_top[] = {
 		.help = "parameter sweeps: run, show, resume, plot, list, drop",
 	},
 	{
+		.name = "export",
+		.sub = cmd_export_verbs,
+		.help = "the device's metrics in the Prometheus text format",
+	},
+	{
+		.name = "serve",
+		.sub = cmd_serve_verbs,
+		.help = "an HTTP endpoint /metrics for Prometheus",
+	},
+	{
 		.name = "journal",
 		.sub = cmd_journal_verbs,
 		.help = "the write journal: show, restore, clear",

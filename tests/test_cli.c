@@ -19,7 +19,7 @@ static const struct bad bad_cmds[] = {
 	{ 1, "frobnicate", "unknown command 'frobnicate'" },
 	{ 1, "algo explode", "algo: unknown verb 'explode'" },
 	{ 1, "param frob ALPHA 1", "unknown verb 'frob'" },
-	{ 1, "e", "ambiguous command 'e': echo, exit" },
+	{ 1, "e", "ambiguous command 'e': export, echo, exit" },
 	{ 1, "algo d 1", "ambiguous verb 'd': disable, debug" },
 	{ 1, "journal x", "unknown verb 'x'" },
 	/* arity */

@@ -134,6 +134,7 @@ void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h)
 	hc->c.n = h->n;
 	hc->c.name = host_name;
 	hc->c.read = host_read;
+	hc->c.port = h->port;
 	snprintf(hc->c.where, sizeof(hc->c.where), "%s%s%s port %u%s%s",
 		 h->bdf, *h->bdf ? " " : "", *h->rdma ? h->rdma :
 		 "(no RDMA device)", h->port, *h->netdev ? ", netdev " : "",

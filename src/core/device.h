@@ -56,6 +56,8 @@ struct dev_ctrs {
 	const char *(*name)(const struct dev_ctrs *c, size_t i);
 	int (*read)(struct dev_ctrs *c, uint64_t *vals, struct pcb_err *err);
 	char where[192];	/* what is counted, for headers */
+	unsigned port;		/* the NIC port counted; 0: none, or the
+				 * sim's hosts summed */
 	char warn[256];		/* what could not be opened, or "" */
 	const char *unmodeled;	/* columns the device does not model by
 				 * design ("adp_retrans,..."), or NULL */

@@ -40,4 +40,12 @@ check "verbs" "start stop " "$(comp "$prog" -j diag st)"
 check "verbs after -d DEV" "show " "$(comp "$prog" -d sim diag sh)"
 check "options" "--backend " "$(comp "$prog" --back)"
 check "backend" "mstreg " "$(comp "$prog" --backend m)"
+check "objects: export" "export " "$(comp "$prog" exp)"
+
+# make uninstall takes back all of it, and nothing else
+touch "$tmp/usr/bin/other"
+make -C "$top" --no-print-directory -s uninstall PREFIX="$tmp/usr" >/dev/null ||
+	{ echo "install: make uninstall failed"; fail=1; }
+check "left after uninstall" "bin/other" \
+	"$(cd "$tmp/usr" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ' | sed 's/ $//')"
 exit $fail

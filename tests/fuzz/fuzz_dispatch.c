@@ -9,9 +9,11 @@
  * simulator busy are skipped whole (see skip()): record, watch and
  * `counter watch` (they run until interrupted), plot, sweep, source,
  * sleep, quit/exit, bench, `sim run`, `diag export`, `diag ids
- * import|export`, `series export`, and `dev open` of anything but a sim
- * device.  The decision uses the real table lookup (cli_lookup), so a
- * unique prefix ("sw", "rec") is caught as well.  `reg` reads our small
+ * import|export`, `series export`, `serve` (it listens until
+ * interrupted), `export metrics` with keys (`to FILE`, `every`), and
+ * `dev open` of anything but a sim device.  The decision uses the real
+ * table lookup (cli_lookup), so a unique prefix ("sw", "rec") is caught
+ * as well.  `reg` reads our small
  * reg/ppcc.adb (--adb), not mstflint's 650 KB database.
  */
 #include <stdlib.h>
@@ -55,7 +57,7 @@ static bool skip(struct session *s, int argc, char **argv)
 {
 	static const char *const objs[] = { "record", "watch", "plot",
 					    "sweep", "source", "sleep", "quit",
-					    "exit", "bench", NULL };
+					    "exit", "bench", "serve", NULL };
 	const struct cmd_row *obj = find(s, cmd_top, argv[0]), *verb;
 	size_t i;
 
@@ -71,6 +73,8 @@ static bool skip(struct session *s, int argc, char **argv)
 	    (is(obj, "counter") && is(verb, "watch")))
 		return true;
 	if (is(obj, "series") && is(verb, "export"))
+		return true;
+	if (is(obj, "export") && argc > 2)	/* to FILE, every I */
 		return true;
 	if (is(obj, "diag") && is(verb, "export"))
 		return true;

@@ -1,0 +1,756 @@
+/* metrics.c - `export metrics` and `serve metrics`: what the device
+ * counts, as Prometheus metrics (the text exposition format, util/prom.h).
+ *
+ * One collection reads, per slot holding an algorithm: whether it is
+ * enabled; for an enabled slot its params (bulk get) and, with counters
+ * on, its counters (no clear) and the average RTT they give (SUM_RTT /
+ * NUM_RTT, as `counter show`); then the device's host counters (the
+ * kernel's and ethtool's names, device.h) and, while the adp_retx
+ * histogram runs, its bins.  Values are in base units (seconds, bytes,
+ * bytes per second) where the descriptor gives a unit we know; others
+ * keep theirs and say it in a `unit` label.
+ *
+ * `export metrics to FILE` replaces FILE whole (temp file + rename,
+ * fsafe.h), so node_exporter's textfile collector never reads half of
+ * it; `serve metrics` answers GET /metrics over HTTP (libmicrohttpd,
+ * driven from this thread: the device is only ever read here), reading
+ * the device at most once per interval.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "device.h"
+#include "fxp.h"
+#include "prom.h"
+#include "units.h"
+#include "tel/retx.h"
+
+/* The labels every series of one device carries, and room for more. */
+struct mx {
+	struct session *s;
+	struct prom_set *p;
+	char port[12];
+	bool has_port;
+};
+
+enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_UNIT, L_MAX };
+
+static size_t labels(const struct mx *m, struct prom_label *l,
+		     const char *slot, const char *algo, const char *key,
+		     const char *val, const char *unit)
+{
+	l[L_DEVICE] = (struct prom_label){ "device", m->s->devid };
+	l[L_PORT] = (struct prom_label){ "port", m->has_port ? m->port :
+					 NULL };
+	l[L_SLOT] = (struct prom_label){ "slot", slot };
+	l[L_ALGO] = (struct prom_label){ "algo", algo };
+	l[L_KEY] = (struct prom_label){ key ? key : "param", val };
+	l[L_UNIT] = (struct prom_label){ "unit", unit && *unit ? unit : NULL };
+	return L_MAX;
+}
+
+/* A descriptor's unit as a metric name's suffix and what to divide by
+ * for base units; NULL when it has none we know (the unit then goes in a
+ * label).
+ */
+static const char *base_unit(const char *units, double *div)
+{
+	static const struct {
+		const char *units, *suffix;
+		double div;
+	} tab[] = {
+		{ "ns", "_seconds", 1e9 }, { "us", "_seconds", 1e6 },
+		{ "µs", "_seconds", 1e6 }, { "ms", "_seconds", 1e3 },
+		{ "s", "_seconds", 1 }, { "B", "_bytes", 1 },
+		{ "Gb/s", "_bytes_per_second", 8e-9 },
+		{ "Mb/s", "_bytes_per_second", 8e-6 },
+	};
+	size_t i;
+
+	*div = 1;
+	for (i = 0; units && i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(units, tab[i].units)) {
+			*div = tab[i].div;
+			return tab[i].suffix;
+		}
+	return NULL;
+}
+
+/* A value in base units: divided (4005 ns is 4.005e-06 s, not
+ * 4.005000000000001e-06 as 4005 * 1e-9 would be).
+ */
+static double in_base(double v, double div)
+{
+	return v / div;
+}
+
+static int add_params(struct mx *m, unsigned slot, const char *sl,
+		      struct slot_view *v)
+{
+	struct session *s = m->s;
+	uint32_t vals[ALGO_MAX_PARAMS];
+	struct prom_label l[L_MAX];
+	size_t i, n;
+	int rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+			       &s->err);
+
+	for (i = 0; !rc && i < n && i < v->nparams; i++) {
+		const struct param_view *p = &v->params[i];
+		unsigned fb = algo_ptype_frac_bits(p->type);
+		double real = fb ? fxp_to_real(vals[i], fb) : vals[i], k;
+		const char *suf = base_unit(p->units, &k);
+		char name[64];
+
+		snprintf(name, sizeof(name), "pccbench_param%s",
+			 suf ? suf : "");
+		labels(m, l, sl, v->name, "param", p->info.name,
+		       suf ? NULL : p->units);
+		rc = prom_add(m->p, name, PROM_GAUGE, "an algorithm "
+			      "parameter as a real number (base units where "
+			      "its unit is known, else as 'param get')", l,
+			      L_MAX, in_base(real, k), &s->err);
+		if (!rc) {
+			l[L_UNIT].value = NULL;
+			rc = prom_add_u64(m->p, "pccbench_param_raw",
+					  PROM_GAUGE, "an algorithm parameter's "
+					  "raw register value", l, L_MAX,
+					  vals[i], &s->err);
+		}
+	}
+	return rc;
+}
+
+/* "fxp20": a fixed-point value with 20 fraction bits; its divisor. */
+static bool fxp_units(const char *units, double *div)
+{
+	if (!strcmp(units, "fxp16") || !strcmp(units, "fxp20")) {
+		*div = units[4] == '6' ? 65536.0 : 1048576.0;
+		return true;
+	}
+	return false;
+}
+
+static int find_counter(const struct slot_view *v, size_t n,
+			const char *suffix)
+{
+	size_t i, l = strlen(suffix);
+
+	for (i = 0; i < n && i < v->ncounters; i++) {
+		size_t k = strlen(v->counters[i].info.name);
+
+		if (k >= l && !strcmp(v->counters[i].info.name + k - l, suffix))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The counters: sums as counters (_total), minima and maxima as gauges;
+ * the average RTT when SUM_RTT and NUM_RTT are there and NUM_RTT > 0.
+ */
+static int add_counters(struct mx *m, unsigned slot, const char *sl,
+			struct slot_view *v)
+{
+	struct session *s = m->s;
+	uint32_t vals[ALGO_MAX_COUNTERS];
+	struct prom_label l[L_MAX];
+	int isum, inum, rc;
+	size_t i, n;
+
+	rc = ppcc_counters(&s->ppcc, slot, false, vals, ALGO_MAX_COUNTERS,
+			   &n, &s->err);
+	for (i = 0; !rc && i < n && i < v->ncounters; i++) {
+		const struct counter_view *c = &v->counters[i];
+		const char *units = c->desc ? c->desc->units : "";
+		bool gauge = c->desc && c->desc->kind != ALGO_CK_SUM;
+		const char *suf;
+		char name[64];
+		double k;
+
+		suf = base_unit(units, &k);
+		if (!suf && fxp_units(units, &k))
+			suf = "";	/* a real number without unit */
+		if (gauge)	/* pccbench_algo_extreme_seconds */
+			snprintf(name, sizeof(name), "pccbench_algo_extreme%s",
+				 suf ? suf : "");
+		else if (suf && *suf)	/* pccbench_algo_seconds_total */
+			snprintf(name, sizeof(name), "pccbench_algo%s_total",
+				 suf);
+		else
+			snprintf(name, sizeof(name),
+				 "pccbench_algo_events_total");
+		labels(m, l, sl, v->name, "counter", c->info.name,
+		       suf ? NULL : units);
+		if (!suf)
+			rc = prom_add_u64(m->p, name, gauge ? PROM_GAUGE :
+					  PROM_COUNTER, "an algorithm counter "
+					  "(PPCC), as 'counter show'", l, L_MAX,
+					  vals[i], &s->err);
+		else
+			rc = prom_add(m->p, name, gauge ? PROM_GAUGE :
+				      PROM_COUNTER, "an algorithm counter "
+				      "(PPCC) in base units", l, L_MAX,
+				      in_base(vals[i], k), &s->err);
+	}
+	isum = find_counter(v, n, "SUM_RTT");
+	inum = find_counter(v, n, "NUM_RTT");
+	if (rc || isum < 0 || inum < 0 || !vals[inum])
+		return rc;
+	labels(m, l, sl, v->name, NULL, NULL, NULL);
+	return prom_add(m->p, "pccbench_algo_avg_rtt_seconds", PROM_GAUGE,
+			"the average RTT since the counters were cleared: "
+			"SUM_RTT / NUM_RTT", l, L_MAX,
+			(double)vals[isum] / vals[inum] / 1e9, &s->err);
+}
+
+static int add_slots(struct mx *m)
+{
+	struct session *s = m->s;
+	uint32_t info[PPCC_SLOTS];
+	struct prom_label l[L_MAX];
+	struct slot_view *v;
+	unsigned i;
+	bool en, cen;
+	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
+		char sl[4], id[16];
+
+		if (!info[i])
+			continue;
+		snprintf(sl, sizeof(sl), "%u", i);
+		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		if (!rc)
+			rc = sess_slot_view(s, i, &v);
+		if (rc)
+			break;
+		snprintf(id, sizeof(id), "0x%04x", v->algo_num >> 16);
+		labels(m, l, sl, v->name, "algo_id", id, NULL);
+		rc = prom_add(m->p, "pccbench_algo_enabled", PROM_GAUGE,
+			      "1 when the slot's algorithm is enabled", l,
+			      L_MAX, en, &s->err);
+		if (!rc)
+			rc = prom_add(m->p, "pccbench_algo_counters_enabled",
+				      PROM_GAUGE, "1 when the slot's algorithm "
+				      "counts (counter_en)", l, L_MAX,
+				      en && cen, &s->err);
+		if (!rc && en)
+			rc = add_params(m, i, sl, v);
+		if (!rc && en && cen && v->ncounters)
+			rc = add_counters(m, i, sl, v);
+	}
+	return rc;
+}
+
+/* A host counter's metric: its own name under pccbench_host_, a counter;
+ * the IB port_*_data words (4 bytes each) as bytes, the ethtool pause
+ * durations (microseconds) as seconds.
+ */
+static int add_host_one(struct mx *m, const char *ctr, uint64_t v)
+{
+	struct session *s = m->s;
+	struct prom_label l[L_MAX];
+	size_t len = strlen(ctr);
+	char name[160], help[200];
+
+	labels(m, l, NULL, NULL, NULL, NULL, NULL);
+	snprintf(help, sizeof(help), "host counter %s (the kernel's or "
+		 "ethtool's name)", ctr);
+	if (!strcmp(ctr, "port_rcv_data") || !strcmp(ctr, "port_xmit_data")) {
+		if (prom_name(name, sizeof(name), "pccbench_host_", ctr,
+			      "_bytes_total"))
+			return prom_add_u64(m->p, name, PROM_COUNTER, help, l,
+					    L_MAX, v * 4, &s->err);
+	} else if (len > 15 && !strcmp(ctr + len - 15, "_pause_duration")) {
+		if (prom_name(name, sizeof(name), "pccbench_host_", ctr,
+			      "_seconds_total"))
+			return prom_add(m->p, name, PROM_COUNTER, help, l,
+					L_MAX, v / 1e6, &s->err);
+	} else if (prom_name(name, sizeof(name), "pccbench_host_", ctr,
+			     "_total")) {
+		return prom_add_u64(m->p, name, PROM_COUNTER, help, l, L_MAX,
+				    v, &s->err);
+	}
+	return pcb_error(&s->err, PCB_E_INVAL, "host counter '%s': name too "
+			 "long for a metric", ctr);
+}
+
+/* The host counters; one that cannot be read this time is left out (a
+ * missing series, never a 0), as is one whose name clashes with
+ * another's once made a metric name (a warning).
+ */
+static int add_host(struct mx *m)
+{
+	struct session *s = m->s;
+	struct dev_ctrs *c;
+	uint64_t *v;
+	size_t i;
+	int rc = dev_ctrs(s, &c);
+
+	if (rc)
+		return rc;
+	if (c->port) {
+		snprintf(m->port, sizeof(m->port), "%u", c->port);
+		m->has_port = true;
+	}
+	v = calloc(c->n ? c->n : 1, sizeof(*v));
+	if (!v)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = c->read(c, v, &s->err);
+	for (i = 0; !rc && i < c->n; i++) {
+		if (v[i] == UINT64_MAX)
+			continue;
+		rc = add_host_one(m, c->name(c, i), v[i]);
+		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */
+			sess_warn(s, "metrics: %s", s->err.msg);
+			pcb_err_reset(&s->err);
+			rc = 0;
+		}
+	}
+	free(v);
+	return rc;
+}
+
+/* The adp_retx bins while the histogram runs: timeouts per bin, each
+ * bin's range in seconds as labels (the last one open).
+ */
+static int add_retx(struct mx *m)
+{
+	struct session *s = m->s;
+	uint64_t bins[RETX_MAX_BINS], lo, hi, u;
+	struct prom_label l[L_MAX + 2];
+	struct retx_dev *rd;
+	struct retx_cfg cfg;
+	bool running = false;
+	uint32_t i;
+	int rc = 0;
+
+	if (dev_retx(s, &rd)) {		/* a device without one */
+		pcb_err_reset(&s->err);
+		return 0;
+	}
+	retx_dev_peek(rd, &cfg, &running, bins);
+	if (!running)
+		return 0;
+	u = tel_retx_unit_ps(cfg.unit);
+	for (i = 0; !rc && i < cfg.num_bins && i < RETX_MAX_BINS; i++) {
+		char b[8], from[40], to[40];
+
+		tel_retx_bin_range(&cfg, i, &lo, &hi);
+		snprintf(b, sizeof(b), "%u", i);
+		snprintf(from, sizeof(from), "%.9g", (double)lo * u * 1e-12);
+		if (hi == UINT64_MAX)
+			snprintf(to, sizeof(to), "+Inf");
+		else
+			snprintf(to, sizeof(to), "%.9g",
+				 (double)(hi + 1) * u * 1e-12);
+		labels(m, l, NULL, NULL, "bin", b, NULL);
+		l[L_MAX] = (struct prom_label){ "from_seconds", from };
+		l[L_MAX + 1] = (struct prom_label){ "to_seconds", to };
+		rc = prom_add_u64(m->p, "pccbench_retx_timeouts_total",
+				  PROM_COUNTER, "retransmission timeouts in "
+				  "the adp_retx histogram's bin [from, to)",
+				  l, L_MAX + 2, bins[i], &s->err);
+	}
+	return rc;
+}
+
+/* Everything, once, as exposition text (malloc'd). */
+static int collect(struct session *s, char **buf, size_t *len)
+{
+	struct prom_set p;
+	struct mx m = { .s = s, .p = &p };
+	FILE *fp;
+	int rc;
+
+	prom_init(&p);
+	rc = sess_device(s);
+	/* the host counters first: they name the port the others carry */
+	if (!rc) {
+		rc = add_host(&m);
+		if (rc && rc != -PCB_E_NOMEM) {
+			sess_warn(s, "metrics: no host counters: %s",
+				  s->err.msg);
+			pcb_err_reset(&s->err);
+			rc = 0;
+		}
+	}
+	if (!rc)
+		rc = add_slots(&m);
+	if (!rc)
+		rc = add_retx(&m);
+	*buf = NULL;
+	*len = 0;
+	if (!rc) {
+		fp = open_memstream(buf, len);
+		if (!fp)
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		if (fp) {
+			rc = prom_write(&p, fp, &s->err);
+			if (fclose(fp) && !rc)
+				rc = pcb_error(&s->err, PCB_E_NOMEM,
+					       "out of memory");
+		}
+	}
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+	}
+	prom_release(&p);
+	return rc;
+}
+
+static const struct cmd_kw export_keys[] = {
+	{ .name = "to", .arg = "FILE", .flags = KW_FILE },
+	{ .name = "every", .arg = "I" },
+	{ .name = "for", .arg = "D" },
+	{ 0 }
+};
+
+static const struct cmd_kw serve_keys[] = {
+	{ .name = "every", .arg = "I" },
+	{ .name = "for", .arg = "D" },
+	{ 0 }
+};
+
+struct mx_opts {
+	const char *to;
+	int64_t every, dur;	/* ps; 0: not given */
+};
+
+static int parse_opts(struct session *s, const char *who,
+		      const struct cmd_kw *keys, int argc, char **argv,
+		      struct mx_opts *o)
+{
+	int i;
+
+	for (i = 0; i < argc; i += 2) {
+		const struct cmd_kw *kw = cmd_kw_find(keys, argv[i]);
+		int64_t *d;
+
+		if (!kw)
+			return cmd_kw_unknown(s, who, keys, argv[i]);
+		if (i + 1 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE, "%s: '%s' "
+					 "needs %s", who, kw->name, kw->arg);
+		if (!strcmp(kw->name, "to")) {
+			o->to = argv[i + 1];
+			continue;
+		}
+		d = kw->name[0] == 'e' ? &o->every : &o->dur;
+		if (pcb_parse_duration_ps(argv[i + 1], -1, d) ||
+		    *d < 1000000000LL || *d > 86400 * 1000000000000LL)
+			return cmd_bad_duration(s, who, argv[i + 1],
+						"1ms..86400s");
+	}
+	return 0;
+}
+
+static int write_out(struct session *s, const char *to)
+{
+	char *buf;
+	size_t len;
+	int rc = collect(s, &buf, &len);
+
+	if (rc)
+		return rc;
+	if (to)
+		rc = pcb_write_file(to, buf, len, PCB_MODE_DATA, &s->err);
+	else if (fwrite(buf, 1, len, s->out.fp) != len || fflush(s->out.fp))
+		rc = pcb_error(&s->err, PCB_E_IO, "export metrics: writing "
+			       "failed");
+	free(buf);
+	return rc;
+}
+
+/* export metrics [to FILE] [every I] [for D]: once to stdout or FILE;
+ * with `every`, FILE is written again each I of the device's clock (the
+ * sim runs its fabric meanwhile; a NIC waits), for D or until Ctrl-C.
+ */
+static int cmd_export_metrics(struct session *s, int argc, char **argv)
+{
+	struct mx_opts o = { 0 };
+	int64_t t0, next;
+	int rc = parse_opts(s, "export metrics", export_keys, argc, argv, &o);
+
+	if (!rc && (o.every || o.dur) && !o.to)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'every' "
+			       "and 'for' write a file again and again: "
+			       "give 'to FILE'");
+	if (!rc && o.dur && !o.every)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'for D' "
+			       "needs 'every I'");
+	if (!rc)
+		rc = write_out(s, o.to);
+	if (rc || !o.every)
+		return rc;
+	t0 = dev_now(s);
+	for (next = t0 + o.every; !rc && (!o.dur || next <= t0 + o.dur);
+	     next += o.every) {
+		rc = dev_run_until(s, next, false);
+		if (!rc)
+			rc = write_out(s, o.to);
+	}
+	if (rc == -PCB_E_INTR && !o.dur) {	/* Ctrl-C: the way out */
+		pcb_err_reset(&s->err);
+		if (s->stop && *s->stop == SIGINT)
+			*s->stop = 0;
+		rc = 0;
+	}
+	return rc;
+}
+
+/* ---- serve metrics ----------------------------------------------------- */
+
+struct srv {
+	struct session *s;
+	int64_t every_ns;
+	char *text;		/* the last collection */
+	size_t len;
+	int64_t at;		/* when (monotonic ns); text NULL: never */
+	/* the last collection's error and a newline, or "" */
+	char err[sizeof(((struct pcb_err *)0)->msg) + 1];
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The cached text, collected again when older than the interval. */
+static void srv_refresh(struct srv *v)
+{
+	int64_t now = mono_ns();
+	char *buf;
+	size_t len;
+
+	if ((v->text || *v->err) && now - v->at < v->every_ns)
+		return;
+	v->at = now;
+	if (collect(v->s, &buf, &len)) {
+		snprintf(v->err, sizeof(v->err), "%s\n", v->s->err.msg);
+		fprintf(v->s->errfp, "serve metrics: %s", v->err);
+		pcb_err_reset(&v->s->err);
+		free(v->text);
+		v->text = NULL;
+		return;
+	}
+	*v->err = '\0';
+	free(v->text);
+	v->text = buf;
+	v->len = len;
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned code,
+			     const char *type, const char *body, size_t len)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, (void *)body,
+					    MHD_RESPMEM_MUST_COPY);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", type);
+	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	ret = MHD_queue_response(c, code, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
+				  const char *url, const char *method,
+				  const char *version, const char *upload,
+				  size_t *upload_len, void **con_cls)
+{
+	static const char text[] = "text/plain; charset=utf-8";
+	struct srv *v = cls;
+
+	(void)version;
+	(void)upload;
+	if (*upload_len) {	/* a body we do not read */
+		*upload_len = 0;
+		return MHD_YES;
+	}
+	(void)con_cls;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, text,
+			     "only GET\n", 9);
+	if (strcmp(url, "/metrics"))
+		return reply(c, MHD_HTTP_NOT_FOUND, text,
+			     "not found: try /metrics\n", 24);
+	srv_refresh(v);
+	if (!v->text)
+		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, text, v->err,
+			     strlen(v->err));
+	return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; "
+		     "charset=utf-8", v->text, v->len);
+}
+
+/* "[ADDR:]PORT": an IPv4 address or [IPv6]; 127.0.0.1 without one. */
+static int parse_listen(struct session *s, const char *t,
+			struct sockaddr_storage *sa, bool *v6)
+{
+	const char *colon = strrchr(t, ':');
+	char host[64] = "127.0.0.1", *end;
+	unsigned long port;
+	size_t hl;
+
+	if (colon) {
+		hl = (size_t)(colon - t);
+		if (hl >= sizeof(host))
+			hl = sizeof(host) - 1;
+		memcpy(host, t, hl);
+		host[hl] = '\0';
+		t = colon + 1;
+	}
+	errno = 0;
+	port = strtoul(t, &end, 10);
+	if (!*t || *end || errno || port > 65535 || *t == '-' || *t == '+')
+		return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad "
+				 "port '%s' (0..65535; 0: any free one)", t);
+	memset(sa, 0, sizeof(*sa));
+	hl = strlen(host);
+	*v6 = hl > 2 && host[0] == '[' && host[hl - 1] == ']';
+	if (*v6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)sa;
+
+		host[hl - 1] = '\0';
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1)
+			return 0;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)sa;
+
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		if (inet_pton(AF_INET, host, &a->sin_addr) == 1)
+			return 0;
+	}
+	return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad address "
+			 "'%s' (an IPv4 address or [IPv6], no names)", host);
+}
+
+/* One pass of the daemon's sockets: wait at most 100 ms. */
+static int srv_poll(struct session *s, struct MHD_Daemon *d)
+{
+	fd_set rs, ws, es;
+	MHD_socket max = 0;
+	MHD_UNSIGNED_LONG_LONG to;
+	struct timeval tv = { 0, 100000 };
+
+	FD_ZERO(&rs);
+	FD_ZERO(&ws);
+	FD_ZERO(&es);
+	if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
+		return pcb_error(&s->err, PCB_E_IO, "serve metrics: the "
+				 "HTTP daemon failed");
+	if (MHD_get_timeout(d, &to) == MHD_YES && to < 100) {
+		tv.tv_sec = 0;
+		tv.tv_usec = (long)to * 1000;
+	}
+	if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR)
+		return pcb_error(&s->err, PCB_E_IO, "serve metrics: select: "
+				 "%s", strerror(errno));
+	MHD_run_from_select(d, &rs, &ws, &es);
+	return 0;
+}
+
+/* serve metrics [ADDR:]PORT [every I] [for D]: GET /metrics until Ctrl-C
+ * (or for D of wall time); the device is read at most once per I (1 s
+ * unless given), from this thread.
+ */
+static int cmd_serve_metrics(struct session *s, int argc, char **argv)
+{
+	struct mx_opts o = { 0 };
+	struct srv v = { .s = s };
+	struct sockaddr_storage sa;
+	struct MHD_Daemon *d;
+	const union MHD_DaemonInfo *di;
+	char addr[64];
+	bool v6 = false;
+	int64_t end;
+	int rc;
+
+	rc = parse_opts(s, "serve metrics", serve_keys, argc - 1, argv + 1,
+			&o);
+	if (!rc)
+		rc = parse_listen(s, argv[0], &sa, &v6);
+	if (rc)
+		return rc;
+	v.every_ns = o.every ? o.every / 1000 : 1000000000LL;
+	d = MHD_start_daemon(v6 ? MHD_USE_IPv6 : 0, 0, NULL, NULL, on_request,
+			     &v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+			     MHD_OPTION_END);
+	if (!d)
+		return pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
+				 "listen on %s (in use, or not an address "
+				 "of this host?)", argv[0]);
+	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	if (v6)
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
+			  addr, sizeof(addr));
+	else
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr,
+			  addr, sizeof(addr));
+	fprintf(s->out.fp, "serving http://%s%s%s:%u/metrics (Ctrl-C stops)"
+		"\n", v6 ? "[" : "", addr, v6 ? "]" : "",
+		di ? (unsigned)di->port : 0);
+	fflush(s->out.fp);
+	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
+	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end))
+		rc = srv_poll(s, d);
+	MHD_stop_daemon(d);
+	free(v.text);
+	if (!rc && s->stop && *s->stop == SIGINT)
+		*s->stop = 0;	/* Ctrl-C: the way out */
+	return rc;
+}
+
+const struct cmd_row cmd_export_verbs[] = {
+	{
+		.name = "metrics",
+		.fn = cmd_export_metrics,
+		.max_args = 6,
+		.help = "params, algorithm and host counters and retx bins in the "
+			"Prometheus text format: stdout, or FILE replaced whole "
+			"(node_exporter's textfile collector), again each I",
+		.example = "export metrics to /var/lib/prometheus/node-exporter/"
+			   "pccbench.prom every 10s",
+		.flags = CMD_DEVICE | CMD_DEFAULT,
+		.keys = export_keys,
+	},
+	{ 0 }
+};
+
+const struct cmd_row cmd_serve_verbs[] = {
+	{
+		.name = "metrics",
+		.fn = cmd_serve_metrics,
+		.min_args = 1,
+		.max_args = 5,
+		.args = "[ADDR:]PORT",
+		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
+			"unless ADDR is given); the device is read at most once "
+			"per I (1s); Ctrl-C stops",
+		.example = "serve metrics 9464",
+		.flags = CMD_DEVICE | CMD_DEFAULT,
+		.keys = serve_keys,
+	},
+	{ 0 }
+};

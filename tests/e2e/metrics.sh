@@ -1,0 +1,156 @@
+#!/bin/sh
+# export metrics / serve metrics against the real consumers from Debian:
+# promtool accepts the text; prometheus-node-exporter's textfile collector
+# reads the file while it is being rewritten and reports no scrape error;
+# a prometheus server scrapes `serve metrics` and its query API returns
+# our series with the value `counter show` gives.  Every server listens on
+# 127.0.0.1 on a port found free; every process is stopped at the end.
+. "$(dirname "$0")/lib.inc"
+for t in promtool prometheus prometheus-node-exporter curl; do
+	command -v "$t" >/dev/null || { echo "metrics: $t is missing (scripts/install-deps.sh)"; exit 1; }
+done
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do wait "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# a TCP port nobody listens on, from 20000..49999
+free_port() {
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000 ))
+		h=$(printf '%04X' "$p")
+		if ! awk -v h="$h" '$4 == "0A" && substr($2, length($2) - 3) == h { f = 1 } END { exit !f }' \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+# wait_for URL PATTERN: up to 15 s until URL's body has PATTERN
+wait_for() {
+	i=0
+	while [ $i -lt 150 ]; do
+		curl -s --max-time 2 "$1" 2>/dev/null | grep -q "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "metrics: $1 never showed '$2'"
+	return 1
+}
+
+# some traffic on the sim, counters on, the retx histogram running
+"$BIN" -c 'algo debug on; retx start; sim run 2ms' >/dev/null || fail=1
+"$BIN" export metrics >"$tmp/once.prom" || fail=1
+lint=$(promtool check metrics <"$tmp/once.prom" 2>&1)
+check "promtool check metrics" "0 " "$? $lint"
+# the average RTT is counter show's, in seconds
+ns=$("$BIN" -j counter show | jget avg_rtt_ns)
+s=$(sed -n 's/^pccbench_algo_avg_rtt_seconds{.*} //p' "$tmp/once.prom")
+check "avg RTT" "ok" "$(awk -v a="$ns" -v b="$s" 'BEGIN { d = a / 1e9 - b; if (a > 0 && d < 1e-10 && d > -1e-10) print "ok"; else print a, b }')"
+# a host counter: the IB 4-byte words as bytes (the sim's host NICs
+# count what the device's fabric ran in this process)
+w=$("$BIN" -j -c "sleep 1ms; export metrics to $tmp/host.prom; counter show host" |
+	tr '{' '\n' | sed -n 's/"name":"port_rcv_data","value":\([0-9]*\).*/\1/p')
+b=$(sed -n 's/^pccbench_host_port_rcv_data_bytes_total{device="sim:default"} //p' "$tmp/host.prom")
+check "port_rcv_data as bytes" "yes $((w * 4))" "$([ "${w:-0}" -gt 0 ] && echo yes) $b"
+check "retx bins" "8" "$(grep -c '^pccbench_retx_timeouts_total{' "$tmp/once.prom")"
+check "a param in seconds" 'pccbench_param_seconds{device="sim:default",slot="1",algo="ZTR_RTT_DEBUG",param="MAX_DELAY"} 0.00025' \
+	"$(grep '^pccbench_param_seconds.*MAX_DELAY' "$tmp/once.prom")"
+check "HELP and TYPE once per family" "0" \
+	"$(grep '^# TYPE' "$tmp/once.prom" | sort | uniq -d | wc -l)"
+
+# bad input: one line, exit 1, no file
+tf="$tmp/textfile"
+mkdir "$tf"
+for bad in "every 0" "for 1s" "for 1s every" "every 1ms for 1ms bogus 1"; do
+	# shellcheck disable=SC2086
+	"$BIN" export metrics to "$tf/x.prom" $bad >"$tmp/out" 2>&1
+	check "export metrics ... $bad: exit" "1 1" "$? $(wc -l <"$tmp/out")"
+done
+check "no file after bad input" "" "$(ls "$tf")"
+"$BIN" serve metrics 1.2.3.4.5:80 >/dev/null 2>&1
+check "serve metrics: bad address" "1" "$?"
+# a planted symlink is replaced, never followed
+echo keep >"$tmp/victim"
+ln -s "$tmp/victim" "$tf/pccbench.prom"
+"$BIN" export metrics to "$tf/pccbench.prom" || fail=1
+check "symlink not followed" "keep" "$(head -n 1 "$tmp/victim" | cut -c 1-40)"
+[ -f "$tf/pccbench.prom" ] && [ ! -L "$tf/pccbench.prom" ] || check "a regular file" "yes" "no"
+
+# ---- node_exporter's textfile collector, while the file is rewritten ----
+np=$(free_port) || { echo "metrics: no free port"; exit 1; }
+prometheus-node-exporter --web.listen-address="127.0.0.1:$np" \
+	--collector.disable-defaults --collector.textfile \
+	--collector.textfile.directory="$tf" >"$tmp/node.log" 2>&1 &
+pids="$pids $!"
+wait_for "http://127.0.0.1:$np/metrics" pccbench_algo_avg_rtt_seconds || fail=1
+"$BIN" export metrics to "$tf/pccbench.prom" every 1ms for 40ms &
+exporter=$!
+n=0
+bad=0
+while kill -0 "$exporter" 2>/dev/null || [ $n -lt 3 ]; do
+	curl -s --max-time 5 "http://127.0.0.1:$np/metrics" >"$tmp/scrape"
+	grep -q '^node_textfile_scrape_error 0$' "$tmp/scrape" &&
+		grep -q '^pccbench_algo_avg_rtt_seconds{' "$tmp/scrape" || bad=$((bad + 1))
+	n=$((n + 1))
+	[ $n -ge 200 ] && break
+done
+wait "$exporter"
+check "export every 1ms for 40ms" "0" "$?"
+check "node_exporter scrapes with an error or without our metrics (of $n)" "0" "$bad"
+grep -q '^pccbench_host_port_rcv_data_bytes_total{device="sim:default"}' "$tmp/scrape" ||
+	check "node_exporter shows a host counter" "yes" "no"
+
+# ---- serve metrics: 404, the interval's cache, a real prometheus ----
+"$BIN" serve metrics 0 every 3600s >"$tmp/serve.out" 2>&1 &
+pids="$pids $!"
+srv=$!
+i=0
+while ! grep -q '^serving' "$tmp/serve.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+url=$(sed -n 's|^serving \(http://127.0.0.1:[0-9]*/metrics\).*|\1|p' "$tmp/serve.out")
+check "serve binds 127.0.0.1" "yes" "$([ -n "$url" ] && echo yes)"
+sp=$(echo "$url" | sed 's|.*:\([0-9]*\)/metrics|\1|')
+check "404 elsewhere" "404" "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$sp/other")"
+check "405 for POST" "405" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url")"
+curl -s "$url" >"$tmp/served.prom"
+check "served text passes promtool" "0" \
+	"$(promtool check metrics <"$tmp/served.prom" >/dev/null 2>&1; echo $?)"
+s=$(sed -n 's/^pccbench_algo_avg_rtt_seconds{.*} //p' "$tmp/served.prom")
+# read once per interval: a param written meanwhile shows only after it
+"$BIN" param set MAX_DELAY 300us >/dev/null || fail=1
+check "cached for the interval" "0.00025" \
+	"$(curl -s "$url" | sed -n 's/^pccbench_param_seconds{.*MAX_DELAY"} //p')"
+
+pp=$(free_port) || { echo "metrics: no free port"; exit 1; }
+cat >"$tmp/prom.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: pccbench
+    static_configs:
+      - targets: ['127.0.0.1:$sp']
+EOF
+prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
+	--web.listen-address="127.0.0.1:$pp" >"$tmp/prom.log" 2>&1 &
+pids="$pids $!"
+q="http://127.0.0.1:$pp/api/v1/query?query=pccbench_algo_avg_rtt_seconds"
+if wait_for "$q" '"result":\[{'; then
+	r=$(curl -s "$q")
+	check "prometheus: job and device" "yes" \
+		"$(echo "$r" | grep -q '"job":"pccbench".*"device":"sim:default"\|"device":"sim:default".*"job":"pccbench"' && echo yes)"
+	v=$(echo "$r" | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')
+	check "prometheus: the value served" "ok" \
+		"$(awk -v a="$s" -v b="$v" 'BEGIN { if (a > 0 && a == b + 0) print "ok"; else print a, b }')"
+else
+	fail=1
+	tail -5 "$tmp/prom.log"
+fi
+kill -INT "$srv"
+wait "$srv"
+check "serve metrics ends on SIGINT" "0" "$?"
+exit $fail
