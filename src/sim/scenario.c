@@ -324,39 +324,88 @@ static int bad(struct pcb_err *err, const struct key *k, const char *v)
  * distribution), each with its own refusal text; the table stays the one
  * place that lists the keys.
  */
-int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
-		struct pcb_err *err)
+/* The key `name` of the scenario's kind, or an error naming the kind's
+ * keys (or the one meant).
+ */
+static int find_key(const struct sim_cfg *cfg, const char *name,
+		    const struct key **out, struct pcb_err *err)
 {
-	const struct key *k = NULL;
-	struct sim_cfg c = *cfg;
-	char *p = (char *)&c;
-	uint64_t u = 0;
-	int64_t d = 0;
-	uint32_t w;
+	struct suggest sg;
+	char dym[160];
 	size_t i;
 
+	*out = NULL;
 	for (i = 0; i < NKEYS; i++)
 		if (!strcasecmp(keys[i].name, name) &&
 		    (keys[i].kinds & (1u << cfg->kind)))
-			k = &keys[i];
-	if (!k) {
-		struct suggest sg;
-		char dym[160];
-
-		suggest_init(&sg, name);
-		for (i = 0; i < NKEYS; i++)
-			if (keys[i].kinds & (1u << cfg->kind))
-				suggest_add(&sg, keys[i].name);
-		if (sg.n)
-			return pcb_error(err, PCB_E_NOENT, "sim: %s has no key "
-					 "'%s'%s", sim_kind_name(cfg->kind),
-					 name, suggest_text(&sg, dym,
-							    sizeof(dym)));
-		return pcb_error(err, PCB_E_NOENT,
-				 "sim: %s has no key '%s'; valid keys: %s",
+			*out = &keys[i];
+	if (*out)
+		return 0;
+	suggest_init(&sg, name);
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].kinds & (1u << cfg->kind))
+			suggest_add(&sg, keys[i].name);
+	if (sg.n)
+		return pcb_error(err, PCB_E_NOENT, "sim: %s has no key '%s'%s",
 				 sim_kind_name(cfg->kind), name,
-				 sim_cfg_keys(cfg->kind));
+				 suggest_text(&sg, dym, sizeof(dym)));
+	return pcb_error(err, PCB_E_NOENT, "sim: %s has no key '%s'; valid "
+			 "keys: %s", sim_kind_name(cfg->kind), name,
+			 sim_cfg_keys(cfg->kind));
+}
+
+/* One of the words of a key with named values (start, adp_retx, dist,
+ * topo): its index in `words` (NULL-terminated), or -1.
+ */
+static int word_of(const char *v, const char *const *words)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcasecmp(v, words[i]))
+			return i;
+	return -1;
+}
+
+/* ecn off | KMIN:KMAX:PMAX */
+static int set_ecn(struct sim_cfg *c, const struct key *k, const char *v,
+		   struct pcb_err *err)
+{
+	char a[32], b[32], pm[32];
+	uint64_t kmin, kmax;
+	char *end;
+	double x;
+
+	if (!strcasecmp(v, "off")) {
+		c->ecn_on = false;
+		return 0;
 	}
+	if (sscanf(v, "%31[^:]:%31[^:]:%31s", a, b, pm) != 3 ||
+	    parse_bytes(a, &kmin) || parse_bytes(b, &kmax) || kmin >= kmax)
+		return bad(err, k, v);
+	errno = 0;
+	x = strtod(pm, &end);
+	if (end == pm || *end || errno || !(x > 0 && x <= 1))
+		return bad(err, k, v);
+	c->ecn_on = true;
+	c->kmin = kmin;
+	c->kmax = kmax;
+	c->pmax = (uint32_t)llround(x * 65536);
+	return 0;
+}
+
+/* A number-valued key (rate, mtu, durations, bytes, counts, a
+ * probability) into c at the key's offset.
+ */
+static int set_number(struct sim_cfg *c, const struct key *k, const char *v,
+		      struct pcb_err *err)
+{
+	char *p = (char *)c, *end;
+	uint64_t u = 0;
+	int64_t d = 0;
+	uint32_t w;
+	double x;
+
 	switch (k->type) {
 	case K_RATE:
 		if (parse_u64(v, &u) &&
@@ -370,25 +419,28 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 			return bad(err, k, v);
 		w = (uint32_t)u;
 		memcpy(p + k->off, &w, sizeof(w));
-		break;
+		return 0;
 	case K_MTU:
 		if (parse_u64(v, &u) || (u != 1024 && u != 4096))
 			return bad(err, k, v);
-		c.mtu = (uint32_t)u;
-		break;
+		c->mtu = (uint32_t)u;
+		return 0;
 	case K_DUR:
 		if (parse_dur(v, &d) || d < (int64_t)k->min ||
 		    d > (int64_t)k->max)
 			return bad(err, k, v);
 		memcpy(p + k->off, &d, sizeof(d));
 		if (!strcmp(k->name, "jitter"))
-			c.jitter = d > 0;
-		break;
+			c->jitter = d > 0;
+		return 0;
+	case K_AUTO_BYTES:
 	case K_BYTES:
-		if (parse_bytes(v, &u) || u < k->min || u > k->max)
+		if (k->type == K_AUTO_BYTES && !strcasecmp(v, "auto"))
+			u = SIM_AUTO;
+		else if (parse_bytes(v, &u) || u < k->min || u > k->max)
 			return bad(err, k, v);
 		memcpy(p + k->off, &u, sizeof(u));
-		break;
+		return 0;
 	case K_U32:
 	case K_U64:
 		if (parse_u64(v, &u) || u < k->min || u > k->max)
@@ -399,109 +451,82 @@ int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
 		} else {
 			memcpy(p + k->off, &u, sizeof(u));
 		}
-		break;
-	case K_BOOL: {
-		bool b;
-
-		if (!strcasecmp(v, "on") || !strcasecmp(v, "1") ||
-		    !strcasecmp(v, "dequeue"))
-			b = true;
-		else if (!strcasecmp(v, "off") || !strcasecmp(v, "0") ||
-			 !strcasecmp(v, "enqueue"))
-			b = false;
-		else
-			return bad(err, k, v);
-		memcpy(p + k->off, &b, sizeof(b));
-		break;
-	}
-	case K_PROB: {
-		char *end;
-		double x;
-
+		return 0;
+	default:	/* K_PROB */
 		errno = 0;
 		x = strtod(v, &end);
 		if (end == v || *end || errno || !(x >= 0 && x <= 0.5))
 			return bad(err, k, v);
-		c.loss = (uint32_t)(x * 4294967296.0);
-		break;
+		c->loss = (uint32_t)(x * 4294967296.0);
+		return 0;
 	}
-	case K_ECN: {
-		char a[32], b[32], pm[32];
-		uint64_t kmin, kmax;
-		char *end;
-		double x;
+}
 
-		if (!strcasecmp(v, "off")) {
-			c.ecn_on = false;
-			break;
-		}
-		if (sscanf(v, "%31[^:]:%31[^:]:%31s", a, b, pm) != 3 ||
-		    parse_bytes(a, &kmin) || parse_bytes(b, &kmax) ||
-		    kmin >= kmax)
+/* A key with named values into c. */
+static int set_word(struct sim_cfg *c, const struct key *k, const char *v,
+		    struct pcb_err *err)
+{
+	static const char *const onoff[] = { "off", "0", "enqueue", "on", "1",
+					     "dequeue", NULL };
+	static const char *const starts[] = { "sync", "jitter", NULL };
+	static const char *const adps[] = { "off", "on", "auto", NULL };
+	static const char *const dists[] = { "websearch", "hadoop", NULL };
+	static const char *const topos[] = { "leafspine", "fattree", NULL };
+	bool b;
+	int i;
+
+	switch (k->type) {
+	case K_BOOL:
+		if ((i = word_of(v, onoff)) < 0)
 			return bad(err, k, v);
-		errno = 0;
-		x = strtod(pm, &end);
-		if (end == pm || *end || errno || !(x > 0 && x <= 1))
-			return bad(err, k, v);
-		c.ecn_on = true;
-		c.kmin = kmin;
-		c.kmax = kmax;
-		c.pmax = (uint32_t)llround(x * 65536);
-		break;
-	}
+		b = i >= 3;
+		memcpy((char *)c + k->off, &b, sizeof(b));
+		return 0;
 	case K_START:
-		if (!strcasecmp(v, "sync"))
-			c.jitter = false;
-		else if (!strcasecmp(v, "jitter")) {
-			c.jitter = true;
-			if (!c.jitter_ps)
-				c.jitter_ps = 10 * PS_PER_US;
-		} else {
+		if ((i = word_of(v, starts)) < 0)
 			return bad(err, k, v);
-		}
-		break;
+		c->jitter = i == 1;
+		if (c->jitter && !c->jitter_ps)
+			c->jitter_ps = 10 * PS_PER_US;
+		return 0;
 	case K_ADP:
-		if (!strcasecmp(v, "off"))
-			c.adp_retx = SIM_ADP_OFF;
-		else if (!strcasecmp(v, "on"))
-			c.adp_retx = SIM_ADP_ON;
-		else if (!strcasecmp(v, "auto"))
-			c.adp_retx = SIM_ADP_AUTO;
-		else
+		if ((i = word_of(v, adps)) < 0)
 			return bad(err, k, v);
-		break;
+		c->adp_retx = i == 0 ? SIM_ADP_OFF : i == 1 ? SIM_ADP_ON :
+			      SIM_ADP_AUTO;
+		return 0;
 	case K_DIST:
-		if (!strcasecmp(v, "websearch"))
-			c.dist = 0;
-		else if (!strcasecmp(v, "hadoop"))
-			c.dist = 1;
-		else
+		if ((i = word_of(v, dists)) < 0)
 			return bad(err, k, v);
-		break;
+		c->dist = (uint32_t)i;
+		return 0;
 	case K_TOPO:
-		if (!strcasecmp(v, "leafspine"))
-			c.topo = SIM_TOPO_LEAFSPINE;
-		else if (!strcasecmp(v, "fattree"))
-			c.topo = SIM_TOPO_FATTREE;
-		else
+		if ((i = word_of(v, topos)) < 0)
 			return bad(err, k, v);
-		break;
+		c->topo = i ? SIM_TOPO_FATTREE : SIM_TOPO_LEAFSPINE;
+		return 0;
 	case K_ALPHA:
-		if (parse_alpha(v, &c.alpha_log2))
-			return bad(err, k, v);
-		break;
+		return parse_alpha(v, &c->alpha_log2) ? bad(err, k, v) : 0;
 	case K_PRIOS:
-		if (parse_prios(v, &c.pfc_prios))
-			return bad(err, k, v);
-		break;
-	case K_AUTO_BYTES:
-		if (!strcasecmp(v, "auto"))
-			u = SIM_AUTO;
-		else if (parse_bytes(v, &u) || u < k->min || u > k->max)
-			return bad(err, k, v);
-		memcpy(p + k->off, &u, sizeof(u));
-		break;
+		return parse_prios(v, &c->pfc_prios) ? bad(err, k, v) : 0;
+	case K_ECN:
+		return set_ecn(c, k, v, err);
+	default:
+		return set_number(c, k, v, err);
 	}
+}
+
+int sim_cfg_set(struct sim_cfg *cfg, const char *name, const char *v,
+		struct pcb_err *err)
+{
+	const struct key *k;
+	struct sim_cfg c = *cfg;
+	int rc = find_key(cfg, name, &k, err);
+
+	if (!rc)
+		rc = set_word(&c, k, v, err);
+	if (rc)
+		return rc;
 	if (c.kind != SIM_INCAST && c.kind != SIM_STAIRCASE &&
 	    (uint64_t)c.leaves * c.hosts_per_leaf > 1024)
 		return pcb_error(err, PCB_E_RANGE,
