@@ -11,11 +11,11 @@ pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
 libjson-c-dev libmicrohttpd-dev"
 # to run and test: cmocka, gnuplot, mstflint's mstreg, tmux (repl.sh),
 # Prometheus' promtool and server, node_exporter and curl (metrics.sh),
-# GNU parallel (sweep_shard.sh), binutils' readelf (doca.sh), tshark
+# GNU parallel and Slurm (sweep_shard.sh), binutils' readelf (doca.sh), tshark
 # (sim2_trace.sh reads the simulator's pcap with Wireshark's dissectors;
 # without it an awk reader checks the capture)
 pkgs="$pkgs libcmocka-dev gnuplot-nox mstflint tmux prometheus \
-prometheus-node-exporter curl parallel binutils tshark"
+prometheus-node-exporter curl parallel binutils tshark slurm-wlm"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 # make deb: the Debian packaging tools
 [ "${WITH_DEB:-0}" = 1 ] && pkgs="$pkgs dpkg-dev debhelper lintian fakeroot"

@@ -19,18 +19,6 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 # a TCP port nobody listens on, from 20000..49999
-free_port() {
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 30000 ))
-		h=$(printf '%04X' "$p")
-		if ! awk -v h="$h" '$4 == "0A" && substr($2, length($2) - 3) == h { f = 1 } END { exit !f }' \
-			/proc/net/tcp /proc/net/tcp6 2>/dev/null; then
-			echo "$p"
-			return 0
-		fi
-	done
-	return 1
-}
 # wait_for URL PATTERN: up to 15 s until URL's body has PATTERN
 wait_for() {
 	i=0

@@ -66,6 +66,67 @@ case $out in *"has other numbers than the results merged before"*) ;;
 	*) echo "sweep_shard: conflict said: $out"; fail=1 ;; esac
 check "conflict wrote nothing" "$before" "$(cksum <"$d/big/results.csv")"
 
+# a real Slurm, when installed: a private single-node cluster (its own
+# config, ports and state under $tmp, no munge), the array submitted with
+# sbatch --wait, the daemons stopped at the end
+slurm_stop() {
+	for f in "$tmp/slurm/ctld.pid" "$tmp/slurm/d.pid"; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	return 0
+}
+if command -v slurmctld >/dev/null && command -v slurmd >/dev/null &&
+	command -v sbatch >/dev/null && [ "$(id -u)" = 0 ]; then
+	trap 'slurm_stop; rm -rf "$tmp"' EXIT
+	sl="$tmp/slurm"
+	mkdir -p "$sl/state" "$sl/spool"
+	h=$(hostname -s)
+	cp1=$(free_port) && cp2=$(free_port) ||
+		{ echo "sweep_shard: no free port"; exit 1; }
+	cat >"$sl/slurm.conf" <<EOF
+ClusterName=pccbtest
+SlurmctldHost=$h
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$cp1
+SlurmdPort=$cp2
+AuthType=auth/none
+CredType=cred/none
+StateSaveLocation=$sl/state
+SlurmdSpoolDir=$sl/spool
+SlurmctldPidFile=$sl/ctld.pid
+SlurmdPidFile=$sl/d.pid
+SlurmctldLogFile=$sl/ctld.log
+SlurmdLogFile=$sl/d.log
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerType=sched/builtin
+ReturnToService=2
+MpiDefault=none
+NodeName=$h CPUs=2 State=UNKNOWN
+PartitionName=t Nodes=$h Default=YES MaxTime=10 State=UP
+EOF
+	export SLURM_CONF="$sl/slurm.conf"
+	slurmctld -i >"$sl/ctld.out" 2>&1 && slurmd >"$sl/d.out" 2>&1 ||
+		{ echo "sweep_shard: Slurm does not start:"; cat "$sl"/*.out; exit 1; }
+	# shellcheck disable=SC2086
+	"$BIN" $S sweep plan arr $W --slurm "$tmp/arr.sbatch" --shards 3 >/dev/null
+	PATH="$tmp/bin:$PATH" timeout 120 sbatch --wait -o "$sl/out-%a.txt" \
+		"$tmp/arr.sbatch" >"$sl/sbatch.out" 2>&1
+	check "sbatch --wait rc" 0 $?
+	"$BIN" $S sweep merge arr >/dev/null 2>&1
+	cmp -s "$d/ref/results.csv" "$d/arr/results.csv" ||
+		{ echo "sweep_shard: the Slurm array's merge differs from the sweep run in one go"; cat "$sl"/out-*.txt "$sl/sbatch.out"; fail=1; }
+	slurm_stop
+	unset SLURM_CONF
+else
+	echo "sweep_shard: Slurm SKIP (slurm-wlm not installed, or not root)" >&2
+fi
+
 # missing runs finished by resume: the same as the reference
 # shellcheck disable=SC2086
 "$BIN" $S sweep plan half $W >/dev/null
