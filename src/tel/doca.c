@@ -40,8 +40,10 @@ static void *open_lib(const char *dir, const char *base, int flags,
 	for (i = 0; i < nsfx; i++) {
 		void *h;
 
-		snprintf(path, len, "%s%s%s%s", dir ? dir : "", dir ? "/" : "",
-			 base, sfx[i]);
+		/* a path too long is skipped, never cut to another file */
+		if (pcb_path(path, len, NULL, "%s%s%s%s", dir ? dir : "",
+			     dir ? "/" : "", base, sfx[i]))
+			continue;
 		h = dlopen(path, flags);
 		if (h)
 			return h;
@@ -170,7 +172,7 @@ static int load(void)
 	const char *env = getenv("PCCBENCH_DOCA_LIBDIR");
 	void *h[4] = { NULL, NULL, NULL, NULL }, *common = NULL;
 	const char *dir = NULL;
-	char path[480], tsfx[8];
+	char path[PCB_PATH_LEN], tsfx[8];
 	const char *ts[2];
 	size_t i, np = env && *env ? 1 : sizeof(prefixes) / sizeof(*prefixes);
 
@@ -216,7 +218,7 @@ static int load(void)
 		resolve(all, 5);
 	}
 	if (api.missing & TDOCA_F_DEV) {
-		snprintf(load_why, sizeof(load_why), "DOCA at %s lacks %s",
+		snprintf(load_why, sizeof(load_why), "DOCA at %.1000s lacks %s",
 			 api.common_path, tdoca_missing(&api, TDOCA_F_DEV));
 		return -1;
 	}

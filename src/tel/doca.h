@@ -24,6 +24,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "paths.h"
 #include <stdint.h>
 
 #include "err.h"
@@ -205,7 +207,7 @@ struct tdoca_api {
 	/* per feature bit: "first_sym and N more (feature)" */
 	char missing_syms[7][200];
 	unsigned nmissing[7];
-	char common_path[512], tel_path[512];
+	char common_path[PCB_PATH_LEN], tel_path[PCB_PATH_LEN];
 	char version[40];	/* "3.2.1025", or from the soname */
 };
 
