@@ -236,7 +236,7 @@ static const char *tel_none(struct device *d, int which, unsigned feature)
 	miss = tdoca_missing(n->doca.api, feature);
 	if (miss) {
 		snprintf(n->prov[which], sizeof(n->prov[which]), "DOCA %s at "
-			 "%s lacks %s", n->doca.api->version,
+			 "%.300s lacks %s", n->doca.api->version,
 			 n->doca.api->tel_path, miss);
 		return n->prov[which];
 	}
@@ -510,7 +510,7 @@ static const char *provider(struct device *d, int which, unsigned feature)
 			tdoca_missing(n->doca.api, TDOCA_F_RECONF) : NULL;
 
 		snprintf(n->prov[which], sizeof(n->prov[which]),
-			 "DOCA %s (%s, device %s %s%s%s%s)",
+			 "DOCA %s (%.300s, device %s %s%s%s%s)",
 			 n->doca.api->version, n->doca.api->tel_path,
 			 n->doca.pci, n->doca.ibdev, rc ? "; lacks " : "",
 			 rc ? rc : "", rc ? ", which pccbench does not use" :
