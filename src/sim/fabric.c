@@ -546,7 +546,8 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 /* Take the next event into *e if it is due by `until` (ps); its bucket
  * becomes the wheel's current one.  False, taking nothing, when none is.
  */
-static bool ev_pop(struct sim *s, int64_t until, struct ev *e)
+static inline __attribute__((always_inline)) bool
+ev_pop(struct sim *s, int64_t until, struct ev *e)
 {
 	uint64_t k = s->headk[EV_LANES];
 	unsigned i, m = EV_LANES;
