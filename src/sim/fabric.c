@@ -481,7 +481,8 @@ static void wheel_head_update(struct sim *s)
  * the lane earlier, and fetches the next: for an arrival the packet,
  * then the port it arrives at and its QP, then at a switch the route;
  * for a departure the port, then its queue histogram (header and the
- * bucket of its queue now).  Deeper stages (the egress port and its
+ * bucket of its queue now) and the packet at the head of its queue,
+ * then that packet's ingress port (its buffer accounting).  Deeper stages (the egress port and its
  * histogram) stalled on their own loads and cost more than they saved.
  */
 #define PF_D0 8
@@ -534,12 +535,20 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 			__builtin_prefetch(&h->n[b < LHIST_N ? b :
 						   LHIST_N - 1]);
 		}
+		if (p->data.head != NONE)
+			__builtin_prefetch(&s->pk[p->data.head]);
 	}
 	if ((e = lane_at(l, PF_D2)) && e->tid >> 24 == EV_ARRIVE) {
 		k = &s->pk[e->tid & 0xffffff];
 		p = &s->ports[k->port];
 		if (p->is_switch)
 			__builtin_prefetch(&s->sws[p->owner].routes[k->dst]);
+	} else if (e && e->tid >> 24 == EV_PORT_FREE) {
+		/* the ingress port of the packet to leave */
+		p = &s->ports[e->tid & 0xffffff];
+		if (p->is_switch && p->data.head != NONE)
+			__builtin_prefetch((const char *)&s->ports[
+				s->pk[p->data.head].port] + 128);
 	}
 }
 
