@@ -482,8 +482,10 @@ static void wheel_head_update(struct sim *s)
  * then the port it arrives at and its QP, then at a switch the route;
  * for a departure the port, then its queue histogram (header and the
  * bucket of its queue now) and the packet at the head of its queue,
- * then that packet's ingress port (its buffer accounting).  Deeper stages (the egress port and its
- * histogram) stalled on their own loads and cost more than they saved.
+ * then that packet's ingress port (its buffer accounting).  Deeper
+ * stages for an arrival (the egress port, then its histogram) stalled on
+ * their own loads and were slower (1024 hosts, 1 ms: 4.1-4.9 s against
+ * 3.5-4.8 s, in turns).
  */
 #define PF_D0 8
 #define PF_D1 5
