@@ -10,8 +10,8 @@
 // delay line of two links (htsim's dumbbells do the same).
 //
 // usage: htsim-incast N RATE_GBPS MTU SIM_MS [BUFFER_BYTES [K_BYTES]]
-// prints: bottleneck_pkts=... events-equivalent: none; cpu is measured by
-// the caller.
+// prints bottleneck_pkts=N, the data packets acknowledged (each crossed
+// the bottleneck once); the caller measures the CPU time.
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
