@@ -125,6 +125,8 @@ bench: deps
 	$(Q)./$(BIN) bench sim all
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

@@ -132,6 +132,46 @@ static void test_conservation(void **state)
 	sim_free(s);
 }
 
+/* The largest incast (issue 23 item 12): 4096 senders are accepted, and
+ * a short one (8 KB each, at 100G under PFC) delivers every flow and
+ * conserves bytes; a buffer too small for 4097 ports' headroom is
+ * refused, and 4097 senders too.
+ */
+static void test_incast_4096(void **state)
+{
+	struct sim_cfg c = incast(4096);
+	struct pcb_err err = { 0 };
+	struct sim_port_counters pc;
+	struct sim_algo a;
+	struct sim *s = NULL;
+	uint32_t i;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	c.rate_gbps = 100;
+	c.mtu = 1024;
+	c.size = 8 * 1024;
+	assert_int_equal(sim_create(&s, &c, &a, &err), -PCB_E_RANGE);
+	assert_non_null(strstr(err.msg, "4097 ports"));
+	assert_null(s);
+	assert_int_equal(sim_cfg_set(&c, "senders", "4096", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "senders", "4097", &err), 0);
+	assert_int_equal(c.senders, 4096);
+	c.buffer = 128ull << 20;
+	s = mk(&c, &a);
+	assert_int_equal(s->nhosts, 4097);
+	/* 32 MB through 100G: 2.8 ms at the payload ceiling */
+	assert_int_equal(sim_run(s, 10 * PS_PER_MS, NULL), 0);
+	for (i = 0; i < s->nqps; i++)
+		assert_true(s->qps[i].done);
+	check_conservation(s);
+	sim_port_counters(s, &pc);
+	assert_int_equal(pc.rx_cqe, 4096);
+	assert_int_equal(pc.tx_cqe, 4096);
+	assert_int_equal(pc.drops_nobuf, 0);
+	sim_free(s);
+}
+
 /* Long flows on one bottleneck: > 95 % of the payload ceiling, fair. */
 static void test_steady_state(void **state)
 {
@@ -1371,7 +1411,7 @@ static void test_cfg_keys(void **state)
 	assert_int_not_equal(sim_cfg_set(&c, "rate", "300g", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "mtu", "2048", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "senders", "1", &err), 0);
-	assert_int_not_equal(sim_cfg_set(&c, "senders", "257", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "senders", "4097", &err), 0);
 	assert_int_not_equal(sim_cfg_set(&c, "ecn", "400KB:100KB:0.2", &err),
 			     0);
 	assert_int_not_equal(sim_cfg_set(&c, "ecn", "1:2", &err), 0);
@@ -1408,6 +1448,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_rtt),
 		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_incast_4096),
 		cmocka_unit_test(test_steady_state),
 		cmocka_unit_test(test_standing_queue),
 		cmocka_unit_test(test_alpha_monotone),

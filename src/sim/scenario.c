@@ -40,8 +40,8 @@ struct key {
 
 #define O(f) offsetof(struct sim_cfg, f)
 static const struct key keys[] = {
-	{ "senders", K_U32, O(senders), 2, 256, KB_INCAST | KB_STAIR,
-	  "senders N (2-256)" },
+	{ "senders", K_U32, O(senders), 2, 4096, KB_INCAST | KB_STAIR,
+	  "senders N (2-4096; staircase 2-64)" },
 	{ "start", K_START, 0, 0, 0, KB_INCAST, "start sync|jitter" },
 	{ "jitter", K_DUR, O(jitter_ps), 0, 10 * PS_PER_MS, KB_INCAST,
 	  "start jitter (turns jittered start on)" },

@@ -359,6 +359,7 @@ struct sim {
 	uint64_t rtt_late;	/* answered after the probe timeout */
 	uint64_t probes_lost;	/* probes or answers dropped */
 	bool adp;		/* adaptive retransmission modelled */
+	bool prefetch;		/* ev_pop prefetches: a fabric beyond cache */
 	int64_t qp_timeout;	/* ps, INT64_MAX none */
 	int64_t *rto_vals;
 	size_t nrto, caprto;

@@ -1,0 +1,68 @@
+#!/bin/sh
+# How the simulator's cost grows with the fabric (issue #23, Speed):
+# leaf-spine fabrics of L leaves x L spines x L hosts per leaf (16, 64, 256
+# and 1024 hosts), 400G, WebSearch at 50 % load, the same simulated time
+# each (2 ms; BENCH_SCALE_MS to change).  The events grow with the hosts;
+# the exponent x of CPU ~ hosts^x (least squares over the four) is 1 when
+# an event costs the same at every size and the events grow as the hosts
+# (they grow a little faster: more flows cross the fabric); the exponent
+# of the CPU per event is printed too.  Targets: x <= 1.1, and the
+# 1024-host fabric's 20 ms in <= 30 s of CPU (BENCH_FULL=1 runs that, and
+# a 1024-host permutation at 800G for 10 ms: minutes).  CPU of the
+# process, best of 2.  Run by `make bench`.
+set -u
+BIN=${BIN:?BIN must name the pccbench binary}
+MS=${BENCH_SCALE_MS:-2}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
+
+cpu_of() {	# command... -> CPU seconds of its process (user + system)
+	t=$( { "$@" >"$tmp/out" 2>&1; times; } | tail -n 1)
+	echo "$t" | awk '{ n = split($0, f, /[ms ]+/);
+		print f[1] * 60 + f[2] + f[3] * 60 + f[4] }'
+}
+
+run() {	# scenario duration reps -> "cpu events"
+	b=""
+	i=0
+	while [ $i -lt "$3" ]; do
+		i=$((i + 1))
+		# a fresh state directory: scenario keys persist in it
+		c=$(XDG_STATE_HOME="$tmp/s$i$$" cpu_of "$BIN" -j -c \
+			"sim scenario $1; sim run $2")
+		if [ -z "$b" ] || awk -v a="$c" -v b="$b" 'BEGIN { exit !(a < b) }'
+		then b=$c; fi
+	done
+	ev=$(sed -n 's/.*"events":\([0-9]*\).*/\1/p' "$tmp/out" | tail -n 1)
+	echo "$b ${ev:-0}"
+}
+
+echo "leaf-spine, 400G, WebSearch 50 %, ${MS} ms simulated (best of 2)"
+: >"$tmp/fit"
+for l in 4 8 16 32; do
+	set -- $(run "mix leaves $l spines $l hosts $l rate 400g load 50 dist websearch" "${MS}ms" 2)
+	h=$((l * l))
+	echo "$h $1 $2" >>"$tmp/fit"
+	awk -v h="$h" -v c="$1" -v e="$2" 'BEGIN {
+		printf "%5d hosts: %7.2f s CPU, %6.1f M events, %5.2f M events/s\n",
+		       h, c, e / 1e6, (c > 0 ? e / c / 1e6 : 0) }'
+done
+awk '{ x = log($1); c = $2 > 0 ? $2 : 1e-3; y = log(c);
+	z = log(c / ($3 > 0 ? $3 : 1)); n++; sx += x; sy += y; sz += z;
+	sxx += x * x; sxy += x * y; sxz += x * z }
+	END { d = n * sxx - sx * sx;
+	printf "cost ~ hosts^%.2f over 16..1024 hosts (target <= 1.1);" \
+	       " CPU per event ~ hosts^%.2f\n",
+	       (n * sxy - sx * sy) / d, (n * sxz - sx * sz) / d }' "$tmp/fit"
+
+if [ "${BENCH_FULL:-0}" = 1 ]; then
+	set -- $(run "mix leaves 32 spines 32 hosts 32 rate 400g load 50 dist websearch" 20ms 1)
+	awk -v c="$1" -v e="$2" 'BEGIN {
+		printf "1024 hosts, WebSearch 50 %%, 20 ms: %.1f s CPU (target <= 30), %.2f M events/s\n",
+		       c, e / c / 1e6 }'
+	set -- $(run "permutation leaves 32 spines 32 hosts 32 rate 800g" 10ms 1)
+	awk -v c="$1" -v e="$2" 'BEGIN {
+		printf "1024 hosts, permutation 800G, 10 ms: %.1f s CPU, %.2f M events/s\n",
+		       c, e / c / 1e6 }'
+fi
