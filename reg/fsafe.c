@@ -2,6 +2,7 @@
  * somebody planted (see fsafe.h).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -319,17 +320,33 @@ int pcb_check_dir(const char *path, struct pcb_err *err)
 	return 0;
 }
 
-uint32_t pcb_crc32(uint32_t crc, const void *buf, size_t len)
+/* CRC-32 (IEEE 802.3, reflected, as zlib's), a byte at a time through a
+ * table of the 256 remainders, built once.
+ */
+static uint32_t crc_table[256];
+
+static void crc_table_init(void)
 {
-	const unsigned char *p = buf;
+	uint32_t i, c;
 	int k;
 
-	crc = ~crc;
-	while (len--) {
-		crc ^= *p++;
+	for (i = 0; i < 256; i++) {
+		c = i;
 		for (k = 0; k < 8; k++)
-			crc = crc >> 1 ^ (0xedb88320U & (0U - (crc & 1)));
+			c = c >> 1 ^ (0xedb88320U & (0U - (c & 1)));
+		crc_table[i] = c;
 	}
+}
+
+uint32_t pcb_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	const unsigned char *p = buf;
+
+	pthread_once(&once, crc_table_init);
+	crc = ~crc;
+	while (len--)
+		crc = crc >> 8 ^ crc_table[(crc ^ *p++) & 0xff];
 	return ~crc;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "testutil.h"
+#include "fsafe.h"
 #include "journal.h"
 #include "mstreg.h"
 #include "paths.h"
@@ -283,6 +284,27 @@ static void test_path_too_long(void **state)
 	free(old);
 }
 
+/* The checksum every file of ours ends with: CRC-32 as zlib computes it
+ * (the check value of the catalogue, and a run split in two parts), so
+ * files written before the table-driven version still read.
+ */
+static void test_crc32(void **state)
+{
+	static const char nine[] = "123456789";
+	char big[3000];
+	size_t i;
+	uint32_t a;
+
+	(void)state;
+	assert_int_equal(pcb_crc32(0, nine, 9), 0xcbf43926u);
+	assert_int_equal(pcb_crc32(0, "", 0), 0);
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)(i * 7 + 3);
+	a = pcb_crc32(0, big, 1000);
+	assert_int_equal(pcb_crc32(a, big + 1000, 2000),
+			 pcb_crc32(0, big, 3000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_half_written),
 		cmocka_unit_test(test_readback_fails),
 		cmocka_unit_test(test_path_too_long),
+		cmocka_unit_test(test_crc32),
 	};
 
 	tu_private_state();
