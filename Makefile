@@ -35,7 +35,7 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags libxml-2.0 json-c 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c 2>/dev/null) -lpci -lreadline -lm
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs libxml-2.0 json-c nlopt 2>/dev/null) -lpci -lreadline -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Isrc/core -Isrc/util -Ialgos \
 	-include reg/banned.h

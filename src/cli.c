@@ -611,6 +611,12 @@ const struct cmd_row cmd_top[] = {
 		.help = "parameter sweeps: run, show, resume, plot, list, drop",
 	},
 	{
+		.name = "tune",
+		.sub = cmd_tune_verbs,
+		.help = "automatic tuning on the sim: run, show, plot, apply, "
+			"profile, list",
+	},
+	{
 		.name = "journal",
 		.sub = cmd_journal_verbs,
 		.help = "the write journal: show, restore, clear",
