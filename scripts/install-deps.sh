@@ -7,7 +7,7 @@
 set -eu
 
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libcmocka-dev libjson-c-dev gnuplot-nox mstflint tmux parallel binutils tshark"
+libcmocka-dev libjson-c-dev libnlopt-dev gnuplot-nox mstflint tmux parallel binutils tshark"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 
 missing=""

@@ -651,12 +651,6 @@ static int search(struct tsearch *t)
 	int rc;
 
 	t->maxpts = r->budget / t->pl->repeat;
-	if (t->maxpts < 1 + nsens + d + 2)
-		return pcb_error(&t->s->err, PCB_E_RANGE, "tune: budget %zu "
-				 "runs is %zu points of %zu seed(s); %zu "
-				 "params need at least %zu points (%zu runs)",
-				 r->budget, t->maxpts, t->pl->repeat, d,
-				 3 * d + 3, (3 * d + 3) * t->pl->repeat);
 	nsearch = t->maxpts - 1 - nsens;
 	nlhs = nsearch * 2 / 5 > d + 2 ? nsearch * 2 / 5 : d + 2;
 	raw = calloc((nlhs + 1) * d, sizeof(*raw));
@@ -779,6 +773,13 @@ static int tune_parse(struct session *s, int argc, char **argv,
 	r->nseeds = t->pl->repeat;
 	memcpy(r->seeds, t->pl->seeds, sizeof(r->seeds));
 	r->budget = tw->budget ? tw->budget : 200;
+	if (r->budget / r->nseeds < 3 * r->nprm + 3)
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: budget %zu "
+				 "runs is %zu points of %zu seed(s); %zu "
+				 "params need at least %zu points (%zu runs)",
+				 r->budget, r->budget / r->nseeds, r->nseeds,
+				 r->nprm, 3 * r->nprm + 3,
+				 (3 * r->nprm + 3) * r->nseeds);
 	if (tw->jobs) {
 		t->jobs = (unsigned)tw->jobs;
 	} else {

@@ -286,7 +286,8 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	if (!rc) {
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "profile", "profile %s: ", pname);
-		out_field_str(&s->out, "file", "tune %s's best -> %s\n", path);
+		out_field_str(&s->out, "tune", "tune %s's best -> ", r.name);
+		out_field_str(&s->out, "file", "%s\n", path);
 		out_obj_end(&s->out);
 	}
 	free(pr);
