@@ -121,6 +121,7 @@ bench: deps
 	$(Q)./$(BIN) bench sim all
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

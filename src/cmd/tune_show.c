@@ -61,8 +61,12 @@ static void eval_json(struct session *s, const struct tune_res *r,
 	size_t k;
 
 	out_obj_begin(&s->out, key);
-	for (k = 0; k < r->nprm; k++)
-		out_u64(&s->out, r->prm[k].name, e->raw[k]);
+	for (k = 0; k < r->nprm; k++) {
+		char v[40];
+
+		fmt_raw(s, &r->prm[k], e->raw[k], v, sizeof(v));
+		out_real(&s->out, r->prm[k].name, strtod(v, NULL));
+	}
 	out_real(&s->out, "obj", e->obj);
 	out_real(&s->out, "obj_ci", e->obj_ci);
 	for (k = 0; k < r->ncons; k++)
