@@ -67,6 +67,7 @@ struct tune_res {
 	uint64_t seeds[SW_MAX_REPEAT];
 	size_t budget, runs;
 	double wall_s;
+	bool complete;		/* false: interrupted ('tune resume') */
 	size_t nprm;
 	struct tune_prm prm[SW_MAX_AXES];
 	size_t nev;
@@ -93,5 +94,6 @@ void tune_print(struct session *s, const struct tune_res *r);
 
 /* tune.c */
 int cmd_tune_run(struct session *s, int argc, char **argv);
+int cmd_tune_resume(struct session *s, int argc, char **argv);
 
 #endif

@@ -96,7 +96,8 @@ int tune_save(struct session *s, const char *dir, const struct tune_res *r)
 	for (k = 0; k < r->nseeds; k++)
 		fprintf(fp, "%s%" PRIu64, k ? "," : "", r->seeds[k]);
 	fprintf(fp, "],\"budget\":%zu,\"runs\":%zu,\"wall_s\":%.3f,"
-		"\"params\":[", r->budget, r->runs, r->wall_s);
+		"\"complete\":%s,\"params\":[", r->budget, r->runs, r->wall_s,
+		r->complete ? "true" : "false");
 	for (k = 0; k < r->nprm; k++) {
 		const struct tune_prm *p = &r->prm[k];
 
@@ -312,6 +313,9 @@ static const char *load_root(json_object *root, struct tune_res *r)
 	r->runs = (size_t)v;
 	if (!get_num(root, "wall_s", &r->wall_s))
 		return "wall_s";
+	if (!get(root, "complete", json_type_boolean, &m))
+		return "complete";
+	r->complete = json_object_get_boolean(m);
 	if ((bad = load_params(root, r)) || (bad = load_evals(root, r)))
 		return bad;
 	if (!get_num(root, "best", &v) || v < -1 || v >= (double)r->nev ||

@@ -424,6 +424,19 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.complete = tune_name_complete,
 	},
 	{
+		.name = "resume",
+		.fn = cmd_tune_resume,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "continue an interrupted tune: its words again, the points "
+			"it evaluated taken as the search asks for them again (the "
+			"same seeds, the same path), the rest run",
+		.example = "tune resume tune1",
+		.flags = CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
 		.name = "plot",
 		.fn = cmd_tune_plot,
 		.min_args = 1,

@@ -5,7 +5,8 @@
 # constraint; bad words and impossible constraints are one line that
 # writes nothing; `tune apply` writes exactly the best point (read back)
 # in one journal transaction that `journal undo` takes back; `tune
-# profile` holds the best point.
+# profile` holds the best point; an interrupted tune, resumed, ends as an
+# uninterrupted one.
 . "$(dirname "$0")/lib.inc"
 S="-d sim:tune"
 T="$XDG_DATA_HOME/pccbench/tunes"
@@ -30,6 +31,30 @@ check "results.csv rows" "$(grep -c '^[0-9]' "$T/j2/results.csv")" \
 runs=$(grep -o '"runs":[0-9]*' "$T/j1/tune.json" | cut -d: -f2)
 [ "$runs" -le 48 ] || { echo "tune: $runs runs over the budget 48"; fail=1; }
 check "results.csv: every run" "$runs" "$(grep -c '^[0-9]' "$T/j1/results.csv")"
+
+# resume: interrupted (SIGINT) once its first batches are saved, then
+# resumed, it ends with the path and runs of the uninterrupted tune
+"$BIN" $S tune $W jobs 2 into r1 >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 3000 ] && kill -0 $pid 2>/dev/null &&
+	[ "$(cat "$T/r1/tune.json" 2>/dev/null | grep -c '"phase"')" -lt 2 ]; do
+	sleep 0.01; i=$((i + 1))
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+if grep -q '"complete":false' "$T/r1/tune.json"; then
+	"$BIN" $S tune resume r1 >/dev/null 2>&1
+	check "resume rc" 0 $?
+else
+	echo "tune: note: r1 ended before the interrupt (resume not exercised)" >&2
+fi
+strip r1 >"$tmp/c"
+cmp -s "$tmp/a" "$tmp/c" || { echo "tune: the resumed tune differs"; fail=1; }
+cmp -s "$T/j1/results.csv" "$T/r1/results.csv" ||
+	{ echo "tune: the resumed results.csv differs"; fail=1; }
+"$BIN" $S tune resume r1 2>"$tmp/e"
+check "resume a complete tune" 1 $?
 
 # the best: the least rtt_p99 of the feasible searched points, util >= 0.9
 best=$(grep -o '"best":-*[0-9]*' "$T/j1/tune.json" | cut -d: -f2)
@@ -95,5 +120,5 @@ check "undo brought back" "$a0 $i0" "$(raw ALPHA) $(raw AI)"
 check "profile rc" 0 $?
 check "profile ALPHA" "$(echo "$ba" | cut -d' ' -f1)" "$(grep -o '"name":"ALPHA"[^}]*"raw":[0-9]*' \
 	"$XDG_DATA_HOME/pccbench/profiles/tp.json" | sed 's/.*"raw"://')"
-check "list" "imp j1 j2" "$("$BIN" $S tune list | tr '\n' ' ' | sed 's/ $//')"
+check "list" "imp j1 j2 r1" "$("$BIN" $S tune list | tr '\n' ' ' | sed 's/ $//')"
 exit $fail
