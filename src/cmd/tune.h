@@ -91,6 +91,14 @@ bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 
 /* tune_show.c */
 void tune_print(struct session *s, const struct tune_res *r);
+/* The best point as writes for the active slot (*slot), checked on the
+ * device (the tune's algorithm there, the params found, the values in range); none: an error.
+ */
+int tune_best_writes(struct session *s, const struct tune_res *r,
+		     unsigned *slot, struct param_write *w);
+
+/* tune_verify.c */
+int cmd_tune_verify(struct session *s, int argc, char **argv);
 
 /* tune.c */
 int cmd_tune_run(struct session *s, int argc, char **argv);

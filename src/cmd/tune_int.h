@@ -39,4 +39,11 @@ int tune_save_progress(struct tsearch *t, bool complete);
  */
 int tune_search(struct tsearch *t);
 
+/* tune_run.c: COL as a sweep measure (avg_rtt_p99 -> avg_rtt); its
+ * column in a plan's results (-1 none); "sweep: " errors as "tune: ".
+ */
+void tune_measure_of(const char *col, char *m, size_t len);
+int tune_col_of(const struct plan *pl, const char *col);
+int tune_retag(struct session *s, int rc);
+
 #endif

@@ -22,7 +22,7 @@
 #define MAX_WORDS	SW_MAX_ARGS
 
 /* The tune's errors say "tune: ", not the sweep parser's "sweep: ". */
-static int retag(struct session *s, int rc)
+int tune_retag(struct session *s, int rc)
 {
 	if (rc && !strncmp(s->err.msg, "sweep: ", 7)) {
 		char m[sizeof(s->err.msg)];
@@ -44,7 +44,7 @@ static bool is_sense(const char *w)
 /* COL as a sweep measure: a sim measure (util) as it is, a timeline
  * column (avg_rtt) or one of its statistics (avg_rtt_p99) by its name.
  */
-static void measure_of(const char *col, char *m, size_t len)
+void tune_measure_of(const char *col, char *m, size_t len)
 {
 	size_t l = strlen(col), k;
 
@@ -68,7 +68,7 @@ static void measure_of(const char *col, char *m, size_t len)
 }
 
 /* The column of COL in the plan's results: exact, or a measure's mean. */
-static int col_of(const struct plan *pl, const char *col)
+int tune_col_of(const struct plan *pl, const char *col)
 {
 	char nm[64];
 	int c = series_col(pl->res, col);
@@ -253,7 +253,7 @@ static int measure_words(struct session *s, struct twords *tw,
 	int rc;
 
 	for (k = 0; k <= r->ncons; k++) {
-		measure_of(k ? r->cons[k - 1].col : r->obj, m, sizeof(m));
+		tune_measure_of(k ? r->cons[k - 1].col : r->obj, m, sizeof(m));
 		for (p = strstr(list, m); p; p = strstr(p + 1, m))
 			if ((p == list || p[-1] == ',') &&
 			    (!p[strlen(m)] || p[strlen(m)] == ','))
@@ -305,16 +305,16 @@ static int tune_parse(struct session *s, int argc, char **argv,
 	t->pl = calloc(1, sizeof(*t->pl));
 	if (!t->pl)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = retag(s, sw_plan_parse(s, t->pl, tw->n, tw->w, false));
+	rc = tune_retag(s, sw_plan_parse(s, t->pl, tw->n, tw->w, false));
 	if (rc)
 		return rc;
 	if (!t->pl->replay)
 		return pcb_error(&s->err, PCB_E_STATE, "tune: the search runs "
 				 "on the sim device (-d sim); a real NIC is "
 				 "never tuned blindly");
-	t->ocol = col_of(t->pl, r->obj);
+	t->ocol = tune_col_of(t->pl, r->obj);
 	for (k = 0; k < r->ncons; k++)
-		t->ccol[k] = col_of(t->pl, r->cons[k].col);
+		t->ccol[k] = tune_col_of(t->pl, r->cons[k].col);
 	for (k = 0; k <= r->ncons; k++)
 		if ((k ? t->ccol[k - 1] : t->ocol) < 0)
 			return pcb_error(&s->err, PCB_E_INVAL, "tune: no "

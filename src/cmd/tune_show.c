@@ -171,11 +171,11 @@ static int cmd_tune_show(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* The best point as param writes; refused without one, or when the slot
- * holds another algorithm than the tune's.
+/* The best point as param writes for the active slot; refused without
+ * one, or when that slot holds another algorithm than the tune's.
  */
-static int best_writes(struct session *s, const struct tune_res *r,
-		       struct param_write *w)
+int tune_best_writes(struct session *s, const struct tune_res *r,
+		     unsigned *slot, struct param_write *w)
 {
 	struct slot_view *v;
 	size_t k;
@@ -186,11 +186,13 @@ static int best_writes(struct session *s, const struct tune_res *r,
 				 "the constraints; nothing to apply", r->name);
 	rc = sess_device(s);
 	if (!rc)
-		rc = sess_slot_view(s, r->slot, &v);
+		rc = sess_active_slot(s, slot);
+	if (!rc)
+		rc = sess_slot_view(s, *slot, &v);
 	if (!rc && strcmp(v->name, r->algo))
 		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s was made for %s; "
-			       "slot %u holds %s", r->name, r->algo, r->slot,
-			       v->name);
+			       "the active slot %u holds %s", r->name, r->algo,
+			       *slot, v->name);
 	for (k = 0; !rc && k < r->nprm; k++) {
 		struct param_view *p;
 
@@ -217,18 +219,19 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 	struct param_write w[SW_MAX_AXES];
 	struct tune_res r;
 	char dir[PCB_PATH_LEN], pt[256];
+	unsigned slot = 0;
 	int rc;
 
 	(void)argc;
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = best_writes(s, &r, w);
+		rc = tune_best_writes(s, &r, &slot, w);
 	if (!rc && !s->dry_run)
 		rc = sess_lock(s);
 	if (!rc) {
 		if (!s->dry_run)
 			s->tx = journal_next_seq(s->journal);
-		rc = sess_write_params(s, r.slot, w, r.nprm, true);
+		rc = sess_write_params(s, slot, w, r.nprm, true);
 		s->tx = 0;
 		if (!s->dry_run)
 			sess_unlock(s);
@@ -238,7 +241,7 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "tune", "tune %s: ", r.name);
 		out_field_str(&s->out, "point", "%s", pt);
-		out_text(&s->out, " written to slot %u%s\n", r.slot, s->dry_run ?
+		out_text(&s->out, " written to slot %u%s\n", slot, s->dry_run ?
 			 " (dry run: nothing written)" : " ('journal undo' "
 			 "takes it back)");
 		out_obj_end(&s->out);
@@ -258,23 +261,24 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	struct tune_res r = { .ev = NULL };
 	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
 	struct pcb_wfile wf;
+	unsigned slot = 0;
 	size_t k, j;
 	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 
 	if (!rc)
 		rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = best_writes(s, &r, w);
+		rc = tune_best_writes(s, &r, &slot, w);
 	if (!rc)
 		rc = profile_path(s, pname, path, sizeof(path));
 	if (!rc)
-		rc = profile_read_device(s, (int)r.slot, pr);
+		rc = profile_read_device(s, (int)slot, pr);
 	for (k = 0; !rc && k < r.nprm; k++) {
-		for (j = 0; j < pr->nslots && pr->s[j].slot != r.slot; j++)
+		for (j = 0; j < pr->nslots && pr->s[j].slot != slot; j++)
 			;
 		if (j == pr->nslots)
 			rc = pcb_error(&s->err, PCB_E_STATE, "tune: slot %u is "
-				       "empty", r.slot);
+				       "empty", slot);
 		for (size_t i = 0; !rc && i < pr->s[j].nparams; i++)
 			if (pr->s[j].p[i].index == w[k].index)
 				pr->s[j].p[i].raw = w[k].value;
@@ -455,6 +459,23 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.help = "write the best point (checked, journaled, read back; one "
 			"journal transaction: 'journal undo' takes it back)",
 		.example = "tune apply tune1",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "verify",
+		.fn = cmd_tune_verify,
+		.min_args = 3,
+		.max_args = -1,
+		.args = "NAME while 'CMD ARGS' [for D] [every I] [warmup D] "
+			"[rounds N] [measure COL]",
+		.help = "on a real NIC: the default (A) and the tuned point (B) "
+			"alternately, A B A B, N rounds (default 3) with the "
+			"traffic command; B - A with its 95 % CI (COL default "
+			"avg_rtt_mean); the original values written back at the "
+			"end",
+		.example = "tune verify tune1 while 'ib_write_bw -d mlx5_0' for "
+			"10s rounds 5",
 		.flags = CMD_WRITES | CMD_DEVICE,
 		.complete = tune_name_complete,
 	},

@@ -121,4 +121,35 @@ check "profile rc" 0 $?
 check "profile ALPHA" "$(echo "$ba" | cut -d' ' -f1)" "$(grep -o '"name":"ALPHA"[^}]*"raw":[0-9]*' \
 	"$XDG_DATA_HOME/pccbench/profiles/tp.json" | sed 's/.*"raw"://')"
 check "list" "imp j1 j2 r1" "$("$BIN" $S tune list | tr '\n' ' ' | sed 's/ $//')"
+# verify on a "real" NIC (tests/fake-mstreg on the sim firmware): a tune
+# made on the sim with the debug algorithm, then A B A B on the NIC with
+# the traffic command; the rows alternate the default and the best, the
+# original values come back, the sim refuses
+O=${O:-build}
+case "$O" in /*) ;; *) O="$top/$O" ;; esac
+FAKE="$O/tests/fake-mstreg"
+[ -x "$FAKE" ] || { echo "tune: $FAKE not built"; exit 1; }
+M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
+export FAKE_MSTREG_SIM=nic
+"$BIN" $M -y -c 'algo debug on' >/dev/null
+"$BIN" -d sim:tdbg -c 'algo debug on' >/dev/null
+"$BIN" -d sim:tdbg tune ALPHA 0.2:0.5 AI 1:100 minimize rtt_p99 for 1ms \
+	scenario incast senders 8 seeds 1 budget 12 runs into dbg >/dev/null 2>&1
+check "debug tune rc" 0 $?
+orig=$("$BIN" $M -j param get ALPHA AI)
+out=$("$BIN" $M -y -c "tune verify dbg while 'sleep 4.321' for 200ms every 100ms rounds 2" 2>/dev/null)
+check "verify rc" 0 $?
+case "$out" in *"2 rounds A/B: avg_rtt_mean"*"B - A"*) ;;
+	*) echo "tune: verify said: $out"; fail=1 ;; esac
+"$BIN" -d sim:tdbg tune show dbg >/dev/null
+check "verify restored" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
+best=$("$BIN" -d sim:tdbg -j tune show dbg | sed 's/.*"best":{\([^}]*\)}.*/\1/')
+ba=$(printf '%s' "$best" | sed 's/.*"ALPHA":\([0-9.e+-]*\).*/\1/')
+bi=$(printf '%s' "$best" | sed 's/.*"AI":\([0-9.e+-]*\).*/\1/')
+[ -n "$ba" ] && [ "$ba" != 0.1 ] || { echo "tune: verify: no best ALPHA ($ba)"; fail=1; }
+check "verify: A = default, B = best" "0.1,9 $ba,$bi 0.1,9 $ba,$bi" \
+	"$(cut -d, -f4,5 "$T/dbg/verify/results.csv" | sed 1d | tr '\n' ' ' | sed 's/ $//')"
+"$BIN" -d sim tune verify dbg while 'sleep 1' 2>"$tmp/e"
+check "verify on the sim" 1 $?
+check "verify on the sim: one line" 1 "$(wc -l <"$tmp/e")"
 exit $fail
