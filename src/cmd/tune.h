@@ -1,8 +1,9 @@
 /* tune.h - `tune`: a search over a few params of the active slot for the
  * best value of one measure under constraints, on the sim device (issue
- * #21).  tune.c parses and searches; tune_file.c saves and reads back a
- * tune's result (tune.json); tune_show.c shows, plots, applies it and
- * makes a profile of it.
+ * #21).  tune_run.c parses the words and runs or resumes a tune,
+ * tune_search.c searches, tune_file.c saves and reads back its result
+ * (tune.json), tune_show.c shows, plots, applies it and makes a profile
+ * of it, tune_verify.c measures it against the default on a real NIC.
  *
  * The search: every point is run on every seed through the sweep pool
  * (src/sweep/pool.c, a zip plan: each run on a scratch copy of the
@@ -100,7 +101,7 @@ int tune_best_writes(struct session *s, const struct tune_res *r,
 /* tune_verify.c */
 int cmd_tune_verify(struct session *s, int argc, char **argv);
 
-/* tune.c */
+/* tune_run.c */
 int cmd_tune_run(struct session *s, int argc, char **argv);
 int cmd_tune_resume(struct session *s, int argc, char **argv);
 

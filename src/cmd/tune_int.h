@@ -1,4 +1,4 @@
-/* tune_int.h - what tune.c (the search) and tune_run.c (the command's
+/* tune_int.h - what tune_search.c (the search) and tune_run.c (the command's
  * words, files and resume) share: a search in progress.
  */
 #ifndef PCCB_CMD_TUNE_INT_H

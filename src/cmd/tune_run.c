@@ -1,7 +1,7 @@
 /* tune_run.c - `tune run` and `tune resume`: the words parsed into a
  * sweep plan (the sweep's own parser checks params, ranges, scenario,
  * seeds, jobs) and the tune's definition, its directory and files, the
- * search run (tune.c) and shown.
+ * search run (tune_search.c) and shown.
  */
 #include <errno.h>
 #include <math.h>

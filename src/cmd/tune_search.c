@@ -1,4 +1,4 @@
-/* tune.c - the search (tune.h): the points of a scrambled Latin
+/* tune_search.c - the search (tune.h): the points of a scrambled Latin
  * hypercube, their runs through the sweep pool (a zip plan), NLopt's Sbplx
  * from the best of them, the sensitivity probes around the best.
  */
@@ -314,16 +314,18 @@ static int *ranked(const struct tsearch *t)
 	return o;
 }
 
-/* Sbplx from the best points in turn (a start that is not already a
- * local run's end), step shrinking, until the budget is spent.
+/* Sbplx on the box scaled to [0,1]^d, started from the best evaluation
+ * so far, then from the second best, the third, ... (each ranking taken
+ * afresh), the initial step 0.15, 0.075, 0.0375 and again; at most 6
+ * starts, until the budget is spent or a start finds no new point.
  */
-static int local_phase(struct tsearch *t, size_t nstart_pts)
+static int local_phase(struct tsearch *t)
 {
 	struct tune_res *r = t->r;
 	double u[SW_MAX_AXES], lo[SW_MAX_AXES], hi[SW_MAX_AXES];
 	double step = 0.15, fmin;
 	size_t k, start;
-	int *o;
+	int *o, e;
 
 	for (k = 0; k < r->nprm; k++) {
 		lo[k] = 0;
@@ -338,14 +340,10 @@ static int local_phase(struct tsearch *t, size_t nstart_pts)
 		if (!o)
 			return pcb_error(&t->s->err, PCB_E_NOMEM,
 					 "out of memory");
-		/* the best for the first start; then the best LHS point
-		 * not yet started from */
-		k = start ? start : 0;
-		if (k >= nstart_pts)
-			k = 0;
-		for (size_t i = 0; i < r->nprm; i++)
-			u[i] = u_of(&r->prm[i], r->ev[o[start ? k : 0]].raw[i]);
+		e = o[start < r->nev ? start : 0];
 		free(o);
+		for (k = 0; k < r->nprm; k++)
+			u[k] = u_of(&r->prm[k], r->ev[e].raw[k]);
 		t->opt = nlopt_create(NLOPT_LN_SBPLX, (unsigned)r->nprm);
 		if (!t->opt)
 			return pcb_error(&t->s->err, PCB_E_NOMEM,
@@ -360,8 +358,8 @@ static int local_phase(struct tsearch *t, size_t nstart_pts)
 		nlopt_optimize(t->opt, u, &fmin);
 		nlopt_destroy(t->opt);
 		t->opt = NULL;
-		step = step > 0.04 ? step / 2 : 0.15;
-		if (r->nev == before && start > 0 && step == 0.15)
+		step = start % 3 == 2 ? 0.15 : step / 2;
+		if (r->nev == before)
 			break;
 	}
 	return t->rc;
@@ -480,7 +478,7 @@ int tune_search(struct tsearch *t)
 	free(u);
 	t->maxpts -= nsens;	/* kept for the sensitivity */
 	if (!rc)
-		rc = local_phase(t, n);
+		rc = local_phase(t);
 	pick_best(r);
 	t->maxpts += nsens;
 	if (!rc)
