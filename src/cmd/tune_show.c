@@ -304,7 +304,8 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 }
 
 /* tune plot NAME [to FILE]: the objective of every evaluation in order,
- * its interval, the best so far (feasible points), infeasible ones apart.
+ * its interval, the best so far (feasible searched points: as `best`),
+ * infeasible ones apart, the default's value as a line.
  */
 static int cmd_tune_plot(struct session *s, int argc, char **argv)
 {
@@ -339,6 +340,7 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 		const struct tune_eval *e = &r.ev[i];
 
 		if (e->feasible && strcmp(e->phase, "default") &&
+		    strcmp(e->phase, "sens") &&
 		    (isnan(best) || (r.maximize ? e->obj > best : e->obj < best)))
 			best = e->obj;
 		fprintf(w.fp, "%zu %.9g %.9g %d %.9g\n", i, e->obj, e->obj_ci,

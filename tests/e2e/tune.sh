@@ -82,6 +82,14 @@ check "show: the default" 1 "$out"
 out=$("$BIN" $S -j tune show j1 | jget obj)
 [ -n "$out" ] || { echo "tune: show -j has no obj"; fail=1; }
 
+if command -v gnuplot >/dev/null 2>&1; then
+	"$BIN" $S tune plot j1 to "$tmp/t.svg" >/dev/null
+	check "plot rc" 0 $?
+	grep -q '<svg' "$tmp/t.svg" || { echo "tune: plot: no svg"; fail=1; }
+	check "plot data: every evaluation" "$(grep -c '"phase"' "$T/j1/tune.json")" \
+		"$(grep -vc '^#' "$T/j1/plot.dat")"
+fi
+
 # refusals: one line, exit 1, nothing written, no tune kept
 n0=$(writes)
 for bad in "ALPHA 0.5:0.02 minimize util" "FOO 1:2 minimize util" \
