@@ -372,7 +372,7 @@ static int sensitivity(struct tsearch *t, size_t npts)
 {
 	struct tune_res *r = t->r;
 	uint32_t raw[2 * SW_MAX_AXES * SW_MAX_AXES];
-	const struct tune_eval *b;
+	uint32_t b[SW_MAX_AXES];	/* the best (run_batch moves ev[]) */
 	size_t k, n = 0, side, i;
 	int rc;
 
@@ -380,18 +380,18 @@ static int sensitivity(struct tsearch *t, size_t npts)
 		r->sens[k][0] = r->sens[k][1] = -1;
 	if (r->best < 0)
 		return 0;
-	b = &r->ev[r->best];
+	memcpy(b, r->ev[r->best].raw, sizeof(b));
 	for (k = 0; k < r->nprm && n < npts; k++)
 		for (side = 0; side < 2 && n < npts; side++) {
-			double u = u_of(&r->prm[k], b->raw[k]) +
+			double u = u_of(&r->prm[k], b[k]) +
 				   (side ? 0.1 : -0.1);
 			uint32_t *p = raw + n * r->nprm;
 
 			if (u < -1e-9 || u > 1 + 1e-9)
 				continue;
-			memcpy(p, b->raw, r->nprm * sizeof(*p));
+			memcpy(p, b, r->nprm * sizeof(*p));
 			p[k] = raw_of(&r->prm[k], u);
-			if (p[k] == b->raw[k] || find_eval(r, p) >= 0)
+			if (p[k] == b[k] || find_eval(r, p) >= 0)
 				continue;
 			for (i = 0; i < n && memcmp(raw + i * r->nprm, p,
 						    r->nprm * sizeof(*p)); i++)
@@ -401,15 +401,15 @@ static int sensitivity(struct tsearch *t, size_t npts)
 	rc = run_batch(t, raw, n, "sens");
 	for (k = 0; !rc && k < r->nprm; k++)
 		for (side = 0; side < 2; side++) {
-			double u = u_of(&r->prm[k], b->raw[k]) +
+			double u = u_of(&r->prm[k], b[k]) +
 				   (side ? 0.1 : -0.1);
 			uint32_t p[SW_MAX_AXES];
 
 			if (u < -1e-9 || u > 1 + 1e-9)
 				continue;
-			memcpy(p, b->raw, r->nprm * sizeof(*p));
+			memcpy(p, b, r->nprm * sizeof(*p));
 			p[k] = raw_of(&r->prm[k], u);
-			if (p[k] != b->raw[k])
+			if (p[k] != b[k])
 				r->sens[k][side] = find_eval(r, p);
 		}
 	return rc;

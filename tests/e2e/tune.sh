@@ -112,6 +112,15 @@ check "apply impossible rc" 1 $?
 check "refusals wrote nothing" "$n0" "$(writes)"
 check "device untouched" "$a0 $i0" "$(raw ALPHA) $(raw AI)"
 
+# a damaged tune.json: one line naming it, for show, apply and resume
+mkdir -p "$T/bad" && printf '{"version":1,"name":"bad","evals":[' >"$T/bad/tune.json"
+for v in show apply resume; do
+	"$BIN" $S tune $v bad >/dev/null 2>"$tmp/e"
+	check "damaged: $v rc" 1 $?
+	check "damaged: $v one line" 1 "$(grep -c "tune.json': bad" "$tmp/e")"
+done
+rm -r "$T/bad"
+
 # apply: the best point, one transaction, undone
 ba=$(awk -v best="$best" '/"phase"/ { if (n++ == best) print }' "$T/j1/tune.json" |
 	sed 's/.*"raw":\[\([0-9]*\),\([0-9]*\)\].*/\1 \2/')
