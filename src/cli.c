@@ -613,8 +613,8 @@ const struct cmd_row cmd_top[] = {
 	{
 		.name = "tune",
 		.sub = cmd_tune_verbs,
-		.help = "automatic tuning on the sim: run, show, plot, apply, "
-			"profile, list",
+		.help = "automatic tuning on the sim: run, show, resume, plot, "
+			"apply, verify (a real NIC), profile, list",
 	},
 	{
 		.name = "journal",

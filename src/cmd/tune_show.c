@@ -397,6 +397,18 @@ static bool tune_name_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* tune run's words: the params, the objective's sense and the keywords. */
+static bool tune_run_complete(struct session *s, char **argv, int argc,
+			      struct cands *c)
+{
+	(void)argv;
+	(void)argc;
+	cand_params(s, c);
+	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
+		  "scenario, for, warmup, every, seeds, repeat, jobs, into");
+	return true;
+}
+
 const struct cmd_row cmd_tune_verbs[] = {
 	{
 		.name = "run",
@@ -415,6 +427,7 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.example = "tune ALPHA 0.02:0.5 AI 1:100 minimize queue_p99 "
 			"subject to util >= 0.9 budget 120 runs",
 		.flags = CMD_FALLBACK | CMD_DEVICE,
+		.complete = tune_run_complete,
 	},
 	{
 		.name = "show",
