@@ -35,7 +35,7 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
 # readline and libpci ship .pc files on Debian; a plain -l where they do not.
-PKG_MODS := libxml-2.0 json-c libmicrohttpd
+PKG_MODS := libxml-2.0 json-c libmicrohttpd nlopt
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_MODS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_MODS) 2>/dev/null) \
 	$(shell $(PKG_CONFIG) --libs libpci 2>/dev/null || echo -lpci) \
@@ -127,6 +127,7 @@ bench: deps
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

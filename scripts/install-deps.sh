@@ -8,7 +8,7 @@ set -eu
 
 # to build (debian/control's Build-Depends say the same)
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libjson-c-dev libmicrohttpd-dev"
+libjson-c-dev libmicrohttpd-dev libnlopt-dev"
 # to run and test: cmocka, gnuplot, mstflint's mstreg, tmux (repl.sh),
 # Prometheus' promtool and server, node_exporter and curl (metrics.sh),
 # GNU parallel and Slurm (sweep_shard.sh), binutils' readelf (doca.sh), tshark

@@ -621,6 +621,12 @@ const struct cmd_row cmd_top[] = {
 		.help = "an HTTP endpoint /metrics for Prometheus",
 	},
 	{
+		.name = "tune",
+		.sub = cmd_tune_verbs,
+		.help = "automatic tuning on the sim: run, show, resume, plot, "
+			"apply, verify (a real NIC), profile, list",
+	},
+	{
 		.name = "journal",
 		.sub = cmd_journal_verbs,
 		.help = "the write journal: show, restore, clear",

@@ -91,7 +91,7 @@ static int read_slot(struct session *s, unsigned slot, struct pslot *ps)
 }
 
 /* The device now: `slot` (or every slot holding an algorithm, -1). */
-static int read_device(struct session *s, int slot, struct profile *pr)
+int profile_read_device(struct session *s, int slot, struct profile *pr)
 {
 	uint32_t info[PPCC_SLOTS];
 	unsigned i;
@@ -194,7 +194,7 @@ static int cmd_profile_save(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = profile_path(s, argv[0], path, sizeof(path));
 	if (!rc)
-		rc = read_device(s, which, pr);
+		rc = profile_read_device(s, which, pr);
 	if (!rc) {
 		snprintf(pr->name, sizeof(pr->name), "%s", argv[0]);
 		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
@@ -358,7 +358,7 @@ static int cmd_profile_diff(struct session *s, int argc, char **argv)
 		rc = profile_load(s, argv[0], a);
 	if (!rc)
 		rc = strcmp(other, "device") ? profile_load(s, other, b) :
-		     read_device(s, -1, b);
+		     profile_read_device(s, -1, b);
 	if (!rc) {
 		tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 		diff_rows(s, a, b, &t, &n);

@@ -39,6 +39,8 @@ struct profile {
 
 /* $XDG_DATA_HOME/pccbench/profiles/NAME.json */
 int profile_path(struct session *s, const char *name, char *buf, size_t len);
+/* The device now: `slot` (or every slot holding an algorithm, -1). */
+int profile_read_device(struct session *s, int slot, struct profile *pr);
 /* The profile as JSON ("value" in real units whatever `set units` says). */
 void profile_write_json(struct session *s, FILE *fp, const struct profile *pr);
 /* NAME (a saved profile) or a path (with a '/' or ending .json), read

@@ -46,7 +46,8 @@ extern const struct cmd_row cmd_reg_verbs[], cmd_algo_verbs[],
 	cmd_param_verbs[], cmd_counter_verbs[], cmd_journal_verbs[],
 	cmd_sim_verbs[], cmd_bench_verbs[], cmd_dev_verbs[],
 	cmd_pcc_verbs[], cmd_retx_verbs[], cmd_diag_verbs[], cmd_set_verbs[],
-	cmd_series_verbs[], cmd_sweep_verbs[], cmd_profile_verbs[];
+	cmd_series_verbs[], cmd_sweep_verbs[], cmd_profile_verbs[],
+	cmd_tune_verbs[];
 /* metrics.c: `export metrics`, `serve metrics` */
 extern const struct cmd_row cmd_export_verbs[], cmd_serve_verbs[];
 int cmd_record(struct session *s, int argc, char **argv);

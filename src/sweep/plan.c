@@ -782,11 +782,38 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 	return plan_columns(s, pl);
 }
 
+int sw_plan_points(struct session *s, struct plan *pl, size_t n)
+{
+	size_t k, nc = pl->res->ncols;
+
+	if (!n || n > SW_MAX_VALS || n * pl->repeat > SW_MAX_RUNS)
+		return pcb_error(&s->err, PCB_E_RANGE, "sweep: %zu points "
+				 "(1 to %d)", n, SW_MAX_VALS);
+	free(pl->rows);
+	free(pl->done);
+	pl->zip = true;
+	for (k = 0; k < pl->naxes; k++)
+		pl->ax[k].n = n;
+	pl->npoints = n;
+	pl->nruns = n * pl->repeat;
+	pl->ndone = pl->ndone0 = 0;
+	pl->rows = calloc(pl->nruns * nc, sizeof(double));
+	pl->done = calloc(pl->nruns, sizeof(bool));
+	if (!pl->rows || !pl->done)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	return 0;
+}
+
 /* The point's value index on each axis: the first axis varies slowest. */
 void sw_point_values(const struct plan *pl, size_t point, size_t *idx)
 {
 	size_t k;
 
+	if (pl->zip) {
+		for (k = 0; k < pl->naxes; k++)
+			idx[k] = point;
+		return;
+	}
 	for (k = pl->naxes; k-- > 0;) {
 		idx[k] = point % pl->ax[k].n;
 		point /= pl->ax[k].n;

@@ -133,6 +133,8 @@ struct plan {
 	double sim_s;		/* the runs' wall time in the workload */
 	const struct sdef *def;	/* resume: sweep.args read back */
 	unsigned shard_i, shard_n;	/* runs r with r % n == i; n 0: all */
+	bool zip;		/* a list of points (tune): point p is value p
+				 * of every axis, not the cross product */
 };
 
 /* What `sweep merge` found in the results it merged. */
@@ -245,7 +247,16 @@ size_t sw_measure_cols(const struct measure *m, char (*names)[48],
 int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 		  char **argv, bool resume);
 
-/* The point's value index on each axis: the first axis varies slowest. */
+/* The plan becomes a list of n points (pl->zip): every axis gets n
+ * values, the caller's to fill (raw and real), and point p is value p of
+ * each; the runs (n x repeats) start undone.  For `tune`, whose points
+ * are chosen as it goes.
+ */
+int sw_plan_points(struct session *s, struct plan *pl, size_t n);
+
+/* The point's value index on each axis: the first axis varies slowest
+ * (a zip plan: p on every axis).
+ */
 void sw_point_values(const struct plan *pl, size_t point, size_t *idx);
 
 void sw_point_text(struct session *s, const struct plan *pl,

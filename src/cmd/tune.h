@@ -1,0 +1,108 @@
+/* tune.h - `tune`: a search over a few params of the active slot for the
+ * best value of one measure under constraints, on the sim device (issue
+ * #21).  tune_run.c parses the words and runs or resumes a tune,
+ * tune_search.c searches, tune_file.c saves and reads back its result
+ * (tune.json), tune_show.c shows, plots, applies it and makes a profile
+ * of it, tune_verify.c measures it against the default on a real NIC.
+ *
+ * The search: every point is run on every seed through the sweep pool
+ * (src/sweep/pool.c, a zip plan: each run on a scratch copy of the
+ * device, so a result depends only on (point, seed) and `jobs` changes
+ * nothing).  A scrambled Latin hypercube over the box first (its own
+ * deterministic generator), in parallel; then NLopt's Sbplx (a
+ * derivative-free local method) from the best points in turn, constraints
+ * as penalties, one point at a time.  Params are searched as their raw
+ * register values (linear in the real value for int and fixed point),
+ * rounded to integers; a range whose ends differ by 100x or more is
+ * searched in log scale.  The budget counts runs (points x seeds) and
+ * holds the default point and the sensitivity probes too.
+ *
+ * Saved in $XDG_DATA_HOME/pccbench/tunes/NAME/: results.csv (every run,
+ * a sweep's columns, `point` = the evaluation's number) and tune.json
+ * (the definition, every evaluation's means and 95 % intervals, the best,
+ * the default, the sensitivity).
+ */
+#ifndef PCCB_CMD_TUNE_H
+#define PCCB_CMD_TUNE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "paths.h"
+#include "sweep/sweep.h"
+
+#define TUNE_MAX_CONS	8
+#define TUNE_MAX_EVALS	(SW_MAX_RUNS)
+#define TUNE_FILE_MAX	(8 << 20)	/* bytes of tune.json */
+
+struct tune_eval {
+	uint32_t raw[SW_MAX_AXES];
+	char phase[8];		/* "default", "lhs", "local", "sens" */
+	double obj, obj_ci;
+	double con[TUNE_MAX_CONS], con_ci[TUNE_MAX_CONS];
+	bool feasible;
+};
+
+struct tune_prm {
+	char name[224];
+	unsigned index;
+	int type;		/* enum algo_ptype */
+	uint32_t lo, hi, def;	/* raw */
+	bool log;
+};
+
+struct tune_cons {
+	char col[48];
+	char op[3];		/* "<=", ">=", "<", ">" */
+	double v;
+};
+
+struct tune_res {
+	char name[64], algo[224];
+	unsigned slot;
+	char obj[48];
+	bool maximize;
+	size_t ncons;
+	struct tune_cons cons[TUNE_MAX_CONS];
+	size_t nseeds;
+	uint64_t seeds[SW_MAX_REPEAT];
+	size_t budget, runs;
+	double wall_s;
+	bool complete;		/* false: interrupted ('tune resume') */
+	size_t nprm;
+	struct tune_prm prm[SW_MAX_AXES];
+	size_t nev;
+	struct tune_eval *ev;	/* the path, in the order evaluated */
+	int best;		/* index in ev, -1: nothing feasible */
+	int def;		/* the default point's evaluation, -1 none */
+	int sens[SW_MAX_AXES][2];	/* evaluations at -step/+step, -1 */
+};
+
+/* tune_file.c */
+int tune_dir(struct session *s, const char *name, char *buf, size_t len,
+	     bool create);
+int tune_save(struct session *s, const char *dir, const struct tune_res *r);
+/* tune NAME's tune.json, checked whole (fields, ranges, indexes). */
+int tune_load(struct session *s, const char *name, struct tune_res *r,
+	      char *dir, size_t dlen);
+void tune_res_free(struct tune_res *r);
+/* Score for comparisons: feasible first, then the objective's sense. */
+bool tune_better(const struct tune_res *r, const struct tune_eval *a,
+		 const struct tune_eval *b);
+
+/* tune_show.c */
+void tune_print(struct session *s, const struct tune_res *r);
+/* The best point as writes for the active slot (*slot), checked on the
+ * device (the tune's algorithm there, the params found, the values in range); none: an error.
+ */
+int tune_best_writes(struct session *s, const struct tune_res *r,
+		     unsigned *slot, struct param_write *w);
+
+/* tune_verify.c */
+int cmd_tune_verify(struct session *s, int argc, char **argv);
+
+/* tune_run.c */
+int cmd_tune_run(struct session *s, int argc, char **argv);
+int cmd_tune_resume(struct session *s, int argc, char **argv);
+
+#endif

@@ -1,0 +1,393 @@
+/* tune_file.c - a tune's tune.json written and read back, checked whole:
+ * a damaged file is one error naming it (tune.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cmd/tune.h"
+#include "fsafe.h"
+#include "out.h"
+#include "paths.h"
+#include "session.h"
+#include "store.h"
+
+int tune_dir(struct session *s, const char *name, char *buf, size_t len,
+	     bool create)
+{
+	return store_path(s, "tune", "tunes", name, "", create, buf, len);
+}
+
+bool tune_better(const struct tune_res *r, const struct tune_eval *a,
+		 const struct tune_eval *b)
+{
+	if (a->feasible != b->feasible)
+		return a->feasible;
+	return r->maximize ? a->obj > b->obj : a->obj < b->obj;
+}
+
+void tune_res_free(struct tune_res *r)
+{
+	free(r->ev);
+	r->ev = NULL;
+	r->nev = 0;
+}
+
+static void real(FILE *fp, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "\"%s\":%.17g", key, v);
+	else
+		fprintf(fp, "\"%s\":null", key);
+}
+
+static void eval_json(FILE *fp, const struct tune_res *r,
+		      const struct tune_eval *e)
+{
+	size_t k;
+
+	fprintf(fp, "{\"phase\":\"%s\",\"raw\":[", e->phase);
+	for (k = 0; k < r->nprm; k++)
+		fprintf(fp, "%s%" PRIu32, k ? "," : "", e->raw[k]);
+	fputs("],", fp);
+	real(fp, "obj", e->obj);
+	fputc(',', fp);
+	real(fp, "obj_ci", e->obj_ci);
+	fputs(",\"cons\":[", fp);
+	for (k = 0; k < r->ncons; k++)
+		fprintf(fp, "%s%.17g,%.17g", k ? "," : "",
+			isfinite(e->con[k]) ? e->con[k] : 0,
+			isfinite(e->con_ci[k]) ? e->con_ci[k] : 0);
+	fprintf(fp, "],\"feasible\":%s}", e->feasible ? "true" : "false");
+}
+
+int tune_save(struct session *s, const char *dir, const struct tune_res *r)
+{
+	char path[PCB_PATH_LEN];
+	struct pcb_wfile w;
+	size_t k;
+	FILE *fp;
+	int rc = pcb_path(path, sizeof(path), &s->err, "%s/tune.json", dir);
+
+	if (!rc)
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	if (rc)
+		return rc;
+	fp = w.fp;
+	fputs("{\"version\":1,\"name\":", fp);
+	out_json_string(fp, r->name);
+	fputs(",\"algo\":", fp);
+	out_json_string(fp, r->algo);
+	fprintf(fp, ",\"slot\":%u,\"objective\":", r->slot);
+	out_json_string(fp, r->obj);
+	fprintf(fp, ",\"sense\":\"%s\",\"constraints\":[", r->maximize ?
+		"maximize" : "minimize");
+	for (k = 0; k < r->ncons; k++) {
+		fprintf(fp, "%s{\"col\":", k ? "," : "");
+		out_json_string(fp, r->cons[k].col);
+		fprintf(fp, ",\"op\":\"%s\",\"value\":%.17g}", r->cons[k].op,
+			r->cons[k].v);
+	}
+	fputs("],\"seeds\":[", fp);
+	for (k = 0; k < r->nseeds; k++)
+		fprintf(fp, "%s%" PRIu64, k ? "," : "", r->seeds[k]);
+	fprintf(fp, "],\"budget\":%zu,\"runs\":%zu,\"wall_s\":%.3f,"
+		"\"complete\":%s,\"params\":[", r->budget, r->runs, r->wall_s,
+		r->complete ? "true" : "false");
+	for (k = 0; k < r->nprm; k++) {
+		const struct tune_prm *p = &r->prm[k];
+
+		fprintf(fp, "%s{\"name\":", k ? "," : "");
+		out_json_string(fp, p->name);
+		fprintf(fp, ",\"index\":%u,\"type\":%d,\"lo\":%" PRIu32
+			",\"hi\":%" PRIu32 ",\"default\":%" PRIu32
+			",\"log\":%s}", p->index, p->type, p->lo, p->hi,
+			p->def, p->log ? "true" : "false");
+	}
+	fputs("],\"evals\":[", fp);
+	for (k = 0; k < r->nev; k++) {
+		fputs(k ? ",\n" : "\n", fp);
+		eval_json(fp, r, &r->ev[k]);
+	}
+	fprintf(fp, "],\"best\":%d,\"default\":%d,\"sensitivity\":[",
+		r->best, r->def);
+	for (k = 0; k < r->nprm; k++)
+		fprintf(fp, "%s[%d,%d]", k ? "," : "", r->sens[k][0],
+			r->sens[k][1]);
+	fputs("]}\n", fp);
+	return pcb_wfile_commit(&w, &s->err);
+}
+
+/* ---- reading back ---------------------------------------------------- */
+
+static bool get(json_object *o, const char *key, json_type t,
+		json_object **v)
+{
+	return json_object_object_get_ex(o, key, v) &&
+	       json_object_is_type(*v, t);
+}
+
+static bool get_num(json_object *o, const char *key, double *v)
+{
+	json_object *m;
+
+	if (json_object_object_get_ex(o, key, &m) &&
+	    json_object_is_type(m, json_type_null)) {
+		*v = NAN;
+		return true;
+	}
+	if (!json_object_object_get_ex(o, key, &m) ||
+	    !(json_object_is_type(m, json_type_double) ||
+	      json_object_is_type(m, json_type_int)))
+		return false;
+	*v = json_object_get_double(m);
+	return true;
+}
+
+static bool get_u32(json_object *o, const char *key, uint32_t *v)
+{
+	double x;
+
+	if (!get_num(o, key, &x) || !(x >= 0 && x <= UINT32_MAX) ||
+	    x != floor(x))
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static bool get_strv(json_object *o, const char *key, char *buf,
+		     size_t len)
+{
+	json_object *m;
+
+	if (!get(o, key, json_type_string, &m) ||
+	    strlen(json_object_get_string(m)) >= len)
+		return false;
+	snprintf(buf, len, "%s", json_object_get_string(m));
+	return true;
+}
+
+static bool arr_u32(json_object *a, size_t i, uint32_t *v)
+{
+	json_object *m = json_object_array_get_idx(a, i);
+	double x;
+
+	if (!m || !json_object_is_type(m, json_type_int))
+		return false;
+	x = json_object_get_double(m);
+	if (!(x >= 0 && x <= UINT32_MAX))
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static const char *load_params(json_object *root, struct tune_res *r)
+{
+	json_object *a, *p;
+	size_t k;
+
+	if (!get(root, "params", json_type_array, &a) ||
+	    !json_object_array_length(a) ||
+	    json_object_array_length(a) > SW_MAX_AXES)
+		return "params";
+	r->nprm = json_object_array_length(a);
+	for (k = 0; k < r->nprm; k++) {
+		struct tune_prm *q = &r->prm[k];
+		json_object *lg;
+		uint32_t idx, type;
+
+		p = json_object_array_get_idx(a, k);
+		if (!p || !get_strv(p, "name", q->name, sizeof(q->name)) ||
+		    !get_u32(p, "index", &idx) || idx >= ALGO_MAX_PARAMS ||
+		    !get_u32(p, "type", &type) || type > 16 ||
+		    !get_u32(p, "lo", &q->lo) || !get_u32(p, "hi", &q->hi) ||
+		    q->lo > q->hi || !get_u32(p, "default", &q->def) ||
+		    !get(p, "log", json_type_boolean, &lg))
+			return "a param";
+		q->index = idx;
+		q->type = (int)type;
+		q->log = json_object_get_boolean(lg);
+	}
+	return NULL;
+}
+
+static const char *load_evals(json_object *root, struct tune_res *r)
+{
+	json_object *a, *e, *raw, *cons, *f;
+	size_t i, k, n;
+
+	if (!get(root, "evals", json_type_array, &a) ||
+	    json_object_array_length(a) > TUNE_MAX_EVALS)
+		return "evals";
+	n = json_object_array_length(a);
+	r->ev = calloc(n + 1, sizeof(*r->ev));
+	if (!r->ev)
+		return "evals (out of memory)";
+	for (i = 0; i < n; i++) {
+		struct tune_eval *v = &r->ev[i];
+
+		e = json_object_array_get_idx(a, i);
+		if (!e || !get_strv(e, "phase", v->phase, sizeof(v->phase)) ||
+		    !get(e, "raw", json_type_array, &raw) ||
+		    json_object_array_length(raw) != r->nprm ||
+		    !get_num(e, "obj", &v->obj) ||
+		    !get_num(e, "obj_ci", &v->obj_ci) ||
+		    !get(e, "cons", json_type_array, &cons) ||
+		    json_object_array_length(cons) != 2 * r->ncons ||
+		    !get(e, "feasible", json_type_boolean, &f))
+			return "an evaluation";
+		for (k = 0; k < r->nprm; k++)
+			if (!arr_u32(raw, k, &v->raw[k]) ||
+			    v->raw[k] < r->prm[k].lo || v->raw[k] > r->prm[k].hi)
+				if (strcmp(v->phase, "default"))
+					return "an evaluation's point";
+		for (k = 0; k < 2 * r->ncons; k++) {
+			json_object *m = json_object_array_get_idx(cons, k);
+
+			if (!m || !(json_object_is_type(m, json_type_double) ||
+				    json_object_is_type(m, json_type_int)))
+				return "an evaluation's constraints";
+			*(k % 2 ? &v->con_ci[k / 2] : &v->con[k / 2]) =
+				json_object_get_double(m);
+		}
+		v->feasible = json_object_get_boolean(f);
+		r->nev++;
+	}
+	return NULL;
+}
+
+static const char *load_root(json_object *root, struct tune_res *r)
+{
+	json_object *a, *m, *x;
+	const char *bad;
+	size_t k;
+	double v;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !get_num(root, "version", &v) || v != 1)
+		return "version";
+	if (!get_strv(root, "name", r->name, sizeof(r->name)) ||
+	    !get_strv(root, "algo", r->algo, sizeof(r->algo)) ||
+	    !get_strv(root, "objective", r->obj, sizeof(r->obj)) ||
+	    !get(root, "sense", json_type_string, &m))
+		return "name, algo, objective or sense";
+	r->maximize = !strcmp(json_object_get_string(m), "maximize");
+	if (!r->maximize && strcmp(json_object_get_string(m), "minimize"))
+		return "sense";
+	if (!get_num(root, "slot", &v) || v < 0 || v > 15)
+		return "slot";
+	r->slot = (unsigned)v;
+	if (!get(root, "constraints", json_type_array, &a) ||
+	    json_object_array_length(a) > TUNE_MAX_CONS)
+		return "constraints";
+	r->ncons = json_object_array_length(a);
+	for (k = 0; k < r->ncons; k++) {
+		struct tune_cons *c = &r->cons[k];
+
+		m = json_object_array_get_idx(a, k);
+		if (!m || !get_strv(m, "col", c->col, sizeof(c->col)) ||
+		    !get_strv(m, "op", c->op, sizeof(c->op)) ||
+		    !get_num(m, "value", &c->v) || !isfinite(c->v))
+			return "a constraint";
+	}
+	if (!get(root, "seeds", json_type_array, &a) ||
+	    !json_object_array_length(a) ||
+	    json_object_array_length(a) > SW_MAX_REPEAT)
+		return "seeds";
+	r->nseeds = json_object_array_length(a);
+	for (k = 0; k < r->nseeds; k++) {
+		x = json_object_array_get_idx(a, k);
+		if (!x || !json_object_is_type(x, json_type_int))
+			return "seeds";
+		r->seeds[k] = (uint64_t)json_object_get_uint64(x);
+	}
+	if (!get_num(root, "budget", &v) || v < 1 || v > SW_MAX_RUNS)
+		return "budget";
+	r->budget = (size_t)v;
+	if (!get_num(root, "runs", &v) || v < 0 || v > SW_MAX_RUNS)
+		return "runs";
+	r->runs = (size_t)v;
+	if (!get_num(root, "wall_s", &r->wall_s))
+		return "wall_s";
+	if (!get(root, "complete", json_type_boolean, &m))
+		return "complete";
+	r->complete = json_object_get_boolean(m);
+	if ((bad = load_params(root, r)) || (bad = load_evals(root, r)))
+		return bad;
+	if (!get_num(root, "best", &v) || v < -1 || v >= (double)r->nev ||
+	    v != floor(v))
+		return "best";
+	r->best = (int)v;
+	if (!get_num(root, "default", &v) || v < -1 || v >= (double)r->nev ||
+	    v != floor(v))
+		return "default";
+	r->def = (int)v;
+	if (!get(root, "sensitivity", json_type_array, &a) ||
+	    json_object_array_length(a) != r->nprm)
+		return "sensitivity";
+	for (k = 0; k < r->nprm; k++) {
+		int side;
+
+		m = json_object_array_get_idx(a, k);
+		if (!m || !json_object_is_type(m, json_type_array) ||
+		    json_object_array_length(m) != 2)
+			return "sensitivity";
+		for (side = 0; side < 2; side++) {
+			x = json_object_array_get_idx(m, (size_t)side);
+			if (!x || !json_object_is_type(x, json_type_int))
+				return "sensitivity";
+			v = json_object_get_double(x);
+			if (v < -1 || v >= (double)r->nev)
+				return "sensitivity";
+			r->sens[k][side] = (int)v;
+		}
+	}
+	return NULL;
+}
+
+int tune_load(struct session *s, const char *name, struct tune_res *r,
+	      char *dir, size_t dlen)
+{
+	char path[PCB_PATH_LEN], *text = NULL;
+	json_tokener *tok;
+	json_object *root = NULL;
+	const char *bad;
+	size_t len;
+	int rc = tune_dir(s, name, dir, dlen, false);
+
+	memset(r, 0, sizeof(*r));
+	r->best = r->def = -1;
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/tune.json", dir);
+	if (!rc)
+		rc = pcb_read_file(path, TUNE_FILE_MAX, &text, &len, &s->err);
+	if (rc == -PCB_E_NOENT) {
+		pcb_err_reset(&s->err);
+		return pcb_error(&s->err, PCB_E_NOENT, "no tune '%s' ('tune "
+				 "list')", name);
+	}
+	if (rc)
+		return rc;
+	tok = json_tokener_new_ex(32);
+	if (tok)
+		root = json_tokener_parse_ex(tok, text, (int)len);
+	if (!tok || json_tokener_get_error(tok) != json_tokener_success ||
+	    !root)
+		bad = "not JSON";
+	else
+		bad = load_root(root, r);
+	if (tok)
+		json_tokener_free(tok);
+	json_object_put(root);
+	free(text);
+	if (bad) {
+		tune_res_free(r);
+		return pcb_error(&s->err, PCB_E_CORRUPT, "'%s': bad %s", path,
+				 bad);
+	}
+	return 0;
+}

@@ -1,0 +1,49 @@
+/* tune_int.h - what tune_search.c (the search) and tune_run.c (the command's
+ * words, files and resume) share: a search in progress.
+ */
+#ifndef PCCB_CMD_TUNE_INT_H
+#define PCCB_CMD_TUNE_INT_H
+
+#include <nlopt.h>
+
+#include "cmd/tune.h"
+#include "rec/series.h"
+
+/* A search in progress. */
+struct tsearch {
+	struct session *s;
+	struct plan *pl;
+	struct tune_res *r;
+	int ocol;			/* the objective's column in pl->res */
+	int ccol[TUNE_MAX_CONS];
+	unsigned jobs;
+	size_t cap;			/* evaluations ev[] holds */
+	size_t maxpts;			/* points the budget allows */
+	struct series *all;		/* every run, for results.csv */
+	char dir[PCB_PATH_LEN];
+	double scale;			/* of the objective, for the penalty */
+	int rc;				/* an error inside nlopt's callback */
+	nlopt_opt opt;
+	unsigned hits;			/* cached answers in a row */
+	const struct tune_res *old;	/* resume: the evaluations saved */
+	const struct series *oldrows;	/* and their runs */
+	double t0, wall0;		/* this session's start, time before */
+};
+
+/* Save results.csv and tune.json as they are (complete: the search
+ * ended).
+ */
+int tune_save_progress(struct tsearch *t, bool complete);
+/* The default point, the hypercube, the local runs, the sensitivity;
+ * t->r->best set.  Every batch saved as it ends.
+ */
+int tune_search(struct tsearch *t);
+
+/* tune_run.c: COL as a sweep measure (avg_rtt_p99 -> avg_rtt); its
+ * column in a plan's results (-1 none); "sweep: " errors as "tune: ".
+ */
+void tune_measure_of(const char *col, char *m, size_t len);
+int tune_col_of(const struct plan *pl, const char *col);
+int tune_retag(struct session *s, int rc);
+
+#endif

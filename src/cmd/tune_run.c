@@ -1,0 +1,564 @@
+/* tune_run.c - `tune run` and `tune resume`: the words parsed into a
+ * sweep plan (the sweep's own parser checks params, ranges, scenario,
+ * seeds, jobs) and the tune's definition, its directory and files, the
+ * search run (tune_search.c) and shown.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd/tune_int.h"
+#include "fsafe.h"
+#include "paths.h"
+#include "rec/series.h"
+#include "session.h"
+#include "units.h"
+
+#define MAX_WORDS	SW_MAX_ARGS
+
+/* The tune's errors say "tune: ", not the sweep parser's "sweep: ". */
+int tune_retag(struct session *s, int rc)
+{
+	if (rc && !strncmp(s->err.msg, "sweep: ", 7)) {
+		char m[sizeof(s->err.msg)];
+
+		snprintf(m, sizeof(m), "tune: %s", s->err.msg + 7);
+		snprintf(s->err.msg, sizeof(s->err.msg), "%s", m);
+	}
+	return rc;
+}
+
+/* ---- the words ------------------------------------------------------- */
+
+static bool is_sense(const char *w)
+{
+	return !strcmp(w, "minimize") || !strcmp(w, "maximize") ||
+	       !strcmp(w, "minimise") || !strcmp(w, "maximise");
+}
+
+/* COL as a sweep measure: a sim measure (util) as it is, a timeline
+ * column (avg_rtt) or one of its statistics (avg_rtt_p99) by its name.
+ */
+void tune_measure_of(const char *col, char *m, size_t len)
+{
+	size_t l = strlen(col), k;
+
+	snprintf(m, len, "%s", col);
+	for (k = 0; k < SW_NSTATS; k++) {
+		size_t sl = strlen(sw_stat_names[k]);
+
+		if (l > sl + 1 && col[l - sl - 1] == '_' &&
+		    !strcmp(col + l - sl, sw_stat_names[k])) {
+			struct measure ms[1];
+			size_t n;
+			struct pcb_err e = { 0 };
+
+			/* util_mean is no measure; avg_rtt_mean is */
+			if (!sw_parse_measures(&e, true, col, ms, &n))
+				return;
+			snprintf(m, len, "%.*s", (int)(l - sl - 1), col);
+			return;
+		}
+	}
+}
+
+/* The column of COL in the plan's results: exact, or a measure's mean. */
+int tune_col_of(const struct plan *pl, const char *col)
+{
+	char nm[64];
+	int c = series_col(pl->res, col);
+
+	if (c < 0) {
+		snprintf(nm, sizeof(nm), "%s_mean", col);
+		c = series_col(pl->res, nm);
+	}
+	return c < SW_FIXED_COLS + (int)pl->naxes ? -1 : c;
+}
+
+/* A constraint's value: a number, or a duration (40us) for a column in
+ * ns.
+ */
+static int cons_value(struct session *s, const char *col, const char *t,
+		      double *v)
+{
+	char *end;
+	int64_t ps;
+
+	errno = 0;
+	*v = strtod(t, &end);
+	if (end != t && !*end && !errno && isfinite(*v))
+		return 0;
+	if (strstr(col, "rtt") && !pcb_parse_duration_ps(t, -1, &ps)) {
+		*v = (double)ps / 1000.0;	/* the columns are in ns */
+		return 0;
+	}
+	return pcb_error(&s->err, PCB_E_INVAL, "tune: constraint on %s: "
+			 "'%s' is not a number", col, t);
+}
+
+struct twords {
+	char *w[MAX_WORDS];	/* the sweep's words (owned) */
+	int n;
+	char name[64];
+	bool have_seeds;
+	unsigned long jobs, budget;
+};
+
+static int add_word(struct session *s, struct twords *tw, const char *w)
+{
+	if (tw->n == MAX_WORDS - 1)
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: more than %d "
+				 "words", MAX_WORDS - 2);
+	tw->w[tw->n] = strdup(w);
+	if (!tw->w[tw->n])
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	tw->n++;
+	return 0;
+}
+
+/* PARAM FROM:TO pairs into "PARAM FROM,TO" sweep words. */
+static int parse_params(struct session *s, struct twords *tw, int argc,
+			char **argv, int *i)
+{
+	int rc = 0;
+
+	for (*i = 0; *i < argc && !is_sense(argv[*i]) && !rc; *i += 2) {
+		const char *spec = *i + 1 < argc ? argv[*i + 1] : "";
+		const char *c = strchr(spec, ':');
+		char buf[128];
+
+		if (*i + 1 >= argc || is_sense(spec) || !c || c == spec ||
+		    !c[1] || strchr(c + 1, ':') || strlen(spec) >= 100)
+			return pcb_error(&s->err, PCB_E_USAGE, "tune: %s needs "
+					 "a range FROM:TO (e.g. 0.02:0.5), not "
+					 "'%s'", argv[*i], spec);
+		snprintf(buf, sizeof(buf), "%.*s,%s", (int)(c - spec), spec,
+			 c + 1);
+		rc = add_word(s, tw, argv[*i]);
+		if (!rc)
+			rc = add_word(s, tw, buf);
+	}
+	if (!rc && !tw->n)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: tune PARAM FROM:TO "
+			       "[...] minimize|maximize COL [subject to COL OP "
+			       "VALUE [and ...]] [budget N runs] ...");
+	if (!rc && *i >= argc)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "tune: minimize or "
+			       "maximize what? (e.g. minimize queue_p99)");
+	return rc;
+}
+
+/* subject to COL OP VALUE [and COL OP VALUE]... */
+static int parse_cons(struct session *s, struct tune_res *r, int argc,
+		      char **argv, int *i)
+{
+	static const char *const ops[] = { "<=", ">=", "<", ">" };
+	size_t k;
+
+	if (*i + 1 >= argc || strcmp(argv[*i], "subject") ||
+	    strcmp(argv[*i + 1], "to"))
+		return 0;
+	*i += 2;
+	do {
+		struct tune_cons *c = &r->cons[r->ncons];
+		int rc;
+
+		if (r->ncons == TUNE_MAX_CONS)
+			return pcb_error(&s->err, PCB_E_RANGE, "tune: at most "
+					 "%d constraints", TUNE_MAX_CONS);
+		if (*i + 2 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE, "tune: a "
+					 "constraint is COL OP VALUE (util >= "
+					 "0.97)");
+		for (k = 0; k < 4 && strcmp(argv[*i + 1], ops[k]); k++)
+			;
+		if (k == 4)
+			return pcb_error(&s->err, PCB_E_INVAL, "tune: '%s' is "
+					 "no comparison (<=, >=, <, >)",
+					 argv[*i + 1]);
+		snprintf(c->col, sizeof(c->col), "%s", argv[*i]);
+		snprintf(c->op, sizeof(c->op), "%s", ops[k]);
+		rc = cons_value(s, c->col, argv[*i + 2], &c->v);
+		if (rc)
+			return rc;
+		r->ncons++;
+		*i += 3;
+	} while (*i < argc && !strcmp(argv[*i], "and") && ++*i);
+	return 0;
+}
+
+/* The keywords of tune itself (budget, into) and the sweep's, passed on;
+ * those a tune cannot take are refused.
+ */
+static int parse_rest(struct session *s, struct twords *tw, int argc,
+		      char **argv, int i)
+{
+	int rc = 0;
+
+	for (; i < argc && !rc; i++) {
+		const struct sw_key *k = sw_key_find(argv[i]);
+
+		if (!strcmp(argv[i], "budget")) {
+			if (i + 1 >= argc)
+				return pcb_error(&s->err, PCB_E_USAGE, "tune: "
+						 "budget N runs");
+			rc = sw_parse_count(&s->err, "budget", argv[++i],
+					    SW_MAX_RUNS, "runs", &tw->budget);
+			if (i + 1 < argc && !strcmp(argv[i + 1], "runs"))
+				i++;
+			continue;
+		}
+		if (!k || k->id == SW_K_WHILE || k->id == SW_K_PLOT ||
+		    k->id == SW_K_SHUFFLE || k->id == SW_K_MEASURE)
+			return pcb_error(&s->err, PCB_E_INVAL, "tune: unknown or "
+					 "unusable word '%s' (subject to, budget, "
+					 "scenario, for, warmup, every, seeds, "
+					 "repeat, jobs, into)", argv[i]);
+		if (k->nvals && i + 1 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE, "tune: '%s' needs "
+					 "a value", argv[i]);
+		if (k->id == SW_K_INTO) {
+			snprintf(tw->name, sizeof(tw->name), "%s", argv[++i]);
+			continue;
+		}
+		if (k->id == SW_K_JOBS)
+			rc = sw_parse_count(&s->err, "jobs", argv[i + 1],
+					    SW_MAX_JOBS, "worker processes",
+					    &tw->jobs);
+		tw->have_seeds |= k->id == SW_K_SEEDS || k->id == SW_K_REPEAT;
+		if (!rc)
+			rc = add_word(s, tw, argv[i]);
+		if (k->id == SW_K_SCENARIO)	/* up to the next keyword */
+			while (!rc && i + 1 < argc &&
+			       !sw_is_keyword(argv[i + 1]) &&
+			       strcmp(argv[i + 1], "budget"))
+				rc = add_word(s, tw, argv[++i]);
+		else if (!rc && k->nvals)
+			rc = add_word(s, tw, argv[++i]);
+	}
+	return rc;
+}
+
+/* The measure list: the objective's and the constraints' measures. */
+static int measure_words(struct session *s, struct twords *tw,
+			 const struct tune_res *r)
+{
+	char list[SW_MAX_MEAS * 24] = "", m[48], *p;
+	size_t k;
+	int rc;
+
+	for (k = 0; k <= r->ncons; k++) {
+		tune_measure_of(k ? r->cons[k - 1].col : r->obj, m, sizeof(m));
+		for (p = strstr(list, m); p; p = strstr(p + 1, m))
+			if ((p == list || p[-1] == ',') &&
+			    (!p[strlen(m)] || p[strlen(m)] == ','))
+				break;
+		if (!p)
+			snprintf(list + strlen(list), sizeof(list) -
+				 strlen(list), "%s%s", *list ? "," : "", m);
+	}
+	rc = add_word(s, tw, "measure");
+	return rc ? rc : add_word(s, tw, list);
+}
+
+/* ---- the command ----------------------------------------------------- */
+
+static void twords_free(struct twords *tw)
+{
+	int i;
+
+	for (i = 0; i < tw->n; i++)
+		free(tw->w[i]);
+}
+
+/* The words to a tune_res and a sweep plan; nothing runs. */
+static int tune_parse(struct session *s, int argc, char **argv,
+		      struct tsearch *t, struct twords *tw)
+{
+	struct tune_res *r = t->r;
+	size_t k;
+	int i, rc;
+
+	rc = parse_params(s, tw, argc, argv, &i);
+	if (rc)
+		return rc;
+	r->maximize = argv[i][1] == 'a';
+	if (++i >= argc)
+		return pcb_error(&s->err, PCB_E_USAGE, "tune: %s what?",
+				 argv[i - 1]);
+	snprintf(r->obj, sizeof(r->obj), "%s", argv[i++]);
+	rc = parse_cons(s, r, argc, argv, &i);
+	if (!rc)
+		rc = parse_rest(s, tw, argc, argv, i);
+	if (!rc && !tw->have_seeds)	/* repeats average the noise */
+		rc = add_word(s, tw, "repeat") || add_word(s, tw, "3") ?
+		     -s->err.code : 0;
+	if (!rc)
+		rc = measure_words(s, tw, r);
+	if (rc)
+		return rc;
+	t->pl = calloc(1, sizeof(*t->pl));
+	if (!t->pl)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	rc = tune_retag(s, sw_plan_parse(s, t->pl, tw->n, tw->w, false));
+	if (rc)
+		return rc;
+	if (!t->pl->replay)
+		return pcb_error(&s->err, PCB_E_STATE, "tune: the search runs "
+				 "on the sim device (-d sim); a real NIC is "
+				 "never tuned blindly");
+	t->ocol = tune_col_of(t->pl, r->obj);
+	for (k = 0; k < r->ncons; k++)
+		t->ccol[k] = tune_col_of(t->pl, r->cons[k].col);
+	for (k = 0; k <= r->ncons; k++)
+		if ((k ? t->ccol[k - 1] : t->ocol) < 0)
+			return pcb_error(&s->err, PCB_E_INVAL, "tune: no "
+					 "column '%s' (util, jain, queue_p99, "
+					 "rtt_p99, avg_rtt_p99, ...)", k ?
+					 r->cons[k - 1].col : r->obj);
+	r->nprm = t->pl->naxes;
+	for (k = 0; k < r->nprm; k++) {
+		struct tune_prm *p = &r->prm[k];
+		const struct axis *a = &t->pl->ax[k];
+
+		snprintf(p->name, sizeof(p->name), "%s", a->p->info.name);
+		p->index = a->p->index;
+		p->type = (int)a->p->type;
+		p->lo = a->raw[0];
+		p->hi = a->raw[1];
+		p->def = a->p->info.def;
+		if (p->lo > p->hi)
+			return pcb_error(&s->err, PCB_E_INVAL, "tune: %s: the "
+					 "range goes down (FROM must be below "
+					 "TO)", p->name);
+		p->log = p->lo > 0 && (double)p->hi / p->lo >= 100;
+	}
+	r->slot = t->pl->slot;
+	snprintf(r->algo, sizeof(r->algo), "%s", t->pl->v->name);
+	r->nseeds = t->pl->repeat;
+	memcpy(r->seeds, t->pl->seeds, sizeof(r->seeds));
+	r->budget = tw->budget ? tw->budget : 200;
+	if (r->budget / r->nseeds < 3 * r->nprm + 3)
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: budget %zu "
+				 "runs is %zu points of %zu seed(s); %zu "
+				 "params need at least %zu points (%zu runs)",
+				 r->budget, r->budget / r->nseeds, r->nseeds,
+				 r->nprm, 3 * r->nprm + 3,
+				 (3 * r->nprm + 3) * r->nseeds);
+	if (tw->jobs) {
+		t->jobs = (unsigned)tw->jobs;
+	} else {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		t->jobs = n < 1 ? 1 : n > SW_MAX_JOBS ? SW_MAX_JOBS :
+			  (unsigned)n;
+	}
+	return 0;
+}
+
+/* The tune's name (tune1, tune2, ...: the first free) and its new
+ * directory, private.
+ */
+static int tune_mkdir(struct session *s, struct tune_res *r,
+		      const char *want, char *dir, size_t len)
+{
+	size_t n;
+	struct stat st;
+	int rc = tune_dir(s, *want ? want : "tune1", dir, len, true);
+
+	for (n = 1; !rc && !*want; n++) {
+		snprintf(r->name, sizeof(r->name), "tune%zu", n);
+		rc = tune_dir(s, r->name, dir, len, true);
+		if (rc || lstat(dir, &st))
+			break;
+	}
+	if (*want)
+		snprintf(r->name, sizeof(r->name), "%s", want);
+	if (rc)
+		return rc;
+	if (mkdir(dir, 0700))
+		return pcb_error(&s->err, errno == EEXIST ? PCB_E_STATE :
+				 PCB_E_IO, "tune %s: %s", r->name, errno ==
+				 EEXIST ? "exists (name another with 'into "
+				 "NAME')" : strerror(errno));
+	return 0;
+}
+
+/* tune.args: the words of `tune run`, one a line (read by resume). */
+static int save_args(struct session *s, const char *dir, int argc,
+		     char **argv)
+{
+	char path[PCB_PATH_LEN];
+	struct pcb_wfile w;
+	int i, rc = pcb_path(path, sizeof(path), &s->err, "%s/tune.args",
+			     dir);
+
+	for (i = 0; !rc && i < argc; i++) {
+		const char *c;
+
+		for (c = argv[i]; *c; c++)
+			if ((unsigned char)*c < ' ' || *c == 0x7f)
+				return pcb_error(&s->err, PCB_E_INVAL, "tune: "
+						 "a word with a control "
+						 "character");
+		if (!*argv[i])
+			return pcb_error(&s->err, PCB_E_INVAL, "tune: an "
+					 "empty word");
+	}
+	if (!rc)
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	if (rc)
+		return rc;
+	for (i = 0; i < argc; i++)
+		fprintf(w.fp, "%s\n", argv[i]);
+	return pcb_wfile_commit(&w, &s->err);
+}
+
+/* The search with its files: batch/ for the pool, the progress after
+ * every batch, the end saved complete; then shown.
+ */
+static int tune_exec(struct session *s, struct tsearch *t)
+{
+	struct tune_res *r = t->r;
+	int rc = 0;
+
+	t->all = series_new("tune");
+	if (!t->all)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	memcpy(t->all->cols, t->pl->res->cols, sizeof(t->all->cols));
+	t->all->ncols = t->pl->res->ncols;
+	if (t->oldrows && (t->oldrows->ncols != t->all->ncols ||
+			   memcmp(t->oldrows->cols, t->all->cols,
+				  t->all->ncols * sizeof(t->all->cols[0]))))
+		return pcb_error(&s->err, PCB_E_CORRUPT, "tune %s: its "
+				 "results.csv has other columns than its "
+				 "definition", r->name);
+	snprintf(t->pl->name, sizeof(t->pl->name), "%s", r->name);
+	rc = pcb_path(t->pl->dir, sizeof(t->pl->dir), &s->err, "%s/batch",
+		      t->dir);
+	if (!rc) {
+		sw_rm_tree(t->pl->dir);
+		if (mkdir(t->pl->dir, 0700))
+			return pcb_error(&s->err, PCB_E_IO, "cannot create "
+					 "'%s': %s", t->pl->dir,
+					 strerror(errno));
+	}
+	t->t0 = pcb_mono_s();
+	if (!rc)
+		rc = tune_save_progress(t, false);
+	if (!rc)
+		rc = tune_search(t);
+	sw_rm_tree(t->pl->dir);
+	if (!rc && r->best < 0)
+		rc = pcb_error(&s->err, PCB_E_RANGE, "tune: no point met the "
+			       "constraints in %zu runs (%zu points); nothing "
+			       "is kept to apply", r->runs, r->nev);
+	if (!rc || rc == -PCB_E_RANGE) {	/* the search ended */
+		struct pcb_err keep = s->err;
+		int rc2 = tune_save_progress(t, true);
+
+		if (rc)
+			s->err = keep;
+		else
+			rc = rc2;
+	} else if (r->nev) {
+		sess_warn(s, "tune %s: %zu points kept; 'tune resume %s' "
+			  "continues", r->name, r->nev, r->name);
+	}
+	if (!rc)
+		tune_print(s, r);
+	return rc;
+}
+
+static void tsearch_free(struct tsearch *t, struct twords *tw)
+{
+	series_free(t->all);
+	if (t->pl)
+		sw_plan_free(t->pl);
+	twords_free(tw);
+	tune_res_free(t->r);
+}
+
+int cmd_tune_run(struct session *s, int argc, char **argv)
+{
+	struct tune_res r = { .best = -1, .def = -1 };
+	struct tsearch t = { .s = s, .r = &r, .scale = 1 };
+	struct twords tw = { .n = 0 };
+	int rc = tune_parse(s, argc, argv, &t, &tw);
+
+	if (!rc && s->dry_run) {
+		out_text(&s->out, "tune: %zu params, budget %zu runs of %zu "
+			 "seed(s); nothing run (dry run)\n", r.nprm, r.budget,
+			 r.nseeds);
+	} else {
+		if (!rc)
+			rc = tune_mkdir(s, &r, tw.name, t.dir, sizeof(t.dir));
+		if (!rc)
+			rc = save_args(s, t.dir, argc, argv);
+		if (!rc)
+			rc = tune_exec(s, &t);
+	}
+	tsearch_free(&t, &tw);
+	return rc;
+}
+
+/* tune resume NAME: the definition from tune.args, the path so far
+ * from tune.json and results.csv; the search again, the saved points
+ * taken as they come (the same seeds, the same path), the rest run.
+ */
+int cmd_tune_resume(struct session *s, int argc, char **argv)
+{
+	struct tune_res r = { .best = -1, .def = -1 }, old;
+	struct tsearch t = { .s = s, .r = &r, .scale = 1 };
+	struct twords tw = { .n = 0 };
+	struct series *rows = NULL;
+	char path[PCB_PATH_LEN], *text = NULL, *words[SW_MAX_ARGS], *save;
+	size_t len;
+	int rc, nw = 0;
+
+	(void)argc;
+	rc = tune_load(s, argv[0], &old, t.dir, sizeof(t.dir));
+	if (!rc && old.complete)
+		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s is complete "
+			       "('tune show %s')", argv[0], argv[0]);
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/tune.args",
+			      t.dir);
+	if (!rc)
+		rc = pcb_read_file(path, SW_ARGS_MAX, &text, &len, &s->err);
+	if (!rc && (memchr(text, '\0', len) || !len || text[len - 1] != '\n'))
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "'%s': damaged", path);
+	for (char *w = rc ? NULL : strtok_r(text, "\n", &save); w;
+	     w = strtok_r(NULL, "\n", &save)) {
+		if (nw == SW_MAX_ARGS) {
+			rc = pcb_error(&s->err, PCB_E_CORRUPT, "'%s': more "
+				       "than %d words", path, SW_MAX_ARGS);
+			break;
+		}
+		words[nw++] = w;
+	}
+	if (!rc)
+		rc = pcb_path(path, sizeof(path), &s->err, "%s/results.csv",
+			      t.dir);
+	if (!rc)
+		rc = series_read_csv(&rows, "tune", path, &s->err);
+	if (!rc)
+		rc = tune_parse(s, nw, words, &t, &tw);
+	if (!rc) {
+		snprintf(r.name, sizeof(r.name), "%s", argv[0]);
+		t.old = &old;
+		t.oldrows = rows;
+		t.wall0 = old.wall_s;
+		rc = tune_exec(s, &t);
+	}
+	series_free(rows);
+	free(text);
+	tune_res_free(&old);
+	tsearch_free(&t, &tw);
+	return rc;
+}

@@ -1,0 +1,488 @@
+/* tune_search.c - the search (tune.h): the points of a scrambled Latin
+ * hypercube, their runs through the sweep pool (a zip plan), NLopt's Sbplx
+ * from the best of them, the sensitivity probes around the best.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlopt.h>
+
+#include "cmd.h"
+#include "cmd/tune_int.h"
+#include "paths.h"
+#include "rec/series.h"
+#include "rec/stats.h"
+#include "session.h"
+#include "units.h"
+
+/* ---- the points ------------------------------------------------------ */
+
+/* u in [0, 1] to the param's raw value (rounded; log scale when said). */
+static uint32_t raw_of(const struct tune_prm *p, double u)
+{
+	double lo = p->lo, hi = p->hi, x;
+
+	u = u < 0 ? 0 : u > 1 ? 1 : u;
+	x = p->log ? exp(log(lo) + u * (log(hi) - log(lo))) :
+		     lo + u * (hi - lo);
+	x = floor(x + 0.5);
+	return x < lo ? p->lo : x > hi ? p->hi : (uint32_t)x;
+}
+
+static double u_of(const struct tune_prm *p, uint32_t raw)
+{
+	if (p->hi == p->lo)
+		return 0;
+	if (p->log)
+		return (log(raw) - log(p->lo)) / (log(p->hi) - log(p->lo));
+	return ((double)raw - p->lo) / ((double)p->hi - p->lo);
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A scrambled Latin hypercube of n points in [0,1]^d: in every dimension
+ * one point per stratum, strata shuffled and the place in each drawn,
+ * from a generator seeded by the seed list (the same seeds, the same
+ * points).
+ */
+static void lhs(const struct tune_res *r, size_t n, double *u)
+{
+	uint64_t x = 0x243f6a8885a308d3ULL;
+	size_t d, i, *perm = malloc(n * sizeof(*perm));
+
+	for (i = 0; i < r->nseeds; i++)
+		x = (x ^ r->seeds[i]) * 0x100000001b3ULL + 1;
+	if (!x)
+		x = 1;
+	for (d = 0; d < r->nprm; d++) {
+		for (i = 0; perm && i < n; i++)
+			perm[i] = i;
+		for (i = n; perm && i > 1; i--) {
+			size_t j = (size_t)(xorshift(&x) % i), t = perm[i - 1];
+
+			perm[i - 1] = perm[j];
+			perm[j] = t;
+		}
+		for (i = 0; i < n; i++) {
+			double jit = (double)(xorshift(&x) >> 11) / 9007199254740992.0;
+
+			u[i * r->nprm + d] = ((double)(perm ? perm[i] : i) +
+					      jit) / (double)n;
+		}
+	}
+	free(perm);
+}
+
+/* ---- evaluations ----------------------------------------------------- */
+
+static int find_eval(const struct tune_res *r, const uint32_t *raw)
+{
+	size_t i;
+
+	for (i = 0; i < r->nev; i++)
+		if (!memcmp(r->ev[i].raw, raw, r->nprm * sizeof(*raw)))
+			return (int)i;
+	return -1;
+}
+
+/* The means and intervals of point p of the batch just run. */
+static void eval_stats(struct tsearch *t, size_t p, struct tune_eval *e)
+{
+	struct plan *pl = t->pl;
+	size_t nc = pl->res->ncols, k, j, used;
+	double v[SW_MAX_REPEAT];
+
+	for (k = 0; k <= t->r->ncons; k++) {
+		int c = k ? t->ccol[k - 1] : t->ocol;
+		double *m = k ? &e->con[k - 1] : &e->obj;
+		double *ci = k ? &e->con_ci[k - 1] : &e->obj_ci;
+
+		for (j = 0; j < pl->repeat; j++)
+			v[j] = pl->rows[(p * pl->repeat + j) * nc + (size_t)c];
+		stats_ci95(v, pl->repeat, m, ci, &used);
+	}
+	e->feasible = true;
+	for (k = 0; k < t->r->ncons; k++) {
+		const struct tune_cons *c = &t->r->cons[k];
+		double x = e->con[k];
+
+		if (!strcmp(c->op, "<=") ? !(x <= c->v) :
+		    !strcmp(c->op, ">=") ? !(x >= c->v) :
+		    !strcmp(c->op, "<") ? !(x < c->v) : !(x > c->v))
+			e->feasible = false;
+	}
+	if (!isfinite(e->obj))
+		e->feasible = false;
+}
+
+/* results.csv and tune.json as they are now: after every batch, so an
+ * interrupted tune keeps what ran and `tune resume` continues it.
+ */
+int tune_save_progress(struct tsearch *t, bool complete)
+{
+	char path[PCB_PATH_LEN];
+	int rc = pcb_path(path, sizeof(path), &t->s->err, "%s/results.csv",
+			  t->dir);
+
+	t->r->complete = complete;
+	t->r->wall_s = pcb_mono_s() - t->t0 + t->wall0;
+	if (!rc)
+		rc = series_write_csv(t->all, path, &t->s->err);
+	return rc ? rc : tune_save(t->s, t->dir, t->r);
+}
+
+/* Resume: the batch is the saved path's next points, in order (the search
+ * is deterministic, so an unchanged definition asks for them again):
+ * their evaluations and runs taken from the saved tune, nothing run.
+ */
+static bool reuse(struct tsearch *t, const uint32_t *raw, size_t n,
+		  const char *phase)
+{
+	struct tune_res *r = t->r;
+	const struct tune_res *o = t->old;
+	size_t p, i, first = r->nev, nc = t->all->ncols, got = 0;
+
+	if (first + n > o->nev)
+		return false;
+	for (p = 0; p < n; p++)
+		if (memcmp(o->ev[first + p].raw, raw + p * r->nprm,
+			   r->nprm * sizeof(*raw)) ||
+		    strcmp(o->ev[first + p].phase, phase))
+			return false;
+	for (i = 0; i < t->oldrows->nrows; i++) {
+		double pt = series_at(t->oldrows, i, 0);
+
+		if (pt >= (double)first && pt < (double)(first + n))
+			got++;
+	}
+	if (got != n * t->pl->repeat)
+		return false;
+	for (i = 0; i < t->oldrows->nrows; i++) {
+		double pt = series_at(t->oldrows, i, 0);
+
+		if (pt >= (double)first && pt < (double)(first + n) &&
+		    series_add_row(t->all, t->oldrows->data + i * nc))
+			return false;
+	}
+	memcpy(r->ev + first, o->ev + first, n * sizeof(*r->ev));
+	r->nev += n;
+	r->runs += n * t->pl->repeat;
+	return true;
+}
+
+/* Run the points raw[n][nprm] (not evaluated before) on every seed;
+ * their evaluations appended to the path with `phase`.
+ */
+static int run_batch(struct tsearch *t, const uint32_t *raw, size_t n,
+		     const char *phase)
+{
+	struct session *s = t->s;
+	struct plan *pl = t->pl;
+	struct tune_res *r = t->r;
+	size_t p, k, nc = pl->res->ncols;
+	int rc;
+
+	if (!n)
+		return 0;
+	if (r->nev + n > t->cap) {
+		size_t cap = (r->nev + n) * 2;
+		struct tune_eval *ev = realloc(r->ev, cap * sizeof(*ev));
+
+		if (!ev)
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		r->ev = ev;
+		t->cap = cap;
+	}
+	if (t->old && reuse(t, raw, n, phase))
+		return 0;
+	t->old = NULL;	/* the path left the saved one: run from here */
+	rc = sw_plan_points(s, pl, n);
+	if (rc)
+		return rc;
+	for (p = 0; p < n; p++)
+		for (k = 0; k < r->nprm; k++) {
+			char v[40];
+
+			pl->ax[k].raw[p] = raw[p * r->nprm + k];
+			sess_format_value(s, pl->ax[k].p->type,
+					  pl->ax[k].raw[p], v, sizeof(v));
+			pl->ax[k].real[p] = strtod(v, NULL);
+		}
+	pl->jobs = t->jobs < pl->nruns ? t->jobs : (unsigned)pl->nruns;
+	rc = sw_run_replay(s, pl, pcb_mono_s());
+	if (rc)
+		return rc;
+	for (p = 0; p < n; p++) {
+		struct tune_eval *e = &r->ev[r->nev];
+
+		memset(e, 0, sizeof(*e));
+		memcpy(e->raw, raw + p * r->nprm, r->nprm * sizeof(*raw));
+		snprintf(e->phase, sizeof(e->phase), "%s", phase);
+		eval_stats(t, p, e);
+		for (k = 0; k < pl->repeat; k++) {
+			double *row = pl->rows + (p * pl->repeat + k) * nc;
+
+			row[0] = (double)r->nev;
+			if (series_add_row(t->all, row))
+				return pcb_error(&s->err, PCB_E_NOMEM,
+						 "out of memory");
+		}
+		r->nev++;
+	}
+	r->runs += pl->nruns;
+	return tune_save_progress(t, false);
+}
+
+/* What NLopt minimises: the objective (its sense, scaled by the
+ * default's) plus a penalty that puts every infeasible point above every
+ * feasible one the scale allows, growing with the relative violation.
+ */
+static double score(const struct tsearch *t, const struct tune_eval *e)
+{
+	double f = (t->r->maximize ? -e->obj : e->obj) / t->scale, pen = 0;
+	size_t k;
+
+	if (!isfinite(f))
+		return 1e30;
+	for (k = 0; k < t->r->ncons; k++) {
+		const struct tune_cons *c = &t->r->cons[k];
+		double d = c->op[0] == '<' ? e->con[k] - c->v : c->v - e->con[k];
+		double ref = fabs(c->v) > 1e-12 ? fabs(c->v) : 1;
+
+		if (d > 0 || (d == 0 && !c->op[1]))
+			pen += 1 + d / ref;
+	}
+	return pen > 0 ? f + 1e3 * pen : f;
+}
+
+static double nl_objective(unsigned n, const double *u, double *grad,
+			   void *data)
+{
+	struct tsearch *t = data;
+	uint32_t raw[SW_MAX_AXES];
+	unsigned k;
+	int i;
+
+	(void)grad;
+	for (k = 0; k < n; k++)
+		raw[k] = raw_of(&t->r->prm[k], u[k]);
+	i = find_eval(t->r, raw);
+	if (i >= 0) {
+		if (++t->hits > 60)	/* rounding holds it on known points */
+			nlopt_force_stop(t->opt);
+		return score(t, &t->r->ev[i]);
+	}
+	t->hits = 0;
+	if ((t->r->runs + t->pl->repeat) / t->pl->repeat > t->maxpts ||
+	    (t->s->stop && *t->s->stop)) {
+		nlopt_force_stop(t->opt);
+		return 1e30;
+	}
+	t->rc = run_batch(t, raw, 1, "local");
+	if (t->rc) {
+		nlopt_force_stop(t->opt);
+		return 1e30;
+	}
+	return score(t, &t->r->ev[t->r->nev - 1]);
+}
+
+/* The evaluations ranked by score (the best first). */
+static int *ranked(const struct tsearch *t)
+{
+	size_t n = t->r->nev, i, j;
+	int *o = malloc((n + 1) * sizeof(*o));
+
+	for (i = 0; o && i < n; i++) {	/* insertion: n is small */
+		int e = (int)i;
+
+		for (j = i; j > 0 && score(t, &t->r->ev[e]) <
+			    score(t, &t->r->ev[o[j - 1]]); j--)
+			o[j] = o[j - 1];
+		o[j] = e;
+	}
+	return o;
+}
+
+/* Sbplx on the box scaled to [0,1]^d, started from the best evaluation
+ * so far, then from the second best, the third, ... (each ranking taken
+ * afresh), the initial step 0.15, 0.075, 0.0375 and again; at most 6
+ * starts, until the budget is spent or a start finds no new point.
+ */
+static int local_phase(struct tsearch *t)
+{
+	struct tune_res *r = t->r;
+	double u[SW_MAX_AXES], lo[SW_MAX_AXES], hi[SW_MAX_AXES];
+	double step = 0.15, fmin;
+	size_t k, start;
+	int *o, e;
+
+	for (k = 0; k < r->nprm; k++) {
+		lo[k] = 0;
+		hi[k] = 1;
+	}
+	for (start = 0; start < 6 && !t->rc; start++) {
+		size_t before = r->nev;
+
+		if ((r->runs + t->pl->repeat) / t->pl->repeat > t->maxpts)
+			break;
+		o = ranked(t);
+		if (!o)
+			return pcb_error(&t->s->err, PCB_E_NOMEM,
+					 "out of memory");
+		e = o[start < r->nev ? start : 0];
+		free(o);
+		for (k = 0; k < r->nprm; k++)
+			u[k] = u_of(&r->prm[k], r->ev[e].raw[k]);
+		t->opt = nlopt_create(NLOPT_LN_SBPLX, (unsigned)r->nprm);
+		if (!t->opt)
+			return pcb_error(&t->s->err, PCB_E_NOMEM,
+					 "out of memory");
+		nlopt_set_lower_bounds(t->opt, lo);
+		nlopt_set_upper_bounds(t->opt, hi);
+		nlopt_set_min_objective(t->opt, nl_objective, t);
+		nlopt_set_initial_step1(t->opt, step);
+		nlopt_set_xtol_abs1(t->opt, 1e-4);
+		nlopt_set_maxeval(t->opt, 20000);
+		t->hits = 0;
+		nlopt_optimize(t->opt, u, &fmin);
+		nlopt_destroy(t->opt);
+		t->opt = NULL;
+		step = start % 3 == 2 ? 0.15 : step / 2;
+		if (r->nev == before)
+			break;
+	}
+	return t->rc;
+}
+
+/* One-at-a-time probes around the best: each param -/+ 10 % of its
+ * range (in its scale), the other params held.
+ */
+static int sensitivity(struct tsearch *t, size_t npts)
+{
+	struct tune_res *r = t->r;
+	uint32_t raw[2 * SW_MAX_AXES * SW_MAX_AXES];
+	uint32_t b[SW_MAX_AXES];	/* the best (run_batch moves ev[]) */
+	size_t k, n = 0, side, i;
+	int rc;
+
+	for (k = 0; k < r->nprm; k++)
+		r->sens[k][0] = r->sens[k][1] = -1;
+	if (r->best < 0)
+		return 0;
+	memcpy(b, r->ev[r->best].raw, sizeof(b));
+	for (k = 0; k < r->nprm && n < npts; k++)
+		for (side = 0; side < 2 && n < npts; side++) {
+			double u = u_of(&r->prm[k], b[k]) +
+				   (side ? 0.1 : -0.1);
+			uint32_t *p = raw + n * r->nprm;
+
+			if (u < -1e-9 || u > 1 + 1e-9)
+				continue;
+			memcpy(p, b, r->nprm * sizeof(*p));
+			p[k] = raw_of(&r->prm[k], u);
+			if (p[k] == b[k] || find_eval(r, p) >= 0)
+				continue;
+			for (i = 0; i < n && memcmp(raw + i * r->nprm, p,
+						    r->nprm * sizeof(*p)); i++)
+				;
+			n += i == n;
+		}
+	rc = run_batch(t, raw, n, "sens");
+	for (k = 0; !rc && k < r->nprm; k++)
+		for (side = 0; side < 2; side++) {
+			double u = u_of(&r->prm[k], b[k]) +
+				   (side ? 0.1 : -0.1);
+			uint32_t p[SW_MAX_AXES];
+
+			if (u < -1e-9 || u > 1 + 1e-9)
+				continue;
+			memcpy(p, b, r->nprm * sizeof(*p));
+			p[k] = raw_of(&r->prm[k], u);
+			if (p[k] != b[k])
+				r->sens[k][side] = find_eval(r, p);
+		}
+	return rc;
+}
+
+static void pick_best(struct tune_res *r)
+{
+	size_t i;
+
+	r->best = -1;
+	for (i = 0; i < r->nev; i++)
+		if (r->ev[i].feasible && strcmp(r->ev[i].phase, "default") &&
+		    strcmp(r->ev[i].phase, "sens") &&
+		    (r->best < 0 || tune_better(r, &r->ev[i], &r->ev[r->best])))
+			r->best = (int)i;
+}
+
+/* The search: the default and the hypercube in one parallel batch, the
+ * local runs, the sensitivity.  Budget split: 1 default point, 2 per
+ * param for the sensitivity, of the rest 40 % (at least d + 2) for the
+ * hypercube.
+ */
+int tune_search(struct tsearch *t)
+{
+	struct tune_res *r = t->r;
+	size_t d = r->nprm, nsens = 2 * d, nsearch, nlhs, i, k, n = 0;
+	uint32_t *raw;
+	double *u;
+	int rc;
+
+	t->maxpts = r->budget / t->pl->repeat;
+	nsearch = t->maxpts - 1 - nsens;
+	nlhs = nsearch * 2 / 5 > d + 2 ? nsearch * 2 / 5 : d + 2;
+	raw = calloc((nlhs + 1) * d, sizeof(*raw));
+	u = calloc(nlhs * d + 1, sizeof(*u));
+	if (!raw || !u) {
+		free(raw);
+		free(u);
+		return pcb_error(&t->s->err, PCB_E_NOMEM, "out of memory");
+	}
+	for (k = 0; k < d; k++)
+		raw[k] = r->prm[k].def;
+	/* the default first, alone: its objective scales the penalty */
+	rc = run_batch(t, raw, 1, "default");
+	r->def = rc ? -1 : 0;
+	if (!rc) {
+		double f = fabs(r->ev[0].obj);
+
+		t->scale = isfinite(f) && f > 1e-300 ? f : 1;
+		lhs(r, nlhs, u);
+		for (i = 0; i < nlhs; i++) {
+			uint32_t *p = raw + n * d;
+			size_t j;
+
+			for (k = 0; k < d; k++)
+				p[k] = raw_of(&r->prm[k], u[i * d + k]);
+			for (j = 0; j < n && memcmp(raw + j * d, p,
+						    d * sizeof(*p)); j++)
+				;
+			if (j == n && find_eval(r, p) < 0)
+				n++;
+		}
+		rc = run_batch(t, raw, n, "lhs");
+	}
+	free(raw);
+	free(u);
+	t->maxpts -= nsens;	/* kept for the sensitivity */
+	if (!rc)
+		rc = local_phase(t);
+	pick_best(r);
+	t->maxpts += nsens;
+	if (!rc)
+		rc = sensitivity(t, nsens);
+	return rc;
+}
+

@@ -1,0 +1,519 @@
+/* tune_show.c - a saved tune shown (the path, the best with its
+ * intervals, the default beside it, the sensitivity), plotted, applied
+ * (one journal transaction) and made a profile; the `tune` verbs.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cmd/profile.h"
+#include "cmd/table.h"
+#include "cmd/tune.h"
+#include "complete.h"
+#include "fsafe.h"
+#include "journal.h"
+#include "paths.h"
+#include "session.h"
+#include "store.h"
+#include "words.h"
+
+static void fmt_raw(struct session *s, const struct tune_prm *p, uint32_t raw,
+		    char *buf, size_t len)
+{
+	sess_format_value(s, (enum algo_ptype)p->type, raw, buf, len);
+}
+
+static void point_text(struct session *s, const struct tune_res *r,
+		       const struct tune_eval *e, char *buf, size_t len)
+{
+	size_t k, o = 0;
+	char v[40];
+
+	*buf = '\0';
+	for (k = 0; k < r->nprm && o < len; k++) {
+		fmt_raw(s, &r->prm[k], e->raw[k], v, sizeof(v));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", k ? ", " :
+				      "", r->prm[k].name, v);
+	}
+}
+
+static void eval_line(struct session *s, const struct tune_res *r,
+		      const char *what, const struct tune_eval *e)
+{
+	char pt[256];
+	size_t k;
+
+	point_text(s, r, e, pt, sizeof(pt));
+	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g ± %.3g", what, pt, "",
+		r->obj, e->obj, e->obj_ci);
+	for (k = 0; k < r->ncons; k++)
+		fprintf(s->out.fp, "; %s %.6g ± %.3g (%s %.6g)", r->cons[k].col,
+			e->con[k], e->con_ci[k], r->cons[k].op, r->cons[k].v);
+	fprintf(s->out.fp, "%s\n", e->feasible ? "" : "  INFEASIBLE");
+}
+
+static void eval_json(struct session *s, const struct tune_res *r,
+		      const char *key, const struct tune_eval *e)
+{
+	size_t k;
+
+	out_obj_begin(&s->out, key);
+	for (k = 0; k < r->nprm; k++) {
+		char v[40];
+
+		fmt_raw(s, &r->prm[k], e->raw[k], v, sizeof(v));
+		out_real(&s->out, r->prm[k].name, strtod(v, NULL));
+	}
+	out_real(&s->out, "obj", e->obj);
+	out_real(&s->out, "obj_ci", e->obj_ci);
+	for (k = 0; k < r->ncons; k++)
+		out_real(&s->out, r->cons[k].col, e->con[k]);
+	out_bool(&s->out, "feasible", e->feasible);
+	out_obj_end(&s->out);
+}
+
+static void print_json(struct session *s, const struct tune_res *r)
+{
+	size_t i;
+
+	out_obj_begin(&s->out, NULL);
+	out_str(&s->out, "tune", r->name);
+	out_str(&s->out, "objective", r->obj);
+	out_str(&s->out, "sense", r->maximize ? "maximize" : "minimize");
+	out_u64(&s->out, "runs", r->runs);
+	out_u64(&s->out, "evals", r->nev);
+	out_real(&s->out, "wall_s", r->wall_s);
+	if (r->best >= 0)
+		eval_json(s, r, "best", &r->ev[r->best]);
+	if (r->def >= 0)
+		eval_json(s, r, "default", &r->ev[r->def]);
+	out_arr_begin(&s->out, "path");
+	for (i = 0; i < r->nev; i++) {
+		out_obj_begin(&s->out, NULL);
+		out_str(&s->out, "phase", r->ev[i].phase);
+		out_real(&s->out, "obj", r->ev[i].obj);
+		out_bool(&s->out, "feasible", r->ev[i].feasible);
+		out_obj_end(&s->out);
+	}
+	out_arr_end(&s->out);
+	out_obj_end(&s->out);
+	out_end_doc(&s->out);
+}
+
+/* The path (every evaluation), the best, the default, the sensitivity. */
+void tune_print(struct session *s, const struct tune_res *r)
+{
+	FILE *fp = s->out.fp;
+	size_t i, k;
+	char pt[256];
+
+	if (s->out.json) {
+		print_json(s, r);
+		return;
+	}
+	fprintf(fp, "tune %s: %s %s on %s slot %u, %zu runs (%zu points x "
+		"%zu seeds) in %.1f s\n", r->name, r->maximize ? "maximize" :
+		"minimize", r->obj, r->algo, r->slot, r->runs, r->nev,
+		r->nseeds, r->wall_s);
+	fprintf(fp, "%5s  %-7s  %-40s %14s %10s\n", "EVAL", "PHASE", "POINT",
+		r->obj, "±95%");
+	for (i = 0; i < r->nev; i++) {
+		const struct tune_eval *e = &r->ev[i];
+
+		point_text(s, r, e, pt, sizeof(pt));
+		fprintf(fp, "%5zu  %-7s  %-40s %14.6g %10.3g%s%s\n", i, e->phase,
+			pt, e->obj, e->obj_ci, e->feasible ? "" : "  x",
+			(int)i == r->best ? "  <- best" : "");
+	}
+	if (r->best >= 0)
+		eval_line(s, r, "best", &r->ev[r->best]);
+	if (r->def >= 0)
+		eval_line(s, r, "default", &r->ev[r->def]);
+	if (r->best < 0)
+		fprintf(fp, "  no evaluated point met the constraints\n");
+	for (k = 0; r->best >= 0 && k < r->nprm; k++) {
+		int side;
+
+		fprintf(fp, "  %-8s %s:", k ? "" : "around", r->prm[k].name);
+		for (side = 0; side < 2; side++) {
+			int j = r->sens[k][side];
+			char v[40];
+
+			if (j < 0) {
+				fprintf(fp, "  %s: at the range's end", side ?
+					"up" : "down");
+				continue;
+			}
+			fmt_raw(s, &r->prm[k], r->ev[j].raw[k], v, sizeof(v));
+			fprintf(fp, "  %s %s -> %s %+.3g%% (± %.3g)", side ? "up" :
+				"down", v, r->obj, r->ev[r->best].obj ?
+				100 * (r->ev[j].obj - r->ev[r->best].obj) /
+				fabs(r->ev[r->best].obj) : 0, r->ev[j].obj_ci);
+		}
+		fputc('\n', fp);
+	}
+}
+
+static int cmd_tune_show(struct session *s, int argc, char **argv)
+{
+	struct tune_res r;
+	char dir[PCB_PATH_LEN];
+	int rc;
+
+	(void)argc;
+	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
+	if (!rc)
+		tune_print(s, &r);
+	tune_res_free(&r);
+	return rc;
+}
+
+/* The best point as param writes for the active slot; refused without
+ * one, or when that slot holds another algorithm than the tune's.
+ */
+int tune_best_writes(struct session *s, const struct tune_res *r,
+		     unsigned *slot, struct param_write *w)
+{
+	struct slot_view *v;
+	size_t k;
+	int rc;
+
+	if (r->best < 0)
+		return pcb_error(&s->err, PCB_E_STATE, "tune %s: no point met "
+				 "the constraints; nothing to apply", r->name);
+	rc = sess_device(s);
+	if (!rc)
+		rc = sess_active_slot(s, slot);
+	if (!rc)
+		rc = sess_slot_view(s, *slot, &v);
+	if (!rc && strcmp(v->name, r->algo))
+		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s was made for %s; "
+			       "the active slot %u holds %s", r->name, r->algo,
+			       *slot, v->name);
+	for (k = 0; !rc && k < r->nprm; k++) {
+		struct param_view *p;
+
+		rc = sess_param_find(s, v, r->prm[k].name, &p);
+		if (!rc && p->index != r->prm[k].index)
+			rc = pcb_error(&s->err, PCB_E_STATE, "tune %s: %s is "
+				       "param %u here, %u in the tune", r->name,
+				       p->info.name, p->index,
+				       r->prm[k].index);
+		if (!rc)
+			rc = sess_check_value(s, p, r->ev[r->best].raw[k]);
+		memset(&w[k], 0, sizeof(w[k]));
+		w[k].index = r->prm[k].index;
+		w[k].value = r->ev[r->best].raw[k];
+	}
+	return rc;
+}
+
+/* tune apply NAME: the best point, checked, journaled and read back in
+ * one transaction ('journal undo' takes it back).
+ */
+static int cmd_tune_apply(struct session *s, int argc, char **argv)
+{
+	struct param_write w[SW_MAX_AXES];
+	struct tune_res r;
+	char dir[PCB_PATH_LEN], pt[256];
+	unsigned slot = 0;
+	int rc;
+
+	(void)argc;
+	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
+	if (!rc)
+		rc = tune_best_writes(s, &r, &slot, w);
+	if (!rc && !s->dry_run)
+		rc = sess_lock(s);
+	if (!rc) {
+		if (!s->dry_run)
+			s->tx = journal_next_seq(s->journal);
+		rc = sess_write_params(s, slot, w, r.nprm, true);
+		s->tx = 0;
+		if (!s->dry_run)
+			sess_unlock(s);
+	}
+	if (!rc) {
+		point_text(s, &r, &r.ev[r.best], pt, sizeof(pt));
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "tune", "tune %s: ", r.name);
+		out_field_str(&s->out, "point", "%s", pt);
+		out_text(&s->out, " written to slot %u%s\n", slot, s->dry_run ?
+			 " (dry run: nothing written)" : " ('journal undo' "
+			 "takes it back)");
+		out_obj_end(&s->out);
+	}
+	tune_res_free(&r);
+	return rc;
+}
+
+/* tune profile NAME [PROFILE]: the device's slot with the best point in
+ * it, as a profile file (profile apply reads it).
+ */
+static int cmd_tune_profile(struct session *s, int argc, char **argv)
+{
+	struct param_write w[SW_MAX_AXES];
+	struct profile *pr = calloc(1, sizeof(*pr));
+	const char *pname = argc > 1 ? argv[1] : argv[0];
+	struct tune_res r = { .ev = NULL };
+	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
+	struct pcb_wfile wf;
+	unsigned slot = 0;
+	size_t k, j;
+	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+
+	if (!rc)
+		rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
+	if (!rc)
+		rc = tune_best_writes(s, &r, &slot, w);
+	if (!rc)
+		rc = profile_path(s, pname, path, sizeof(path));
+	if (!rc)
+		rc = profile_read_device(s, (int)slot, pr);
+	for (k = 0; !rc && k < r.nprm; k++) {
+		for (j = 0; j < pr->nslots && pr->s[j].slot != slot; j++)
+			;
+		if (j == pr->nslots)
+			rc = pcb_error(&s->err, PCB_E_STATE, "tune: slot %u is "
+				       "empty", slot);
+		for (size_t i = 0; !rc && i < pr->s[j].nparams; i++)
+			if (pr->s[j].p[i].index == w[k].index)
+				pr->s[j].p[i].raw = w[k].value;
+	}
+	if (!rc) {
+		snprintf(pr->name, sizeof(pr->name), "%s", pname);
+		rc = pcb_wfile_open(&wf, path, PCB_MODE_DATA, &s->err);
+	}
+	if (!rc) {
+		profile_write_json(s, wf.fp, pr);
+		rc = pcb_wfile_commit(&wf, &s->err);
+	}
+	if (!rc) {
+		out_obj_begin(&s->out, NULL);
+		out_field_str(&s->out, "profile", "profile %s: ", pname);
+		out_field_str(&s->out, "tune", "tune %s's best -> ", r.name);
+		out_field_str(&s->out, "file", "%s\n", path);
+		out_obj_end(&s->out);
+	}
+	free(pr);
+	tune_res_free(&r);
+	return rc;
+}
+
+/* tune plot NAME [to FILE]: the objective of every evaluation in order,
+ * its interval, the best so far (feasible searched points: as `best`),
+ * infeasible ones apart, the default's value as a line.
+ */
+static int cmd_tune_plot(struct session *s, int argc, char **argv)
+{
+	char dir[PCB_PATH_LEN], dat[PCB_PATH_LEN], gp[PCB_PATH_LEN];
+	char tmpl[PCB_PATH_LEN], vars[512];
+	const char *to = NULL;
+	struct tune_res r;
+	struct pcb_wfile w;
+	double best = NAN;
+	size_t i;
+	int rc;
+
+	if (argc == 3 && !strcmp(argv[1], "to"))
+		to = argv[2];
+	else if (argc != 1)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: tune plot NAME "
+				 "[to FILE.png|FILE.svg]");
+	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/tune.gp",
+				   &s->err);
+	if (!rc)
+		rc = pcb_path(dat, sizeof(dat), &s->err, "%s/plot.dat", dir);
+	if (!rc)
+		rc = pcb_path(gp, sizeof(gp), &s->err, "%s/plot.gp", dir);
+	if (!rc)
+		rc = pcb_wfile_open(&w, dat, PCB_MODE_DATA, &s->err);
+	if (rc)
+		goto out;
+	fputs("# eval obj ci feasible best_so_far\n", w.fp);
+	for (i = 0; i < r.nev; i++) {
+		const struct tune_eval *e = &r.ev[i];
+
+		if (e->feasible && strcmp(e->phase, "default") &&
+		    strcmp(e->phase, "sens") &&
+		    (isnan(best) || (r.maximize ? e->obj > best : e->obj < best)))
+			best = e->obj;
+		fprintf(w.fp, "%zu %.9g %.9g %d %.9g\n", i, e->obj, e->obj_ci,
+			e->feasible, best);
+	}
+	rc = pcb_wfile_commit(&w, &s->err);
+	if (!rc) {
+		FILE *m = fmemopen(vars, sizeof(vars), "w");
+
+		if (!m) {
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+			goto out;
+		}
+		plot_str(m, "datafile", dat);
+		plot_str(m, "objname", r.obj);
+		fprintf(m, "defobj = %.9g\n", r.def >= 0 ? r.ev[r.def].obj : 0);
+		{
+			char t[128];
+
+			snprintf(t, sizeof(t), "tune %s: %s %s", r.name,
+				 r.maximize ? "maximize" : "minimize", r.obj);
+			plot_str(m, "plottitle", t);
+		}
+		fclose(m);
+		rc = plot_render(s, to, vars, 1, tmpl, dat, gp);
+	}
+out:
+	tune_res_free(&r);
+	return rc;
+}
+
+static int cmd_tune_list(struct session *s, int argc, char **argv)
+{
+	char **names = store_names("tunes", NULL);
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	if (!names)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 0; names[i]; i++)
+		out_text(&s->out, "%s\n", names[i]);
+	words_free(names);
+	return 0;
+}
+
+static bool tune_name_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_saved(c, "tunes", NULL);
+	return true;
+}
+
+/* tune run's words: the params, the objective's sense and the keywords. */
+static bool tune_run_complete(struct session *s, char **argv, int argc,
+			      struct cands *c)
+{
+	(void)argv;
+	(void)argc;
+	cand_params(s, c);
+	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
+		  "scenario, for, warmup, every, seeds, repeat, jobs, into");
+	return true;
+}
+
+const struct cmd_row cmd_tune_verbs[] = {
+	{
+		.name = "run",
+		.fn = cmd_tune_run,
+		.min_args = 3,
+		.max_args = -1,
+		.args = "PARAM FROM:TO [PARAM FROM:TO ...] minimize|maximize "
+			"COL [subject to COL OP VALUE [and ...]] [budget N runs] "
+			"[scenario KIND KEY VALUE ...] [for D] [warmup D] [seeds "
+			"S1,S2,...] [jobs N] [into NAME]",
+		.help = "search the params (sim device, scratch copies: the "
+			"device is never written) for the best COL under the "
+			"constraints: a Latin hypercube, then NLopt Sbplx; every "
+			"point on every seed (default 3); budget in runs (default "
+			"200); 'run' may be left out",
+		.example = "tune ALPHA 0.02:0.5 AI 1:100 minimize queue_p99 "
+			"subject to util >= 0.9 budget 120 runs",
+		.flags = CMD_FALLBACK | CMD_DEVICE,
+		.complete = tune_run_complete,
+	},
+	{
+		.name = "show",
+		.fn = cmd_tune_show,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "the path of evaluations, the best point and the default "
+			"with objective and constraints ± 95 % CI, the "
+			"sensitivity around the best",
+		.example = "tune show tune1",
+		.flags = CMD_DEFAULT,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "resume",
+		.fn = cmd_tune_resume,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "continue an interrupted tune: its words again, the points "
+			"it evaluated taken as the search asks for them again (the "
+			"same seeds, the same path), the rest run",
+		.example = "tune resume tune1",
+		.flags = CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "plot",
+		.fn = cmd_tune_plot,
+		.min_args = 1,
+		.max_args = 3,
+		.args = "NAME [to FILE.png|FILE.svg]",
+		.help = "the objective of each evaluation and the best so far",
+		.example = "tune plot tune1 to /tmp/tune.png",
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "apply",
+		.fn = cmd_tune_apply,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "write the best point (checked, journaled, read back; one "
+			"journal transaction: 'journal undo' takes it back)",
+		.example = "tune apply tune1",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "verify",
+		.fn = cmd_tune_verify,
+		.min_args = 3,
+		.max_args = -1,
+		.args = "NAME while 'CMD ARGS' [for D] [every I] [warmup D] "
+			"[rounds N] [measure COL]",
+		.help = "on a real NIC: the default (A) and the tuned point (B) "
+			"alternately, A B A B, N rounds (default 3) with the "
+			"traffic command; B - A with its 95 % CI (COL default "
+			"avg_rtt_mean); the original values written back at the "
+			"end",
+		.example = "tune verify tune1 while 'ib_write_bw -d mlx5_0' for "
+			"10s rounds 5",
+		.flags = CMD_WRITES | CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "profile",
+		.fn = cmd_tune_profile,
+		.min_args = 1,
+		.max_args = 2,
+		.args = "NAME [PROFILE]",
+		.help = "the device's slot with the best point in it, saved as a "
+			"profile ('profile apply' writes it)",
+		.example = "tune profile tune1 tuned",
+		.flags = CMD_DEVICE,
+		.complete = tune_name_complete,
+	},
+	{
+		.name = "list",
+		.fn = cmd_tune_list,
+		.min_args = 0,
+		.max_args = 0,
+		.args = "",
+		.help = "the saved tunes",
+		.example = "tune list",
+	},
+	{ .name = NULL },
+};
