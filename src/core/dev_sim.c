@@ -275,6 +275,7 @@ static int sim_summ(struct device *d, double v[DEV_S_COUNT],
 	v[DEV_S_RTTMEAN] = sum.rtt_samples ? sum.rtt_mean : NAN;
 	v[DEV_S_RTTP99] = sum.rtt_samples ? sum.rtt_p99 : NAN;
 	v[DEV_S_RTOS] = (double)sum.rtos;
+	sim_fct_slowdown(sim, &v[DEV_S_FCTP50], &v[DEV_S_FCTP99]);
 	return 0;
 }
 

@@ -17,6 +17,8 @@ const struct dev_col dev_summary_cols[DEV_S_COUNT] = {
 	{ "util", "1" }, { "jain", "1" }, { "queue_mean", "B" },
 	{ "queue_p99", "B" }, { "queue_max", "B" }, { "rtt_mean", "ns" },
 	{ "rtt_p99", "ns" }, { "rtos", "count" },
+	/* FCT slowdown of the window's finished flows (a mix) */
+	{ "fct_p50", "1" }, { "fct_p99", "1" },
 };
 
 static bool simulated_name(const char *devname)

@@ -7,6 +7,7 @@
  * slowdown, and only counted in the table.  Long-lived flows (no size)
  * have no FCT and are in neither.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,6 +111,24 @@ static double pctl(const double *v, size_t n, double p)
 	size_t i = (size_t)((double)n * p);
 
 	return v[i < n ? i : n - 1];
+}
+
+void sim_fct_slowdown(const struct sim *s, double *p50, double *p99)
+{
+	size_t n = s->nfct, i;
+	double *sd = malloc((n ? n : 1) * sizeof(*sd));
+
+	*p50 = *p99 = NAN;
+	if (!sd || !n) {
+		free(sd);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sd[i] = s->fct[i].slowdown;
+	qsort(sd, n, sizeof(*sd), by_slowdown);
+	*p50 = pctl(sd, n, 0.5);
+	*p99 = pctl(sd, n, 0.99);
+	free(sd);
 }
 
 int sim_fct_table(const struct sim *s, unsigned step,

@@ -312,6 +312,10 @@ struct sim_fct_table {
 /* -PCB_E_RANGE unless step divides 100. */
 int sim_fct_table(const struct sim *s, unsigned step,
 		  struct sim_fct_table *t);
+/* The median and 99th percentile FCT slowdown of the window's finished
+ * flows (HPCC's percentile); NAN when none finished.
+ */
+void sim_fct_slowdown(const struct sim *s, double *p50, double *p99);
 
 /* Peak bytes held by the simulator's arrays. */
 size_t sim_mem_bytes(const struct sim *s);

@@ -89,4 +89,15 @@ check "bad path exit" 1 $?
 "$BIN" -d sim:f -c 'sim run 1ms flows a.csv trace a.csv' >/dev/null 2>&1
 check "one file for two outputs" 1 $?
 check "nothing left behind" "f.csv l.csv old.csv" "$(ls | grep -v -e json -e rows -e bysize -e slice -e fct.txt -e state -e xdg | tr '\n' ' ' | sed 's/ $//')"
+# the sweep measures fct_p50 and fct_p99 (and so tune's objectives) are
+# the same window's flows: the file's slowdowns at floor(n p)
+sort -g -t, -k9,9 "$tmp/f.csv" | awk -F, '$9 != "" && $1 != "id" { print $9 }' >"$tmp/sd"
+n=$(wc -l <"$tmp/sd")
+want=$(awk -v n="$n" 'NR == int(n * 0.5) + 1 { a = $1 } NR == int(n * 0.99) + 1 { b = $1 } END { printf "%.6f %.6f", a, b }' "$tmp/sd")
+"$BIN" -d sim:fs -c 'sim scenario mix load 50 seed 3' >/dev/null
+a=$("$BIN" -d sim:fs -j param get ALPHA | sed -n 's/.*"value":\([0-9.]*\).*/\1/p')
+"$BIN" -d sim:fs -c "sweep ALPHA $a for 2ms warmup 1ms seeds 3 jobs 1 measure fct_p50,fct_p99 into fq" >/dev/null
+got=$(tail -n 1 "$XDG_DATA_HOME/pccbench/sweeps/fq/results.csv" | tr -d '\r' | awk -F, '{ printf "%.6f %.6f", $5, $6 }')
+check "sweep fct_p50, fct_p99 = the flows file's" "$want" "$got"
+[ "$n" -gt 100 ] || { echo "sim2_flows: only $n finished flows for the percentiles"; fail=1; }
 exit $fail
