@@ -40,18 +40,38 @@ static void point_text(struct session *s, const struct tune_res *r,
 	}
 }
 
+/* "± 1.2e+03", or no interval from a single seed */
+static const char *ci_text(double ci, char *buf, size_t len)
+{
+	if (isnan(ci))
+		snprintf(buf, len, "(one seed, no interval)");
+	else
+		snprintf(buf, len, "± %.3g", ci);
+	return buf;
+}
+
+/* the same in parentheses, beside a change in percent */
+static const char *ci_paren(double ci, char *buf, size_t len)
+{
+	if (isnan(ci))
+		return ci_text(ci, buf, len);
+	snprintf(buf, len, "(± %.3g)", ci);
+	return buf;
+}
+
 static void eval_line(struct session *s, const struct tune_res *r,
 		      const char *what, const struct tune_eval *e)
 {
-	char pt[256];
+	char pt[256], ci[40];
 	size_t k;
 
 	point_text(s, r, e, pt, sizeof(pt));
-	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g ± %.3g", what, pt, "",
-		r->obj, e->obj, e->obj_ci);
+	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g %s", what, pt, "",
+		r->obj, e->obj, ci_text(e->obj_ci, ci, sizeof(ci)));
 	for (k = 0; k < r->ncons; k++)
-		fprintf(s->out.fp, "; %s %.6g ± %.3g (%s %.6g)", r->cons[k].col,
-			e->con[k], e->con_ci[k], r->cons[k].op, r->cons[k].v);
+		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
+			e->con[k], ci_text(e->con_ci[k], ci, sizeof(ci)),
+			r->cons[k].op, r->cons[k].v);
 	fprintf(s->out.fp, "%s\n", e->feasible ? "" : "  INFEASIBLE");
 }
 
@@ -135,6 +155,7 @@ void tune_print(struct session *s, const struct tune_res *r)
 	if (r->best < 0)
 		fprintf(fp, "  no evaluated point met the constraints\n");
 	for (k = 0; r->best >= 0 && k < r->nprm; k++) {
+		char ci[40];
 		int side;
 
 		fprintf(fp, "  %-8s %s:", k ? "" : "around", r->prm[k].name);
@@ -148,10 +169,11 @@ void tune_print(struct session *s, const struct tune_res *r)
 				continue;
 			}
 			fmt_raw(s, &r->prm[k], r->ev[j].raw[k], v, sizeof(v));
-			fprintf(fp, "  %s %s -> %s %+.3g%% (± %.3g)", side ? "up" :
+			fprintf(fp, "  %s %s -> %s %+.3g%% %s", side ? "up" :
 				"down", v, r->obj, r->ev[r->best].obj ?
 				100 * (r->ev[j].obj - r->ev[r->best].obj) /
-				fabs(r->ev[r->best].obj) : 0, r->ev[j].obj_ci);
+				fabs(r->ev[r->best].obj) : 0,
+				ci_paren(r->ev[j].obj_ci, ci, sizeof(ci)));
 		}
 		fputc('\n', fp);
 	}
