@@ -325,6 +325,79 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	return rc;
 }
 
+/* A param's raw value as a real number (fixed point scaled). */
+static double real_of(const struct tune_prm *p, uint32_t raw)
+{
+	unsigned fb = algo_ptype_frac_bits((enum algo_ptype)p->type);
+
+	return fb ? (double)raw / (double)(1u << fb) : (double)raw;
+}
+
+/* The x and y of an evaluation in the space plot: the first param, and
+ * the second or the objective.
+ */
+static void space_xy(const struct tune_res *r, const struct tune_eval *e,
+		     double *x, double *y)
+{
+	*x = real_of(&r->prm[0], e->raw[0]);
+	*y = r->nprm > 1 ? real_of(&r->prm[1], e->raw[1]) : e->obj;
+}
+
+/* tune plot NAME space: the evaluations over the (first two) params. */
+static int tune_plot_space(struct session *s, struct tune_res *r,
+			   const char *dir, const char *to)
+{
+	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
+	char vars[2048], t[600];
+	struct pcb_wfile w;
+	double x, y;
+	size_t i;
+	FILE *m;
+	int rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/tune_space.gp",
+			       &s->err);
+
+	if (!rc)
+		rc = pcb_path(dat, sizeof(dat), &s->err, "%s/space.dat", dir);
+	if (!rc)
+		rc = pcb_path(gp, sizeof(gp), &s->err, "%s/space.gp", dir);
+	if (!rc)
+		rc = pcb_wfile_open(&w, dat, PCB_MODE_DATA, &s->err);
+	if (rc)
+		return rc;
+	fputs("# x y obj feasible\n", w.fp);
+	for (i = 0; i < r->nev; i++) {
+		space_xy(r, &r->ev[i], &x, &y);
+		fprintf(w.fp, "%.9g %.9g %.9g %d\n", x, y, r->ev[i].obj,
+			r->ev[i].feasible);
+	}
+	rc = pcb_wfile_commit(&w, &s->err);
+	if (rc)
+		return rc;
+	m = fmemopen(vars, sizeof(vars), "w");
+	if (!m)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	plot_str(m, "datafile", dat);
+	plot_str(m, "objname", r->obj);
+	plot_str(m, "xname", r->prm[0].name);
+	plot_str(m, "yname", r->nprm > 1 ? r->prm[1].name : r->obj);
+	fprintf(m, "nparams = %d\nxlog = %d\nylog = %d\n", r->nprm > 1 ? 2 : 1,
+		r->prm[0].log, r->nprm > 1 && r->prm[1].log);
+	space_xy(r, &r->ev[r->best >= 0 ? r->best : 0], &x, &y);
+	fprintf(m, "bestx = %.9g\nbesty = %.9g\n", r->best >= 0 ? x : NAN,
+		r->best >= 0 ? y : NAN);
+	space_xy(r, &r->ev[r->def >= 0 ? r->def : 0], &x, &y);
+	fprintf(m, "defx = %.9g\ndefy = %.9g\n", r->def >= 0 ? x : NAN,
+		r->def >= 0 ? y : NAN);
+	snprintf(t, sizeof(t), "tune %.64s: %s %.48s over %.64s%s%.64s%s",
+		 r->name, r->maximize ? "maximize" : "minimize", r->obj,
+		 r->prm[0].name,
+		 r->nprm > 1 ? " and " : "", r->nprm > 1 ? r->prm[1].name : "",
+		 r->nprm > 2 ? " (the first two params)" : "");
+	plot_str(m, "plottitle", t);
+	fclose(m);
+	return plot_render(s, to, vars, 0, tmpl, dat, gp);
+}
+
 /* tune plot NAME [to FILE]: the objective of every evaluation in order,
  * its interval, the best so far (feasible searched points: as `best`),
  * infeasible ones apart, the default's value as a line.
@@ -340,12 +413,20 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 	size_t i;
 	int rc;
 
-	if (argc == 3 && !strcmp(argv[1], "to"))
-		to = argv[2];
-	else if (argc != 1)
+	bool space = argc > 1 && !strcmp(argv[1], "space");
+
+	if (argc == 3 + space && !strcmp(argv[1 + space], "to"))
+		to = argv[2 + space];
+	else if (argc != 1 + space)
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: tune plot NAME "
-				 "[to FILE.png|FILE.svg]");
+				 "[space] [to FILE.png|FILE.svg]");
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
+	if (!rc && space) {
+		rc = r.nev ? tune_plot_space(s, &r, dir, to) :
+		     pcb_error(&s->err, PCB_E_STATE, "tune %s: no evaluations",
+			       argv[0]);
+		goto out;
+	}
 	if (!rc)
 		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/tune.gp",
 				   &s->err);
@@ -481,10 +562,13 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.name = "plot",
 		.fn = cmd_tune_plot,
 		.min_args = 1,
-		.max_args = 3,
-		.args = "NAME [to FILE.png|FILE.svg]",
-		.help = "the objective of each evaluation and the best so far",
-		.example = "tune plot tune1 to /tmp/tune.png",
+		.max_args = 4,
+		.args = "NAME [space] [to FILE.png|FILE.svg]",
+		.help = "the objective of each evaluation and the best so far; "
+			"space: the evaluations over the params (one: the "
+			"objective against it; two: coloured by the objective), "
+			"the best and the default marked",
+		.example = "tune plot tune1 space to /tmp/space.png",
 		.complete = tune_name_complete,
 	},
 	{

@@ -88,6 +88,19 @@ if command -v gnuplot >/dev/null 2>&1; then
 	grep -q '<svg' "$tmp/t.svg" || { echo "tune: plot: no svg"; fail=1; }
 	check "plot data: every evaluation" "$(grep -c '"phase"' "$T/j1/tune.json")" \
 		"$(grep -vc '^#' "$T/j1/plot.dat")"
+	# the space plot: a row per evaluation at its param values, and the
+	# best point's values as tune show prints them
+	"$BIN" $S tune plot j1 space to "$tmp/sp.svg" >/dev/null
+	check "space plot rc" 0 $?
+	grep -q '<svg' "$tmp/sp.svg" || { echo "tune: space plot: no svg"; fail=1; }
+	check "space data: every evaluation" "$(grep -c '"phase"' "$T/j1/tune.json")" \
+		"$(grep -vc '^#' "$T/j1/space.dat")"
+	bx=$(sed -n 's/^bestx = //p' "$T/j1/space.gp")
+	bshow=$("$BIN" $S tune show j1 | sed -n 's/^  best *ALPHA \([0-9.e+-]*\).*/\1/p')
+	check "space plot's best = tune show's" "$(printf '%.4g' "$bshow")" "$(printf '%.4g' "$bx")"
+	[ -n "$bx" ] && [ -n "$bshow" ] || { echo "tune: no best in the space plot or tune show"; fail=1; }
+	out=$("$BIN" $S tune plot j1 spaces 2>&1)
+	check "plot usage" 1 $?
 fi
 
 # refusals: one line, exit 1, nothing written, no tune kept
