@@ -388,25 +388,25 @@ static int sim_traffic_stop(struct device *d, struct pcb_err *err)
 /* The firmware state and scenario files, copied into dir/pccbench/sim. */
 static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 {
-	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN], *dot;
+	static const char *const ext[] = { ".dev", ".scenario" };
+	const char *fw = simfw_path(simfw_of(d->s->dev));
+	const char *name = strrchr(fw, '/') + 1;
+	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN];
+	int stem = (int)(strrchr(fw, '.') - fw), nstem = (int)(fw + stem - name);
+	size_t i;
 	int rc;
 
 	rc = pcb_path(sim, sizeof(sim), err, "%s/pccbench/sim", dir);
 	if (!rc)
 		rc = pcb_mkdirs(sim, 0700, err);
-	if (!rc)
-		rc = pcb_path(from, sizeof(from), err, "%s",
-			      simfw_path(simfw_of(d->s->dev)));
-	if (!rc)
-		rc = pcb_path(to, sizeof(to), err, "%s/%s", sim,
-			      strrchr(from, '/') + 1);
-	if (!rc)
-		rc = pcb_copy_file(from, to, err);
-	dot = rc ? NULL : strrchr(from, '.');
-	if (dot && strlen(dot) >= strlen(".scenario")) {
-		snprintf(dot, sizeof(from) - (size_t)(dot - from), ".scenario");
-		rc = pcb_path(to, sizeof(to), err, "%s/%s", sim,
-			      strrchr(from, '/') + 1);
+	/* NAME.dev and NAME.scenario (the model options live there; a
+	 * device without one has the defaults) */
+	for (i = 0; !rc && i < sizeof(ext) / sizeof(ext[0]); i++) {
+		rc = pcb_path(from, sizeof(from), err, "%.*s%s", stem, fw,
+			      ext[i]);
+		if (!rc)
+			rc = pcb_path(to, sizeof(to), err, "%s/%.*s%s", sim,
+				      nstem, name, ext[i]);
 		if (!rc)
 			rc = pcb_copy_file(from, to, err);
 	}

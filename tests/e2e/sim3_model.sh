@@ -31,4 +31,16 @@ a=$(ev 20bit)
 b=$(ev 10bit)
 [ -n "$a" ] && [ "$a" != "$b" ] ||
 	{ echo "sim3_model: alpha 20bit $a events, 10bit $b"; fail=1; }
+# a sweep runs with the device's model options: its workers' copy of the
+# device has the scenario file they live in (it had only the firmware
+# file, so a sweep ran ZTR-RTT's defaults whatever `sim model` said)
+sw() {
+	"$BIN" -d sim:sw -c "sim model ztr_rtt decrease $1" >/dev/null
+	"$BIN" -d sim:sw -c "sweep ALPHA 0.1 seeds 1 for 2ms measure queue_mean jobs 1 into $1" >/dev/null
+	tail -n 1 "$XDG_DATA_HOME/pccbench/sweeps/$1/results.csv" | tr -d '\r' | cut -d, -f5
+}
+p=$(sw proportional)
+q=$(sw ratio)
+[ -n "$p" ] && [ "$p" != "$q" ] ||
+	{ echo "sim3_model: a sweep ignores the model: proportional $p, ratio $q"; fail=1; }
 exit $fail
