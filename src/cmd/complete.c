@@ -102,16 +102,6 @@ void cand_slots(struct session *s, struct cands *c, bool counters)
 	s->err = keep;
 }
 
-void cand_counter_slots(struct session *s, struct cands *c)
-{
-	cand_slots(s, c, true);
-}
-
-void cand_any_slot(struct session *s, struct cands *c)
-{
-	cand_slots(s, c, false);
-}
-
 /* sim, sim:NAME for every state file, and the NICs on the bus: BDF,
  * pci/BDF, mlx5_N, mlx5_N/1 and netdevs.
  */
@@ -365,5 +355,14 @@ bool cmd_complete_first_slot(struct session *s, char **argv, int argc,
 	(void)argv;
 	if (argc == 0)
 		cand_slots(s, c, false);
+	return true;
+}
+
+bool cmd_complete_counter_slot(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	(void)argv;
+	if (argc == 0)
+		cand_slots(s, c, true);
 	return true;
 }

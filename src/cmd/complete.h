@@ -33,8 +33,6 @@ void cands_free(struct cands *c);
 /* What the device and the data dir know; each keeps s->err as it was. */
 void cand_params(struct session *s, struct cands *c);
 void cand_slots(struct session *s, struct cands *c, bool counters);
-void cand_counter_slots(struct session *s, struct cands *c);
-void cand_any_slot(struct session *s, struct cands *c);
 void cand_devices(struct session *s, struct cands *c);
 void cand_data_ids(struct session *s, struct cands *c);
 void cand_saved(struct cands *c, const char *sub, const char *ext);
@@ -89,7 +87,10 @@ bool cmd_row_complete(struct session *s, const struct cmd_row *row,
 /* Hooks shared by several rows. */
 bool cmd_complete_file(struct session *s, char **argv, int argc,
 		       struct cands *c);
+/* the first word: a slot holding an algorithm / one with counters */
 bool cmd_complete_first_slot(struct session *s, char **argv, int argc,
 			     struct cands *c);
+bool cmd_complete_counter_slot(struct session *s, char **argv, int argc,
+			       struct cands *c);
 
 #endif

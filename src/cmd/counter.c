@@ -236,16 +236,7 @@ static int cmd_counter_clear(struct session *s, int argc, char **argv)
 	return show(s, argc, argv, true);
 }
 
-/* A slot whose algorithm has counters; show: or host and a NIC. */
-static bool counter_clear_complete(struct session *s, char **argv, int argc,
-				   struct cands *c)
-{
-	(void)argv;
-	if (argc == 0)
-		cand_slots(s, c, true);
-	return true;
-}
-
+/* show: a slot whose algorithm has counters, or host and a NIC */
 static bool counter_show_complete(struct session *s, char **argv, int argc,
 				  struct cands *c)
 {
@@ -253,7 +244,7 @@ static bool counter_show_complete(struct session *s, char **argv, int argc,
 		cand_devices(s, c);
 	if (argc == 0)
 		cand_add(c, "host");
-	return counter_clear_complete(s, argv, argc, c);
+	return cmd_complete_counter_slot(s, argv, argc, c);
 }
 
 const struct cmd_row cmd_counter_verbs[] = {
@@ -286,7 +277,7 @@ const struct cmd_row cmd_counter_verbs[] = {
 		.help = "read and clear the counters (PPCC bulk get and clear)",
 		.example = "counter clear",
 		.flags = CMD_DEVICE,
-		.complete = counter_clear_complete,
+		.complete = cmd_complete_counter_slot,
 	},
 	{ 0 }
 };

@@ -216,16 +216,6 @@ static int cmd_pcc_clear(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* The first word: a slot whose algorithm has counters. */
-static bool pcc_slot_complete(struct session *s, char **argv, int argc,
-				  struct cands *c)
-{
-	(void)argv;
-	if (argc == 0)
-		cand_slots(s, c, true);
-	return true;
-}
-
 const struct cmd_row cmd_pcc_verbs[] = {
 	{
 		.name = "show",
@@ -244,7 +234,7 @@ const struct cmd_row cmd_pcc_verbs[] = {
 		.help = "one slot's counters as one block (BAD_STATE when disabled)",
 		.example = "pcc counters 0",
 		.flags = CMD_DEVICE,
-		.complete = pcc_slot_complete,
+		.complete = cmd_complete_counter_slot,
 	},
 	{
 		.name = "clear",
@@ -254,7 +244,7 @@ const struct cmd_row cmd_pcc_verbs[] = {
 		.help = "reset a slot's counters to 0 (get-and-clear without reading)",
 		.example = "pcc clear",
 		.flags = CMD_DEVICE | CMD_WRITES,
-		.complete = pcc_slot_complete,
+		.complete = cmd_complete_counter_slot,
 	},
 	{ 0 }
 };

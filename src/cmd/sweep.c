@@ -2,7 +2,6 @@
  * sweep.h says what a sweep does): run, resume, show, plot, list, drop.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -511,35 +510,34 @@ static int cmd_sweep_plan(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* NAME/shard-*: the shards run on this machine, as paths, in order;
+ * NULL when there is none.
+ */
+static char **shard_dirs(const struct plan *pl)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	char sub[80], path[PCB_PATH_LEN], **v;
+	size_t i, n = 0;
 
-/* NAME/shard-*: the shards run on this machine, in order. */
-static char **shard_dirs(struct session *s, const char *dir)
-{
-	char **v = NULL, **nv, path[PCB_PATH_LEN];
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d = opendir(dir);
+	snprintf(sub, sizeof(sub), "sweeps/%s", pl->name);
+	v = store_names(sub, NULL);	/* directories, sorted */
+	for (i = 0; v && v[i]; i++) {
+		char *full;
 
-	if (!d)
-		return NULL;
-	while ((de = readdir(d))) {
-		if (strncmp(de->d_name, "shard-", 6) ||
-		    pcb_path(path, sizeof(path), NULL, "%s/%s", dir,
-			     de->d_name) ||
-		    !(nv = realloc(v, (n + 2) * sizeof(*v))))
+		if (strncmp(v[i], "shard-", 6) ||
+		    pcb_path(path, sizeof(path), NULL, "%s/%s", pl->dir, v[i]) ||
+		    !(full = strdup(path))) {
+			free(v[i]);
 			continue;
-		v = nv;
-		if ((v[n] = strdup(path)))
-			v[++n] = NULL;
+		}
+		free(v[i]);
+		v[n++] = full;
 	}
-	closedir(d);
 	if (v)
-		qsort(v, n, sizeof(*v), cmp_str);
-	(void)s;
+		v[n] = NULL;
+	if (v && !n) {
+		words_free(v);
+		v = NULL;
+	}
 	return v;
 }
 
@@ -578,7 +576,7 @@ static int cmd_sweep_merge(struct session *s, int argc, char **argv)
 
 	if (!rc)
 		rc = sw_load_results(s, pl);
-	if (!rc && argc == 1 && !(dirs = shard_dirs(s, pl->dir)))
+	if (!rc && argc == 1 && !(dirs = shard_dirs(pl)))
 		rc = pcb_error(&s->err, PCB_E_NOENT, "sweep merge: %s has no "
 			       "shards ('sweep run %s --shard I/N'); name the "
 			       "directories to merge", pl->name, pl->name);
