@@ -1,6 +1,7 @@
 /* pcap.c - RoCEv2 and PFC frames in the classic pcap format (pcap.h). */
 #include <string.h>
 
+#include "fsafe.h"
 #include "pcap.h"
 
 #define PCAP_MAGIC_NS	0xa1b23c4du	/* nanosecond timestamps */
@@ -110,6 +111,29 @@ static size_t roce_frame(uint8_t *b, const struct pcap_frame *f)
 	return ETH_HDR + IP_HDR + l4;
 }
 
+/* RoCEv2's invariant CRC (IBA annex A17): the CRC-32 of 8 bytes of ones
+ * (for the LRH RoCEv2 has not), the IP header with its variant fields
+ * (DSCP/ECN, TTL, checksum) as ones, UDP with its checksum as ones, the
+ * BTH with its reserved byte 4 (FECN/BECN) as ones, and the rest to the
+ * ICRC; sent least significant byte first, as the FCS is.
+ */
+static void roce_icrc(uint8_t *ip, size_t len)
+{
+	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff };
+	uint8_t h[IP_HDR + UDP_HDR + BTH_HDR];
+	uint32_t c;
+
+	memcpy(h, ip, sizeof(h));
+	h[1] = h[8] = h[10] = h[11] = 0xff;
+	h[IP_HDR + 6] = h[IP_HDR + 7] = 0xff;
+	h[IP_HDR + UDP_HDR + 4] = 0xff;
+	c = pcb_crc32(0, ones, sizeof(ones));
+	c = pcb_crc32(c, h, sizeof(h));
+	c = pcb_crc32(c, ip + sizeof(h), len - ICRC - sizeof(h));
+	le32(ip + len - ICRC, c);
+}
+
 /* 802.1Qbb: opcode, class-enable vector, eight pause times, padding. */
 static size_t pfc_frame(uint8_t *b, const struct pcap_frame *f)
 {
@@ -137,6 +161,8 @@ int pcap_write_frame(FILE *fp, int64_t t_ps, const struct pcap_frame *f,
 	memcpy(buf, f->dst_mac, 6);
 	memcpy(buf + 6, f->src_mac, 6);
 	len = f->pfc ? pfc_frame(buf, f) : roce_frame(buf, f);
+	if (!f->pfc && len <= snaplen)	/* its ICRC is kept: compute it */
+		roce_icrc(buf + ETH_HDR, len - ETH_HDR);
 	if (len < ETH_MIN)	/* padded (a probe): zeros after the ICRC */
 		len = ETH_MIN;
 	cap = len < snaplen ? len : snaplen;

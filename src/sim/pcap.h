@@ -6,8 +6,9 @@
  * write the frames those descriptors stand for: RoCEv2 (Ethernet, IPv4,
  * UDP to port 4791, the InfiniBand BTH, payload, ICRC) and PFC
  * (IEEE 802.1Qbb: MAC control 0x8808, opcode 0x0101).  What is not
- * modelled is written as zeros: payload bytes and the ICRC (not
- * computed; the frames carry no FCS, as captures on a host do).
+ * modelled is written as zeros: the payload bytes.  The ICRC is that of
+ * the frame as written (zeros for payload), computed when the snap length
+ * keeps it; the frames carry no FCS, as captures on a host do.
  *
  * Ownership: none; the FILE is the caller's.
  */

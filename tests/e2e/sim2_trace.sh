@@ -6,7 +6,8 @@
 # - the capture of every link, read by an independent reader (and by
 #   tshark when installed): headers, lengths, IPv4 checksums, ECN bits,
 #   PFC fields, and counts equal to the fabric's and the port trace's;
-#   a lossy run's capture has ACKs and NAKs;
+#   a lossy run's capture has ACKs and NAKs; frames kept whole carry
+#   RoCEv2's ICRC, checked against gzip's CRC-32;
 # - the run with every output is the run without: same summary.
 . "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
@@ -94,6 +95,23 @@ check "lossy reader: faults" 0 "$(pc bad)"
 naks=$(sed -n 2p "$tmp/n.json" | tr '}' '\n' | num packet_seq_err)
 [ "$(pc nak)" -gt 0 ] && [ "$(pc nak)" -ge "$naks" ] && [ "$(pc ack)" -gt 0 ] ||
 	{ echo "sim2_trace: lossy capture: $naks NAKs received; $(tr '\n' ' ' <"$tmp/pc")"; fail=1; }
+
+# the ICRC of frames kept whole, against gzip's CRC-32 of the bytes it
+# covers (an independent implementation): data, ACKs, CNPs, probes
+"$BIN" -d sim:n -c 'sim run 50us pcap w.pcap ports "host 4" snaplen 9000' >/dev/null
+od -An -v -tu1 w.pcap | awk -v max=1000 -f "$top/tests/tools/icrc-frames.awk" >"$tmp/icrc"
+good=0 ops=""
+while read -r op c0 c1 c2 c3 fmt; do
+	# shellcheck disable=SC2059
+	crc=$(printf "$fmt" | gzip -c | tail -c 8 | head -c 4 | od -An -tu1 | tr -s ' ' | sed 's/^ //')
+	if [ "$crc" = "$c0 $c1 $c2 $c3" ]; then good=$((good + 1)); else echo "icrc: opcode $op: $c0 $c1 $c2 $c3, gzip $crc"; fi
+	ops="$ops $op"
+done <"$tmp/icrc"
+n=$(wc -l <"$tmp/icrc")
+[ "$n" -ge 100 ] || { echo "sim2_trace: $n frames for the ICRC check"; fail=1; }
+check "good ICRCs" "$n" "$good"
+check "opcodes checked: send first, middle, ACK, CNP, probe, answer" "0 1 17 129 192 193" \
+	"$(echo "$ops" | tr ' ' '\n' | grep . | sort -n -u | tr '\n' ' ' | sed 's/ $//')"
 
 # refused before the run: a bad port, a selector without its output, a
 # capture without ports; nothing is written
