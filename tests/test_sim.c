@@ -396,6 +396,43 @@ static void test_stall_watchdog(void **state)
 	sim_free(s);
 }
 
+/* A PFC storm (storm_at): the receiver's NIC pauses its switch port for
+ * good.  The NICs count the one pause frame sent and the time the
+ * senders spent paused; the watchdog names the receiver's switch port
+ * first (held the longest), then the senders Xoff reached; a storm
+ * without PFC is refused.
+ */
+static void test_pfc_storm(void **state)
+{
+	struct sim_cfg c = incast(4);
+	struct pcb_err err = { 0 };
+	struct sim_port_counters pc;
+	struct sim_algo none;
+	struct sim *s;
+
+	(void)state;
+	memset(&none, 0, sizeof(none));
+	c.storm_at_ps = 50 * PS_PER_US;
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, 10 * PS_PER_MS, NULL), -PCB_E_DEVICE);
+	assert_true(s->now < 3 * PS_PER_MS);
+	sim_port_counters(s, &pc);
+	assert_int_equal(pc.pause_tx_prio[SIM_PRIO_DATA], 1);
+	assert_int_equal(pc.pause_rx_prio[SIM_PRIO_DATA], 4);
+	assert_true(pc.pause_rx_ns_prio[SIM_PRIO_DATA] > 4 * 900000ULL);
+	assert_true(pc.pause_rx_ns_prio[SIM_PRIO_DATA] <
+		    4 * (uint64_t)(s->now / 1000));
+	assert_int_equal(sim_stall(s, &err), -PCB_E_DEVICE);
+	if (!strstr(err.msg, "the longest first: switch 0 port 4, host 0, "
+		    "host 1, host 2, host 3") || strstr(err.msg, "more"))
+		fail_msg("stall message: %s", err.msg);
+	sim_free(s);
+	c.pfc = false;
+	s = NULL;
+	assert_int_equal(sim_create(&s, &c, &none, &err), -PCB_E_INVAL);
+	assert_null(s);
+}
+
 /* Lossy: drops appear, tail losses end in retransmission timeouts, and
  * every flow still completes (goodput recovers).
  */
@@ -1456,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(test_pfc_resume),
 		cmocka_unit_test(test_pfc_headroom),
 		cmocka_unit_test(test_stall_watchdog),
+		cmocka_unit_test(test_pfc_storm),
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_lossless_no_rto),
 		cmocka_unit_test(test_probe_rtt_honest),

@@ -512,6 +512,14 @@ static void test_two_priorities(void **state)
 		assert_true(pc.rx_pkts_prio[4] > 1000);
 		assert_int_equal(pc.pause_rx_prio[4] > 0, i != 1);
 		assert_int_equal(pc.pause_rx_prio[3] > 0, i != 0);
+		/* each priority's time paused is its own: none without
+		 * pauses, some with, at most every host for the whole run */
+		assert_int_equal(pc.pause_rx_ns_prio[4] > 0,
+				 pc.pause_rx_prio[4] > 0);
+		assert_int_equal(pc.pause_rx_ns_prio[3] > 0,
+				 pc.pause_rx_prio[3] > 0);
+		assert_true(pc.pause_rx_ns_prio[4] <= 2000000ULL * s->nhosts);
+		assert_true(pc.pause_rx_ns_prio[3] <= 2000000ULL * s->nhosts);
 		assert_int_equal(sw1 > 0, i != 1);
 		assert_int_equal(sw0 > 0, i != 0);
 		/* only a priority without PFC drops */

@@ -359,16 +359,19 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	    "received");
 	snprintf(name, sizeof(name), "rx_prio%d_pause_duration",
 		 SIM_PRIO_DATA);
-	ROW(name, c.pause_rx_ns / 1000, "us the NICs were paused");
+	ROW(name, c.pause_rx_ns_prio[SIM_PRIO_DATA] / 1000, "us the NICs were "
+	    "paused");
 	snprintf(name, sizeof(name), "tx_prio%d_pause", SIM_PRIO_DATA);
 	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
-	    "sent (their receive side never fills: 0)");
+	    "sent (their receive side never fills; a storm's: storm_at)");
 	for (p = 0; p < 8; p++) {	/* a second data priority's */
 		if (p == SIM_PRIO_DATA || p == SIM_PRIO_CTRL ||
 		    (!c.tx_pkts_prio[p] && !c.rx_pkts_prio[p]))
 			continue;
 		snprintf(name, sizeof(name), "rx_prio%d_pause", p);
 		ROW(name, c.pause_rx_prio[p], "");
+		snprintf(name, sizeof(name), "rx_prio%d_pause_duration", p);
+		ROW(name, c.pause_rx_ns_prio[p] / 1000, "");
 		snprintf(name, sizeof(name), "tx_prio%d_pause", p);
 		ROW(name, c.pause_tx_prio[p], "");
 	}

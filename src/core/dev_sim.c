@@ -103,9 +103,10 @@ static int simd_run(struct device *d, int64_t until, bool window,
  */
 enum { F_CNP_H, F_CNP_S, F_ECN, F_OOS, F_NAK, F_ACK_TO, F_RCV_WORDS,
        F_XMIT_WORDS, F_RCV_PKTS, F_XMIT_PKTS, F_RX_B, F_TX_B, F_RX_P, F_TX_P,
-       F_PAUSE_US, F_SW_DROP, F_LINK_DROP, F_SW_PAUSE, F_SW_ECN,
+       F_SW_DROP, F_LINK_DROP, F_SW_PAUSE, F_SW_ECN,
        F_SCALARS, F_RX_PRIO_B = F_SCALARS, F_RX_PRIO_P, F_TX_PRIO_B,
-       F_TX_PRIO_P, F_RX_PRIO_PAUSE, F_TX_PRIO_PAUSE, F_PRIO_END };
+       F_TX_PRIO_P, F_RX_PRIO_PAUSE, F_TX_PRIO_PAUSE, F_RX_PRIO_PAUSE_US,
+       F_PRIO_END };
 
 #define NCTRS (F_SCALARS + (F_PRIO_END - F_SCALARS) * 8)
 #define PIDX(f, p) (F_SCALARS + ((f) - F_SCALARS) * 8 + (p))
@@ -115,13 +116,13 @@ static const char *const scalar_names[F_SCALARS] = {
 	"out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
 	"port_rcv_data", "port_xmit_data", "port_rcv_packets",
 	"port_xmit_packets", "rx_bytes_phy", "tx_bytes_phy",
-	"rx_packets_phy", "tx_packets_phy", "rx_prio3_pause_duration",
-	"sim_switch_drops", "sim_link_drops", "sim_switch_pause_tx",
+	"rx_packets_phy", "tx_packets_phy", "sim_switch_drops", "sim_link_drops", "sim_switch_pause_tx",
 	"sim_switch_ecn_marked",
 };
 static const char *const prio_fmt[F_PRIO_END - F_SCALARS] = {
 	"rx_prio%d_bytes", "rx_prio%d_packets", "tx_prio%d_bytes",
 	"tx_prio%d_packets", "rx_prio%d_pause", "tx_prio%d_pause",
+	"rx_prio%d_pause_duration",
 };
 static char prio_names[F_PRIO_END - F_SCALARS][8][32];
 
@@ -163,7 +164,6 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	v[F_TX_B] = p->tx_bytes;
 	v[F_RX_P] = p->rx_pkts;
 	v[F_TX_P] = p->tx_pkts;
-	v[F_PAUSE_US] = p->pause_rx_ns / 1000;
 	v[F_SW_DROP] = p->drops_nobuf;
 	v[F_LINK_DROP] = p->drops_loss;
 	v[F_SW_PAUSE] = p->sw_pause_tx;
@@ -177,6 +177,7 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 			p->pause_rx_prio[i];
 		v[PIDX(F_TX_PRIO_PAUSE, i)] =
 			p->pause_tx_prio[i];
+		v[PIDX(F_RX_PRIO_PAUSE_US, i)] = p->pause_rx_ns_prio[i] / 1000;
 	}
 	return 0;
 }

@@ -944,6 +944,27 @@ static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
 }
 
+/* A PFC storm (scenario storm_at): host port pi's NIC stops draining and
+ * pauses its switch port, on every lossless data priority, never to
+ * resume.  A real NIC refreshes the pause before its quanta run out; the
+ * simulator's pause holds until a resume, so one frame stands for them.
+ */
+static void storm(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+	int64_t at = s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay;
+
+	p->pause_sent = true;
+	p->pause_tx++;
+	TAP(s, tap_pfc(s, pi, true, false));
+	ev_push(s, at, EV_PFC_PAUSE, p->peer);
+	if (s->c1 && s->pfc_c[1]) {
+		s->c1[pi].pause_sent = true;
+		s->c1[pi].pause_tx++;
+		ev_push(s, at, EV_PFC1_PAUSE, p->peer);
+	}
+}
+
 static void pfc_check_resume(struct sim *s, uint32_t inport)
 {
 	struct port *p = &s->ports[inport];
@@ -1850,6 +1871,9 @@ static void dispatch(struct sim *s, const struct ev *e)
 	case EV_FLOW_GEN:
 		s->src->flow_gen(s, id);
 		break;
+	case EV_STORM:
+		storm(s, id);
+		break;
 	default:
 		break;
 	}
@@ -2280,39 +2304,59 @@ int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
 			pi - s->nodes[p->node].port0);
 }
 
+/* Since when PFC holds port pi (either class's pause, the older). */
+static int64_t held_since(const struct sim *s, uint32_t pi)
+{
+	int64_t t = s->ports[pi].paused ? s->ports[pi].pause_start : INT64_MAX;
+
+	if (s->c1 && s->c1[pi].paused && s->c1[pi].pause_start < t)
+		t = s->c1[pi].pause_start;
+	return t;
+}
+
+#define STALL_NAMES 8
+
+/* The watchdog's error: the ports PFC holds with data waiting, the
+ * longest held first (a storm's or a deadlock's first pause is where it
+ * began), at most STALL_NAMES of them by name. */
 int sim_stall(const struct sim *s, struct pcb_err *err)
 {
-	char names[320];
+	char names[STALL_NAMES * 40 + 32];	/* a name: 33 at most */
 	size_t len = 0;
 	uint64_t queued = 0;
-	uint32_t i, shown = 0, more = 0;
+	uint32_t i, j, top[STALL_NAMES], ntop = 0, more = 0;
 
 	if (!stalled(s))
 		return 0;
-	names[0] = '\0';
 	for (i = 0; i < s->nports; i++) {
-		char one[48];
-
 		queued += q_bytes(s, &s->ports[i]);
 		if (!port_held(s, i) || !port_waits(s, i))
 			continue;
-		sim_port_name(s, i, one, sizeof(one));
-		if (len + strlen(one) + 2 < sizeof(names) - 16 && shown < 8) {
-			len += (size_t)snprintf(names + len,
-						sizeof(names) - len, "%s%s",
-						shown ? ", " : "", one);
-			shown++;
-		} else {
+		if (ntop == STALL_NAMES) {	/* the newest of the kept out */
 			more++;
+			if (held_since(s, i) >= held_since(s, top[ntop - 1]))
+				continue;
+			ntop--;
 		}
+		for (j = ntop++; j && held_since(s, top[j - 1]) >
+				    held_since(s, i); j--)
+			top[j] = top[j - 1];
+		top[j] = i;
+	}
+	names[0] = '\0';
+	for (j = 0; j < ntop; j++) {
+		len += (size_t)snprintf(names + len, sizeof(names) - len,
+					"%s", j ? ", " : "");
+		len += (size_t)sim_port_name(s, top[j], names + len,
+					     sizeof(names) - len);
 	}
 	if (more)
 		snprintf(names + len, sizeof(names) - len, " and %u more",
 			 more);
 	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
 			 "%.3f ms: no data has left any port since %.3f ms, "
-			 "%llu bytes queued; paused by PFC: %s",
-			 (double)s->now / PS_PER_MS,
+			 "%llu bytes queued; paused by PFC, the longest first: "
+			 "%s", (double)s->now / PS_PER_MS,
 			 (double)s->last_tx / PS_PER_MS,
 			 (unsigned long long)queued, names);
 }
@@ -2428,8 +2472,15 @@ void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
 		delta[c] = (uint32_t)acc[c];
 }
 
-/* Host port pi's class-1 share, from priority 3's to its own (the time
- * paused, pause_rx_ns, stays priority 3's). */
+/* A port's time paused so far, ns, from its total and a pause under way. */
+static uint64_t paused_ns(const struct sim *s, int64_t total, bool paused,
+			  int64_t start)
+{
+	return (uint64_t)(total + (paused ? s->now - start : 0)) / PS_PER_NS;
+}
+
+/* Host port pi's class-1 share, from priority 3's to its own (priority
+ * 3's time paused is struct port's alone: class 1 has its own). */
 static void c1_counters(const struct sim *s, uint32_t pi,
 			struct sim_port_counters *c)
 {
@@ -2445,6 +2496,8 @@ static void c1_counters(const struct sim *s, uint32_t pi,
 	c->tx_bytes_prio[pr] += q->tx_bytes;
 	c->tx_pkts_prio[pr] += q->tx_pkts;
 	c->pause_rx_prio[pr] += q->pause_rx;
+	c->pause_rx_ns_prio[pr] += paused_ns(s, q->paused_ps, q->paused,
+					     q->pause_start);
 }
 
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
@@ -2474,8 +2527,8 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 		}
 		c->pause_rx_prio[SIM_PRIO_DATA] += p->pause_rx;
 		c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
-		c->pause_rx_ns += (uint64_t)(p->paused_ps + (p->paused ?
-				s->now - p->pause_start : 0)) / PS_PER_NS;
+		c->pause_rx_ns_prio[SIM_PRIO_DATA] +=
+			paused_ns(s, p->paused_ps, p->paused, p->pause_start);
 		if (s->c1)
 			c1_counters(s, s->hosts[i].port, c);
 	}

@@ -112,6 +112,10 @@ static const struct key keys[] = {
 	  "priority of the periodic incast (0-7, not 6; 3: the mix's)" },
 	{ "pfc_prios", K_PRIOS, O(pfc_prios), 0, 0, KB_ALL | KB_QUIET,
 	  "priorities with PFC: a list of 0-7 such as 3,4, or all" },
+	{ "storm_at", K_DUR, O(storm_at_ps), 0, 1000 * PS_PER_MS,
+	  KB_ALL | KB_QUIET, "a PFC storm: the receiver's NIC (an incast's; "
+	  "host 0 otherwise) stops draining at T and pauses its switch port "
+	  "for good (0: none)" },
 };
 #undef O
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -588,6 +592,10 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 					 c->kind == SIM_MIX &&
 					 c->incast_prio != SIM_PRIO_DATA ?
 					 " and incast_prio's" : "");
+	if (c->storm_at_ps && !(c->pfc && (!c->pfc_prios ||
+					   (c->pfc_prios >> SIM_PRIO_DATA & 1))))
+		return pcb_error(err, PCB_E_INVAL, "sim: storm_at needs PFC "
+				 "on priority %u (pfc on)", SIM_PRIO_DATA);
 	if (c->headroom != SIM_AUTO && c->headroom < sim_headroom_min(c)) {
 		unsigned long long m = sim_headroom_min(c);
 
@@ -854,6 +862,12 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (c->storm_at_ps) {
+		uint32_t h = c->kind == SIM_INCAST ||
+			     c->kind == SIM_STAIRCASE ? c->senders : 0;
+
+		sim_schedule(s, c->storm_at_ps, EV_STORM, s->hosts[h].port);
+	}
 	return sim_buffer_setup(s, err);
 }
 

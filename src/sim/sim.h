@@ -92,6 +92,10 @@ struct sim_cfg {
 	 * pfc_prios (a bit per priority; 0: every data priority) */
 	uint32_t incast_prio;
 	uint32_t pfc_prios;
+	/* a PFC storm (0: none): at this time the receiving host's NIC (an
+	 * incast's receiver, host 0 otherwise) stops draining, as a hung
+	 * host does, and pauses its switch port for good */
+	int64_t storm_at_ps;
 };
 
 enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE };
@@ -179,7 +183,7 @@ struct sim_port_counters {	/* per device view: every host NIC */
 	uint64_t rx_bytes_prio[8], rx_pkts_prio[8];
 	uint64_t tx_bytes_prio[8], tx_pkts_prio[8];
 	uint64_t pause_rx_prio[8], pause_tx_prio[8];
-	uint64_t pause_rx_ns;		/* time NICs spent paused */
+	uint64_t pause_rx_ns_prio[8];	/* time NICs spent paused */
 	uint64_t out_of_sequence;	/* data received past a hole */
 	uint64_t drops_nowqe;		/* receive queues are not modeled: 0 */
 	uint64_t ecn_marked;		/* CE-marked RoCE packets received */
