@@ -72,7 +72,9 @@ static void eval_line(struct session *s, const struct tune_res *r,
 		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
 			e->con[k], ci_text(e->con_ci[k], ci, sizeof(ci)),
 			r->cons[k].op, r->cons[k].v);
-	fprintf(s->out.fp, "%s\n", e->feasible ? "" : "  INFEASIBLE");
+	fprintf(s->out.fp, "%s%s\n", e->feasible ? "" : "  INFEASIBLE",
+		r->nscen > 1 ? (r->mean ? "  (mean)" : "  (worst case)") : "");
+	tune_print_scen(s, r, e);
 }
 
 static void eval_json(struct session *s, const struct tune_res *r,
@@ -92,6 +94,7 @@ static void eval_json(struct session *s, const struct tune_res *r,
 	for (k = 0; k < r->ncons; k++)
 		out_real(&s->out, r->cons[k].col, e->con[k]);
 	out_bool(&s->out, "feasible", e->feasible);
+	tune_json_scen(s, r, e);
 	out_obj_end(&s->out);
 }
 
@@ -103,6 +106,14 @@ static void print_json(struct session *s, const struct tune_res *r)
 	out_str(&s->out, "tune", r->name);
 	out_str(&s->out, "objective", r->obj);
 	out_str(&s->out, "sense", r->maximize ? "maximize" : "minimize");
+	out_str(&s->out, "combine", r->mean ? "mean" : "worst");
+	out_arr_begin(&s->out, "scenario_set");
+	for (i = 0; i < r->nscen; i++) {
+		char t[1024];
+
+		out_str(&s->out, NULL, tune_scen_text(r, i, t, sizeof(t)));
+	}
+	out_arr_end(&s->out);
 	out_u64(&s->out, "runs", r->runs);
 	out_u64(&s->out, "evals", r->nev);
 	out_real(&s->out, "wall_s", r->wall_s);
@@ -128,16 +139,22 @@ void tune_print(struct session *s, const struct tune_res *r)
 {
 	FILE *fp = s->out.fp;
 	size_t i, k;
-	char pt[256];
+	char pt[256], set[64], nsc[48] = "";
 
 	if (s->out.json) {
 		print_json(s, r);
 		return;
 	}
-	fprintf(fp, "tune %s: %s %s on %s slot %u, %zu runs (%zu points x "
-		"%zu seeds) in %.1f s\n", r->name, r->maximize ? "maximize" :
-		"minimize", r->obj, r->algo, r->slot, r->runs, r->nev,
-		r->nseeds, r->wall_s);
+	if (r->nscen > 1)
+		snprintf(nsc, sizeof(nsc), " x %zu scenarios", r->nscen);
+	fprintf(fp, "tune %s: %s %s%s%s%s on %s slot %u, %zu runs (%zu points "
+		"x %zu seeds%s) in %.1f s\n", r->name, r->maximize ?
+		"maximize" : "minimize", r->obj, r->nscen > 1 ? " (" : "",
+		tune_set_text(r, set, sizeof(set)), r->nscen > 1 ? ")" : "",
+		r->algo, r->slot, r->runs, r->nev, r->nseeds, nsc, r->wall_s);
+	for (k = 0; r->nscen > 1 && k < r->nscen; k++)
+		fprintf(fp, "  scenario %zu: %s\n", k + 1,
+			tune_scen_text(r, k, pt, sizeof(pt)));
 	fprintf(fp, "%5s  %-7s  %-40s %14s %10s\n", "EVAL", "PHASE", "POINT",
 		r->obj, "±95%");
 	for (i = 0; i < r->nev; i++) {
