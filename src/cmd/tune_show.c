@@ -478,10 +478,13 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 		plot_str(m, "objname", r.obj);
 		fprintf(m, "defobj = %.9g\n", r.def >= 0 ? r.ev[r.def].obj : 0);
 		{
-			char t[128];
+			char t[224], set[64];
 
-			snprintf(t, sizeof(t), "tune %s: %s %s", r.name,
-				 r.maximize ? "maximize" : "minimize", r.obj);
+			snprintf(t, sizeof(t), "tune %s: %s %s%s%s%s", r.name,
+				 r.maximize ? "maximize" : "minimize", r.obj,
+				 r.nscen > 1 ? " (" : "",
+				 tune_set_text(&r, set, sizeof(set)),
+				 r.nscen > 1 ? ")" : "");
 			plot_str(m, "plottitle", t);
 		}
 		fclose(m);
@@ -525,7 +528,8 @@ static bool tune_run_complete(struct session *s, char **argv, int argc,
 	(void)argc;
 	cand_params(s, c);
 	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
-		  "scenario, for, warmup, every, seeds, repeat, jobs, into");
+		  "scenario, worst, mean, for, warmup, every, seeds, repeat, "
+		  "jobs, into");
 	return true;
 }
 
@@ -537,13 +541,19 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.max_args = -1,
 		.args = "PARAM FROM:TO [PARAM FROM:TO ...] minimize|maximize "
 			"COL [subject to COL OP VALUE [and ...]] [budget N runs] "
-			"[scenario KIND KEY VALUE ...] [for D] [warmup D] [seeds "
-			"S1,S2,...] [jobs N] [into NAME]",
+			"[scenario KIND KEY VALUE ... [scenario ...] [worst|mean]] "
+			"[for D] [warmup D] [seeds S1,S2,...] [jobs N] [into NAME]",
 		.help = "search the params (sim device, scratch copies: the "
 			"device is never written) for the best COL under the "
 			"constraints: a Latin hypercube, then NLopt Sbplx; every "
 			"point on every seed (default 3); budget in runs (default "
-			"200); 'run' may be left out",
+			"200); 'run' may be left out. A set of up to 8 scenarios: "
+			"every point runs on each, the objective is their worst "
+			"case (default; its CI that scenario's) or their mean "
+			"('mean'; CI sqrt(sum of squared CIs)/n); a point is "
+			"feasible only if every scenario meets every constraint "
+			"(a constraint shows its worst scenario's value); the "
+			"budget counts runs on all scenarios",
 		.example = "tune ALPHA 0.02:0.5 AI 1:100 minimize queue_p99 "
 			"subject to util >= 0.9 budget 120 runs",
 		.flags = CMD_FALLBACK | CMD_DEVICE,
@@ -556,8 +566,9 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.max_args = 1,
 		.args = "NAME",
 		.help = "the path of evaluations, the best point and the default "
-			"with objective and constraints ± 95 % CI, the "
-			"sensitivity around the best",
+			"with objective and constraints ± 95 % CI (a set: "
+			"combined, then each scenario's), the sensitivity around "
+			"the best",
 		.example = "tune show tune1",
 		.flags = CMD_DEFAULT,
 		.complete = tune_name_complete,
