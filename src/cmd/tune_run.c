@@ -350,6 +350,16 @@ static int scen_plan(struct session *s, struct tsearch *t,
 		memcpy(v + tw->n, tw->sw + tw->sfirst[k], (size_t)n *
 		       sizeof(*v));
 	rc = tune_retag(s, sw_plan_parse(s, pl, tw->n + n, v, false));
+	/* in a set, say which scenario is wrong: any error after the first
+	 * plan is its scenario's (the other words passed there); the first's
+	 * when its scenario words are wrong on their own */
+	if (rc && tw->nsc > 1 && k == 0) {
+		struct pcb_err e = { 0 };
+		uint64_t seed;
+
+		if (!dev_workload_check(n - 1, v + tw->n + 1, &seed, &e))
+			return rc;
+	}
 	if (rc && tw->nsc > 1) {	/* say which */
 		char m[sizeof(s->err.msg)];
 		const char *c = strncmp(s->err.msg, "tune: ", 6) ?

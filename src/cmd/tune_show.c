@@ -111,7 +111,8 @@ static void print_json(struct session *s, const struct tune_res *r)
 	for (i = 0; i < r->nscen; i++) {
 		char t[1024];
 
-		out_str(&s->out, NULL, tune_scen_text(r, i, t, sizeof(t)));
+		out_str(&s->out, NULL, r->scen[i] ?
+			tune_scen_text(r, i, t, sizeof(t)) : NULL);
 	}
 	out_arr_end(&s->out);
 	out_u64(&s->out, "runs", r->runs);
