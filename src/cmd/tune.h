@@ -17,6 +17,15 @@
  * searched in log scale.  The budget counts runs (points x seeds) and
  * holds the default point and the sensitivity probes too.
  *
+ * A set of scenarios (`scenario incast ... scenario mix ...`, at most
+ * TUNE_MAX_SCEN): every point runs on every scenario (x seeds), one sweep
+ * plan per scenario; the objective combined over them as the worst case
+ * (the default: the largest when minimizing, the least when maximizing;
+ * its interval that scenario's) or the mean (its interval from the
+ * scenarios' seed intervals: sqrt(sum ci^2) / n, tune_set.c).  A point is
+ * feasible only when it meets every constraint on every scenario, in both
+ * modes; a constraint's combined value is its worst scenario's.
+ *
  * Saved in $XDG_DATA_HOME/pccbench/tunes/NAME/: results.csv (every run,
  * a sweep's columns, `point` = the evaluation's number) and tune.json
  * (the definition, every evaluation's means and 95 % intervals, the best,
@@ -33,14 +42,26 @@
 
 #define TUNE_MAX_CONS	8
 #define TUNE_MAX_EVALS	(SW_MAX_RUNS)
-#define TUNE_FILE_MAX	(8 << 20)	/* bytes of tune.json */
+#define TUNE_FILE_MAX	(16 << 20)	/* bytes of tune.json */
+#define TUNE_MAX_SCEN	8	/* scenarios in a set (said in the help) */
+
+/* A point's values on one scenario: means and 95 % intervals over the
+ * seeds.
+ */
+struct tune_sval {
+	double obj, obj_ci;
+	double con[TUNE_MAX_CONS], con_ci[TUNE_MAX_CONS];
+	bool feasible;
+};
 
 struct tune_eval {
 	uint32_t raw[SW_MAX_AXES];
 	char phase[8];		/* "default", "lhs", "local", "sens" */
+	/* combined over the scenarios (one scenario: its values) */
 	double obj, obj_ci;
 	double con[TUNE_MAX_CONS], con_ci[TUNE_MAX_CONS];
 	bool feasible;
+	struct tune_sval sc[TUNE_MAX_SCEN];	/* each scenario's */
 };
 
 struct tune_prm {
@@ -66,6 +87,12 @@ struct tune_res {
 	struct tune_cons cons[TUNE_MAX_CONS];
 	size_t nseeds;
 	uint64_t seeds[SW_MAX_REPEAT];
+	size_t nscen;		/* 1: one scenario */
+	char **scen[TUNE_MAX_SCEN];	/* each one's words (KIND KEY VALUE
+					 * ...), NULL-terminated, owned; NULL:
+					 * a file from before sets (one
+					 * scenario, not saved) */
+	bool mean;		/* combined: the mean, else the worst case */
 	size_t budget, runs;
 	double wall_s;
 	bool complete;		/* false: interrupted ('tune resume') */
@@ -89,6 +116,21 @@ void tune_res_free(struct tune_res *r);
 /* Score for comparisons: feasible first, then the objective's sense. */
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 		 const struct tune_eval *b);
+
+/* tune_set.c: the combined values of e from its scenarios' (e->sc). */
+void tune_combine(const struct tune_res *r, struct tune_eval *e);
+/* "the worst case of 2 scenarios" (or "" with one), for headers. */
+const char *tune_set_text(const struct tune_res *r, char *buf, size_t len);
+/* scenario k's words joined by spaces ("(not saved)" when unknown). */
+const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
+			   size_t len);
+/* Each scenario's objective and constraints for e (text or JSON), when a
+ * set.
+ */
+void tune_print_scen(struct session *s, const struct tune_res *r,
+		     const struct tune_eval *e);
+void tune_json_scen(struct session *s, const struct tune_res *r,
+		    const struct tune_eval *e);
 
 /* tune_show.c */
 void tune_print(struct session *s, const struct tune_res *r);

@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "session.h"
 #include "store.h"
+#include "words.h"
 
 int tune_dir(struct session *s, const char *name, char *buf, size_t len,
 	     bool create)
@@ -32,9 +33,15 @@ bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 
 void tune_res_free(struct tune_res *r)
 {
+	size_t k;
+
 	free(r->ev);
 	r->ev = NULL;
 	r->nev = 0;
+	for (k = 0; k < TUNE_MAX_SCEN; k++) {
+		words_free(r->scen[k]);
+		r->scen[k] = NULL;
+	}
 }
 
 static void real(FILE *fp, const char *key, double v)
@@ -45,6 +52,25 @@ static void real(FILE *fp, const char *key, double v)
 		fprintf(fp, "\"%s\":null", key);
 }
 
+/* "obj":..,"obj_ci":..,"cons":[..],"feasible":.. of one set of values */
+static void values_json(FILE *fp, const struct tune_res *r, double obj,
+			double obj_ci, const double *con, const double *con_ci,
+			bool feasible)
+{
+	size_t k;
+
+	real(fp, "obj", obj);
+	fputc(',', fp);
+	real(fp, "obj_ci", obj_ci);
+	fputs(",\"cons\":[", fp);
+	for (k = 0; k < r->ncons; k++)
+		fprintf(fp, "%s%.17g,%.17g", k ? "," : "",
+			isfinite(con[k]) ? con[k] : 0,
+			isfinite(con_ci[k]) ? con_ci[k] : 0);
+	fprintf(fp, "],\"feasible\":%s", feasible ? "true" : "false");
+}
+
+/* An evaluation: its combined values and, in a set, each scenario's. */
 static void eval_json(FILE *fp, const struct tune_res *r,
 		      const struct tune_eval *e)
 {
@@ -54,15 +80,39 @@ static void eval_json(FILE *fp, const struct tune_res *r,
 	for (k = 0; k < r->nprm; k++)
 		fprintf(fp, "%s%" PRIu32, k ? "," : "", e->raw[k]);
 	fputs("],", fp);
-	real(fp, "obj", e->obj);
-	fputc(',', fp);
-	real(fp, "obj_ci", e->obj_ci);
-	fputs(",\"cons\":[", fp);
-	for (k = 0; k < r->ncons; k++)
-		fprintf(fp, "%s%.17g,%.17g", k ? "," : "",
-			isfinite(e->con[k]) ? e->con[k] : 0,
-			isfinite(e->con_ci[k]) ? e->con_ci[k] : 0);
-	fprintf(fp, "],\"feasible\":%s}", e->feasible ? "true" : "false");
+	values_json(fp, r, e->obj, e->obj_ci, e->con, e->con_ci, e->feasible);
+	if (r->nscen > 1) {
+		fputs(",\"scen\":[", fp);
+		for (k = 0; k < r->nscen; k++) {
+			const struct tune_sval *v = &e->sc[k];
+
+			fputs(k ? ",{" : "{", fp);
+			values_json(fp, r, v->obj, v->obj_ci, v->con,
+				    v->con_ci, v->feasible);
+			fputc('}', fp);
+		}
+		fputc(']', fp);
+	}
+	fputc('}', fp);
+}
+
+/* "combine" and "scenarios": each scenario's words (a set: version 2). */
+static void scen_json(FILE *fp, const struct tune_res *r)
+{
+	size_t k, i;
+
+	fprintf(fp, ",\"combine\":\"%s\",\"scenarios\":[", r->mean ? "mean" :
+		"worst");
+	for (k = 0; k < r->nscen && r->scen[k]; k++) {
+		fputs(k ? ",[" : "[", fp);
+		for (i = 0; r->scen[k][i]; i++) {
+			if (i)
+				fputc(',', fp);
+			out_json_string(fp, r->scen[k][i]);
+		}
+		fputc(']', fp);
+	}
+	fputc(']', fp);
 }
 
 int tune_save(struct session *s, const char *dir, const struct tune_res *r)
@@ -78,7 +128,7 @@ int tune_save(struct session *s, const char *dir, const struct tune_res *r)
 	if (rc)
 		return rc;
 	fp = w.fp;
-	fputs("{\"version\":1,\"name\":", fp);
+	fprintf(fp, "{\"version\":%d,\"name\":", r->nscen > 1 ? 2 : 1);
 	out_json_string(fp, r->name);
 	fputs(",\"algo\":", fp);
 	out_json_string(fp, r->algo);
@@ -92,7 +142,9 @@ int tune_save(struct session *s, const char *dir, const struct tune_res *r)
 		fprintf(fp, ",\"op\":\"%s\",\"value\":%.17g}", r->cons[k].op,
 			r->cons[k].v);
 	}
-	fputs("],\"seeds\":[", fp);
+	fputc(']', fp);
+	scen_json(fp, r);
+	fputs(",\"seeds\":[", fp);
 	for (k = 0; k < r->nseeds; k++)
 		fprintf(fp, "%s%" PRIu64, k ? "," : "", r->seeds[k]);
 	fprintf(fp, "],\"budget\":%zu,\"runs\":%zu,\"wall_s\":%.3f,"
@@ -215,9 +267,82 @@ static const char *load_params(json_object *root, struct tune_res *r)
 	return NULL;
 }
 
+/* One set of values: "obj", "obj_ci", "cons" (value, interval pairs),
+ * "feasible".
+ */
+static bool load_values(json_object *e, const struct tune_res *r,
+			double *obj, double *obj_ci, double *con,
+			double *con_ci, bool *feasible)
+{
+	json_object *cons, *f;
+	size_t k;
+
+	if (!get_num(e, "obj", obj) || !get_num(e, "obj_ci", obj_ci) ||
+	    !get(e, "cons", json_type_array, &cons) ||
+	    json_object_array_length(cons) != 2 * r->ncons ||
+	    !get(e, "feasible", json_type_boolean, &f))
+		return false;
+	for (k = 0; k < 2 * r->ncons; k++) {
+		json_object *m = json_object_array_get_idx(cons, k);
+
+		if (!m || !(json_object_is_type(m, json_type_double) ||
+			    json_object_is_type(m, json_type_int)))
+			return false;
+		*(k % 2 ? &con_ci[k / 2] : &con[k / 2]) =
+			json_object_get_double(m);
+	}
+	*feasible = json_object_get_boolean(f);
+	return true;
+}
+
+static bool same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* A set's evaluation: each scenario's values, which must combine to the
+ * saved combined ones.
+ */
+static const char *load_scen_vals(json_object *e, const struct tune_res *r,
+				  struct tune_eval *v)
+{
+	struct tune_eval c;
+	json_object *a;
+	size_t k;
+
+	if (r->nscen < 2) {	/* one scenario: the values are its own */
+		struct tune_sval *q = &v->sc[0];
+
+		q->obj = v->obj;
+		q->obj_ci = v->obj_ci;
+		memcpy(q->con, v->con, sizeof(q->con));
+		memcpy(q->con_ci, v->con_ci, sizeof(q->con_ci));
+		q->feasible = v->feasible;
+		return NULL;
+	}
+	if (!get(e, "scen", json_type_array, &a) ||
+	    json_object_array_length(a) != r->nscen)
+		return "an evaluation's scenarios";
+	for (k = 0; k < r->nscen; k++) {
+		struct tune_sval *q = &v->sc[k];
+		json_object *m = json_object_array_get_idx(a, k);
+
+		if (!m || !load_values(m, r, &q->obj, &q->obj_ci, q->con,
+				       q->con_ci, &q->feasible))
+			return "an evaluation's scenarios";
+	}
+	memcpy(&c, v, sizeof(c));
+	tune_combine(r, &c);
+	if (!same_num(c.obj, v->obj) || !same_num(c.obj_ci, v->obj_ci) ||
+	    c.feasible != v->feasible)
+		return "an evaluation (its scenarios do not combine to it)";
+	return NULL;
+}
+
 static const char *load_evals(json_object *root, struct tune_res *r)
 {
-	json_object *a, *e, *raw, *cons, *f;
+	json_object *a, *e, *raw;
+	const char *bad;
 	size_t i, k, n;
 
 	if (!get(root, "evals", json_type_array, &a) ||
@@ -234,28 +359,67 @@ static const char *load_evals(json_object *root, struct tune_res *r)
 		if (!e || !get_strv(e, "phase", v->phase, sizeof(v->phase)) ||
 		    !get(e, "raw", json_type_array, &raw) ||
 		    json_object_array_length(raw) != r->nprm ||
-		    !get_num(e, "obj", &v->obj) ||
-		    !get_num(e, "obj_ci", &v->obj_ci) ||
-		    !get(e, "cons", json_type_array, &cons) ||
-		    json_object_array_length(cons) != 2 * r->ncons ||
-		    !get(e, "feasible", json_type_boolean, &f))
+		    !load_values(e, r, &v->obj, &v->obj_ci, v->con,
+				 v->con_ci, &v->feasible))
 			return "an evaluation";
 		for (k = 0; k < r->nprm; k++)
 			if (!arr_u32(raw, k, &v->raw[k]) ||
 			    v->raw[k] < r->prm[k].lo || v->raw[k] > r->prm[k].hi)
 				if (strcmp(v->phase, "default"))
 					return "an evaluation's point";
-		for (k = 0; k < 2 * r->ncons; k++) {
-			json_object *m = json_object_array_get_idx(cons, k);
-
-			if (!m || !(json_object_is_type(m, json_type_double) ||
-				    json_object_is_type(m, json_type_int)))
-				return "an evaluation's constraints";
-			*(k % 2 ? &v->con_ci[k / 2] : &v->con[k / 2]) =
-				json_object_get_double(m);
-		}
-		v->feasible = json_object_get_boolean(f);
+		bad = load_scen_vals(e, r, v);
+		if (bad)
+			return bad;
 		r->nev++;
+	}
+	return NULL;
+}
+
+/* "combine" and "scenarios" (a file from before sets has neither: one
+ * scenario, its words not saved); version 2: a set of 2 or more.
+ */
+static const char *load_scen(json_object *root, struct tune_res *r,
+			     int version)
+{
+	json_object *a, *m, *w;
+	size_t k, i, n;
+
+	r->nscen = 1;
+	if (json_object_object_get_ex(root, "combine", &m)) {
+		if (!json_object_is_type(m, json_type_string) ||
+		    (strcmp(json_object_get_string(m), "mean") &&
+		     strcmp(json_object_get_string(m), "worst")))
+			return "combine";
+		r->mean = !strcmp(json_object_get_string(m), "mean");
+	}
+	if (!json_object_object_get_ex(root, "scenarios", &a))
+		return version == 1 ? NULL : "scenarios";
+	n = json_object_is_type(a, json_type_array) ?
+	    json_object_array_length(a) : 0;
+	if (!json_object_is_type(a, json_type_array) || n > TUNE_MAX_SCEN ||
+	    (version == 1 && n > 1) || (version == 2 && n < 2))
+		return "scenarios";
+	r->nscen = n ? n : 1;
+	for (k = 0; k < n; k++) {
+		m = json_object_array_get_idx(a, k);
+		if (!m || !json_object_is_type(m, json_type_array) ||
+		    !json_object_array_length(m) ||
+		    json_object_array_length(m) > SW_MAX_ARGS)
+			return "scenarios";
+		r->scen[k] = calloc(json_object_array_length(m) + 1,
+				    sizeof(char *));
+		if (!r->scen[k])
+			return "scenarios (out of memory)";
+		for (i = 0; i < json_object_array_length(m); i++) {
+			w = json_object_array_get_idx(m, i);
+			if (!w || !json_object_is_type(w, json_type_string) ||
+			    !*json_object_get_string(w) ||
+			    strlen(json_object_get_string(w)) >= SW_WORD_MAX)
+				return "scenarios";
+			r->scen[k][i] = strdup(json_object_get_string(w));
+			if (!r->scen[k][i])
+				return "scenarios (out of memory)";
+		}
 	}
 	return NULL;
 }
@@ -268,8 +432,10 @@ static const char *load_root(json_object *root, struct tune_res *r)
 	double v;
 
 	if (!json_object_is_type(root, json_type_object) ||
-	    !get_num(root, "version", &v) || v != 1)
+	    !get_num(root, "version", &v) || (v != 1 && v != 2))
 		return "version";
+	if ((bad = load_scen(root, r, (int)v)))
+		return bad;
 	if (!get_strv(root, "name", r->name, sizeof(r->name)) ||
 	    !get_strv(root, "algo", r->algo, sizeof(r->algo)) ||
 	    !get_strv(root, "objective", r->obj, sizeof(r->obj)) ||

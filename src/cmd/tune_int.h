@@ -12,7 +12,11 @@
 /* A search in progress. */
 struct tsearch {
 	struct session *s;
-	struct plan *pl;
+	struct plan *pl;		/* the first scenario's (spl[0]) */
+	struct plan *spl[TUNE_MAX_SCEN];	/* a plan per scenario */
+	char **sargv[TUNE_MAX_SCEN];	/* their words (the plans point
+					 * into them) */
+	size_t rpp;			/* runs per point: seeds x scenarios */
 	struct tune_res *r;
 	int ocol;			/* the objective's column in pl->res */
 	int ccol[TUNE_MAX_CONS];

@@ -102,23 +102,62 @@ static int cons_value(struct session *s, const char *col, const char *t,
 }
 
 struct twords {
-	char *w[MAX_WORDS];	/* the sweep's words (owned) */
+	char *w[MAX_WORDS];	/* the sweep's words but the scenarios (owned) */
 	int n;
+	char *sw[MAX_WORDS];	/* the scenarios' words, "scenario" first */
+	int nsw;
+	int sfirst[TUNE_MAX_SCEN + 1];	/* scenario k: sw[sfirst[k]..] */
+	size_t nsc;
+	const char *comb;	/* "worst", "mean" or NULL (not said) */
 	char name[64];
 	bool have_seeds;
 	unsigned long jobs, budget;
 };
 
-static int add_word(struct session *s, struct twords *tw, const char *w)
+static int add_to(struct session *s, char **w, int *n, const char *word)
 {
-	if (tw->n == MAX_WORDS - 1)
+	if (*n == MAX_WORDS - 1)
 		return pcb_error(&s->err, PCB_E_RANGE, "tune: more than %d "
 				 "words", MAX_WORDS - 2);
-	tw->w[tw->n] = strdup(w);
-	if (!tw->w[tw->n])
+	w[*n] = strdup(word);
+	if (!w[*n])
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	tw->n++;
+	(*n)++;
 	return 0;
+}
+
+static int add_word(struct session *s, struct twords *tw, const char *w)
+{
+	return add_to(s, tw->w, &tw->n, w);
+}
+
+static bool is_comb(const char *w)
+{
+	return !strcmp(w, "worst") || !strcmp(w, "mean");
+}
+
+/* scenario KIND KEY VALUE ... (up to the next keyword): one more of the
+ * set, its words kept apart (each scenario gets its own plan).
+ */
+static int add_scenario(struct session *s, struct twords *tw, int argc,
+			char **argv, int *i)
+{
+	int rc;
+
+	if (tw->nsc == TUNE_MAX_SCEN)
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: at most %d "
+				 "scenarios in a set", TUNE_MAX_SCEN);
+	tw->sfirst[tw->nsc] = tw->nsw;
+	rc = add_to(s, tw->sw, &tw->nsw, argv[*i]);
+	while (!rc && *i + 1 < argc && !sw_is_keyword(argv[*i + 1]) &&
+	       strcmp(argv[*i + 1], "budget") && !is_comb(argv[*i + 1]))
+		rc = add_to(s, tw->sw, &tw->nsw, argv[++*i]);
+	if (!rc && tw->nsw - tw->sfirst[tw->nsc] < 2)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "tune: scenario KIND "
+			       "[KEY VALUE ...] (e.g. scenario incast senders "
+			       "64)");
+	tw->sfirst[++tw->nsc] = tw->nsw;
+	return rc;
 }
 
 /* PARAM FROM:TO pairs into "PARAM FROM,TO" sweep words. */
@@ -192,8 +231,8 @@ static int parse_cons(struct session *s, struct tune_res *r, int argc,
 	return 0;
 }
 
-/* The keywords of tune itself (budget, into) and the sweep's, passed on;
- * those a tune cannot take are refused.
+/* The keywords of tune itself (budget, worst, mean, into) and the
+ * sweep's, passed on; those a tune cannot take are refused.
  */
 static int parse_rest(struct session *s, struct twords *tw, int argc,
 		      char **argv, int i)
@@ -213,12 +252,22 @@ static int parse_rest(struct session *s, struct twords *tw, int argc,
 				i++;
 			continue;
 		}
+		if (is_comb(argv[i])) {
+			if (tw->comb)
+				return pcb_error(&s->err, PCB_E_USAGE, "tune: "
+						 "'%s' after '%s': say once how "
+						 "the scenarios combine (worst "
+						 "or mean)", argv[i], tw->comb);
+			tw->comb = !strcmp(argv[i], "mean") ? "mean" : "worst";
+			continue;
+		}
 		if (!k || k->id == SW_K_WHILE || k->id == SW_K_PLOT ||
 		    k->id == SW_K_SHUFFLE || k->id == SW_K_MEASURE)
 			return pcb_error(&s->err, PCB_E_INVAL, "tune: unknown or "
 					 "unusable word '%s' (subject to, budget, "
-					 "scenario, for, warmup, every, seeds, "
-					 "repeat, jobs, into)", argv[i]);
+					 "scenario, worst, mean, for, warmup, "
+					 "every, seeds, repeat, jobs, into)",
+					 argv[i]);
 		if (k->nvals && i + 1 >= argc)
 			return pcb_error(&s->err, PCB_E_USAGE, "tune: '%s' needs "
 					 "a value", argv[i]);
@@ -231,16 +280,19 @@ static int parse_rest(struct session *s, struct twords *tw, int argc,
 					    SW_MAX_JOBS, "worker processes",
 					    &tw->jobs);
 		tw->have_seeds |= k->id == SW_K_SEEDS || k->id == SW_K_REPEAT;
+		if (!rc && k->id == SW_K_SCENARIO) {
+			rc = add_scenario(s, tw, argc, argv, &i);
+			continue;
+		}
 		if (!rc)
 			rc = add_word(s, tw, argv[i]);
-		if (k->id == SW_K_SCENARIO)	/* up to the next keyword */
-			while (!rc && i + 1 < argc &&
-			       !sw_is_keyword(argv[i + 1]) &&
-			       strcmp(argv[i + 1], "budget"))
-				rc = add_word(s, tw, argv[++i]);
-		else if (!rc && k->nvals)
+		if (!rc && k->nvals)
 			rc = add_word(s, tw, argv[++i]);
 	}
+	if (!rc && tw->comb && tw->nsc < 2)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "tune: '%s' combines a "
+			       "set of scenarios; give two or more (scenario "
+			       "incast ... scenario mix ...)", tw->comb);
 	return rc;
 }
 
@@ -274,6 +326,67 @@ static void twords_free(struct twords *tw)
 
 	for (i = 0; i < tw->n; i++)
 		free(tw->w[i]);
+	for (i = 0; i < tw->nsw; i++)
+		free(tw->sw[i]);
+}
+
+/* Scenario k's plan: the common words and its own scenario (none given:
+ * the device's, which the sweep parser makes explicit).  Its scenario's
+ * words kept in the tune.
+ */
+static int scen_plan(struct session *s, struct tsearch *t,
+		     struct twords *tw, size_t k)
+{
+	int n = tw->nsc ? tw->sfirst[k + 1] - tw->sfirst[k] : 0, i, rc;
+	char **v = calloc((size_t)(tw->n + n + 1), sizeof(*v));
+	struct plan *pl = calloc(1, sizeof(*pl));
+
+	t->sargv[k] = v;
+	t->spl[k] = pl;
+	if (!v || !pl)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	memcpy(v, tw->w, (size_t)tw->n * sizeof(*v));
+	if (n)
+		memcpy(v + tw->n, tw->sw + tw->sfirst[k], (size_t)n *
+		       sizeof(*v));
+	rc = tune_retag(s, sw_plan_parse(s, pl, tw->n + n, v, false));
+	/* in a set, say which scenario is wrong: any error after the first
+	 * plan is its scenario's (the other words passed there); the first's
+	 * when its scenario words are wrong on their own */
+	if (rc && tw->nsc > 1 && k == 0) {
+		struct pcb_err e = { 0 };
+		uint64_t seed;
+
+		if (!dev_workload_check(n - 1, v + tw->n + 1, &seed, &e))
+			return rc;
+	}
+	if (rc && tw->nsc > 1) {	/* say which */
+		char m[sizeof(s->err.msg)];
+		const char *c = strncmp(s->err.msg, "tune: ", 6) ?
+				s->err.msg : s->err.msg + 6;
+		int o = snprintf(m, sizeof(m), "tune: scenario %zu: ", k + 1);
+
+		snprintf(m + o, sizeof(m) - (size_t)o, "%.*s",
+			 (int)(sizeof(m) - (size_t)o - 1), c);
+		memcpy(s->err.msg, m, sizeof(m));
+	}
+	if (rc || !pl->replay)
+		return rc;
+	t->r->scen[k] = calloc((size_t)pl->nscen + 1, sizeof(char *));
+	if (!t->r->scen[k])
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 0; i < pl->nscen; i++) {
+		t->r->scen[k][i] = strdup(pl->scen[i]);
+		if (!t->r->scen[k][i])
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	if (k && (pl->res->ncols != t->pl->res->ncols ||
+		  memcmp(pl->res->cols, t->pl->res->cols, pl->res->ncols *
+			 sizeof(pl->res->cols[0]))))
+		return pcb_error(&s->err, PCB_E_INVAL, "tune: scenario %zu "
+				 "measures other columns than scenario 1",
+				 k + 1);
+	return 0;
 }
 
 /* The words to a tune_res and a sweep plan; nothing runs. */
@@ -300,12 +413,14 @@ static int tune_parse(struct session *s, int argc, char **argv,
 		     -s->err.code : 0;
 	if (!rc)
 		rc = measure_words(s, tw, r);
-	if (rc)
-		return rc;
-	t->pl = calloc(1, sizeof(*t->pl));
-	if (!t->pl)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = tune_retag(s, sw_plan_parse(s, t->pl, tw->n, tw->w, false));
+	r->nscen = tw->nsc ? tw->nsc : 1;
+	r->mean = tw->comb && !strcmp(tw->comb, "mean");
+	for (k = 0; !rc && k < r->nscen; k++) {
+		rc = scen_plan(s, t, tw, k);
+		t->pl = t->spl[0];
+		if (!rc && !t->pl->replay)
+			break;
+	}
 	if (rc)
 		return rc;
 	if (!t->pl->replay)
@@ -343,13 +458,20 @@ static int tune_parse(struct session *s, int argc, char **argv,
 	r->nseeds = t->pl->repeat;
 	memcpy(r->seeds, t->pl->seeds, sizeof(r->seeds));
 	r->budget = tw->budget ? tw->budget : 200;
-	if (r->budget / r->nseeds < 3 * r->nprm + 3)
+	t->rpp = r->nseeds * r->nscen;
+	if (r->budget / t->rpp < 3 * r->nprm + 3) {
+		char each[48] = "";
+
+		if (r->nscen > 1)
+			snprintf(each, sizeof(each), " on each of %zu "
+				 "scenarios", r->nscen);
 		return pcb_error(&s->err, PCB_E_RANGE, "tune: budget %zu "
-				 "runs is %zu points of %zu seed(s); %zu "
+				 "runs is %zu points of %zu seed(s)%s; %zu "
 				 "params need at least %zu points (%zu runs)",
-				 r->budget, r->budget / r->nseeds, r->nseeds,
+				 r->budget, r->budget / t->rpp, r->nseeds, each,
 				 r->nprm, 3 * r->nprm + 3,
-				 (3 * r->nprm + 3) * r->nseeds);
+				 (3 * r->nprm + 3) * t->rpp);
+	}
 	if (tw->jobs) {
 		t->jobs = (unsigned)tw->jobs;
 	} else {
@@ -432,15 +554,22 @@ static int tune_exec(struct session *s, struct tsearch *t)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	memcpy(t->all->cols, t->pl->res->cols, sizeof(t->all->cols));
 	t->all->ncols = t->pl->res->ncols;
+	/* a set: each row says its scenario (0, 1, ...), in the last column */
+	if (r->nscen > 1 && series_add_col(t->all, "scenario", ""))
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: too many "
+				 "columns");
 	if (t->oldrows && (t->oldrows->ncols != t->all->ncols ||
 			   memcmp(t->oldrows->cols, t->all->cols,
 				  t->all->ncols * sizeof(t->all->cols[0]))))
 		return pcb_error(&s->err, PCB_E_CORRUPT, "tune %s: its "
 				 "results.csv has other columns than its "
 				 "definition", r->name);
-	snprintf(t->pl->name, sizeof(t->pl->name), "%s", r->name);
-	rc = pcb_path(t->pl->dir, sizeof(t->pl->dir), &s->err, "%s/batch",
-		      t->dir);
+	for (size_t k = 0; !rc && k < r->nscen; k++) {
+		snprintf(t->spl[k]->name, sizeof(t->spl[k]->name), "%s",
+			 r->name);
+		rc = pcb_path(t->spl[k]->dir, sizeof(t->spl[k]->dir), &s->err,
+			      "%s/batch", t->dir);
+	}
 	if (!rc) {
 		sw_rm_tree(t->pl->dir);
 		if (mkdir(t->pl->dir, 0700))
@@ -477,9 +606,14 @@ static int tune_exec(struct session *s, struct tsearch *t)
 
 static void tsearch_free(struct tsearch *t, struct twords *tw)
 {
+	size_t k;
+
 	series_free(t->all);
-	if (t->pl)
-		sw_plan_free(t->pl);
+	for (k = 0; k < TUNE_MAX_SCEN; k++) {
+		if (t->spl[k])
+			sw_plan_free(t->spl[k]);
+		free(t->sargv[k]);
+	}
 	twords_free(tw);
 	tune_res_free(t->r);
 }
@@ -492,9 +626,12 @@ int cmd_tune_run(struct session *s, int argc, char **argv)
 	int rc = tune_parse(s, argc, argv, &t, &tw);
 
 	if (!rc && s->dry_run) {
+		char set[64];
+
 		out_text(&s->out, "tune: %zu params, budget %zu runs of %zu "
-			 "seed(s); nothing run (dry run)\n", r.nprm, r.budget,
-			 r.nseeds);
+			 "seed(s)%s%s; nothing run (dry run)\n", r.nprm,
+			 r.budget, r.nseeds, r.nscen > 1 ? ", objective: " : "",
+			 tune_set_text(&r, set, sizeof(set)));
 	} else {
 		if (!rc)
 			rc = tune_mkdir(s, &r, tw.name, t.dir, sizeof(t.dir));
@@ -505,6 +642,37 @@ int cmd_tune_run(struct session *s, int argc, char **argv)
 	}
 	tsearch_free(&t, &tw);
 	return rc;
+}
+
+/* Resume: the scenario set parsed again from tune.args must be the one
+ * the saved points ran on (a file from before sets: one scenario, its
+ * words not saved).
+ */
+static int same_set(struct session *s, const struct tune_res *r,
+		    const struct tune_res *old)
+{
+	char a[512], b[512];
+	size_t k, i;
+
+	if (r->nscen != old->nscen || (r->nscen > 1 && r->mean != old->mean))
+		return pcb_error(&s->err, PCB_E_STATE, "tune %s ran on %s; its "
+				 "tune.args now says %s; resume refused",
+				 r->name, old->nscen > 1 ?
+				 tune_set_text(old, a, sizeof(a)) :
+				 "one scenario", r->nscen > 1 ?
+				 tune_set_text(r, b, sizeof(b)) : "one scenario");
+	for (k = 0; k < r->nscen && old->scen[k]; k++) {
+		for (i = 0; r->scen[k][i] && old->scen[k][i] &&
+		     !strcmp(r->scen[k][i], old->scen[k][i]); i++)
+			;
+		if (r->scen[k][i] || old->scen[k][i])
+			return pcb_error(&s->err, PCB_E_STATE, "tune %s: "
+					 "scenario %zu was '%s', now '%s'; "
+					 "resume refused", r->name, k + 1,
+					 tune_scen_text(old, k, a, sizeof(a)),
+					 tune_scen_text(r, k, b, sizeof(b)));
+	}
+	return 0;
 }
 
 /* tune resume NAME: the definition from tune.args, the path so far
@@ -551,6 +719,9 @@ int cmd_tune_resume(struct session *s, int argc, char **argv)
 		rc = tune_parse(s, nw, words, &t, &tw);
 	if (!rc) {
 		snprintf(r.name, sizeof(r.name), "%s", argv[0]);
+		rc = same_set(s, &r, &old);
+	}
+	if (!rc) {
 		t.old = &old;
 		t.oldrows = rows;
 		t.wall0 = old.wall_s;

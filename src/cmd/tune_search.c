@@ -96,30 +96,33 @@ static int find_eval(const struct tune_res *r, const uint32_t *raw)
 	return -1;
 }
 
-/* The means and intervals of point p of the batch just run. */
-static void eval_stats(struct tsearch *t, size_t p, struct tune_eval *e)
+/* The means and intervals of point p of the batch just run on scenario
+ * k's plan, and whether they meet the constraints.
+ */
+static void scen_stats(struct tsearch *t, size_t k, size_t p,
+		       struct tune_sval *e)
 {
-	struct plan *pl = t->pl;
-	size_t nc = pl->res->ncols, k, j, used;
+	struct plan *pl = t->spl[k];
+	size_t nc = pl->res->ncols, c, j, used;
 	double v[SW_MAX_REPEAT];
 
-	for (k = 0; k <= t->r->ncons; k++) {
-		int c = k ? t->ccol[k - 1] : t->ocol;
-		double *m = k ? &e->con[k - 1] : &e->obj;
-		double *ci = k ? &e->con_ci[k - 1] : &e->obj_ci;
+	for (c = 0; c <= t->r->ncons; c++) {
+		int col = c ? t->ccol[c - 1] : t->ocol;
+		double *m = c ? &e->con[c - 1] : &e->obj;
+		double *ci = c ? &e->con_ci[c - 1] : &e->obj_ci;
 
 		for (j = 0; j < pl->repeat; j++)
-			v[j] = pl->rows[(p * pl->repeat + j) * nc + (size_t)c];
+			v[j] = pl->rows[(p * pl->repeat + j) * nc + (size_t)col];
 		stats_ci95(v, pl->repeat, m, ci, &used);
 	}
 	e->feasible = true;
-	for (k = 0; k < t->r->ncons; k++) {
-		const struct tune_cons *c = &t->r->cons[k];
-		double x = e->con[k];
+	for (c = 0; c < t->r->ncons; c++) {
+		const struct tune_cons *q = &t->r->cons[c];
+		double x = e->con[c];
 
-		if (!strcmp(c->op, "<=") ? !(x <= c->v) :
-		    !strcmp(c->op, ">=") ? !(x >= c->v) :
-		    !strcmp(c->op, "<") ? !(x < c->v) : !(x > c->v))
+		if (!strcmp(q->op, "<=") ? !(x <= q->v) :
+		    !strcmp(q->op, ">=") ? !(x >= q->v) :
+		    !strcmp(q->op, "<") ? !(x < q->v) : !(x > q->v))
 			e->feasible = false;
 	}
 	if (!isfinite(e->obj))
@@ -166,7 +169,7 @@ static bool reuse(struct tsearch *t, const uint32_t *raw, size_t n,
 		if (pt >= (double)first && pt < (double)(first + n))
 			got++;
 	}
-	if (got != n * t->pl->repeat)
+	if (got != n * t->rpp)
 		return false;
 	for (i = 0; i < t->oldrows->nrows; i++) {
 		double pt = series_at(t->oldrows, i, 0);
@@ -177,21 +180,47 @@ static bool reuse(struct tsearch *t, const uint32_t *raw, size_t n,
 	}
 	memcpy(r->ev + first, o->ev + first, n * sizeof(*r->ev));
 	r->nev += n;
-	r->runs += n * t->pl->repeat;
+	r->runs += n * t->rpp;
 	return true;
 }
 
-/* Run the points raw[n][nprm] (not evaluated before) on every seed;
- * their evaluations appended to the path with `phase`.
+/* Run the points raw[n][nprm] on scenario k's plan, every seed. */
+static int run_scen(struct tsearch *t, size_t k, const uint32_t *raw,
+		    size_t n)
+{
+	struct session *s = t->s;
+	struct plan *pl = t->spl[k];
+	size_t p, a;
+	int rc = sw_plan_points(s, pl, n);
+
+	if (rc)
+		return rc;
+	for (p = 0; p < n; p++)
+		for (a = 0; a < t->r->nprm; a++) {
+			char v[40];
+
+			pl->ax[a].raw[p] = raw[p * t->r->nprm + a];
+			sess_format_value(s, pl->ax[a].p->type,
+					  pl->ax[a].raw[p], v, sizeof(v));
+			pl->ax[a].real[p] = strtod(v, NULL);
+		}
+	pl->jobs = t->jobs < pl->nruns ? t->jobs : (unsigned)pl->nruns;
+	return sw_run_replay(s, pl, pcb_mono_s());
+}
+
+/* Run the points raw[n][nprm] (not evaluated before) on every scenario
+ * and seed; their evaluations (each scenario's values, combined) appended
+ * to the path with `phase`, their runs to results.csv (point by point,
+ * then scenario, then seed; a set's rows end with the scenario's index).
  */
 static int run_batch(struct tsearch *t, const uint32_t *raw, size_t n,
 		     const char *phase)
 {
 	struct session *s = t->s;
-	struct plan *pl = t->pl;
 	struct tune_res *r = t->r;
-	size_t p, k, nc = pl->res->ncols;
-	int rc;
+	size_t p, k, j, nc = t->pl->res->ncols;
+	double *row;
+	int rc = 0;
 
 	if (!n)
 		return 0;
@@ -207,40 +236,38 @@ static int run_batch(struct tsearch *t, const uint32_t *raw, size_t n,
 	if (t->old && reuse(t, raw, n, phase))
 		return 0;
 	t->old = NULL;	/* the path left the saved one: run from here */
-	rc = sw_plan_points(s, pl, n);
-	if (rc)
-		return rc;
-	for (p = 0; p < n; p++)
-		for (k = 0; k < r->nprm; k++) {
-			char v[40];
-
-			pl->ax[k].raw[p] = raw[p * r->nprm + k];
-			sess_format_value(s, pl->ax[k].p->type,
-					  pl->ax[k].raw[p], v, sizeof(v));
-			pl->ax[k].real[p] = strtod(v, NULL);
-		}
-	pl->jobs = t->jobs < pl->nruns ? t->jobs : (unsigned)pl->nruns;
-	rc = sw_run_replay(s, pl, pcb_mono_s());
-	if (rc)
-		return rc;
-	for (p = 0; p < n; p++) {
+	for (k = 0; !rc && k < r->nscen; k++)
+		rc = run_scen(t, k, raw, n);
+	row = rc ? NULL : malloc((nc + 1) * sizeof(*row));
+	if (!rc && !row)
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (p = 0; !rc && p < n; p++) {
 		struct tune_eval *e = &r->ev[r->nev];
 
 		memset(e, 0, sizeof(*e));
 		memcpy(e->raw, raw + p * r->nprm, r->nprm * sizeof(*raw));
 		snprintf(e->phase, sizeof(e->phase), "%s", phase);
-		eval_stats(t, p, e);
-		for (k = 0; k < pl->repeat; k++) {
-			double *row = pl->rows + (p * pl->repeat + k) * nc;
+		for (k = 0; k < r->nscen; k++) {
+			struct plan *pl = t->spl[k];
 
-			row[0] = (double)r->nev;
-			if (series_add_row(t->all, row))
-				return pcb_error(&s->err, PCB_E_NOMEM,
-						 "out of memory");
+			scen_stats(t, k, p, &e->sc[k]);
+			for (j = 0; !rc && j < pl->repeat; j++) {
+				memcpy(row, pl->rows + (p * pl->repeat + j) *
+				       nc, nc * sizeof(*row));
+				row[0] = (double)r->nev;
+				row[nc] = (double)k;	/* read when a set */
+				if (series_add_row(t->all, row))
+					rc = pcb_error(&s->err, PCB_E_NOMEM,
+						       "out of memory");
+			}
 		}
+		tune_combine(r, e);
 		r->nev++;
 	}
-	r->runs += pl->nruns;
+	free(row);
+	if (rc)
+		return rc;
+	r->runs += n * t->rpp;
 	return tune_save_progress(t, false);
 }
 
@@ -284,7 +311,7 @@ static double nl_objective(unsigned n, const double *u, double *grad,
 		return score(t, &t->r->ev[i]);
 	}
 	t->hits = 0;
-	if ((t->r->runs + t->pl->repeat) / t->pl->repeat > t->maxpts ||
+	if ((t->r->runs + t->rpp) / t->rpp > t->maxpts ||
 	    (t->s->stop && *t->s->stop)) {
 		nlopt_force_stop(t->opt);
 		return 1e30;
@@ -334,7 +361,7 @@ static int local_phase(struct tsearch *t)
 	for (start = 0; start < 6 && !t->rc; start++) {
 		size_t before = r->nev;
 
-		if ((r->runs + t->pl->repeat) / t->pl->repeat > t->maxpts)
+		if ((r->runs + t->rpp) / t->rpp > t->maxpts)
 			break;
 		o = ranked(t);
 		if (!o)
@@ -440,7 +467,7 @@ int tune_search(struct tsearch *t)
 	double *u;
 	int rc;
 
-	t->maxpts = r->budget / t->pl->repeat;
+	t->maxpts = r->budget / t->rpp;
 	nsearch = t->maxpts - 1 - nsens;
 	nlhs = nsearch * 2 / 5 > d + 2 ? nsearch * 2 / 5 : d + 2;
 	raw = calloc((nlhs + 1) * d, sizeof(*raw));

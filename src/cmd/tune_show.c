@@ -72,7 +72,9 @@ static void eval_line(struct session *s, const struct tune_res *r,
 		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
 			e->con[k], ci_text(e->con_ci[k], ci, sizeof(ci)),
 			r->cons[k].op, r->cons[k].v);
-	fprintf(s->out.fp, "%s\n", e->feasible ? "" : "  INFEASIBLE");
+	fprintf(s->out.fp, "%s%s\n", e->feasible ? "" : "  INFEASIBLE",
+		r->nscen > 1 ? (r->mean ? "  (mean)" : "  (worst case)") : "");
+	tune_print_scen(s, r, e);
 }
 
 static void eval_json(struct session *s, const struct tune_res *r,
@@ -92,6 +94,7 @@ static void eval_json(struct session *s, const struct tune_res *r,
 	for (k = 0; k < r->ncons; k++)
 		out_real(&s->out, r->cons[k].col, e->con[k]);
 	out_bool(&s->out, "feasible", e->feasible);
+	tune_json_scen(s, r, e);
 	out_obj_end(&s->out);
 }
 
@@ -103,6 +106,15 @@ static void print_json(struct session *s, const struct tune_res *r)
 	out_str(&s->out, "tune", r->name);
 	out_str(&s->out, "objective", r->obj);
 	out_str(&s->out, "sense", r->maximize ? "maximize" : "minimize");
+	out_str(&s->out, "combine", r->mean ? "mean" : "worst");
+	out_arr_begin(&s->out, "scenario_set");
+	for (i = 0; i < r->nscen; i++) {
+		char t[1024];
+
+		out_str(&s->out, NULL, r->scen[i] ?
+			tune_scen_text(r, i, t, sizeof(t)) : NULL);
+	}
+	out_arr_end(&s->out);
 	out_u64(&s->out, "runs", r->runs);
 	out_u64(&s->out, "evals", r->nev);
 	out_real(&s->out, "wall_s", r->wall_s);
@@ -128,16 +140,22 @@ void tune_print(struct session *s, const struct tune_res *r)
 {
 	FILE *fp = s->out.fp;
 	size_t i, k;
-	char pt[256];
+	char pt[256], set[64], nsc[48] = "";
 
 	if (s->out.json) {
 		print_json(s, r);
 		return;
 	}
-	fprintf(fp, "tune %s: %s %s on %s slot %u, %zu runs (%zu points x "
-		"%zu seeds) in %.1f s\n", r->name, r->maximize ? "maximize" :
-		"minimize", r->obj, r->algo, r->slot, r->runs, r->nev,
-		r->nseeds, r->wall_s);
+	if (r->nscen > 1)
+		snprintf(nsc, sizeof(nsc), " x %zu scenarios", r->nscen);
+	fprintf(fp, "tune %s: %s %s%s%s%s on %s slot %u, %zu runs (%zu points "
+		"x %zu seeds%s) in %.1f s\n", r->name, r->maximize ?
+		"maximize" : "minimize", r->obj, r->nscen > 1 ? " (" : "",
+		tune_set_text(r, set, sizeof(set)), r->nscen > 1 ? ")" : "",
+		r->algo, r->slot, r->runs, r->nev, r->nseeds, nsc, r->wall_s);
+	for (k = 0; r->nscen > 1 && k < r->nscen; k++)
+		fprintf(fp, "  scenario %zu: %s\n", k + 1,
+			tune_scen_text(r, k, pt, sizeof(pt)));
 	fprintf(fp, "%5s  %-7s  %-40s %14s %10s\n", "EVAL", "PHASE", "POINT",
 		r->obj, "±95%");
 	for (i = 0; i < r->nev; i++) {
@@ -461,10 +479,13 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 		plot_str(m, "objname", r.obj);
 		fprintf(m, "defobj = %.9g\n", r.def >= 0 ? r.ev[r.def].obj : 0);
 		{
-			char t[128];
+			char t[224], set[64];
 
-			snprintf(t, sizeof(t), "tune %s: %s %s", r.name,
-				 r.maximize ? "maximize" : "minimize", r.obj);
+			snprintf(t, sizeof(t), "tune %s: %s %s%s%s%s", r.name,
+				 r.maximize ? "maximize" : "minimize", r.obj,
+				 r.nscen > 1 ? " (" : "",
+				 tune_set_text(&r, set, sizeof(set)),
+				 r.nscen > 1 ? ")" : "");
 			plot_str(m, "plottitle", t);
 		}
 		fclose(m);
@@ -508,7 +529,8 @@ static bool tune_run_complete(struct session *s, char **argv, int argc,
 	(void)argc;
 	cand_params(s, c);
 	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
-		  "scenario, for, warmup, every, seeds, repeat, jobs, into");
+		  "scenario, worst, mean, for, warmup, every, seeds, repeat, "
+		  "jobs, into");
 	return true;
 }
 
@@ -520,13 +542,19 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.max_args = -1,
 		.args = "PARAM FROM:TO [PARAM FROM:TO ...] minimize|maximize "
 			"COL [subject to COL OP VALUE [and ...]] [budget N runs] "
-			"[scenario KIND KEY VALUE ...] [for D] [warmup D] [seeds "
-			"S1,S2,...] [jobs N] [into NAME]",
+			"[scenario KIND KEY VALUE ... [scenario ...] [worst|mean]] "
+			"[for D] [warmup D] [seeds S1,S2,...] [jobs N] [into NAME]",
 		.help = "search the params (sim device, scratch copies: the "
 			"device is never written) for the best COL under the "
 			"constraints: a Latin hypercube, then NLopt Sbplx; every "
 			"point on every seed (default 3); budget in runs (default "
-			"200); 'run' may be left out",
+			"200); 'run' may be left out. A set of up to 8 scenarios: "
+			"every point runs on each, the objective is their worst "
+			"case (default; its CI that scenario's) or their mean "
+			"('mean'; CI sqrt(sum of squared CIs)/n); a point is "
+			"feasible only if every scenario meets every constraint "
+			"(a constraint shows its worst scenario's value); the "
+			"budget counts runs on all scenarios",
 		.example = "tune ALPHA 0.02:0.5 AI 1:100 minimize queue_p99 "
 			"subject to util >= 0.9 budget 120 runs",
 		.flags = CMD_FALLBACK | CMD_DEVICE,
@@ -539,8 +567,9 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.max_args = 1,
 		.args = "NAME",
 		.help = "the path of evaluations, the best point and the default "
-			"with objective and constraints ± 95 % CI, the "
-			"sensitivity around the best",
+			"with objective and constraints ± 95 % CI (a set: "
+			"combined, then each scenario's), the sensitivity around "
+			"the best",
 		.example = "tune show tune1",
 		.flags = CMD_DEFAULT,
 		.complete = tune_name_complete,

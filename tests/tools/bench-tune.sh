@@ -6,7 +6,12 @@
 # re-measured on 10 fresh seeds.  Prints each mean ± 95 % CI, the tune's
 # wall time (target <= 60 s on 2 cores for the incast), and whether the
 # tune is at least as good as the grid (within the fresh CI) and strictly
-# better than the default.  Run by `make bench`; never in make check.
+# better than the default.  Then one tune over the incast and the mix
+# together (a set, the worst case of rtt_p99), its best and the default
+# re-measured on both on the fresh seeds; where the single-scenario tunes
+# ran, their bests on the other scenario too (what one scenario's tune
+# costs on the other).  Cases: the arguments (incast, mix, set; default
+# all).  Run by `make bench`; never in make check.
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 tmp=$(mktemp -d)
@@ -65,8 +70,55 @@ case1() {	# LABEL SCEN COL CONS CONS_SWEEP
 		exit !ok }' || bad=1
 }
 
-case1 incast "scenario incast senders 64 rate 400g mtu 4096 for 5ms warmup 5ms" \
-	rtt_p99 "subject to util >= 0.97" "where util >= 0.97"
-case1 mix "scenario mix dist websearch load 30 for 5ms warmup 2ms" \
-	rtt_mean "" ""
+INC="scenario incast senders 64 rate 400g mtu 4096"
+MIX="scenario mix dist websearch load 30"
+
+# set: one tune over the incast and the mix (worst case of rtt_p99), the
+# same window for both; best and default fresh on each
+case_set() {
+	win="for 5ms warmup 5ms"
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	t0=$(date +%s.%N)
+	out=$("$BIN" -d sim:bt -j tune $R minimize rtt_p99 $INC $MIX worst $win \
+		seeds 1,2 budget 200 runs jobs 2 into tset 2>/dev/null)
+	wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	runs=$(printf '%s' "$out" | num runs)
+	tbest=$(printf '%s' "$out" | sed 's/.*"best":{\([^}]*\)}.*/\1/')
+	tdef=$(printf '%s' "$out" | sed 's/.*"default":{\([^}]*\)}.*/\1/')
+	echo "tune set (incast + mix, worst case of rtt_p99): $runs runs in $wall s" \
+		"(load average before: $load0)"
+	for who in best default incast-tune mix-tune; do
+		case $who in
+		best) pt=$(point "$tbest") ;;
+		default) pt=$(point "$tdef") ;;
+		incast-tune) [ -n "${pinc:-}" ] || continue; pt=$pinc ;;
+		mix-tune) [ -n "${pmix:-}" ] || continue; pt=$pmix ;;
+		esac
+		set -- $(fresh "fs$who-i" "$pt" "$INC $win" rtt_p99)
+		im=$1 ic=$2 iu=$3
+		set -- $(fresh "fs$who-m" "$pt" "$MIX $win" rtt_p99)
+		mm=$1 mc=$2 mu=$3
+		w=$(awk -v a="$im" -v b="$mm" 'BEGIN { print (a > b ? a : b) }')
+		wc=$(awk -v a="$im" -v b="$mm" -v ac="$ic" -v bc="$mc" 'BEGIN { print (a > b ? ac : bc) }')
+		printf '  %-12s %s: rtt_p99 fresh: incast %.0f ± %.0f ns (util %.3f), mix %.0f ± %.0f ns (util %.3f); worst %.0f ± %.0f\n' \
+			"$who" "$pt" "$im" "$ic" "$iu" "$mm" "$mc" "$mu" "$w" "$wc"
+		eval "w_$(echo "$who" | tr -d -)=\"\$w \$wc\""
+	done
+	set -- $w_best $w_default
+	awk -v t="$1" -v tc="$2" -v d="$3" -v dc="$4" 'BEGIN {
+		if (!(t + tc < d - dc)) { print "  FAIL set: the worst case not strictly better than the default'"'"'s"; exit 1 }
+		print "  ok: worst case < the default'"'"'s (CIs apart)" }' || bad=1
+}
+
+for c in ${*:-incast mix set}; do
+	case $c in
+	incast) case1 incast "$INC for 5ms warmup 5ms" \
+		rtt_p99 "subject to util >= 0.97" "where util >= 0.97"
+		pinc=$(point "$tbest") ;;
+	mix) case1 mix "$MIX for 5ms warmup 2ms" rtt_mean "" ""
+		pmix=$(point "$tbest") ;;
+	set) case_set ;;
+	*) echo "bench-tune: no case '$c' (incast, mix, set)"; exit 2 ;;
+	esac
+done
 exit $bad
