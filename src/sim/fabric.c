@@ -149,23 +149,45 @@ static void lhist_clear(struct lhist *h)
  * least (or above the greatest) value would report what never happened,
  * an RTT below the idle path.
  */
-double lhist_quantile(const struct lhist *h, double q)
+static double hist_quantile(const uint64_t *n, uint64_t total,
+			    uint64_t min, uint64_t max, double q)
 {
-	double want = q * (double)h->total, acc = 0, v = (double)h->max;
-	unsigned b, top = lhist_top(h);
+	double want = q * (double)total, acc = 0, v = (double)max;
+	unsigned b, top = lhist_bucket(max);
 
-	if (!h->total)
+	top = top < LHIST_N ? top + 1 : LHIST_N;	/* lhist_top */
+	if (!total)
 		return 0;
 	for (b = 0; b < top; b++) {
-		acc += (double)h->n[b];
-		if (acc >= want && h->n[b]) {
+		acc += (double)n[b];
+		if (acc >= want && n[b]) {
 			v = lhist_value(b);
 			break;
 		}
 	}
-	if (v > (double)h->max)
-		v = (double)h->max;
-	return v < (double)h->min ? (double)h->min : v;
+	if (v > (double)max)
+		v = (double)max;
+	return v < (double)min ? (double)min : v;
+}
+
+double lhist_quantile(const struct lhist *h, double q)
+{
+	return hist_quantile(h->n, h->total, h->min, h->max, q);
+}
+
+/* The q-quantile of a port's queue in the window (bytes), from the
+ * histogram lhist_add would have made: n[0], which the hot path never
+ * writes, is set here to the time at zero; the minimum is zero if the
+ * queue was ever empty. */
+double qstat_quantile(const struct sim *s, const struct port *p, double q)
+{
+	const struct qstat *a = &p->qs;
+
+	if (!a->n)
+		return 0;
+	a->n[0] = a->zero;
+	return hist_quantile(a->n, (uint64_t)(a->q_last - s->win_t0),
+			     a->zero ? 0 : a->vmin, a->vmax, q);
 }
 
 /* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
@@ -528,15 +550,14 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 		__builtin_prefetch(&s->qps[k->qp]);
 		__builtin_prefetch((const char *)&s->qps[k->qp] + 64);
 	} else if (e && e->tid >> 24 == EV_PORT_FREE) {
-		const struct lhist *h;
+		const uint64_t *h;
 
 		p = &s->ports[e->tid & 0xffffff];
-		if ((h = p->q_hist)) {
+		if ((h = p->qs.n)) {
 			unsigned b = lhist_bucket(p->data.bytes);
 
-			__builtin_prefetch(h);
-			__builtin_prefetch(&h->n[b < LHIST_N ? b :
-						   LHIST_N - 1]);
+			__builtin_prefetch(&p->qs);
+			__builtin_prefetch(&h[b < LHIST_N ? b : LHIST_N - 1]);
 		}
 		if (p->data.head != NONE)
 			__builtin_prefetch(&s->pk[p->data.head]);
@@ -704,14 +725,47 @@ static inline uint64_t q_bytes(const struct sim *s, const struct port *p)
 	return p->data.bytes + (s->c1 ? s->c1[p - s->ports].data.bytes : 0);
 }
 
-/* Time-weighted queue statistics before the data queue changes. */
+/* Time-weighted queue statistics before the data queue changes: what
+ * lhist_add would count, the time at zero and the totals in the port's
+ * line (struct qstat), the rest in the buckets. */
 static void q_account(struct sim *s, struct port *p)
 {
-	int64_t dt = s->now - p->q_last;
+	struct qstat *a = &p->qs;
+	int64_t dt = s->now - a->q_last;
+	uint64_t v;
 
-	if (dt > 0 && p->q_hist)
-		lhist_add(p->q_hist, q_bytes(s, p), (uint64_t)dt);
-	p->q_last = s->now;
+	a->q_last = s->now;
+	if (dt <= 0 || !a->n)
+		return;
+	v = q_bytes(s, p);
+	if (!v) {
+		a->zero += (uint64_t)dt;
+		return;
+	}
+	if (!a->vmax || v < a->vmin)
+		a->vmin = v;
+	if (v > a->vmax)
+		a->vmax = v;
+	a->n[lhist_bucket(v) < LHIST_N ? lhist_bucket(v) : LHIST_N - 1] +=
+		(uint64_t)dt;
+	a->sum += (double)v * (double)dt;
+}
+
+/* Empty the window's statistics, writing only the buckets in use: most
+ * switch ports' queues stay at zero (the reverse path), their buckets
+ * never touched. */
+static void qstat_clear(struct qstat *a, int64_t now)
+{
+	if (a->n && a->vmax) {
+		unsigned top = lhist_bucket(a->vmax);
+
+		memset(a->n, 0, (top < LHIST_N ? top + 1 : LHIST_N) *
+				sizeof(a->n[0]));
+	}
+	a->q_last = now;
+	a->sum = 0;
+	a->zero = 0;
+	a->vmin = a->vmax = 0;
 }
 
 static bool data_class(const struct pkt *k)
@@ -2033,7 +2087,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	for (i = n = 0; i < s->nports; i++)
 		n += s->ports[i].is_switch;
 	if (n) {
-		s->qhists_bytes = n * sizeof(struct lhist);
+		s->qhists_bytes = n * LHIST_N * sizeof(uint64_t);
 		s->qhists = mmap(NULL, s->qhists_bytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (s->qhists == MAP_FAILED) {
@@ -2044,7 +2098,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	}
 	for (i = n = 0; i < s->nports; i++)
 		if (s->ports[i].is_switch)
-			s->ports[i].q_hist = &s->qhists[n++];
+			s->ports[i].qs.n = &s->qhists[LHIST_N * n++];
 	*out = s;
 	return 0;
 }
@@ -2070,9 +2124,7 @@ static void window_reset(struct sim *s)
 
 		p->win0_payload = port_payload(p);
 		p->q_max = p->data.bytes;
-		p->q_last = s->now;
-		if (p->q_hist)
-			lhist_clear(p->q_hist);
+		qstat_clear(&p->qs, s->now);
 	}
 	for (i = 0; i < s->nqps; i++)
 		s->qps[i].win_bytes = 0;
@@ -2566,8 +2618,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		if (busiest == NONE || win_payload(p) * p->ppb >
 		    win_payload(&s->ports[busiest]) * s->ports[busiest].ppb)
 			busiest = i;
-		if (win > 0 && p->q_hist->sum / win > best_q) {
-			best_q = p->q_hist->sum / win;
+		if (win > 0 && p->qs.sum / win > best_q) {
+			best_q = p->qs.sum / win;
 			queue = i;
 		}
 	}
@@ -2577,8 +2629,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];
 
-		sum->q_mean = p->q_hist->sum / win;
-		sum->q_p99 = lhist_quantile(p->q_hist, 0.99);
+		sum->q_mean = p->qs.sum / win;
+		sum->q_p99 = qstat_quantile(s, p, 0.99);
 		sum->q_max = (double)p->q_max;
 		sim_port_name(s, queue, sum->queue_port,
 			      sizeof(sum->queue_port));
