@@ -27,33 +27,6 @@
 
 /* ---- utilities ---------------------------------------------------------- */
 
-/* Grow an array to hold need elements (doubling), the new ones zeroed;
- * 64-byte aligned, so that the ports' and QPs' cache-line layout holds.
- */
-int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need)
-{
-	uint32_t nc = *cap ? *cap : 16;
-	size_t bytes;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need)
-		nc *= 2;
-	bytes = ((size_t)nc * elem + 63) / 64 * 64;
-	np = aligned_alloc(64, bytes);
-	if (!np)
-		return -1;
-	if (*cap)
-		memcpy(np, *p, (size_t)*cap * elem);
-	memset((char *)np + (size_t)*cap * elem, 0,
-	       bytes - (size_t)*cap * elem);
-	free(*p);
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 static uint64_t rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
@@ -686,8 +659,8 @@ static uint32_t pkt_alloc(struct sim *s)
 		s->freelist = s->pk[i].next;
 		return i;
 	}
-	if (sim_grow((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
-		     s->npk + 1))
+	if (sim_grow_big((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
+			 s->npk + 1))
 		abort();
 	return s->npk++;
 }
@@ -1963,7 +1936,8 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	uint32_t qi = s->nqps, cap = s->qpcap;
 	struct qp *q;
 
-	if (sim_grow((void **)&s->qps, sizeof(*s->qps), &s->qpcap, qi + 1))
+	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap,
+			 qi + 1))
 		abort();
 	if (s->qpcap != cap) {
 		unsigned char *ns = realloc(s->qpstate,
@@ -2016,12 +1990,12 @@ void sim_free(struct sim *s)
 		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
-	free(s->pk);
+	sim_big_free(s->pk, sizeof(*s->pk), s->pkcap);
 	free(s->ports);
 	free(s->nodes);
 	free(s->hosts);
 	free(s->sws);
-	free(s->qps);
+	sim_big_free(s->qps, sizeof(*s->qps), s->qpcap);
 	free(s->qpstate);
 	free(s->rto_vals);
 	free(s->armed);

@@ -445,7 +445,12 @@ void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
 /* The next event due by `until`, taken without running it (tests). */
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
 uint64_t sim_rand(struct sim *s);
+/* grow.c: grow an array to hold need elements (0, or -1 out of
+ * memory); _big for those that grow with the flows, freed by
+ * sim_big_free with their capacity */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
+int sim_grow_big(void **p, size_t elem, uint32_t *cap, uint32_t need);
+void sim_big_free(void *p, size_t elem, uint32_t cap);
 
 /* What the fabric is built from and fed with, given to it by its
  * creator (scenario.c's sim_create): the fabric calls back through this
