@@ -156,10 +156,10 @@ double qstat_quantile(const struct sim *s, const struct port *p, double q)
 {
 	const struct qstat *a = &p->qs;
 
-	if (!a->n)
+	if (!p->q_n)
 		return 0;
-	a->n[0] = a->zero;
-	return hist_quantile(a->n, (uint64_t)(a->q_last - s->win_t0),
+	p->q_n[0] = a->zero;
+	return hist_quantile(p->q_n, (uint64_t)(a->q_last - s->win_t0),
 			     a->zero ? 0 : a->vmin, a->vmax, q);
 }
 
@@ -524,14 +524,14 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 		k = &s->pk[e->tid & 0xffffff];
 		p = &s->ports[k->port];
 		__builtin_prefetch((const char *)p + 64);
-		__builtin_prefetch((const char *)p + 128);
+		__builtin_prefetch((const char *)p + 192);
 		__builtin_prefetch(&s->qps[k->qp]);
 		__builtin_prefetch((const char *)&s->qps[k->qp] + 64);
 	} else if (e && e->tid >> 24 == EV_PORT_FREE) {
 		const uint64_t *h;
 
 		p = &s->ports[e->tid & 0xffffff];
-		if ((h = p->qs.n)) {
+		if ((h = p->q_n)) {
 			unsigned b = lhist_bucket(p->data.bytes);
 
 			__builtin_prefetch(&p->qs);
@@ -550,7 +550,7 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 		p = &s->ports[e->tid & 0xffffff];
 		if (p->is_switch && p->data.head != NONE)
 			__builtin_prefetch((const char *)&s->ports[
-				s->pk[p->data.head].port] + 128);
+				s->pk[p->data.head].port] + 192);
 	}
 }
 
@@ -713,7 +713,7 @@ static void q_account(struct sim *s, struct port *p)
 	uint64_t v;
 
 	a->q_last = s->now;
-	if (dt <= 0 || !a->n)
+	if (dt <= 0 || !p->q_n)
 		return;
 	v = q_bytes(s, p);
 	if (!v) {
@@ -724,7 +724,7 @@ static void q_account(struct sim *s, struct port *p)
 		a->vmin = v;
 	if (v > a->vmax)
 		a->vmax = v;
-	a->n[lhist_bucket(v) < LHIST_N ? lhist_bucket(v) : LHIST_N - 1] +=
+	p->q_n[lhist_bucket(v) < LHIST_N ? lhist_bucket(v) : LHIST_N - 1] +=
 		(uint64_t)dt;
 	a->sum += (double)v * (double)dt;
 }
@@ -732,13 +732,15 @@ static void q_account(struct sim *s, struct port *p)
 /* Empty the window's statistics, writing only the buckets in use: most
  * switch ports' queues stay at zero (the reverse path), their buckets
  * never touched. */
-static void qstat_clear(struct qstat *a, int64_t now)
+static void qstat_clear(struct port *p, int64_t now)
 {
-	if (a->n && a->vmax) {
+	struct qstat *a = &p->qs;
+
+	if (p->q_n && a->vmax) {
 		unsigned top = lhist_bucket(a->vmax);
 
-		memset(a->n, 0, (top < LHIST_N ? top + 1 : LHIST_N) *
-				sizeof(a->n[0]));
+		memset(p->q_n, 0, (top < LHIST_N ? top + 1 : LHIST_N) *
+				  sizeof(p->q_n[0]));
 	}
 	a->q_last = now;
 	a->sum = 0;
@@ -2077,7 +2079,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	}
 	for (i = n = 0; i < s->nports; i++)
 		if (s->ports[i].is_switch)
-			s->ports[i].qs.n = &s->qhists[LHIST_N * n++];
+			s->ports[i].q_n = &s->qhists[LHIST_N * n++];
 	*out = s;
 	return 0;
 }
@@ -2103,7 +2105,7 @@ static void window_reset(struct sim *s)
 
 		p->win0_payload = port_payload(p);
 		p->q_max = p->data.bytes;
-		qstat_clear(&p->qs, s->now);
+		qstat_clear(p, s->now);
 	}
 	for (i = 0; i < s->nqps; i++)
 		s->qps[i].win_bytes = 0;

@@ -139,16 +139,16 @@ struct lhist {
 /* A switch egress queue's time-weighted statistics over the stats
  * window: the weight of each byte count is the ps it lasted.  The hot
  * path touches only this line and, while the queue holds data, one
- * bucket of n (LHIST_N buckets, lhist_bucket's); the time at zero is
- * counted here and n[0] is never written, so an idle queue's buckets
- * stay untouched.  The weight of all is q_last - the window's start.
+ * of its buckets (port.q_n: LHIST_N of lhist_bucket's); the time at
+ * zero is counted here and n[0] is never written, so an idle queue's
+ * buckets stay untouched.  The weight of all is q_last - the window's
+ * start.
  */
 struct qstat {
 	int64_t q_last;		/* accounted up to here */
 	double sum;		/* of bytes x ps: the integral */
 	uint64_t zero;		/* ps at zero bytes */
 	uint64_t vmin, vmax;	/* of the nonzero counts; vmax 0: none */
-	uint64_t *n;		/* buckets, mapped; NULL: not a switch */
 };
 
 /* Five cache lines (the array is 64-byte aligned), laid out by use: a
@@ -170,12 +170,14 @@ struct port {
 	bool paused, is_switch;
 	/* per class: [0] data (data, probes), [1] control */
 	uint64_t tx_bytes_c[2], tx_pkts_c[2];
-	uint32_t node;
+	uint64_t *q_n;		/* the egress queue's buckets (mapped);
+				 * NULL: not a switch */
 	/* line 2: the egress queue */
 	struct qstat qs;
 	uint64_t q_max;
 	uint64_t lost_pkts;	/* lost on the link into it: not
 				 * received (an FCS error); rare */
+	uint32_t node;
 	/* line 3: ingress */
 	uint64_t rx_bytes_c[2], rx_pkts_c[2];
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
