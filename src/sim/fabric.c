@@ -492,8 +492,11 @@ static void wheel_head_update(struct sim *s)
 
 /* Fabrics this large prefetch; below, their state stays in cache and
  * the prefetches cost more than they save (measured: bench sim's 64:1
- * incast, 130 ports, went from 30 to 45 ns an event). */
-#define PF_MIN_PORTS 2048
+ * incast, 130 ports, went from 30 to 45 ns an event; a 256:1 incast, 513
+ * ports, 100G, 100 ms: 0.48-0.51 s against 0.45-0.46 s).  A 256-host
+ * leaf-spine (1024 ports) gains: 2 ms in 1.32-1.34 s against 1.35-1.65 s
+ * (six in turns, 2026-11-24). */
+#define PF_MIN_PORTS 1024
 
 static inline __attribute__((always_inline)) const struct ev *
 lane_at(const struct lane *l, uint32_t d)
