@@ -17,7 +17,7 @@
 #   2 ms: 16 hosts 24-31 M events/s, 64 hosts 17-22, 256 hosts 16-17,
 #   1024 hosts 11.8-12.8; cost ~ hosts^1.16-1.23 run to run (1.20-1.21
 #   before): the 16-host point is 0.04-0.06 s, at the resolution of the
-#   CPU clock, and moves the exponent by +-0.03 alone
+#   CPU clock: 0.04 against 0.05 s moves the exponent by 0.05 alone
 #   1024 hosts, 20 ms: 1.21 G events, 121.7 s CPU (120.4 s before, the
 #   two side by side), 9.9 M events/s, peak RSS 148 MB (274 MB before)
 #   1024-host permutation, 800G, 10 ms: 0.98 G events, 94.9 s CPU
