@@ -1434,6 +1434,38 @@ static void test_flow_sizes(void **state)
 	sim_free(s);
 }
 
+/* sim_grow_big keeps what the array held and zeroes the rest, below
+ * its mapping threshold (2 MB, on the heap) and past it (a mapping grown
+ * by mremap), across the switch between the two. */
+static void test_grow_big(void **state)
+{
+	struct elem { uint64_t v[8]; } *a = NULL;
+	uint32_t cap = 0, n = 0, i, j;
+
+	(void)state;
+	/* 64-byte elements: 2 MB at 32768, grown to 131072 (8 MB) */
+	for (n = 1; n <= 100000; n = n * 3 / 2 + 1) {
+		uint32_t old = cap;
+
+		assert_int_equal(sim_grow_big((void **)&a, sizeof(*a), &cap,
+					      n), 0);
+		assert_true(cap >= n);
+		assert_int_equal((uintptr_t)a % 64, 0);
+		if (cap == old)
+			continue;
+		for (i = 0; i < cap; i++)	/* old pattern, new zeros */
+			for (j = 0; j < 8; j++)
+				if (a[i].v[j] != (i < old ? i * 8 + j : 0))
+					fail_msg("element %u after growth to %u",
+						 i, cap);
+		for (i = old; i < cap; i++)
+			for (j = 0; j < 8; j++)
+				a[i].v[j] = i * 8 + j;
+	}
+	assert_true(cap * sizeof(*a) > (4u << 20));
+	sim_big_free(a, sizeof(*a), cap);
+}
+
 static void test_cfg_keys(void **state)
 {
 	struct pcb_err err = { 0 };
@@ -1514,6 +1546,7 @@ int main(void)
 		cmocka_unit_test(test_leaf_spine_paths),
 		cmocka_unit_test(test_flow_sizes),
 		cmocka_unit_test(test_cfg_keys),
+		cmocka_unit_test(test_grow_big),
 	};
 	return tu_run_sim_group("sim", tests, sizeof(tests) / sizeof(tests[0]));
 }

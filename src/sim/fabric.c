@@ -27,33 +27,6 @@
 
 /* ---- utilities ---------------------------------------------------------- */
 
-/* Grow an array to hold need elements (doubling), the new ones zeroed;
- * 64-byte aligned, so that the ports' and QPs' cache-line layout holds.
- */
-int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need)
-{
-	uint32_t nc = *cap ? *cap : 16;
-	size_t bytes;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need)
-		nc *= 2;
-	bytes = ((size_t)nc * elem + 63) / 64 * 64;
-	np = aligned_alloc(64, bytes);
-	if (!np)
-		return -1;
-	if (*cap)
-		memcpy(np, *p, (size_t)*cap * elem);
-	memset((char *)np + (size_t)*cap * elem, 0,
-	       bytes - (size_t)*cap * elem);
-	free(*p);
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 static uint64_t rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
@@ -149,23 +122,45 @@ static void lhist_clear(struct lhist *h)
  * least (or above the greatest) value would report what never happened,
  * an RTT below the idle path.
  */
-double lhist_quantile(const struct lhist *h, double q)
+static double hist_quantile(const uint64_t *n, uint64_t total,
+			    uint64_t min, uint64_t max, double q)
 {
-	double want = q * (double)h->total, acc = 0, v = (double)h->max;
-	unsigned b, top = lhist_top(h);
+	double want = q * (double)total, acc = 0, v = (double)max;
+	unsigned b, top = lhist_bucket(max);
 
-	if (!h->total)
+	top = top < LHIST_N ? top + 1 : LHIST_N;	/* lhist_top */
+	if (!total)
 		return 0;
 	for (b = 0; b < top; b++) {
-		acc += (double)h->n[b];
-		if (acc >= want && h->n[b]) {
+		acc += (double)n[b];
+		if (acc >= want && n[b]) {
 			v = lhist_value(b);
 			break;
 		}
 	}
-	if (v > (double)h->max)
-		v = (double)h->max;
-	return v < (double)h->min ? (double)h->min : v;
+	if (v > (double)max)
+		v = (double)max;
+	return v < (double)min ? (double)min : v;
+}
+
+double lhist_quantile(const struct lhist *h, double q)
+{
+	return hist_quantile(h->n, h->total, h->min, h->max, q);
+}
+
+/* The q-quantile of a port's queue in the window (bytes), from the
+ * histogram lhist_add would have made: n[0], which the hot path never
+ * writes, is set here to the time at zero; the minimum is zero if the
+ * queue was ever empty. */
+double qstat_quantile(const struct sim *s, const struct port *p, double q)
+{
+	const struct qstat *a = &p->qs;
+
+	if (!p->q_n)
+		return 0;
+	p->q_n[0] = a->zero;
+	return hist_quantile(p->q_n, (uint64_t)(a->q_last - s->win_t0),
+			     a->zero ? 0 : a->vmin, a->vmax, q);
 }
 
 /* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
@@ -486,16 +481,22 @@ static void wheel_head_update(struct sim *s)
  * then that packet's ingress port (its buffer accounting).  Deeper
  * stages for an arrival (the egress port, then its histogram) stalled on
  * their own loads and were slower (1024 hosts, 1 ms: 4.1-4.9 s against
- * 3.5-4.8 s, in turns).
+ * 3.5-4.8 s, in turns).  The ring itself is fetched PF_RING events
+ * ahead: its reads at PF_D0 missed (1024 hosts, 2 ms: 7.07-8.29 s
+ * against 7.28-8.38 s, six in turns; 64 ahead was slower than 32).
  */
 #define PF_D0 8
 #define PF_D1 5
 #define PF_D2 2
+#define PF_RING 32
 
 /* Fabrics this large prefetch; below, their state stays in cache and
  * the prefetches cost more than they save (measured: bench sim's 64:1
- * incast, 130 ports, went from 30 to 45 ns an event). */
-#define PF_MIN_PORTS 2048
+ * incast, 130 ports, went from 30 to 45 ns an event; a 256:1 incast, 513
+ * ports, 100G, 100 ms: 0.48-0.51 s against 0.45-0.46 s).  A 256-host
+ * leaf-spine (1024 ports) gains: 2 ms in 1.32-1.34 s against 1.35-1.65 s
+ * (six in turns, 2026-11-24). */
+#define PF_MIN_PORTS 1024
 
 static inline __attribute__((always_inline)) const struct ev *
 lane_at(const struct lane *l, uint32_t d)
@@ -513,6 +514,8 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 	const struct pkt *k;
 	const struct port *p;
 
+	/* the ring itself, a few lines ahead of what is read below */
+	__builtin_prefetch(&l->ring[(l->head + PF_RING) & l->mask]);
 	if ((e = lane_at(l, PF_D0)) && e->tid >> 24 == EV_ARRIVE) {
 		__builtin_prefetch(&s->pk[e->tid & 0xffffff]);
 	} else if (e && e->tid >> 24 == EV_PORT_FREE) {
@@ -524,19 +527,18 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 		k = &s->pk[e->tid & 0xffffff];
 		p = &s->ports[k->port];
 		__builtin_prefetch((const char *)p + 64);
-		__builtin_prefetch((const char *)p + 128);
+		__builtin_prefetch((const char *)p + 192);
 		__builtin_prefetch(&s->qps[k->qp]);
 		__builtin_prefetch((const char *)&s->qps[k->qp] + 64);
 	} else if (e && e->tid >> 24 == EV_PORT_FREE) {
-		const struct lhist *h;
+		const uint64_t *h;
 
 		p = &s->ports[e->tid & 0xffffff];
-		if ((h = p->q_hist)) {
+		if ((h = p->q_n)) {
 			unsigned b = lhist_bucket(p->data.bytes);
 
-			__builtin_prefetch(h);
-			__builtin_prefetch(&h->n[b < LHIST_N ? b :
-						   LHIST_N - 1]);
+			__builtin_prefetch(&p->qs);
+			__builtin_prefetch(&h[b < LHIST_N ? b : LHIST_N - 1]);
 		}
 		if (p->data.head != NONE)
 			__builtin_prefetch(&s->pk[p->data.head]);
@@ -551,7 +553,7 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 		p = &s->ports[e->tid & 0xffffff];
 		if (p->is_switch && p->data.head != NONE)
 			__builtin_prefetch((const char *)&s->ports[
-				s->pk[p->data.head].port] + 128);
+				s->pk[p->data.head].port] + 192);
 	}
 }
 
@@ -660,8 +662,8 @@ static uint32_t pkt_alloc(struct sim *s)
 		s->freelist = s->pk[i].next;
 		return i;
 	}
-	if (sim_grow((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
-		     s->npk + 1))
+	if (sim_grow_big((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
+			 s->npk + 1))
 		abort();
 	return s->npk++;
 }
@@ -704,14 +706,49 @@ static inline uint64_t q_bytes(const struct sim *s, const struct port *p)
 	return p->data.bytes + (s->c1 ? s->c1[p - s->ports].data.bytes : 0);
 }
 
-/* Time-weighted queue statistics before the data queue changes. */
+/* Time-weighted queue statistics before the data queue changes: what
+ * lhist_add would count, the time at zero and the totals in the port's
+ * line (struct qstat), the rest in the buckets. */
 static void q_account(struct sim *s, struct port *p)
 {
-	int64_t dt = s->now - p->q_last;
+	struct qstat *a = &p->qs;
+	int64_t dt = s->now - a->q_last;
+	uint64_t v;
 
-	if (dt > 0 && p->q_hist)
-		lhist_add(p->q_hist, q_bytes(s, p), (uint64_t)dt);
-	p->q_last = s->now;
+	a->q_last = s->now;
+	if (dt <= 0 || !p->q_n)
+		return;
+	v = q_bytes(s, p);
+	if (!v) {
+		a->zero += (uint64_t)dt;
+		return;
+	}
+	if (!a->vmax || v < a->vmin)
+		a->vmin = v;
+	if (v > a->vmax)
+		a->vmax = v;
+	p->q_n[lhist_bucket(v) < LHIST_N ? lhist_bucket(v) : LHIST_N - 1] +=
+		(uint64_t)dt;
+	a->sum += (double)v * (double)dt;
+}
+
+/* Empty the window's statistics, writing only the buckets in use: most
+ * switch ports' queues stay at zero (the reverse path), their buckets
+ * never touched. */
+static void qstat_clear(struct port *p, int64_t now)
+{
+	struct qstat *a = &p->qs;
+
+	if (p->q_n && a->vmax) {
+		unsigned top = lhist_bucket(a->vmax);
+
+		memset(p->q_n, 0, (top < LHIST_N ? top + 1 : LHIST_N) *
+				  sizeof(p->q_n[0]));
+	}
+	a->q_last = now;
+	a->sum = 0;
+	a->zero = 0;
+	a->vmin = a->vmax = 0;
 }
 
 static bool data_class(const struct pkt *k)
@@ -1928,7 +1965,8 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	uint32_t qi = s->nqps, cap = s->qpcap;
 	struct qp *q;
 
-	if (sim_grow((void **)&s->qps, sizeof(*s->qps), &s->qpcap, qi + 1))
+	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap,
+			 qi + 1))
 		abort();
 	if (s->qpcap != cap) {
 		unsigned char *ns = realloc(s->qpstate,
@@ -1981,12 +2019,12 @@ void sim_free(struct sim *s)
 		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
-	free(s->pk);
+	sim_big_free(s->pk, sizeof(*s->pk), s->pkcap);
 	free(s->ports);
 	free(s->nodes);
 	free(s->hosts);
 	free(s->sws);
-	free(s->qps);
+	sim_big_free(s->qps, sizeof(*s->qps), s->qpcap);
 	free(s->qpstate);
 	free(s->rto_vals);
 	free(s->armed);
@@ -2057,7 +2095,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	for (i = n = 0; i < s->nports; i++)
 		n += s->ports[i].is_switch;
 	if (n) {
-		s->qhists_bytes = n * sizeof(struct lhist);
+		s->qhists_bytes = n * LHIST_N * sizeof(uint64_t);
 		s->qhists = mmap(NULL, s->qhists_bytes, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (s->qhists == MAP_FAILED) {
@@ -2068,7 +2106,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	}
 	for (i = n = 0; i < s->nports; i++)
 		if (s->ports[i].is_switch)
-			s->ports[i].q_hist = &s->qhists[n++];
+			s->ports[i].q_n = &s->qhists[LHIST_N * n++];
 	*out = s;
 	return 0;
 }
@@ -2094,9 +2132,7 @@ static void window_reset(struct sim *s)
 
 		p->win0_payload = port_payload(p);
 		p->q_max = p->data.bytes;
-		p->q_last = s->now;
-		if (p->q_hist)
-			lhist_clear(p->q_hist);
+		qstat_clear(p, s->now);
 	}
 	for (i = 0; i < s->nqps; i++)
 		s->qps[i].win_bytes = 0;
@@ -2619,8 +2655,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 		if (busiest == NONE || win_payload(p) * p->ppb >
 		    win_payload(&s->ports[busiest]) * s->ports[busiest].ppb)
 			busiest = i;
-		if (win > 0 && p->q_hist->sum / win > best_q) {
-			best_q = p->q_hist->sum / win;
+		if (win > 0 && p->qs.sum / win > best_q) {
+			best_q = p->qs.sum / win;
 			queue = i;
 		}
 	}
@@ -2630,8 +2666,8 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	if (queue != NONE && win > 0) {
 		const struct port *p = &s->ports[queue];
 
-		sum->q_mean = p->q_hist->sum / win;
-		sum->q_p99 = lhist_quantile(p->q_hist, 0.99);
+		sum->q_mean = p->qs.sum / win;
+		sum->q_p99 = qstat_quantile(s, p, 0.99);
 		sum->q_max = (double)p->q_max;
 		sim_port_name(s, queue, sum->queue_port,
 			      sizeof(sum->queue_port));

@@ -136,11 +136,26 @@ struct lhist {
 	uint64_t n[LHIST_N];
 };
 
+/* A switch egress queue's time-weighted statistics over the stats
+ * window: the weight of each byte count is the ps it lasted.  The hot
+ * path touches only this line and, while the queue holds data, one
+ * of its buckets (port.q_n: LHIST_N of lhist_bucket's); the time at
+ * zero is counted here and n[0] is never written, so an idle queue's
+ * buckets stay untouched.  The weight of all is q_last - the window's
+ * start.
+ */
+struct qstat {
+	int64_t q_last;		/* accounted up to here */
+	double sum;		/* of bytes x ps: the integral */
+	uint64_t zero;		/* ps at zero bytes */
+	uint64_t vmin, vmax;	/* of the nonzero counts; vmax 0: none */
+};
+
 /* Five cache lines (the array is 64-byte aligned), laid out by use: a
- * departure reads and writes lines 0 and 1, an arrival lines 1 and 2, a
- * switch queue lines 0 to 2, a PFC pause line 3 at either end; line 4 is
- * rare.  Totals are the sums of the per-class counters; the payload sent
- * is derived from them.
+ * departure reads and writes lines 0 and 1, an arrival lines 1 and 3, a
+ * switch queue lines 0 and 2 (its statistics), a PFC pause line 4 at
+ * either end (and line 3 at the ingress).  Totals are the sums of the
+ * per-class counters; the payload sent is derived from them.
  */
 struct port {
 	/* line 0 */
@@ -155,32 +170,38 @@ struct port {
 	bool paused, is_switch;
 	/* per class: [0] data (data, probes), [1] control */
 	uint64_t tx_bytes_c[2], tx_pkts_c[2];
-	struct lhist *q_hist;	/* its sum: the integral of bytes over ps */
-	/* line 2 */
+	uint64_t *q_n;		/* the egress queue's buckets (mapped);
+				 * NULL: not a switch */
+	/* line 2: the egress queue */
+	struct qstat qs;
+	uint64_t q_max;
+	uint64_t lost_pkts;	/* lost on the link into it: not
+				 * received (an FCS error); rare */
+	uint32_t node;
+	/* line 3: ingress */
 	uint64_t rx_bytes_c[2], rx_pkts_c[2];
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
-	int64_t q_last;		/* time-weighted queue statistics (egress) */
-	uint64_t q_max;
 	bool pause_sent;
-	/* line 3: pauses (a pause touches this line at each end) */
+	uint32_t headroom;	/* switch ingress: bytes that may still come
+				 * after its Xoff (scenario.c sizes it) */
+	uint32_t hdrm_used;	/* ... came since the latest Xoff */
+	uint32_t hdrm_peak;	/* the most that ever came after one */
+	uint64_t lost_bytes;	/* with lost_pkts */
+	/* line 4: pauses (a pause touches this line at each end) */
 	uint64_t pause_rx, pause_tx;
 	int64_t xoff_at;	/* when this ingress crossed Xoff */
 	int64_t pause_start;	/* when the peer paused us */
 	int64_t paused_ps;	/* total time paused */
 	uint64_t drops, drop_bytes;
 	uint64_t win0_payload;	/* port_payload at the window's start */
-	/* line 4: rare */
-	uint64_t lost_pkts, lost_bytes;	/* lost on the link into it: not
-					 * received (an FCS error) */
-	uint32_t node;
-	uint32_t headroom;	/* switch ingress: bytes that may still come
-				 * after its Xoff (scenario.c sizes it) */
-	uint32_t hdrm_used;	/* ... came since the latest Xoff */
-	uint32_t hdrm_peak;	/* the most that ever came after one */
-	unsigned char pad_[32];	/* to five whole lines */
 };
 
 _Static_assert(sizeof(struct port) == 320, "struct port: five lines");
+_Static_assert(offsetof(struct port, delay) == 64 &&
+	       offsetof(struct port, qs) == 128 &&
+	       offsetof(struct port, rx_bytes_c) == 192 &&
+	       offsetof(struct port, pause_rx) == 256,
+	       "struct port: its lines");
 
 static inline uint64_t port_tx_bytes(const struct port *p)
 {
@@ -365,7 +386,7 @@ struct sim {
 	size_t nrto, caprto;
 	struct fct_rec *fct;	/* flows of the window (started in it) */
 	size_t nfct, capfct;
-	struct lhist *qhists;	/* the switch ports', mapped */
+	uint64_t *qhists;	/* the switch ports' buckets, mapped */
 	size_t qhists_bytes;
 	uint32_t *armed;	/* QPs with a retransmission or probe timer */
 	uint32_t narmed, caparmed;
@@ -426,7 +447,12 @@ void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
 /* The next event due by `until`, taken without running it (tests). */
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
 uint64_t sim_rand(struct sim *s);
+/* grow.c: grow an array to hold need elements (0, or -1 out of
+ * memory); _big for those that grow with the flows, freed by
+ * sim_big_free with their capacity */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
+int sim_grow_big(void **p, size_t elem, uint32_t *cap, uint32_t need);
+void sim_big_free(void *p, size_t elem, uint32_t cap);
 
 /* What the fabric is built from and fed with, given to it by its
  * creator (scenario.c's sim_create): the fabric calls back through this
@@ -474,5 +500,7 @@ void sim_flow_gen(struct sim *s, uint32_t h);
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);
+/* The q-quantile of a port's queue in the window (bytes). */
+double qstat_quantile(const struct sim *s, const struct port *p, double q);
 
 #endif

@@ -10,6 +10,18 @@
 # 1024-host fabric's 20 ms in <= 30 s of CPU (BENCH_FULL=1 runs that, and
 # a 1024-host permutation at 800G for 10 ms: minutes).  CPU of the
 # process, best of 2.  Run by `make bench`.
+#
+# Recorded 2026-11-24 on this project's VM (AMD EPYC, 2 vCPUs shared
+# with other jobs; timings swing 20-40 %), after the speed3 branch, with
+# "before" the branch's start:
+#   2 ms: 16 hosts 24-31 M events/s, 64 hosts 17-22, 256 hosts 16-17,
+#   1024 hosts 11.8-12.8; cost ~ hosts^1.16-1.23 run to run (1.20-1.21
+#   before): the 16-host point is 0.04-0.06 s, at the resolution of the
+#   CPU clock: 0.04 against 0.05 s moves the exponent by 0.05 alone
+#   1024 hosts, 20 ms: 1.21 G events, 121.7 s CPU (120.4 s before, the
+#   two side by side), 9.9 M events/s, peak RSS 148 MB (274 MB before)
+#   1024-host permutation, 800G, 10 ms: 0.98 G events, 94.9 s CPU
+#   (117.7 s before, side by side), peak RSS 37 MB (54 MB before)
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 MS=${BENCH_SCALE_MS:-2}
