@@ -366,7 +366,7 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 			   const char *dir, const char *to)
 {
 	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
-	char vars[2048], t[600];
+	char vars[2048], t[600], set[64];
 	struct pcb_wfile w;
 	double x, y;
 	size_t i;
@@ -406,9 +406,10 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 	space_xy(r, &r->ev[r->def >= 0 ? r->def : 0], &x, &y);
 	fprintf(m, "defx = %.9g\ndefy = %.9g\n", r->def >= 0 ? x : NAN,
 		r->def >= 0 ? y : NAN);
-	snprintf(t, sizeof(t), "tune %.64s: %s %.48s over %.64s%s%.64s%s",
+	snprintf(t, sizeof(t), "tune %.64s: %s %.48s%s%s%s over %.64s%s%.64s%s",
 		 r->name, r->maximize ? "maximize" : "minimize", r->obj,
-		 r->prm[0].name,
+		 r->nscen > 1 ? " (" : "", tune_set_text(r, set, sizeof(set)),
+		 r->nscen > 1 ? ")" : "", r->prm[0].name,
 		 r->nprm > 1 ? " and " : "", r->nprm > 1 ? r->prm[1].name : "",
 		 r->nprm > 2 ? " (the first two params)" : "");
 	plot_str(m, "plottitle", t);
