@@ -65,8 +65,7 @@ static void fmt_kb(char *b, size_t n, uint64_t v)
 		snprintf(b, n, "%llu", (unsigned long long)v);
 }
 
-/* PFC on priority prio. */
-static bool pfc_on(const struct sim_cfg *c, uint32_t prio)
+bool sim_pfc_on(const struct sim_cfg *c, uint32_t prio)
 {
 	return c->pfc && (!c->pfc_prios || (c->pfc_prios >> prio & 1));
 }
@@ -83,8 +82,8 @@ static int classes(struct sim *s)
 
 	s->prio_c[0] = SIM_PRIO_DATA;
 	s->prio_c[1] = (uint8_t)(two ? c->incast_prio : SIM_PRIO_DATA);
-	s->pfc_c[0] = pfc_on(c, SIM_PRIO_DATA);
-	s->pfc_c[1] = two && pfc_on(c, c->incast_prio);
+	s->pfc_c[0] = sim_pfc_on(c, SIM_PRIO_DATA);
+	s->pfc_c[1] = two && sim_pfc_on(c, c->incast_prio);
 	if (c->adp_retx == SIM_ADP_AUTO &&
 	    (!s->pfc_c[0] || (two && !s->pfc_c[1])))
 		s->adp = true;

@@ -58,6 +58,11 @@ static void seed_rng(struct sim *s, uint64_t seed)
 	}
 }
 
+/* v's bucket: v itself below LHIST_SUB, then LHIST_SUB per power of
+ * two; the largest, 2^64 - 1's, is below LHIST_N (no clamp needed). */
+_Static_assert((63 - 4) * LHIST_SUB + LHIST_SUB - 1 < LHIST_N,
+	       "lhist: every uint64_t has a bucket");
+
 static unsigned lhist_bucket(uint64_t v)
 {
 	unsigned e;
@@ -85,8 +90,6 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 {
 	unsigned b = lhist_bucket(v);
 
-	if (b >= LHIST_N)
-		b = LHIST_N - 1;
 	if (!h->total || v < h->min)
 		h->min = v;
 	h->n[b] += w;
@@ -99,9 +102,7 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 /* Buckets in use: none lies above the maximum's. */
 static unsigned lhist_top(const struct lhist *h)
 {
-	unsigned b = lhist_bucket(h->max);
-
-	return b < LHIST_N ? b + 1 : LHIST_N;
+	return lhist_bucket(h->max) + 1;
 }
 
 /* Empty h, writing only the buckets in use: most switch ports' queue
@@ -126,9 +127,8 @@ static double hist_quantile(const uint64_t *n, uint64_t total,
 			    uint64_t min, uint64_t max, double q)
 {
 	double want = q * (double)total, acc = 0, v = (double)max;
-	unsigned b, top = lhist_bucket(max);
+	unsigned b, top = lhist_bucket(max) + 1;
 
-	top = top < LHIST_N ? top + 1 : LHIST_N;	/* lhist_top */
 	if (!total)
 		return 0;
 	for (b = 0; b < top; b++) {
@@ -535,10 +535,8 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 
 		p = &s->ports[e->tid & 0xffffff];
 		if ((h = p->q_n)) {
-			unsigned b = lhist_bucket(p->data.bytes);
-
 			__builtin_prefetch(&p->qs);
-			__builtin_prefetch(&h[b < LHIST_N ? b : LHIST_N - 1]);
+			__builtin_prefetch(&h[lhist_bucket(p->data.bytes)]);
 		}
 		if (p->data.head != NONE)
 			__builtin_prefetch(&s->pk[p->data.head]);
@@ -727,8 +725,7 @@ static void q_account(struct sim *s, struct port *p)
 		a->vmin = v;
 	if (v > a->vmax)
 		a->vmax = v;
-	p->q_n[lhist_bucket(v) < LHIST_N ? lhist_bucket(v) : LHIST_N - 1] +=
-		(uint64_t)dt;
+	p->q_n[lhist_bucket(v)] += (uint64_t)dt;
 	a->sum += (double)v * (double)dt;
 }
 
@@ -739,12 +736,9 @@ static void qstat_clear(struct port *p, int64_t now)
 {
 	struct qstat *a = &p->qs;
 
-	if (p->q_n && a->vmax) {
-		unsigned top = lhist_bucket(a->vmax);
-
-		memset(p->q_n, 0, (top < LHIST_N ? top + 1 : LHIST_N) *
+	if (p->q_n && a->vmax)
+		memset(p->q_n, 0, (lhist_bucket(a->vmax) + 1) *
 				  sizeof(p->q_n[0]));
-	}
 	a->q_last = now;
 	a->sum = 0;
 	a->zero = 0;
@@ -964,42 +958,30 @@ static void ingress_add(struct sim *s, struct sw *w, struct port *p,
 	w->used += (uint64_t)delta;
 }
 
+/* Port pi sends a PFC frame for priority 3: it leaves ahead of data and
+ * crosses the link. */
+static void pfc_frame(struct sim *s, uint32_t pi, bool pause)
+{
+	struct port *p = &s->ports[pi];
+
+	p->pause_sent = pause;
+	p->pause_tx++;
+	TAP(s, tap_pfc(s, pi, pause, false));
+	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
+}
+
+/* A switch ingress's Xoff or Xon. */
 static void pfc_send(struct sim *s, uint32_t inport, bool pause)
 {
 	struct port *p = &s->ports[inport];
 
-	p->pause_sent = pause;
-	p->pause_tx++;
 	if (pause) {
 		p->xoff_at = s->now;
 		p->hdrm_used = 0;
 	}
 	s->c.sw_pause_tx++;
-	TAP(s, tap_pfc(s, inport, pause, false));
-	/* the frame leaves ahead of data and crosses the link */
-	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
-		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
-}
-
-/* A PFC storm (scenario storm_at): host port pi's NIC stops draining and
- * pauses its switch port, on every lossless data priority, never to
- * resume.  A real NIC refreshes the pause before its quanta run out; the
- * simulator's pause holds until a resume, so one frame stands for them.
- */
-static void storm(struct sim *s, uint32_t pi)
-{
-	struct port *p = &s->ports[pi];
-	int64_t at = s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay;
-
-	p->pause_sent = true;
-	p->pause_tx++;
-	TAP(s, tap_pfc(s, pi, true, false));
-	ev_push(s, at, EV_PFC_PAUSE, p->peer);
-	if (s->c1 && s->pfc_c[1]) {
-		s->c1[pi].pause_sent = true;
-		s->c1[pi].pause_tx++;
-		ev_push(s, at, EV_PFC1_PAUSE, p->peer);
-	}
+	pfc_frame(s, inport, pause);
 }
 
 static void pfc_check_resume(struct sim *s, uint32_t inport)
@@ -1088,16 +1070,34 @@ static void c1_ingress_add(struct sim *s, struct sw *w, uint32_t pi,
 	w->used += (uint64_t)delta;
 }
 
-static void c1_pfc_send(struct sim *s, uint32_t inport, bool pause)
+/* pfc_frame for class 1's priority. */
+static void c1_pfc_frame(struct sim *s, uint32_t pi, bool pause)
 {
-	const struct port *p = &s->ports[inport];
-	struct port_c1 *c = &s->c1[inport];
+	const struct port *p = &s->ports[pi];
+	struct port_c1 *c = &s->c1[pi];
 
 	c->pause_sent = pause;
 	c->pause_tx++;
-	s->c.sw_pause_tx++;
 	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
 		pause ? EV_PFC1_PAUSE : EV_PFC1_RESUME, p->peer);
+}
+
+static void c1_pfc_send(struct sim *s, uint32_t inport, bool pause)
+{
+	s->c.sw_pause_tx++;
+	c1_pfc_frame(s, inport, pause);
+}
+
+/* A PFC storm (scenario storm_at): host port pi's NIC stops draining and
+ * pauses its switch port, on every lossless data priority, never to
+ * resume.  A real NIC refreshes the pause before its quanta run out; the
+ * simulator's pause holds until a resume, so one frame stands for them.
+ */
+static void storm(struct sim *s, uint32_t pi)
+{
+	pfc_frame(s, pi, true);
+	if (s->c1 && s->pfc_c[1])
+		c1_pfc_frame(s, pi, true);
 }
 
 static void c1_pfc_apply(struct sim *s, uint32_t pi, bool pause)

@@ -592,8 +592,7 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 					 c->kind == SIM_MIX &&
 					 c->incast_prio != SIM_PRIO_DATA ?
 					 " and incast_prio's" : "");
-	if (c->storm_at_ps && !(c->pfc && (!c->pfc_prios ||
-					   (c->pfc_prios >> SIM_PRIO_DATA & 1))))
+	if (c->storm_at_ps && !sim_pfc_on(c, SIM_PRIO_DATA))
 		return pcb_error(err, PCB_E_INVAL, "sim: storm_at needs PFC "
 				 "on priority %u (pfc on)", SIM_PRIO_DATA);
 	if (c->headroom != SIM_AUTO && c->headroom < sim_headroom_min(c)) {

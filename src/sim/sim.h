@@ -132,6 +132,8 @@ const char *sim_cfg_keys(enum sim_kind k);
 int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err);
 /* The least headroom a switch port of c needs, bytes (buffer.c). */
 uint64_t sim_headroom_min(const struct sim_cfg *c);
+/* PFC on priority prio in c (buffer.c). */
+bool sim_pfc_on(const struct sim_cfg *c, uint32_t prio);
 /* The fabric links' ps per byte (fabric_gbps's, oversub's or rate's);
  * 0 when oversub asks for a speed of no whole ps per byte. */
 uint32_t sim_fabric_ppb(const struct sim_cfg *c);
