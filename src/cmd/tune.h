@@ -134,6 +134,8 @@ void tune_json_scen(struct session *s, const struct tune_res *r,
 
 /* tune_show.c */
 void tune_print(struct session *s, const struct tune_res *r);
+/* "± 1.2e+03", or no interval from a single seed */
+const char *tune_ci_text(double ci, char *buf, size_t len);
 /* The best point as writes for the active slot (*slot), checked on the
  * device (the tune's algorithm there, the params found, the values in range); none: an error.
  */

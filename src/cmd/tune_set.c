@@ -94,15 +94,6 @@ const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
 	return buf;
 }
 
-static const char *ci_of(double ci, char *buf, size_t len)
-{
-	if (isnan(ci))
-		snprintf(buf, len, "(one seed)");
-	else
-		snprintf(buf, len, "± %.3g", ci);
-	return buf;
-}
-
 void tune_print_scen(struct session *s, const struct tune_res *r,
 		     const struct tune_eval *e)
 {
@@ -115,10 +106,12 @@ void tune_print_scen(struct session *s, const struct tune_res *r,
 		const struct tune_sval *v = &e->sc[k];
 
 		fprintf(s->out.fp, "  %-8s scenario %zu: %s %.6g %s", "", k + 1,
-			r->obj, v->obj, ci_of(v->obj_ci, ci, sizeof(ci)));
+			r->obj, v->obj,
+			tune_ci_text(v->obj_ci, ci, sizeof(ci)));
 		for (c = 0; c < r->ncons; c++)
 			fprintf(s->out.fp, "; %s %.6g %s", r->cons[c].col,
-				v->con[c], ci_of(v->con_ci[c], ci, sizeof(ci)));
+				v->con[c],
+				tune_ci_text(v->con_ci[c], ci, sizeof(ci)));
 		fprintf(s->out.fp, "%s\n", v->feasible ? "" : "  INFEASIBLE");
 	}
 }

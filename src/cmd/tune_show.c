@@ -40,8 +40,7 @@ static void point_text(struct session *s, const struct tune_res *r,
 	}
 }
 
-/* "± 1.2e+03", or no interval from a single seed */
-static const char *ci_text(double ci, char *buf, size_t len)
+const char *tune_ci_text(double ci, char *buf, size_t len)
 {
 	if (isnan(ci))
 		snprintf(buf, len, "(one seed, no interval)");
@@ -54,7 +53,7 @@ static const char *ci_text(double ci, char *buf, size_t len)
 static const char *ci_paren(double ci, char *buf, size_t len)
 {
 	if (isnan(ci))
-		return ci_text(ci, buf, len);
+		return tune_ci_text(ci, buf, len);
 	snprintf(buf, len, "(± %.3g)", ci);
 	return buf;
 }
@@ -67,10 +66,10 @@ static void eval_line(struct session *s, const struct tune_res *r,
 
 	point_text(s, r, e, pt, sizeof(pt));
 	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g %s", what, pt, "",
-		r->obj, e->obj, ci_text(e->obj_ci, ci, sizeof(ci)));
+		r->obj, e->obj, tune_ci_text(e->obj_ci, ci, sizeof(ci)));
 	for (k = 0; k < r->ncons; k++)
 		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
-			e->con[k], ci_text(e->con_ci[k], ci, sizeof(ci)),
+			e->con[k], tune_ci_text(e->con_ci[k], ci, sizeof(ci)),
 			r->cons[k].op, r->cons[k].v);
 	fprintf(s->out.fp, "%s%s\n", e->feasible ? "" : "  INFEASIBLE",
 		r->nscen > 1 ? (r->mean ? "  (mean)" : "  (worst case)") : "");
