@@ -70,7 +70,9 @@ struct algo_port {
 
 struct algo_out {
 	uint32_t rate;		/* fxp20 of line rate, > 0 */
-	bool probe_req;		/* send an RTT probe with the next packet */
+	bool probe_req;		/* send an RTT probe; the simulator sends it
+				 * as soon as the port is free, ahead of the
+				 * rate limiter (a modelling choice) */
 	int64_t probe_timeout;	/* ns after the probe leaves; 0 = none */
 	int64_t timer_at;	/* absolute ns of the next on_timer; 0 none */
 };

@@ -433,6 +433,96 @@ static void test_pfc_storm(void **state)
 	assert_null(s);
 }
 
+/* A probe asked for outside the NIC's send path (here from a timer) leaves
+ * as soon as the port is free, not at the QP's next data slot: a test
+ * algorithm paces its one QP at 1/64 of line rate (a data slot every
+ * ~10.6 us at 100G, 4 KB) and asks for a probe from a timer 20.5 us into
+ * the flow.  Before the fix the probe waited for whatever next made the
+ * NIC look (the next data slot, or an unrelated duplicate wake).
+ */
+static int64_t pp_req_ns = -1, pp_sent_ns = -1;
+
+/* the QP's state: the timer's time (ns), 0 once it fired; every output
+ * repeats it (an output without one cancels the timer) */
+static void pp_out(const void *qp, struct algo_out *o)
+{
+	o->rate = ALGO_RATE_ONE / 64;
+	o->timer_at = *(const int64_t *)qp;
+}
+
+static void pp_init(struct algo_port *p, void *qp, int64_t now,
+		    struct algo_out *o)
+{
+	(void)p;
+	*(int64_t *)qp = now + 20500;
+	pp_out(qp, o);
+}
+
+static void pp_tx(struct algo_port *p, void *qp, int64_t now, uint32_t bytes,
+		  bool probe_sent, struct algo_out *o)
+{
+	(void)p;
+	(void)bytes;
+	if (probe_sent && pp_sent_ns < 0)
+		pp_sent_ns = now;
+	pp_out(qp, o);
+}
+
+static void pp_rtt(struct algo_port *p, void *qp, int64_t now, int64_t a,
+		   int64_t b, struct algo_out *o)
+{
+	(void)p;
+	(void)now;
+	(void)a;
+	(void)b;
+	pp_out(qp, o);
+}
+
+static void pp_event(struct algo_port *p, void *qp, int64_t now,
+		     struct algo_out *o)
+{
+	(void)p;
+	(void)now;
+	pp_out(qp, o);
+}
+
+static void pp_timer(struct algo_port *p, void *qp, int64_t now,
+		     struct algo_out *o)
+{
+	(void)p;
+	pp_req_ns = now;
+	*(int64_t *)qp = 0;
+	pp_out(qp, o);
+	o->probe_req = true;
+}
+
+static void test_probe_prompt(void **state)
+{
+	static const struct algo_ops ops = {
+		.name = "probe_prompt", .label = "test", .qp_state_size = 8,
+		.init = pp_init, .on_tx = pp_tx, .on_rtt = pp_rtt,
+		.on_cnp = pp_event, .on_nack = pp_event,
+		.on_probe_timeout = pp_event, .on_timer = pp_timer,
+	};
+	struct sim_cfg c = incast(1);
+	struct sim_algo a;
+	struct sim *s;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.ops = &ops;
+	c.rate_gbps = 100;
+	s = mk(&c, &a);
+	assert_int_equal(sim_run(s, 200 * PS_PER_US, NULL), 0);
+	assert_int_equal(pp_req_ns, 20500);
+	/* at most one data packet (4 KB at 100G: 333 ns) ahead of it */
+	assert_true(pp_sent_ns >= pp_req_ns);
+	if (pp_sent_ns - pp_req_ns > 400)
+		fail_msg("probe asked at %lld ns left at %lld ns",
+			 (long long)pp_req_ns, (long long)pp_sent_ns);
+	sim_free(s);
+}
+
 /* Lossy: drops appear, tail losses end in retransmission timeouts, and
  * every flow still completes (goodput recovers).
  */
@@ -946,8 +1036,8 @@ static void test_reference_runs(void **state)
 		const char *kind;
 		uint64_t events, flows, fct0;
 	} want[] = {
-		{ "mix", 1756892, 546, 72 },
-		{ "incast", 122060, 16, 0 },
+		{ "mix", 1602304, 546, 72 },
+		{ "incast", 121374, 16, 0 },
 	};
 	struct pcb_err err = { 0 };
 	size_t i;
@@ -1526,6 +1616,7 @@ int main(void)
 		cmocka_unit_test(test_pfc_headroom),
 		cmocka_unit_test(test_stall_watchdog),
 		cmocka_unit_test(test_pfc_storm),
+		cmocka_unit_test(test_probe_prompt),
 		cmocka_unit_test(test_lossy),
 		cmocka_unit_test(test_lossless_no_rto),
 		cmocka_unit_test(test_probe_rtt_honest),

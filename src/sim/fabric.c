@@ -800,12 +800,18 @@ static __attribute__((noinline)) void port_free_ev(struct sim *s,
 
 /* One departure event per transmission end; a superseded one that fires
  * finds the port busy or idle and does nothing harmful.  Inline: the
- * test is all a packet reaching the busy bottleneck costs.
+ * test is all a packet reaching the busy bottleneck costs.  A host's
+ * port has a second event of the same effect, the NIC's wake
+ * (port_start, dispatch); one due at the same time serves for both.
  */
 static inline void port_free_at(struct sim *s, uint32_t pi)
 {
-	if (s->ports[pi].free_ev_at != s->ports[pi].free_at)
-		port_free_ev(s, pi);
+	const struct port *p = &s->ports[pi];
+
+	if (p->free_ev_at != p->free_at) {
+		if (p->is_switch || s->hosts[p->owner].wake_at != p->free_at)
+			port_free_ev(s, pi);
+	}
 }
 
 static void port_send(struct sim *s, uint32_t pi);
@@ -1265,13 +1271,16 @@ static int64_t ns_of(int64_t ps)
 	return ps / PS_PER_NS;
 }
 
+/* Wake the NIC at t unless a wake is due by then; the port's departure
+ * event due at t does as well (port_free_at). */
 static void nic_wake_at(struct sim *s, struct host *h, uint32_t hi,
 			int64_t t)
 {
 	if (h->wake_at >= 0 && h->wake_at <= t)
 		return;
 	h->wake_at = t;
-	ev_push(s, t, EV_NIC_WAKE, hi);
+	if (s->ports[h->port].free_ev_at != t)
+		ev_push(s, t, EV_NIC_WAKE, hi);
 }
 
 /* The rate limiter's gap after a packet of `wire` bytes at the QP's
@@ -1373,6 +1382,17 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 	} else {
 		q->timer_at = 0;
 	}
+}
+
+/* After a handler outside the NIC's send path (a CNP, a timer, a probe
+ * timeout): a probe it asked for leaves as soon as the port is free,
+ * whatever the rate limiter says (nic_probe), not at the QP's next
+ * data slot.
+ */
+static void probe_soon(struct sim *s, uint32_t qi, const struct algo_out *o)
+{
+	if (o->probe_req)
+		port_start(s, s->hosts[s->qps[qi].src].port);
 }
 
 /* QPs with a timer are scanned every TIMER_TICK_PS. */
@@ -1649,6 +1669,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			s->algo.ops->on_cnp(&h->ap, qp_state(s, qi),
 					    ns_of(s->now), &o);
 			apply_out(s, qi, &o);
+			probe_soon(s, qi, &o);
 		}
 		break;
 	case PK_PROBE_RESP:
@@ -1747,6 +1768,7 @@ static void probe_fire(struct sim *s, uint32_t qi)
 	s->algo.ops->on_probe_timeout(&s->hosts[q->src].ap, qp_state(s, qi),
 				      ns_of(s->now), &o);
 	apply_out(s, qi, &o);
+	probe_soon(s, qi, &o);
 }
 
 /* Every TIMER_TICK_PS: expired retransmission and probe timers, and
@@ -1813,6 +1835,7 @@ static void on_algo_timer(struct sim *s, uint32_t qi)
 	s->algo.ops->on_timer(&s->hosts[q->src].ap, qp_state(s, qi),
 			      ns_of(s->now), &o);
 	apply_out(s, qi, &o);
+	probe_soon(s, qi, &o);
 }
 
 static void flow_start(struct sim *s, uint32_t qi)
@@ -1866,18 +1889,16 @@ static void dispatch(struct sim *s, const struct ev *e)
 		on_arrive(s, id);
 		return;
 	}
-	if (e->tid >> 24 == EV_PORT_FREE) {
-		if (s->ports[id].free_ev_at == s->now)
-			s->ports[id].free_ev_at = -1;
-		port_start(s, id);
-		return;
-	}
-	if (e->tid >> 24 == EV_NIC_WAKE) {
-		struct host *h = &s->hosts[id];
+	if (e->tid >> 24 == EV_PORT_FREE || e->tid >> 24 == EV_NIC_WAKE) {
+		/* either may stand for the other on a host (port_free_at) */
+		struct port *p = e->tid >> 24 == EV_PORT_FREE ? &s->ports[id] :
+				 &s->ports[s->hosts[id].port];
 
-		if (h->wake_at <= s->now)
-			h->wake_at = -1;
-		port_start(s, h->port);
+		if (p->free_ev_at == s->now)
+			p->free_ev_at = -1;
+		if (!p->is_switch && s->hosts[p->owner].wake_at <= s->now)
+			s->hosts[p->owner].wake_at = -1;
+		port_start(s, (uint32_t)(p - s->ports));
 		return;
 	}
 	switch (e->tid >> 24) {
