@@ -423,10 +423,26 @@ static void test_pfc_storm(void **state)
 	assert_true(pc.pause_rx_ns_prio[SIM_PRIO_DATA] <
 		    4 * (uint64_t)(s->now / 1000));
 	assert_int_equal(sim_stall(s, &err), -PCB_E_DEVICE);
-	if (!strstr(err.msg, "the longest first: switch 0 port 4, host 0, "
-		    "host 1, host 2, host 3") || strstr(err.msg, "more"))
+	if (!strstr(err.msg, "then the longest held): switch 0 port 4, "
+		    "host 0, host 1, host 2, host 3") ||
+	    strstr(err.msg, "more"))
 		fail_msg("stall message: %s", err.msg);
 	sim_free(s);
+	/* 32 senders: some were paused by the incast before the storm and
+	 * never resumed, held longer than the storm's port; the port the
+	 * NIC paused still comes first (it came 26th, among "25 more") */
+	c = incast(32);
+	c.storm_at_ps = 100 * PS_PER_US;
+	s = mk(&c, &none);
+	assert_int_equal(sim_run(s, 10 * PS_PER_MS, NULL), -PCB_E_DEVICE);
+	memset(&err, 0, sizeof(err));	/* an error keeps its first text */
+	assert_int_equal(sim_stall(s, &err), -PCB_E_DEVICE);
+	if (!strstr(err.msg, "then the longest held): switch 0 port 32, "
+		    "host ") || !strstr(err.msg, " and 25 more"))
+		fail_msg("stall message: %s", err.msg);
+	sim_free(s);
+	c = incast(4);
+	c.storm_at_ps = 50 * PS_PER_US;
 	c.pfc = false;
 	s = NULL;
 	assert_int_equal(sim_create(&s, &c, &none, &err), -PCB_E_INVAL);

@@ -2371,11 +2371,26 @@ static int64_t held_since(const struct sim *s, uint32_t pi)
 	return t;
 }
 
+/* The order the watchdog names held ports in: those a NIC paused first
+ * (a NIC pauses only when it cannot take in more, the root of a storm;
+ * the senders it backs up into are held since an earlier pause of the
+ * incast that was never lifted), then the longest held (a deadlock's
+ * first pause is where it began).
+ */
+static bool stall_before(const struct sim *s, uint32_t a, uint32_t b)
+{
+	bool ra = s->ports[a].is_switch && !s->ports[s->ports[a].peer].is_switch,
+	     rb = s->ports[b].is_switch && !s->ports[s->ports[b].peer].is_switch;
+
+	if (ra != rb)
+		return ra;
+	return held_since(s, a) < held_since(s, b);
+}
+
 #define STALL_NAMES 8
 
-/* The watchdog's error: the ports PFC holds with data waiting, the
- * longest held first (a storm's or a deadlock's first pause is where it
- * began), at most STALL_NAMES of them by name. */
+/* The watchdog's error: the ports PFC holds with data waiting, in
+ * stall_before's order, at most STALL_NAMES of them by name. */
 int sim_stall(const struct sim *s, struct pcb_err *err)
 {
 	char names[STALL_NAMES * 40 + 32];	/* a name: 33 at most */
@@ -2389,14 +2404,13 @@ int sim_stall(const struct sim *s, struct pcb_err *err)
 		queued += q_bytes(s, &s->ports[i]);
 		if (!port_held(s, i) || !port_waits(s, i))
 			continue;
-		if (ntop == STALL_NAMES) {	/* the newest of the kept out */
+		if (ntop == STALL_NAMES) {	/* the last of the kept out */
 			more++;
-			if (held_since(s, i) >= held_since(s, top[ntop - 1]))
+			if (!stall_before(s, i, top[ntop - 1]))
 				continue;
 			ntop--;
 		}
-		for (j = ntop++; j && held_since(s, top[j - 1]) >
-				    held_since(s, i); j--)
+		for (j = ntop++; j && stall_before(s, i, top[j - 1]); j--)
 			top[j] = top[j - 1];
 		top[j] = i;
 	}
@@ -2412,8 +2426,8 @@ int sim_stall(const struct sim *s, struct pcb_err *err)
 			 more);
 	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
 			 "%.3f ms: no data has left any port since %.3f ms, "
-			 "%llu bytes queued; paused by PFC, the longest first: "
-			 "%s", (double)s->now / PS_PER_MS,
+			 "%llu bytes queued; paused by PFC (by a NIC first, "
+			 "then the longest held): %s", (double)s->now / PS_PER_MS,
 			 (double)s->last_tx / PS_PER_MS,
 			 (unsigned long long)queued, names);
 }

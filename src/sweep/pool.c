@@ -182,8 +182,7 @@ static void worker(struct session *s, struct plan *pl, const char *dir,
 		msg.run = (int32_t)run;
 		msg.rc = rc ? rc : worker_run(&cs, pl, run, &msg);
 		if (msg.rc)
-			snprintf(msg.msg, sizeof(msg.msg), "%.199s",
-				 cs.err.msg);
+			snprintf(msg.msg, sizeof(msg.msg), "%s", cs.err.msg);
 		if (write(out, &msg, sizeof(msg)) != (ssize_t)sizeof(msg))
 			_exit(3);
 		pcb_err_reset(&cs.err);

@@ -47,6 +47,7 @@
 #ifndef PCCB_SWEEP_H
 #define PCCB_SWEEP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -147,9 +148,13 @@ struct sw_merge {
 struct wmsg {			/* worker -> parent, one write < PIPE_BUF */
 	int32_t run, rc;
 	double sim_s;		/* wall time inside the simulator */
-	char msg[200];
+	/* the run's error, whole (a stall names its ports at the end) */
+	char msg[sizeof(((struct pcb_err *)0)->msg)];
 	double v[SW_MAX_MEAS * SW_NSTATS];
 };
+
+_Static_assert(sizeof(struct wmsg) <= PIPE_BUF,
+	       "struct wmsg: one write to a pipe, never split");
 
 
 /* sweep.args checked whole, without a device: its lines, then its words
