@@ -22,6 +22,14 @@
 #   two side by side), 9.9 M events/s, peak RSS 148 MB (274 MB before)
 #   1024-host permutation, 800G, 10 ms: 0.98 G events, 94.9 s CPU
 #   (117.7 s before, side by side), peak RSS 37 MB (54 MB before)
+# Session 11 (same VM, same day), a host's departure event and NIC wake
+# due at once made one (9682ad6), against the binary before it, side by
+# side:
+#   2 ms: 1024 hosts 88.0 -> 81.2 M events, 6.71 -> 6.74 s CPU (the
+#   events left out were the cheapest); 256 hosts 22.5 -> 20.4 M events,
+#   1.25 -> 1.21 s; cost ~ hosts^1.17 -> 1.22 (the 16-host point again)
+#   1024 hosts, 20 ms: 1.206 -> 1.108 G events, 109.1 -> 102.2 s CPU
+#   (the "before" was 121.7 s in the run above: the VM's swing)
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 MS=${BENCH_SCALE_MS:-2}
