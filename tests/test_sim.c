@@ -1092,6 +1092,49 @@ static void test_reference_runs(void **state)
 	}
 }
 
+/* Events due at one time leave in the order they were scheduled however
+ * long the run: seq_compact numbers the pending events again before the
+ * sequence in the keys runs out.  The reference mix (1.6 M events, many
+ * due at the same picosecond) with the numbering redone every 4096
+ * pushes gives the run it gives with the 2^20 of the default; with the
+ * numbers let wrap instead, same-time events cross and the run differs.
+ */
+static void test_seq_compact(void **state)
+{
+	struct sim_summary m[2];
+	struct sim_algo a;
+	struct sim_cfg c;
+	struct sim *s;
+	uint32_t compacts[2];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		struct pcb_err err = { 0 };
+
+		sim_cfg_default(&c);
+		assert_int_equal(sim_kind_parse("mix", &c.kind), 0);
+		assert_int_equal(sim_cfg_set(&c, "seed", "5", &err), 0);
+		assert_int_equal(sim_cfg_set(&c, "load", "60", &err), 0);
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		if (i)
+			s->seq_limit = 4096;
+		sim_run(s, 2 * PS_PER_MS, NULL);
+		sim_summary(s, &m[i]);
+		compacts[i] = s->seq_compacts;
+		sim_free(s);
+	}
+	assert_int_equal(compacts[0], 1);	/* 1.6 M pushes: once */
+	assert_true(compacts[1] > 300);
+	assert_int_equal(m[0].events, m[1].events);
+	assert_int_equal(m[0].flows, m[1].flows);
+	assert_true(m[0].util == m[1].util);
+	assert_true(m[0].q_mean == m[1].q_mean);
+	assert_true(m[0].rtt_mean == m[1].rtt_mean);
+	assert_int_equal(m[0].pauses, m[1].pauses);
+}
+
 /* The fine time series: one row per interval, physical values, and a
  * traced run is the same run.
  */
@@ -1264,12 +1307,15 @@ static uint64_t ref_pop(uint64_t *h, uint32_t *n)
 	return top;
 }
 
-/* The event queue tests' reference: the key of every event pushed (ids
- * in push order), and a min-heap of the keys pending.
+/* The event queue tests' reference: for every event pushed (ids in push
+ * order) the key it must leave by, its time and then its id (same-time
+ * events leave in the order they were scheduled), and a min-heap of the
+ * keys pending.  The queue's own keys carry a sequence number in place
+ * of the id, renumbered when it would run out (seq_compact).
  */
 struct evref {
 	struct sim *s;
-	uint64_t *key, *ref, seq0;
+	uint64_t *key, *ref;
 	uint32_t pushed, popped, nref;
 };
 
@@ -1289,7 +1335,6 @@ static void evref_init(struct evref *r, uint32_t n)
 	r->s = mk(&c, &a);
 	while (sim_next_event(r->s, INT64_MAX / 2, &e))
 		;
-	r->seq0 = r->s->seq;
 }
 
 /* Schedule the next event at t, noting the key it must get. */
@@ -1297,8 +1342,7 @@ static void evref_push(struct evref *r, int64_t t)
 {
 	uint32_t id = r->pushed++;
 
-	r->key[id] = (uint64_t)(t - r->s->tbase) << EV_SEQ_BITS |
-		     ((r->seq0 + id) & ((1u << EV_SEQ_BITS) - 1));
+	r->key[id] = (uint64_t)(t - r->s->tbase) << EV_SEQ_BITS | id;
 	sim_schedule(r->s, t, EV_FLOW_STOP, id);
 	ref_push(r->ref, &r->nref, r->key[id]);
 }
@@ -1314,9 +1358,9 @@ static bool evref_pop(struct evref *r)
 		return false;
 	id = e.tid & 0xffffff;
 	assert_true(id < r->pushed);
-	assert_true(e.k == r->key[id]);
+	assert_true((e.k >> EV_SEQ_BITS) == (r->key[id] >> EV_SEQ_BITS));
 	assert_true(r->nref > 0);
-	assert_true(e.k == ref_pop(r->ref, &r->nref));
+	assert_true(r->key[id] == ref_pop(r->ref, &r->nref));
 	r->popped++;
 	return true;
 }
@@ -1372,11 +1416,11 @@ static void test_event_bucket(void **state)
 }
 
 /* The event queue against its definition: the next event is always the
- * least key pending (time, then the insertion sequence mod
- * 2^EV_SEQ_BITS), whether it waits in a lane (the same offset from now,
- * many times), the wheel, or the heap beyond it; the sequence wraps
- * halfway through, so that an event at an equal time can have a smaller
- * key than its lane's last.
+ * least pending by time, then by the order it was scheduled in, whether
+ * it waits in a lane (the same offset from now, many times), the wheel,
+ * or the heap beyond it; the keys' sequence runs out halfway through and
+ * the pending events are numbered again (seq_compact), a burst at one
+ * time on either side of it.
  */
 static void test_event_order(void **state)
 {
@@ -1391,7 +1435,7 @@ static void test_event_order(void **state)
 	(void)state;
 	evref_init(&r, N);
 	t0 = r.s->now;
-	r.seq0 = r.s->seq = (1u << EV_SEQ_BITS) - N / 2;
+	r.s->seq = (1u << EV_SEQ_BITS) - N / 2;
 	while (r.popped < N) {
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
 		/* around the wrap: a burst at one offset and time */
@@ -1411,6 +1455,7 @@ static void test_event_order(void **state)
 	}
 	assert_false(sim_next_event(r.s, INT64_MAX / 2, &e));
 	assert_true(r.s->now > t0);
+	assert_int_equal(r.s->seq_compacts, 1);
 	evref_free(&r);
 }
 
@@ -1643,6 +1688,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_reference_runs),
+		cmocka_unit_test(test_seq_compact),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_taps_same_run),
 		cmocka_unit_test(test_pcap_csum),

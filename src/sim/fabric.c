@@ -371,10 +371,99 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 	*at = ni;
 }
 
+#define SEQ_MASK ((1ULL << EV_SEQ_BITS) - 1)
+
+/* body, with kp pointing at each pending event's key in turn (the
+ * lanes', the wheel's, the heap's; the far list has none yet). */
+#define FOR_PENDING_KEYS(s, kp, body)					\
+	do {								\
+		uint32_t i_, n_;					\
+		size_t j_;						\
+		uint64_t *kp;						\
+									\
+		for (j_ = 0; j_ < (s)->hn; j_++) {			\
+			kp = &(s)->heap[j_].k;				\
+			body;						\
+		}							\
+		for (i_ = 0; i_ < EV_LANES; i_++)			\
+			for (n_ = (s)->lanes[i_].head;			\
+			     n_ != (s)->lanes[i_].tail; n_++) {		\
+				kp = &(s)->lanes[i_].ring[n_ &		\
+					(s)->lanes[i_].mask].k;		\
+				body;					\
+			}						\
+		for (i_ = 0; i_ < WHEEL_N; i_++)			\
+			for (n_ = (s)->wb[i_].head; n_;			\
+			     n_ = (s)->wn[n_].next) {			\
+				kp = &(s)->wn[n_].k;			\
+				body;					\
+			}						\
+	} while (0)
+
+/* Key k with its sequence number replaced by the count of pending ones
+ * below it (seq_compact's bitmap and running counts). */
+static uint64_t seq_renumbered(const struct sim *s, uint64_t k)
+{
+	uint64_t q = k & SEQ_MASK;
+
+	return (k & ~SEQ_MASK) | (s->seq_rank[q / 64] + (uint64_t)
+		__builtin_popcountll(s->seq_bits[q / 64] &
+				     ((1ULL << (q % 64)) - 1)));
+}
+
+/* The sequence is about to reach seq_limit (2^20, smaller in tests):
+ * number the pending events 0..n-1 in their order and go on from n.
+ * Their numbers are distinct and below the limit (none wrapped), so a
+ * number's rank among those in use (a bitmap and its running counts)
+ * keeps every order, the keys' and the lanes', wheel buckets' and
+ * heap's built on them.  O(pending + limit / 64), once every limit - n
+ * events.  Were the pending events ever nearly the limit (a million at
+ * once), the numbering wraps as it did before: same-time events
+ * scheduled across a wrap may then leave out of order.
+ */
+static __attribute__((noinline)) void seq_compact(struct sim *s)
+{
+	/* the numbers in use lie below s->seq (none wrapped) */
+	size_t words = (size_t)(s->seq + 63) / 64, w;
+	uint32_t i, n = 0;
+
+	if (!s->seq_bits) {
+		s->seq_bits = calloc(SEQ_MASK / 64 + 1, sizeof(*s->seq_bits));
+		s->seq_rank = calloc(SEQ_MASK / 64 + 1, sizeof(*s->seq_rank));
+		if (!s->seq_bits || !s->seq_rank)
+			abort();	/* out of memory in the event loop */
+	}
+	memset(s->seq_bits, 0, words * sizeof(*s->seq_bits));
+	FOR_PENDING_KEYS(s, kp, s->seq_bits[(*kp & SEQ_MASK) / 64] |=
+				1ULL << (*kp % 64));
+	for (w = 0; w < words; w++) {
+		s->seq_rank[w] = n;
+		n += (uint32_t)__builtin_popcountll(s->seq_bits[w]);
+	}
+	if (n > s->seq_limit - s->seq_limit / 16) {
+		s->seq_limit = UINT64_MAX;	/* wrap from here on */
+		return;
+	}
+	FOR_PENDING_KEYS(s, kp, *kp = seq_renumbered(s, *kp));
+	for (i = 0; i < EV_LANES; i++) {
+		struct lane *l = &s->lanes[i];
+
+		if (l->head != l->tail) {
+			s->headk[i] = l->ring[l->head & l->mask].k;
+			l->lastk = l->ring[(l->tail - 1) & l->mask].k;
+		}
+	}
+	if (s->headk[EV_LANES] != UINT64_MAX)
+		s->headk[EV_LANES] = seq_renumbered(s, s->headk[EV_LANES]);
+	s->seq = n;
+	s->seq_compacts++;
+}
+
 static uint64_t ev_key(struct sim *s, int64_t t)
 {
-	return (uint64_t)(t - s->tbase) << EV_SEQ_BITS |
-	       (s->seq++ & ((1u << EV_SEQ_BITS) - 1));
+	if (__builtin_expect(s->seq >= s->seq_limit, 0))
+		seq_compact(s);
+	return (uint64_t)(t - s->tbase) << EV_SEQ_BITS | (s->seq++ & SEQ_MASK);
 }
 
 /* ev_push for an offset without a lane: claim an empty one, else the
@@ -405,8 +494,8 @@ static __attribute__((noinline)) void ev_push_other(struct sim *s,
 /* Schedule an event; the key orders by time, then insertion.  Inline:
  * every event costs one.  An event at a lane's offset from now is due
  * after all in its lane (now only grows) and is appended there, unless
- * its key is smaller (the sequence wrapped at an equal time); the rest
- * go to the wheel (ev_push_other).
+ * its key is smaller (the sequence wrapped at an equal time: only after
+ * seq_compact gave up); the rest go to the wheel (ev_push_other).
  */
 static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 			   uint32_t id)
@@ -2040,6 +2129,8 @@ void sim_free(struct sim *s)
 		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
+	free(s->seq_bits);
+	free(s->seq_rank);
 	sim_big_free(s->pk, sizeof(*s->pk), s->pkcap);
 	free(s->ports);
 	free(s->nodes);
@@ -2071,6 +2162,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
+	s->seq_limit = 1ULL << EV_SEQ_BITS;
 	for (i = 0; i <= EV_LANES; i++)
 		s->headk[i] = UINT64_MAX;
 	for (i = 0; i < EV_LANES; i++)

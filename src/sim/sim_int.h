@@ -61,9 +61,12 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 #define ADP_INIT_RANGE	2	/* .. 262 us */
 
 /* Heap key: (time - tbase) in ps in the high 44 bits, the insertion
- * sequence (mod 2^20) in the low 20: one 64-bit compare orders by time,
- * then insertion.  tbase moves forward every few simulated seconds; events
- * beyond the 17.6 s horizon wait in a side list.
+ * sequence in the low 20: one 64-bit compare orders by time, then
+ * insertion.  Before the sequence runs out the pending events are
+ * numbered again from 0, in order (seq_compact), so events due at one
+ * time leave in the order they were scheduled however long the run.
+ * tbase moves forward every few simulated seconds; events beyond the
+ * 17.6 s horizon wait in a side list.
  */
 #define EV_SEQ_BITS 20
 #define EV_HORIZON (1LL << (64 - EV_SEQ_BITS))	/* ps, 17.6 s */
@@ -339,6 +342,10 @@ struct sim {
 	struct sim_algo algo;
 	int64_t now;
 	uint64_t seq, events;
+	uint64_t seq_limit;	/* seq_compact when seq reaches it */
+	uint32_t seq_compacts;	/* how many times it did */
+	uint64_t *seq_bits;	/* seq_compact's bitmap and ranks */
+	uint32_t *seq_rank;
 	int64_t tbase;
 	/* first keys: the lanes', then the wheel's and heap's; UINT64_MAX
 	 * for none */
