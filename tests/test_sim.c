@@ -1125,6 +1125,8 @@ static void test_seq_compact(void **state)
 		compacts[i] = s->seq_compacts;
 		sim_free(s);
 	}
+	print_message("compactions: %u with 2^20, %u with 4096\n",
+		      compacts[0], compacts[1]);
 	assert_int_equal(compacts[0], 1);	/* 1.6 M pushes: once */
 	assert_true(compacts[1] > 300);
 	assert_int_equal(m[0].events, m[1].events);
