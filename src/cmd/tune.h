@@ -121,6 +121,9 @@ bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 void tune_combine(const struct tune_res *r, struct tune_eval *e);
 /* "the worst case of 2 scenarios" (or "" with one), for headers. */
 const char *tune_set_text(const struct tune_res *r, char *buf, size_t len);
+/* "minimize rtt_p99", and for a set " (the worst case of 2 scenarios)":
+ * what headers and plot titles say the tune seeks (buf: 128 is enough). */
+const char *tune_goal_text(const struct tune_res *r, char *buf, size_t len);
 /* scenario k's words joined by spaces ("(not saved)" when unknown). */
 const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
 			   size_t len);

@@ -78,6 +78,16 @@ const char *tune_set_text(const struct tune_res *r, char *buf, size_t len)
 	return buf;
 }
 
+const char *tune_goal_text(const struct tune_res *r, char *buf, size_t len)
+{
+	char set[64];
+
+	snprintf(buf, len, "%s %s%s%s%s", r->maximize ? "maximize" :
+		 "minimize", r->obj, r->nscen > 1 ? " (" : "",
+		 tune_set_text(r, set, sizeof(set)), r->nscen > 1 ? ")" : "");
+	return buf;
+}
+
 const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
 			   size_t len)
 {

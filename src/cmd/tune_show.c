@@ -139,7 +139,7 @@ void tune_print(struct session *s, const struct tune_res *r)
 {
 	FILE *fp = s->out.fp;
 	size_t i, k;
-	char pt[256], set[64], nsc[48] = "";
+	char pt[256], goal[128], nsc[48] = "";
 
 	if (s->out.json) {
 		print_json(s, r);
@@ -147,11 +147,10 @@ void tune_print(struct session *s, const struct tune_res *r)
 	}
 	if (r->nscen > 1)
 		snprintf(nsc, sizeof(nsc), " x %zu scenarios", r->nscen);
-	fprintf(fp, "tune %s: %s %s%s%s%s on %s slot %u, %zu runs (%zu points "
-		"x %zu seeds%s) in %.1f s\n", r->name, r->maximize ?
-		"maximize" : "minimize", r->obj, r->nscen > 1 ? " (" : "",
-		tune_set_text(r, set, sizeof(set)), r->nscen > 1 ? ")" : "",
-		r->algo, r->slot, r->runs, r->nev, r->nseeds, nsc, r->wall_s);
+	fprintf(fp, "tune %s: %s on %s slot %u, %zu runs (%zu points x %zu "
+		"seeds%s) in %.1f s\n", r->name,
+		tune_goal_text(r, goal, sizeof(goal)), r->algo, r->slot,
+		r->runs, r->nev, r->nseeds, nsc, r->wall_s);
 	for (k = 0; r->nscen > 1 && k < r->nscen; k++)
 		fprintf(fp, "  scenario %zu: %s\n", k + 1,
 			tune_scen_text(r, k, pt, sizeof(pt)));
@@ -365,7 +364,7 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 			   const char *dir, const char *to)
 {
 	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
-	char vars[2048], t[600], set[64];
+	char vars[2048], t[600], goal[128];
 	struct pcb_wfile w;
 	double x, y;
 	size_t i;
@@ -405,10 +404,8 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 	space_xy(r, &r->ev[r->def >= 0 ? r->def : 0], &x, &y);
 	fprintf(m, "defx = %.9g\ndefy = %.9g\n", r->def >= 0 ? x : NAN,
 		r->def >= 0 ? y : NAN);
-	snprintf(t, sizeof(t), "tune %.64s: %s %.48s%s%s%s over %.64s%s%.64s%s",
-		 r->name, r->maximize ? "maximize" : "minimize", r->obj,
-		 r->nscen > 1 ? " (" : "", tune_set_text(r, set, sizeof(set)),
-		 r->nscen > 1 ? ")" : "", r->prm[0].name,
+	snprintf(t, sizeof(t), "tune %.64s: %s over %.64s%s%.64s%s",
+		 r->name, tune_goal_text(r, goal, sizeof(goal)), r->prm[0].name,
 		 r->nprm > 1 ? " and " : "", r->nprm > 1 ? r->prm[1].name : "",
 		 r->nprm > 2 ? " (the first two params)" : "");
 	plot_str(m, "plottitle", t);
@@ -479,13 +476,10 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 		plot_str(m, "objname", r.obj);
 		fprintf(m, "defobj = %.9g\n", r.def >= 0 ? r.ev[r.def].obj : 0);
 		{
-			char t[224], set[64];
+			char t[224], goal[128];
 
-			snprintf(t, sizeof(t), "tune %s: %s %s%s%s%s", r.name,
-				 r.maximize ? "maximize" : "minimize", r.obj,
-				 r.nscen > 1 ? " (" : "",
-				 tune_set_text(&r, set, sizeof(set)),
-				 r.nscen > 1 ? ")" : "");
+			snprintf(t, sizeof(t), "tune %s: %s", r.name,
+				 tune_goal_text(&r, goal, sizeof(goal)));
 			plot_str(m, "plottitle", t);
 		}
 		fclose(m);

@@ -116,8 +116,8 @@ static const char *const scalar_names[F_SCALARS] = {
 	"out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
 	"port_rcv_data", "port_xmit_data", "port_rcv_packets",
 	"port_xmit_packets", "rx_bytes_phy", "tx_bytes_phy",
-	"rx_packets_phy", "tx_packets_phy", "sim_switch_drops", "sim_link_drops", "sim_switch_pause_tx",
-	"sim_switch_ecn_marked",
+	"rx_packets_phy", "tx_packets_phy", "sim_switch_drops",
+	"sim_link_drops", "sim_switch_pause_tx", "sim_switch_ecn_marked",
 };
 static const char *const prio_fmt[F_PRIO_END - F_SCALARS] = {
 	"rx_prio%d_bytes", "rx_prio%d_packets", "tx_prio%d_bytes",

@@ -99,10 +99,11 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 		h->max = v;
 }
 
-/* Buckets in use: none lies above the maximum's. */
-static unsigned lhist_top(const struct lhist *h)
+/* The buckets in use of a histogram whose greatest value is max: none
+ * lies above max's. */
+static unsigned lhist_used(uint64_t max)
 {
-	return lhist_bucket(h->max) + 1;
+	return lhist_bucket(max) + 1;
 }
 
 /* Empty h, writing only the buckets in use: most switch ports' queue
@@ -112,7 +113,7 @@ static void lhist_clear(struct lhist *h)
 {
 	if (!h->total && !h->max)
 		return;		/* empty (all weights 0: every n too) */
-	memset(h->n, 0, lhist_top(h) * sizeof(h->n[0]));
+	memset(h->n, 0, lhist_used(h->max) * sizeof(h->n[0]));
 	h->total = 0;
 	h->sum = 0;
 	h->max = 0;
@@ -127,7 +128,7 @@ static double hist_quantile(const uint64_t *n, uint64_t total,
 			    uint64_t min, uint64_t max, double q)
 {
 	double want = q * (double)total, acc = 0, v = (double)max;
-	unsigned b, top = lhist_bucket(max) + 1;
+	unsigned b, top = lhist_used(max);
 
 	if (!total)
 		return 0;
@@ -826,8 +827,7 @@ static void qstat_clear(struct port *p, int64_t now)
 	struct qstat *a = &p->qs;
 
 	if (p->q_n && a->vmax)
-		memset(p->q_n, 0, (lhist_bucket(a->vmax) + 1) *
-				  sizeof(p->q_n[0]));
+		memset(p->q_n, 0, lhist_used(a->vmax) * sizeof(p->q_n[0]));
 	a->q_last = now;
 	a->sum = 0;
 	a->zero = 0;
@@ -897,10 +897,9 @@ static inline void port_free_at(struct sim *s, uint32_t pi)
 {
 	const struct port *p = &s->ports[pi];
 
-	if (p->free_ev_at != p->free_at) {
-		if (p->is_switch || s->hosts[p->owner].wake_at != p->free_at)
-			port_free_ev(s, pi);
-	}
+	if (p->free_ev_at != p->free_at &&
+	    (p->is_switch || s->hosts[p->owner].wake_at != p->free_at))
+		port_free_ev(s, pi);
 }
 
 static void port_send(struct sim *s, uint32_t pi);
@@ -2463,6 +2462,12 @@ static int64_t held_since(const struct sim *s, uint32_t pi)
 	return t;
 }
 
+/* Port pi is a switch's, and the NIC at its other end paused it. */
+static bool nic_paused(const struct sim *s, uint32_t pi)
+{
+	return s->ports[pi].is_switch && !s->ports[s->ports[pi].peer].is_switch;
+}
+
 /* The order the watchdog names held ports in: those a NIC paused first
  * (a NIC pauses only when it cannot take in more, the root of a storm;
  * the senders it backs up into are held since an earlier pause of the
@@ -2471,11 +2476,8 @@ static int64_t held_since(const struct sim *s, uint32_t pi)
  */
 static bool stall_before(const struct sim *s, uint32_t a, uint32_t b)
 {
-	bool ra = s->ports[a].is_switch && !s->ports[s->ports[a].peer].is_switch,
-	     rb = s->ports[b].is_switch && !s->ports[s->ports[b].peer].is_switch;
-
-	if (ra != rb)
-		return ra;
+	if (nic_paused(s, a) != nic_paused(s, b))
+		return nic_paused(s, a);
 	return held_since(s, a) < held_since(s, b);
 }
 
@@ -2519,7 +2521,8 @@ int sim_stall(const struct sim *s, struct pcb_err *err)
 	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
 			 "%.3f ms: no data has left any port since %.3f ms, "
 			 "%llu bytes queued; paused by PFC (by a NIC first, "
-			 "then the longest held): %s", (double)s->now / PS_PER_MS,
+			 "then the longest held): %s",
+			 (double)s->now / PS_PER_MS,
 			 (double)s->last_tx / PS_PER_MS,
 			 (unsigned long long)queued, names);
 }
