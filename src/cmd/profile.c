@@ -40,6 +40,24 @@
 
 /* ---- the device's side ------------------------------------------------------ */
 
+/* t with each byte other than letters, digits and extra as '_': a
+ * device's id and model as a profile may hold them (profile.h), and all
+ * a line of `profile export`'s script says besides its quoted words.
+ */
+static void script_text(char *buf, size_t len, const char *t,
+			const char *extra)
+{
+	size_t i;
+
+	for (i = 0; len && i < len - 1 && t[i]; i++) {
+		char c[2] = { t[i], '\0' };
+
+		buf[i] = profile_text_ok(c, extra) ? t[i] : '_';
+	}
+	if (len)
+		buf[i] = '\0';
+}
+
 static void device_model(struct session *s, char *buf, size_t len)
 {
 	struct pcb_nic *nics = NULL;
@@ -53,7 +71,7 @@ static void device_model(struct session *s, char *buf, size_t len)
 		return;
 	for (i = 0; i < n; i++)
 		if (!strcmp(nics[i].bdf, bdf))
-			snprintf(buf, len, "%s", nics[i].model);
+			script_text(buf, len, nics[i].model, PROFILE_MODEL);
 	free(nics);
 }
 
@@ -102,7 +120,7 @@ int profile_read_device(struct session *s, int slot, struct profile *pr)
 		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
 	if (rc)
 		return rc;
-	snprintf(pr->device, sizeof(pr->device), "%s", s->devid);
+	script_text(pr->device, sizeof(pr->device), s->devid, PROFILE_DEVICE);
 	device_model(s, pr->model, sizeof(pr->model));
 	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
 		if ((slot >= 0 && i != (unsigned)slot) || !info[i])
@@ -519,10 +537,15 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 		rc = sess_device(s);
 	if (!rc)
 		rc = check_profile(s, pr);
-	if (!rc)
+	if (!rc) {	/* the comment: no byte that could end it */
+		char name[sizeof(pr->name)], dev[PCB_PATH_LEN];
+
+		script_text(name, sizeof(name), pr->name, PROFILE_WORD);
+		script_text(dev, sizeof(dev), s->devname, PROFILE_DEVICE);
 		fprintf(s->out.fp, "#!/bin/sh\n# profile %s for %s: every "
 			"write, as pccbench makes them with %s\nset -e\n",
-			pr->name, s->devname, as);
+			name, dev, as);
+	}
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		const struct pslot *ps = &pr->s[i];
 		uint8_t buf[PPCC_SIZE];

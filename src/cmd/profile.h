@@ -37,6 +37,17 @@ struct profile {
 	struct pslot s[PPCC_SLOTS];
 };
 
+/* What a profile's strings may hold: letters, digits and these.  They
+ * reach `profile export`'s shell script (a comment, a quoted word), so
+ * anything else is refused on load rather than trusted to the quoting
+ * there (which makes them harmless too).
+ */
+#define PROFILE_WORD	"_-."		/* a profile's and a param's name */
+#define PROFILE_ALGO	" _-."		/* "ZTR_RTT", "Rtt template v0.1" */
+#define PROFILE_DEVICE	"_-.:/@+"	/* sim:NAME, 0000:08:00.0, /dev/mst/.. */
+#define PROFILE_MODEL	" _-.,:;/()[]+#&"	/* ConnectX-7, libpci's names */
+bool profile_text_ok(const char *t, const char *extra);
+
 /* $XDG_DATA_HOME/pccbench/profiles/NAME.json */
 int profile_path(struct session *s, const char *name, char *buf, size_t len);
 /* The device now: `slot` (or every slot holding an algorithm, -1). */

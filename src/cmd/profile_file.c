@@ -84,19 +84,44 @@ static bool get_uint(json_object *o, const char *key, uint64_t hi,
 	return true;
 }
 
-static bool get_str(json_object *o, const char *key, char *buf, size_t len)
+/* t holds only letters, digits and the bytes of extra. */
+bool profile_text_ok(const char *t, const char *extra)
+{
+	for (; *t; t++)
+		if (!(*t >= 'a' && *t <= 'z') && !(*t >= 'A' && *t <= 'Z') &&
+		    !(*t >= '0' && *t <= '9') && !strchr(extra, *t))
+			return false;
+	return true;
+}
+
+/* A JSON string member shorter than len, no NUL inside, made only of
+ * letters, digits and `extra`.
+ */
+static bool get_str(json_object *o, const char *key, char *buf, size_t len,
+		    const char *extra)
 {
 	json_object *m;
 	const char *t;
+	size_t n;
 
 	if (!json_object_object_get_ex(o, key, &m) ||
 	    !json_object_is_type(m, json_type_string))
 		return false;
 	t = json_object_get_string(m);
-	if (strlen(t) >= len)
+	n = (size_t)json_object_get_string_len(m);
+	if (n >= len || strlen(t) != n || !profile_text_ok(t, extra))
 		return false;
-	snprintf(buf, len, "%s", t);
+	memcpy(buf, t, n + 1);
 	return true;
+}
+
+/* An optional member: absent is "", present it must be get_str's. */
+static bool get_opt_str(json_object *o, const char *key, char *buf,
+			size_t len, const char *extra)
+{
+	*buf = '\0';
+	return !json_object_object_get_ex(o, key, NULL) ||
+	       get_str(o, key, buf, len, extra);
 }
 
 static bool get_bool(json_object *o, const char *key, bool *v)
@@ -122,9 +147,9 @@ static int parse_slot(struct session *s, const char *path, json_object *o,
 
 	memset(ps, 0, sizeof(*ps));
 	if (!get_uint(o, "slot", PPCC_SLOTS - 1, &slot) ||
-	    !get_str(o, "algo", ps->algo, sizeof(ps->algo)) ||
+	    !get_str(o, "algo", ps->algo, sizeof(ps->algo), PROFILE_ALGO) ||
 	    !get_uint(o, "algo_id", 0xffff, &id) ||
-	    !get_str(o, "algo_version", ver, sizeof(ver)) ||
+	    !get_str(o, "algo_version", ver, sizeof(ver), ".") ||
 	    sscanf(ver, "%3u.%3u", &maj, &min) != 2 || maj > 255 ||
 	    min > 255 || !get_bool(o, "enabled", &ps->enabled) ||
 	    !get_bool(o, "counters", &ps->counters) ||
@@ -132,9 +157,11 @@ static int parse_slot(struct session *s, const char *path, json_object *o,
 	    !json_object_is_type(arr, json_type_array) ||
 	    json_object_array_length(arr) > ALGO_MAX_PARAMS)
 		return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %zu: needs "
-				 "slot (0..15), algo, algo_id, algo_version "
-				 "(M.m), enabled, counters and at most %d "
-				 "params", path, pr->nslots, ALGO_MAX_PARAMS);
+				 "slot (0..15), algo (letters, digits, spaces, "
+				 "_ - .), "
+				 "algo_id, algo_version (M.m), enabled, "
+				 "counters and at most %d params", path,
+				 pr->nslots, ALGO_MAX_PARAMS);
 	for (k = 0; k < pr->nslots; k++)
 		if (pr->s[k].slot == slot)
 			return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %u "
@@ -146,12 +173,13 @@ static int parse_slot(struct session *s, const char *path, json_object *o,
 		json_object *p = json_object_array_get_idx(arr, i);
 
 		if (!p || !get_str(p, "name", ps->p[i].name,
-				   sizeof(ps->p[i].name)) ||
+				   sizeof(ps->p[i].name), PROFILE_WORD) ||
 		    !get_uint(p, "raw", UINT32_MAX, &raw) ||
 		    !get_uint(p, "index", ALGO_MAX_PARAMS - 1, &index))
 			return pcb_error(&s->err, PCB_E_CORRUPT, "%s: slot %u "
-					 "param %zu: needs name, index "
-					 "(0..%d) and raw (0..2^32-1)", path,
+					 "param %zu: needs name (letters, "
+					 "digits, _ - .), index (0..%d) and raw "
+					 "(0..2^32-1)", path,
 					 ps->slot, i, ALGO_MAX_PARAMS - 1);
 		ps->p[i].raw = (uint32_t)raw;
 		ps->p[i].index = (unsigned)index;
@@ -164,7 +192,7 @@ static int parse_profile(struct session *s, const char *path,
 			 const char *text, size_t len, struct profile *pr)
 {
 	json_tokener *tok = json_tokener_new_ex(16);
-	json_object *root = NULL, *arr;
+	json_object *root = NULL, *arr, *dev;
 	char schema[40];
 	uint64_t ver;
 	size_t i;
@@ -181,7 +209,7 @@ static int parse_profile(struct session *s, const char *path,
 	if (!root || !json_object_is_type(root, json_type_object))
 		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: not a JSON object",
 			       path);
-	else if (!get_str(root, "schema", schema, sizeof(schema)) ||
+	else if (!get_str(root, "schema", schema, sizeof(schema), "-") ||
 		 strcmp(schema, "pccbench-profile"))
 		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: not a pccbench "
 			       "profile (schema)", path);
@@ -198,15 +226,22 @@ static int parse_profile(struct session *s, const char *path,
 			       "1 to %d slots", path, PPCC_SLOTS);
 	for (i = 0; !rc && i < json_object_array_length(arr); i++)
 		rc = parse_slot(s, path, json_object_array_get_idx(arr, i), pr);
-	if (!rc) {
-		json_object *d;
-
-		get_str(root, "name", pr->name, sizeof(pr->name));
-		if (json_object_object_get_ex(root, "device", &d)) {
-			get_str(d, "id", pr->device, sizeof(pr->device));
-			get_str(d, "model", pr->model, sizeof(pr->model));
-		}
-	}
+	if (!rc && !get_opt_str(root, "name", pr->name, sizeof(pr->name),
+				PROFILE_WORD))
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: 'name' may hold "
+			       "only letters, digits, _ - . (up to %zu)", path,
+			       sizeof(pr->name) - 1);
+	if (!rc && json_object_object_get_ex(root, "device", &dev) &&
+	    (!get_opt_str(dev, "id", pr->device, sizeof(pr->device),
+			  PROFILE_DEVICE) ||
+	     !get_opt_str(dev, "model", pr->model, sizeof(pr->model),
+			  PROFILE_MODEL)))
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: 'device' may hold an "
+			       "id of letters, digits, %s (up to %zu) and a "
+			       "model of letters, digits, spaces, %s (up to "
+			       "%zu)", path, PROFILE_DEVICE,
+			       sizeof(pr->device) - 1, PROFILE_MODEL + 1,
+			       sizeof(pr->model) - 1);
 	json_object_put(root);
 	return rc;
 }
