@@ -233,6 +233,19 @@ $(O)/tests/%/libdoca_telemetry.so.2: tests/fake-doca/telemetry.c \
 	$(Q)$(CC) $(FAKE_DOCA_CFLAGS) $(FAKE_D) \
 		-Wl,-soname,libdoca_telemetry.so.2 -o $@ $<
 
+# ---- a fake ethtool ioctl -------------------------------------------------
+# tests/fake-ethtool: an LD_PRELOAD library that answers SIOCETHTOOL for one
+# interface as an old kernel does while the driver's set changes
+# (tests/e2e/ethtool_change.sh).  PIC, without SANITIZE's flags.
+FAKE_ETHTOOL := $(O)/tests/fake-ethtool.so
+
+test-build: $(FAKE_ETHTOOL)
+
+$(FAKE_ETHTOOL): tests/fake-ethtool/ethtool.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@ (fake ethtool)")
+	$(Q)$(CC) $(FAKE_DOCA_CFLAGS) -o $@ $<
+
 # ---- fuzzing --------------------------------------------------------------
 # make fuzz [FUZZ_S=10]: libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with
 # clang into build-fuzz/, the project's sources instrumented with

@@ -188,7 +188,11 @@ static int show_host(struct session *s, const char *handle)
 	if (rc)
 		return rc;
 	if (handle)
-		dev_host_ctrs_init(&other, s->host);
+		dev_host_ctrs_init(&other, s->host, s);
+	if (s->host_prev && (s->host_n != c->n || s->host_gen != c->gen)) {
+		free(s->host_prev);	/* other names: start over */
+		s->host_prev = NULL;
+	}
 	if (*c->warn)
 		sess_warn(s, "counter show host: %s", c->warn);
 	v = calloc(c->n ? c->n : 1, sizeof(*v));
@@ -198,6 +202,10 @@ static int show_host(struct session *s, const char *handle)
 	if (rc) {
 		free(v);
 		return rc;
+	}
+	if (s->host_prev && s->host_gen != c->gen) {
+		free(s->host_prev);	/* changed while read */
+		s->host_prev = NULL;
 	}
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < c->n; i++) {
@@ -218,6 +226,8 @@ static int show_host(struct session *s, const char *handle)
 	tbl_release(&t);
 	free(s->host_prev);
 	s->host_prev = v;
+	s->host_n = c->n;
+	s->host_gen = c->gen;
 	snprintf(s->host_key, sizeof(s->host_key), "%s", key);
 	return 0;
 }

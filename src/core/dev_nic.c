@@ -122,16 +122,29 @@ static const char *host_name(const struct dev_ctrs *c, size_t i)
 	return hostctr_name(((const struct dev_host_ctrs *)c)->h, i);
 }
 
+/* The view's c->n counters; a change in the driver's set said once. */
 static int host_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 {
-	return hostctr_read(((struct dev_host_ctrs *)c)->h, v, err);
+	struct dev_host_ctrs *hc = (struct dev_host_ctrs *)c;
+	int rc = hostctr_read(hc->h, v, c->n, err);
+
+	c->gen = hc->h->gen;
+	if (*hc->h->note) {
+		sess_warn(hc->s, "%s", hc->h->note);
+		hc->h->note[0] = '\0';
+	}
+	return rc;
 }
 
-void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h)
+void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
+			struct session *s)
 {
+	hostctr_refresh(h);	/* the driver's set as it is now */
 	memset(hc, 0, sizeof(*hc));
 	hc->h = h;
+	hc->s = s;
 	hc->c.n = h->n;
+	hc->c.gen = h->gen;
 	hc->c.name = host_name;
 	hc->c.read = host_read;
 	hc->c.port = h->port;
@@ -153,7 +166,9 @@ static int nic_ctrs(struct device *d, struct dev_ctrs **out,
 		if (rc)
 			return rc;
 		n->host_open = true;
-		dev_host_ctrs_init(&n->ctrs, &n->host);
+		dev_host_ctrs_init(&n->ctrs, &n->host, d->s);
+	} else if (hostctr_refresh(&n->host)) {	/* new names come in */
+		n->ctrs.c.n = n->host.n;
 	}
 	*out = &n->ctrs.c;
 	return 0;

@@ -49,10 +49,15 @@ enum {
 };
 
 /* A counter snapshot's source.  n names, each read as a 64-bit count
- * (UINT64_MAX: could not be read this time).
+ * (UINT64_MAX: could not be read this time).  n and the names stay as
+ * they are until the next dev_ctrs(); a read that finds the device's
+ * set changed (a NIC driver's ethtool statistics) counts gen up, says
+ * so once, and reads what is gone as missing: dev_ctrs() again gives
+ * the new set.
  */
 struct dev_ctrs {
 	size_t n;
+	unsigned gen;
 	const char *(*name)(const struct dev_ctrs *c, size_t i);
 	int (*read)(struct dev_ctrs *c, uint64_t *vals, struct pcb_err *err);
 	char where[192];	/* what is counted, for headers */
@@ -70,8 +75,10 @@ struct hostctr;
 struct dev_host_ctrs {
 	struct dev_ctrs c;		/* first: the source itself */
 	struct hostctr *h;
+	struct session *s;		/* where a change is said */
 };
-void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h);
+void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
+			struct session *s);
 
 /* The run summaries a replaying device gives (sweep measures). */
 enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,

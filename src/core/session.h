@@ -79,6 +79,8 @@ struct session {
 	struct hostctr *host;	/* `counter show host`'s source, lazily */
 	uint64_t *host_prev;	/* its last values: deltas since then */
 	char host_key[80];	/* whose: a handle, or "" the device's */
+	size_t host_n;		/* host_prev's count and the names' gen */
+	unsigned host_gen;
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */

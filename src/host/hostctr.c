@@ -119,6 +119,111 @@ static int cmp_file(const void *a, const void *b)
 		      ((const struct hostctr_file *)b)->name);
 }
 
+/* The driver's ethtool names now become the view; -1: out of memory. */
+static int take_view(struct hostctr *h)
+{
+	uint32_t k, n = h->eth.n;
+	char (*names)[PCB_ETH_NAME] = malloc((n ? n : 1) * sizeof(*names));
+	int32_t *map = malloc((n ? n : 1) * sizeof(*map));
+
+	if (!names || !map) {
+		free(names);
+		free(map);
+		return -1;
+	}
+	if (n)
+		memcpy(names, h->eth.names, n * sizeof(*names));
+	for (k = 0; k < n; k++)
+		map[k] = (int32_t)k;
+	free(h->enames);
+	free(h->emap);
+	h->enames = names;
+	h->emap = map;
+	h->ne = n;
+	h->egen = h->eth.gen;
+	h->moved = false;
+	return 0;
+}
+
+/* The view's index of an ethtool name, looked for first where it was. */
+static int32_t view_index(const struct hostctr *h, const char *name,
+			  uint32_t guess)
+{
+	size_t i;
+
+	if (guess < h->ne && !strcmp(h->enames[guess], name))
+		return (int32_t)guess;
+	for (i = 0; i < h->ne; i++)
+		if (!strcmp(h->enames[i], name))
+			return (int32_t)i;
+	return -1;
+}
+
+/* Up to 6 names into a note, then how many more. */
+static void note_names(char *buf, size_t len, const char *what, size_t total,
+		       size_t *said, const char *name)
+{
+	size_t l = strlen(buf);
+
+	if (*said == 6 || l >= len)
+		return;
+	snprintf(buf + l, len - l, "%s%s%s", *said ? ", " : what, name,
+		 *said == 5 && total > 6 ? ", ..." : "");
+	++*said;
+}
+
+/* The driver's names changed: map them onto the view by name, say what
+ * went and what came.
+ */
+static int remap(struct hostctr *h, struct pcb_err *err)
+{
+	uint32_t k, n = h->eth.n;
+	int32_t *map = realloc(h->emap, (n ? n : 1) * sizeof(*map));
+	bool *seen = calloc(h->ne ? h->ne : 1, sizeof(*seen));
+	size_t i, gone = 0, came = 0, sg = 0, sc = 0;
+	char g[200] = "", c[200] = "";
+
+	if (map)
+		h->emap = map;
+	if (!map || !seen) {
+		free(seen);
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	for (k = 0; k < n; k++) {
+		map[k] = view_index(h, h->eth.names[k], k);
+		if (map[k] >= 0)
+			seen[map[k]] = true;
+		else
+			came++;
+	}
+	for (i = 0; i < h->ne; i++)
+		gone += !seen[i];
+	for (i = 0; i < h->ne; i++)
+		if (!seen[i])
+			note_names(g, sizeof(g), "; gone: ", gone, &sg,
+				   h->enames[i]);
+	for (k = 0; k < n; k++)
+		if (map[k] < 0)
+			note_names(c, sizeof(c), "; new: ", came, &sc,
+				   h->eth.names[k]);
+	free(seen);
+	h->egen = h->eth.gen;
+	h->moved = gone || came;
+	h->gen++;
+	snprintf(h->note, sizeof(h->note), "ethtool %s: the driver's statistics "
+		 "changed (%zu, now %u)%s%s%s", h->eth.ifname, h->ne, n, g, c,
+		 h->moved ? "" : ": the same names again");
+	return 0;
+}
+
+/* Open failed half-way: release what is held, say so. */
+static int hostctr_fail(struct hostctr *h, const char *handle,
+			struct pcb_err *err)
+{
+	hostctr_close(h);
+	return pcb_error(err, PCB_E_NOMEM, "'%s': out of memory", handle);
+}
+
 int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
 {
 	char dir[PATH_MAX];
@@ -147,16 +252,16 @@ int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
 		snprintf(dir, sizeof(dir), "%s/class/net/%s/statistics",
 			 pcb_sysfs(), h->netdev);
 		add_dir(h, dir, "net_");
-		if (pcb_ethtool_open(&h->eth, h->netdev, &e)) {
+		if (pcb_ethtool_open(&h->eth, h->netdev, &e))
 			snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
 				 strlen(h->warn), "%s%s", *h->warn ? "; " : "",
 				 e.msg);
-			h->eth.n = 0;
-		}
+		else if (take_view(h))
+			return hostctr_fail(h, handle, err);
 	}
 	if (h->nfiles > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(h->files, h->nfiles, sizeof(*h->files), cmp_file);
-	h->n = h->nfiles + h->eth.n;
+	h->n = h->nfiles + h->ne;
 	if (!h->n) {
 		hostctr_close(h);
 		return pcb_error(err, PCB_E_NOENT, "'%s': no host counters "
@@ -172,15 +277,16 @@ void hostctr_close(struct hostctr *h)
 	for (i = 0; i < h->nfiles; i++)
 		close(h->files[i].fd);
 	free(h->files);
-	if (h->eth.fd >= 0 || h->eth.names)
-		pcb_ethtool_close(&h->eth);
+	pcb_ethtool_close(&h->eth);
+	free(h->enames);
+	free(h->emap);
 	memset(h, 0, sizeof(*h));
 	h->eth.fd = -1;
 }
 
 const char *hostctr_name(const struct hostctr *h, size_t i)
 {
-	return i < h->nfiles ? h->files[i].name : h->eth.names[i - h->nfiles];
+	return i < h->nfiles ? h->files[i].name : h->enames[i - h->nfiles];
 }
 
 int hostctr_find(const struct hostctr *h, const char *name)
@@ -193,24 +299,56 @@ int hostctr_find(const struct hostctr *h, const char *name)
 	return -1;
 }
 
-int hostctr_read(struct hostctr *h, uint64_t *vals, struct pcb_err *err)
+/* The value of a sysfs counter file: digits only, as the kernel prints
+ * them; anything else (or nothing) is UINT64_MAX.
+ */
+static uint64_t read_file(int fd)
 {
 	char buf[32], *end;
-	size_t i;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	uint64_t v;
 
-	for (i = 0; i < h->nfiles; i++) {
-		ssize_t n = pread(h->files[i].fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (end == buf || errno || (*end && *end != '\n'))
+		return UINT64_MAX;
+	return v;
+}
 
+int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
+		 struct pcb_err *err)
+{
+	size_t i, nf = nvals < h->nfiles ? nvals : h->nfiles;
+	uint32_t k;
+	int rc;
+
+	for (i = 0; i < nf; i++)
+		vals[i] = read_file(h->files[i].fd);
+	if (h->eth.fd < 0 || nvals <= h->nfiles)
+		return 0;
+	rc = pcb_ethtool_read(&h->eth, err);
+	if (!rc && h->eth.gen != h->egen)
+		rc = remap(h, err);
+	if (rc)
+		return rc;
+	for (i = h->nfiles; i < nvals; i++)
 		vals[i] = UINT64_MAX;
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		errno = 0;
-		vals[i] = strtoull(buf, &end, 10);
-		if (end == buf || errno || (*end && *end != '\n'))
-			vals[i] = UINT64_MAX;
+	for (k = 0; k < h->eth.n; k++) {
+		int32_t v = h->emap[k];
+
+		if (v >= 0 && h->nfiles + (size_t)v < nvals)
+			vals[h->nfiles + (size_t)v] = h->eth.vals[k];
 	}
-	if (h->eth.n)
-		return pcb_ethtool_read(&h->eth, vals + h->nfiles, err);
 	return 0;
+}
+
+bool hostctr_refresh(struct hostctr *h)
+{
+	if (!h->moved || take_view(h))
+		return false;
+	h->n = h->nfiles + h->ne;
+	return true;
 }

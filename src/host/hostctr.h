@@ -12,7 +12,15 @@
  * an RDMA device (mlx5_0, mlx5_0/2 for port 2) or a netdev (ens1f0np0),
  * through the kernel's sysfs links; $PCCBENCH_SYSFS roots every path.
  * The counters' files are opened once and re-read with pread, so one
- * snapshot costs a syscall per counter and one ioctl.
+ * snapshot costs a syscall per counter and three ioctls.
+ *
+ * The ethtool set changes at run time (reg/ethtool.h).  A struct hostctr
+ * shows a *view*: the files and the ethtool names as of open or the last
+ * hostctr_refresh, fixed in between, so an index a caller holds keeps
+ * its name.  A read that finds the driver's names changed fills the
+ * view by name: a counter gone reads UINT64_MAX (missing), a new one is
+ * left out until hostctr_refresh takes it in; gen then counts one more
+ * change and note says once which names went and came.
  *
  * Ownership: hostctr_open fills a struct hostctr released with
  * hostctr_close; a snapshot's names point into the struct.
@@ -20,6 +28,7 @@
 #ifndef PCCB_REC_HOSTCTR_H
 #define PCCB_REC_HOSTCTR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,19 +45,32 @@ struct hostctr {
 	unsigned port;
 	size_t nfiles;
 	struct hostctr_file *files;	/* hw_counters, counters, statistics */
-	struct pcb_ethtool eth;		/* eth.n == 0: none */
-	size_t n;			/* nfiles + eth.n */
+	struct pcb_ethtool eth;		/* eth.fd < 0: none */
+	char (*enames)[PCB_ETH_NAME];	/* the view's ethtool names */
+	size_t ne;
+	int32_t *emap;		/* eth index -> view index, or -1 */
+	unsigned egen;		/* eth.gen the map was made for */
+	size_t n;			/* nfiles + ne */
+	unsigned gen;		/* +1 each time the names left the view */
+	bool moved;		/* the driver's names are not the view's */
 	char warn[256];			/* what could not be read, or "" */
+	char note[512];		/* the last change, until taken */
 };
 
 int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err);
 void hostctr_close(struct hostctr *h);
 /* The counter's name (0 <= i < n). */
 const char *hostctr_name(const struct hostctr *h, size_t i);
-/* Every counter's value into vals[n]; a file that cannot be read is
+/* The view's first nvals counters (nvals <= n) into vals; a file that
+ * cannot be read, or an ethtool statistic the driver no longer has, is
  * UINT64_MAX (missing), never 0.
  */
-int hostctr_read(struct hostctr *h, uint64_t *vals, struct pcb_err *err);
+int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
+		 struct pcb_err *err);
+/* Take the driver's ethtool names as they are now into the view (n may
+ * change); true when it changed.
+ */
+bool hostctr_refresh(struct hostctr *h);
 /* The index of a counter, or -1. */
 int hostctr_find(const struct hostctr *h, const char *name);
 

@@ -110,11 +110,12 @@ uint64_t rec_counter_columns(const char *name, int prio, bool alt)
 	return mask;
 }
 
-/* The counters behind each column, found once: index lists in r->hidx
- * (-1 ends a list); a column whose counters all lack takes its
- * alternative.
+/* The counters behind each column, found once (and again when the
+ * device's set changed: quiet, the device said what changed): index
+ * lists in r->hidx (-1 ends a list); a column whose counters all lack
+ * takes its alternative.
  */
-static void host_map(struct recorder *r)
+static void host_map(struct recorder *r, bool quiet)
 {
 	uint64_t have = 0, alt = 0;
 	char missing[512] = "";
@@ -157,7 +158,7 @@ static void host_map(struct recorder *r)
 			 col, pc ? (int)(pc - w) : (int)strlen(w), w,
 			 pc ? pn : "", pc ? pc + 2 : "");
 	}
-	if (*missing)
+	if (*missing && !quiet)
 		sess_warn(r->s, "record: %s has no counter for %s: empty "
 			  "columns", r->s->devname, missing);
 }
@@ -183,6 +184,49 @@ static void host_sums(const struct recorder *r, uint64_t *out)
 	}
 }
 
+/* Which counters a column sums, by their names (FNV-1a). */
+static uint64_t host_key(const struct recorder *r, size_t q)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *c;
+	int k;
+
+	for (k = 0; r->hidx[q][k] >= 0; k++)
+		for (c = r->ctrs->name(r->ctrs, (size_t)r->hidx[q][k]); ;
+		     c++) {
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+			if (!*c)
+				break;
+		}
+	return h;
+}
+
+/* The last read found the device's set of counters changed (what went
+ * is missing there): take the new set and map the columns again.  A
+ * column that now sums other counters has no growth across the change
+ * (prev missing), never their difference.
+ */
+static int host_refit(struct recorder *r)
+{
+	uint64_t key[REC_H_COUNT], *v;
+	size_t q;
+
+	for (q = 0; q < REC_H_COUNT; q++)
+		key[q] = host_key(r, q);
+	if (dev_ctrs(r->s, &r->ctrs))
+		return -r->s->err.code;
+	v = realloc(r->hvals, (r->ctrs->n ? r->ctrs->n : 1) * sizeof(*v));
+	if (!v)
+		return pcb_error(&r->s->err, PCB_E_NOMEM, "out of memory");
+	r->hvals = v;
+	r->hgen = r->ctrs->gen;
+	host_map(r, true);
+	for (q = 0; q < REC_H_COUNT; q++)
+		if (host_key(r, q) != key[q])
+			r->prev.host[q] = UINT64_MAX;
+	return 0;
+}
+
 static int read_sources(struct recorder *r, struct rec_snap *n)
 {
 	struct retx_cfg cfg;
@@ -198,7 +242,9 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 			return rc;
 	}
 	if (r->ctrs) {
-		rc = r->ctrs->read(r->ctrs, r->hvals, &r->s->err);
+		rc = r->ctrs->gen != r->hgen ? host_refit(r) : 0;
+		if (!rc)
+			rc = r->ctrs->read(r->ctrs, r->hvals, &r->s->err);
 		if (rc)
 			return rc;
 		host_sums(r, n->host);
@@ -337,7 +383,8 @@ static void find_ctrs(struct recorder *r)
 	}
 	if (*r->ctrs->warn)
 		sess_warn(r->s, "record: %s", r->ctrs->warn);
-	host_map(r);
+	r->hgen = r->ctrs->gen;
+	host_map(r, false);
 }
 
 void rec_close(struct recorder *r)

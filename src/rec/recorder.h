@@ -71,6 +71,7 @@ struct recorder {
 	size_t retx_gen;		/* the histogram's at the last peek */
 	struct dev_ctrs *ctrs;		/* the device's counters, or NULL */
 	uint64_t *hvals;		/* a read of them */
+	unsigned hgen;			/* ctrs->gen the columns were mapped at */
 	/* told after each row (watch), or NULL */
 	void (*on_row)(void *ctx, const struct series *ser);
 	void *on_row_ctx;

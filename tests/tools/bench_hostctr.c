@@ -85,7 +85,7 @@ static double measure(const char *handle, size_t *n)
 		double t0 = pcb_mono_s();
 
 		for (k = 0; k < LOOPS; k++)
-			hostctr_read(&h, v, &err);
+			hostctr_read(&h, v, h.n, &err);
 		t[r] = (pcb_mono_s() - t0) / LOOPS * 1e6;
 	}
 	free(v);
