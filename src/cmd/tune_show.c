@@ -644,5 +644,16 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.help = "the saved tunes",
 		.example = "tune list",
 	},
+	{
+		.name = "drop",
+		.fn = cmd_tune_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a tune and its results (an interrupted one "
+			"too, whatever it holds)",
+		.example = "tune drop tune1",
+		.complete = tune_name_complete,
+	},
 	{ .name = NULL },
 };
