@@ -541,6 +541,43 @@ static const char *load_root(json_object *root, struct tune_res *r)
 	return NULL;
 }
 
+/* How many "name":NAME members come before param k, counting it (the
+ * tune's own name first, as written).
+ */
+static size_t name_nth(const struct tune_res *r, size_t k)
+{
+	size_t m, nth = !strcmp(r->name, r->prm[k].name);
+
+	for (m = 0; m <= k; m++)
+		nth += !strcmp(r->prm[m].name, r->prm[k].name);
+	return nth;
+}
+
+/* A param named twice: which one would `tune apply` write?  Refused,
+ * naming the line of the second.
+ */
+static int dup_params(struct session *s, const char *path, const char *text,
+		      size_t len, const struct tune_res *r)
+{
+	size_t k, m;
+
+	for (k = 0; k < r->nprm; k++)
+		for (m = 0; m < k; m++)
+			if (!strcmp(r->prm[m].name, r->prm[k].name))
+				return pcb_error(&s->err, PCB_E_CORRUPT,
+						 "'%s' line %zu: param '%s' a "
+						 "second time (first at line "
+						 "%zu)",
+						 path, store_json_line(text,
+						 len, "name", r->prm[k].name,
+						 name_nth(r, k)),
+						 r->prm[k].name,
+						 store_json_line(text, len,
+						 "name", r->prm[m].name,
+						 name_nth(r, m)));
+	return 0;
+}
+
 int tune_load(struct session *s, const char *name, struct tune_res *r,
 	      char *dir, size_t dlen)
 {
@@ -575,11 +612,13 @@ int tune_load(struct session *s, const char *name, struct tune_res *r,
 	if (tok)
 		json_tokener_free(tok);
 	json_object_put(root);
+	if (bad)
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "'%s': bad %s", path,
+			       bad);
+	else
+		rc = dup_params(s, path, text, len, r);
 	free(text);
-	if (bad) {
+	if (rc)
 		tune_res_free(r);
-		return pcb_error(&s->err, PCB_E_CORRUPT, "'%s': bad %s", path,
-				 bad);
-	}
-	return 0;
+	return rc;
 }
