@@ -283,10 +283,10 @@ static int parse_profile(struct session *s, const char *path,
 	     !get_opt_str(dev, "model", pr->model, sizeof(pr->model),
 			  PROFILE_MODEL)))
 		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: 'device' may hold an "
-			       "id of letters, digits, %s (up to %zu) and a "
-			       "model of letters, digits, spaces, %s (up to "
-			       "%zu)", path, PROFILE_DEVICE,
-			       sizeof(pr->device) - 1, PROFILE_MODEL + 1,
+			       "id of letters, digits and \"%s\" (up to %zu) "
+			       "and a model of letters, digits and \"%s\" (up "
+			       "to %zu)", path, PROFILE_DEVICE,
+			       sizeof(pr->device) - 1, PROFILE_MODEL,
 			       sizeof(pr->model) - 1);
 	if (!rc)
 		rc = dup_params(s, path, text, len, pr);
