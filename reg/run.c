@@ -26,7 +26,14 @@
  *   pipes is read (the child wrote it all before it exited), for at most
  *   RUN_DRAIN_MS.
  *
- * Limits: a descendant that leaves the group and also clears its
+ * - The child is tied to pccbench's life: PR_SET_PDEATHSIG (SIGKILL),
+ *   set between fork and exec, ends it when pccbench dies however it
+ *   dies (SIGKILL included: no cleanup of ours runs then), so a killed
+ *   live sweep or `tune verify` leaves no traffic command running.
+ *
+ * Limits: what the child started itself is not tied so when pccbench is
+ * killed (a clean exit sweeps it, above).  A descendant that leaves the
+ * group and also clears its
  * environment is not found (it stays a child of pccbench); a cgroup would
  * catch it, but needs a delegated cgroup tree.  A process that runs as
  * another user cannot be killed by a pccbench that is not root.
@@ -35,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,15 +141,19 @@ static char **run_env(const char *tag)
 }
 
 /* In the child: its own process group (a timeout or stop kills it and
- * what it started), the given stdin/stdout/stderr, default signals, exec;
- * 127 with a line on stderr when exec fails.
+ * what it started), killed when `parent` (pccbench) dies, the given
+ * stdin/stdout/stderr, default signals, exec; 127 with a line on stderr
+ * when exec fails.
  */
-static void child_exec(char *const argv[], char **env, int in, int out,
-		       int err) __attribute__((noreturn));
-static void child_exec(char *const argv[], char **env, int in, int out,
-		       int err)
+static void child_exec(pid_t parent, char *const argv[], char **env, int in,
+		       int out, int err) __attribute__((noreturn));
+static void child_exec(pid_t parent, char *const argv[], char **env, int in,
+		       int out, int err)
 {
 	setpgid(0, 0);
+	/* the death signal, then: was the parent gone before it was set? */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || getppid() != parent)
+		_exit(127);
 	dup2(in, STDIN_FILENO);
 	dup2(out, STDOUT_FILENO);
 	dup2(err, STDERR_FILENO);
@@ -349,12 +361,14 @@ static void close_pipes(struct run_child *c)
 static int spawn(struct run_child *c, char *const argv[], char **env,
 		 struct pcb_err *err)
 {
+	pid_t self = getpid();
+
 	if (pipe2(c->po, O_CLOEXEC) || pipe2(c->pe, O_CLOEXEC) ||
 	    pipe2(c->pi, O_CLOEXEC) || (c->pid = fork()) < 0)
 		return pcb_error(err, PCB_E_IO, "cannot run '%s': %s", argv[0],
 				 strerror(errno));
 	if (c->pid == 0)
-		child_exec(argv, env, c->pi[0], c->po[1], c->pe[1]);
+		child_exec(self, argv, env, c->pi[0], c->po[1], c->pe[1]);
 	setpgid(c->pid, c->pid);	/* either side may win the race */
 	/* readable when the child exits */
 	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
@@ -523,9 +537,9 @@ static int open_log(const char *argv0, const char *log, struct pcb_err *err)
 int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 		 struct pcb_err *err)
 {
+	pid_t pid, self = getpid();
 	char **env;
 	int in, out;
-	pid_t pid;
 
 	memset(bg, 0, sizeof(*bg));
 	snprintf(bg->name, sizeof(bg->name), "%s", argv[0]);
@@ -559,7 +573,7 @@ int run_bg_start(struct run_bg *bg, char *const argv[], const char *log,
 				 strerror(errno));
 	}
 	if (pid == 0)
-		child_exec(argv, env, in, out, out);
+		child_exec(self, argv, env, in, out, out);
 	free(env);
 	setpgid(pid, pid);
 	close(in);

@@ -14,19 +14,22 @@
 #include "paths.h"
 #include "run.h"
 
-/* `name = 'text'` for gnuplot: in a single-quoted string only '' is
- * special (no backquote, macro or escape processing), so doubling quotes
- * makes any text a literal; a newline, which would end the command, is a
- * space.  Nothing read from a file or typed as a name reaches gnuplot's
- * parser any other way.
+/* `name = 'text'` for gnuplot: in a single-quoted string no backquote,
+ * macro or escape is processed, so any text is a literal; a newline,
+ * which would end the command, is a space.  A quote is its own
+ * double-quoted "'" joined on with gnuplot's '.' ('' inside the literal
+ * is the documented escape, but gnuplot 5.4's tokenizer refuses '''a').
+ * Nothing read from a file or typed as a name reaches gnuplot's parser
+ * any other way.
  */
 void plot_str(FILE *fp, const char *name, const char *text)
 {
 	fprintf(fp, "%s = '", name);
 	for (; *text; text++) {
 		if (*text == '\'')
-			fputc('\'', fp);
-		fputc(*text == '\n' || *text == '\r' ? ' ' : *text, fp);
+			fputs("'.\"'\".'", fp);
+		else
+			fputc(*text == '\n' || *text == '\r' ? ' ' : *text, fp);
 	}
 	fputs("'\n", fp);
 }

@@ -297,7 +297,10 @@ static int restore_locked(struct session *s)
 	int algo_old[PPCC_SLOTS];
 	unsigned slot;
 	int rc, pass;
+	char msg[sizeof(s->err.msg)];
 
+	if (journal_too_large(s->journal, msg, sizeof(msg)))
+		return pcb_error(&s->err, PCB_E_CORRUPT, "%s", msg);
 	for (slot = 0; slot < PPCC_SLOTS; slot++)
 		algo_old[slot] = -1;
 	for (i = 0; i < journal_count(s->journal); i++) {

@@ -10,6 +10,7 @@
 
 #include "cmd.h"
 #include "cmd/profile.h"
+#include "store.h"
 
 void profile_write_json(struct session *s, FILE *fp, const struct profile *pr)
 {
@@ -188,6 +189,51 @@ static int parse_slot(struct session *s, const char *path, json_object *o,
 	return 0;
 }
 
+/* How many "name":NAME members come before param k of slot i, counting
+ * it (the profile's own name first, as written).
+ */
+static size_t name_nth(const struct profile *pr, size_t i, size_t k)
+{
+	const char *n = pr->s[i].p[k].name;
+	size_t j, m, nth = !strcmp(pr->name, n);
+
+	for (j = 0; j <= i; j++)
+		for (m = 0; m < (j < i ? pr->s[j].nparams : k + 1); m++)
+			nth += !strcmp(pr->s[j].p[m].name, n);
+	return nth;
+}
+
+/* A slot naming a param twice: which value would be written?  Refused,
+ * naming the line of the second.
+ */
+static int dup_params(struct session *s, const char *path, const char *text,
+		      size_t len, const struct profile *pr)
+{
+	size_t i, k, m, line;
+
+	for (i = 0; i < pr->nslots; i++) {
+		const struct pslot *ps = &pr->s[i];
+
+		for (k = 0; k < ps->nparams; k++)
+			for (m = 0; m < k; m++) {
+				if (strcmp(ps->p[m].name, ps->p[k].name))
+					continue;
+				line = store_json_line(text, len, "name",
+						       ps->p[k].name,
+						       name_nth(pr, i, k));
+				return pcb_error(&s->err, PCB_E_CORRUPT,
+						 "%s:%zu: slot %u: param '%s' "
+						 "a second time (first at "
+						 "line %zu)", path, line,
+						 ps->slot, ps->p[k].name,
+						 store_json_line(text, len,
+							"name", ps->p[m].name,
+							name_nth(pr, i, m)));
+			}
+	}
+	return 0;
+}
+
 static int parse_profile(struct session *s, const char *path,
 			 const char *text, size_t len, struct profile *pr)
 {
@@ -237,11 +283,13 @@ static int parse_profile(struct session *s, const char *path,
 	     !get_opt_str(dev, "model", pr->model, sizeof(pr->model),
 			  PROFILE_MODEL)))
 		rc = pcb_error(&s->err, PCB_E_CORRUPT, "%s: 'device' may hold an "
-			       "id of letters, digits, %s (up to %zu) and a "
-			       "model of letters, digits, spaces, %s (up to "
-			       "%zu)", path, PROFILE_DEVICE,
-			       sizeof(pr->device) - 1, PROFILE_MODEL + 1,
+			       "id of letters, digits and \"%s\" (up to %zu) "
+			       "and a model of letters, digits and \"%s\" (up "
+			       "to %zu)", path, PROFILE_DEVICE,
+			       sizeof(pr->device) - 1, PROFILE_MODEL,
 			       sizeof(pr->model) - 1);
+	if (!rc)
+		rc = dup_params(s, path, text, len, pr);
 	json_object_put(root);
 	return rc;
 }

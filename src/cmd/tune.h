@@ -151,5 +151,6 @@ int cmd_tune_verify(struct session *s, int argc, char **argv);
 /* tune_run.c */
 int cmd_tune_run(struct session *s, int argc, char **argv);
 int cmd_tune_resume(struct session *s, int argc, char **argv);
+int cmd_tune_drop(struct session *s, int argc, char **argv);	/* tune_file.c */
 
 #endif

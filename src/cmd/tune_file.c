@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -15,12 +16,37 @@
 #include "paths.h"
 #include "session.h"
 #include "store.h"
+#include "sweep/sweep.h"
 #include "words.h"
 
 int tune_dir(struct session *s, const char *name, char *buf, size_t len,
 	     bool create)
 {
 	return store_path(s, "tune", "tunes", name, "", create, buf, len);
+}
+
+/* tune drop NAME: the tune's directory, whatever it holds (a tune killed
+ * before its first save has no tune.json to load).
+ */
+int cmd_tune_drop(struct session *s, int argc, char **argv)
+{
+	char dir[PCB_PATH_LEN];
+	struct stat st;
+	int rc = tune_dir(s, argv[0], dir, sizeof(dir), false);
+
+	(void)argc;
+	if (rc)
+		return rc;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
+		return pcb_error(&s->err, PCB_E_NOENT, "no tune '%s' ('tune "
+				 "list')", argv[0]);
+	if (pcb_check_dir(dir, &s->err))
+		return -s->err.code;
+	sw_rm_tree(dir);
+	if (!lstat(dir, &st))
+		return pcb_error(&s->err, PCB_E_IO, "cannot remove '%s'", dir);
+	out_text(&s->out, "tune %s dropped\n", argv[0]);
+	return 0;
 }
 
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,
@@ -515,6 +541,43 @@ static const char *load_root(json_object *root, struct tune_res *r)
 	return NULL;
 }
 
+/* How many "name":NAME members come before param k, counting it (the
+ * tune's own name first, as written).
+ */
+static size_t name_nth(const struct tune_res *r, size_t k)
+{
+	size_t m, nth = !strcmp(r->name, r->prm[k].name);
+
+	for (m = 0; m <= k; m++)
+		nth += !strcmp(r->prm[m].name, r->prm[k].name);
+	return nth;
+}
+
+/* A param named twice: which one would `tune apply` write?  Refused,
+ * naming the line of the second.
+ */
+static int dup_params(struct session *s, const char *path, const char *text,
+		      size_t len, const struct tune_res *r)
+{
+	size_t k, m;
+
+	for (k = 0; k < r->nprm; k++)
+		for (m = 0; m < k; m++)
+			if (!strcmp(r->prm[m].name, r->prm[k].name))
+				return pcb_error(&s->err, PCB_E_CORRUPT,
+						 "'%s' line %zu: param '%s' a "
+						 "second time (first at line "
+						 "%zu)",
+						 path, store_json_line(text,
+						 len, "name", r->prm[k].name,
+						 name_nth(r, k)),
+						 r->prm[k].name,
+						 store_json_line(text, len,
+						 "name", r->prm[m].name,
+						 name_nth(r, m)));
+	return 0;
+}
+
 int tune_load(struct session *s, const char *name, struct tune_res *r,
 	      char *dir, size_t dlen)
 {
@@ -549,11 +612,13 @@ int tune_load(struct session *s, const char *name, struct tune_res *r,
 	if (tok)
 		json_tokener_free(tok);
 	json_object_put(root);
+	if (bad)
+		rc = pcb_error(&s->err, PCB_E_CORRUPT, "'%s': bad %s", path,
+			       bad);
+	else
+		rc = dup_params(s, path, text, len, r);
 	free(text);
-	if (bad) {
+	if (rc)
 		tune_res_free(r);
-		return pcb_error(&s->err, PCB_E_CORRUPT, "'%s': bad %s", path,
-				 bad);
-	}
-	return 0;
+	return rc;
 }

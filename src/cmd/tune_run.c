@@ -577,8 +577,11 @@ static int tune_exec(struct session *s, struct tsearch *t)
 					 "'%s': %s", t->pl->dir,
 					 strerror(errno));
 	}
+	for (size_t k = 0; k < r->nprm; k++)	/* none yet: a save loads */
+		r->sens[k][0] = r->sens[k][1] = -1;
 	t->t0 = pcb_mono_s();
-	if (!rc)
+	/* a resumed tune.json is replaced only once a batch adds to it */
+	if (!rc && !t->old)
 		rc = tune_save_progress(t, false);
 	if (!rc)
 		rc = tune_search(t);

@@ -364,10 +364,10 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 			   const char *dir, const char *to)
 {
 	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
-	char vars[2048], t[600], goal[128];
+	char *vars = NULL, t[600], goal[128];
 	struct pcb_wfile w;
 	double x, y;
-	size_t i;
+	size_t i, vlen;
 	FILE *m;
 	int rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/tune_space.gp",
 			       &s->err);
@@ -389,7 +389,7 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 	rc = pcb_wfile_commit(&w, &s->err);
 	if (rc)
 		return rc;
-	m = fmemopen(vars, sizeof(vars), "w");
+	m = open_memstream(&vars, &vlen);	/* the paths whole */
 	if (!m)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	plot_str(m, "datafile", dat);
@@ -409,8 +409,13 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 		 r->nprm > 1 ? " and " : "", r->nprm > 1 ? r->prm[1].name : "",
 		 r->nprm > 2 ? " (the first two params)" : "");
 	plot_str(m, "plottitle", t);
-	fclose(m);
-	return plot_render(s, to, vars, 0, tmpl, dat, gp);
+	rc = ferror(m);
+	if (fclose(m) || rc)
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	else
+		rc = plot_render(s, to, vars, 0, tmpl, dat, gp);
+	free(vars);
+	return rc;
 }
 
 /* tune plot NAME [to FILE]: the objective of every evaluation in order,
@@ -420,12 +425,12 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 static int cmd_tune_plot(struct session *s, int argc, char **argv)
 {
 	char dir[PCB_PATH_LEN], dat[PCB_PATH_LEN], gp[PCB_PATH_LEN];
-	char tmpl[PCB_PATH_LEN], vars[512];
+	char tmpl[PCB_PATH_LEN], *vars = NULL;
 	const char *to = NULL;
 	struct tune_res r;
 	struct pcb_wfile w;
 	double best = NAN;
-	size_t i;
+	size_t i, vlen;
 	int rc;
 
 	bool space = argc > 1 && !strcmp(argv[1], "space");
@@ -466,7 +471,7 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 	}
 	rc = pcb_wfile_commit(&w, &s->err);
 	if (!rc) {
-		FILE *m = fmemopen(vars, sizeof(vars), "w");
+		FILE *m = open_memstream(&vars, &vlen); /* paths whole */
 
 		if (!m) {
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -482,10 +487,14 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 				 tune_goal_text(&r, goal, sizeof(goal)));
 			plot_str(m, "plottitle", t);
 		}
-		fclose(m);
-		rc = plot_render(s, to, vars, 1, tmpl, dat, gp);
+		rc = ferror(m);
+		if (fclose(m) || rc)
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		else
+			rc = plot_render(s, to, vars, 1, tmpl, dat, gp);
 	}
 out:
+	free(vars);
 	tune_res_free(&r);
 	return rc;
 }
@@ -643,6 +652,17 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.args = "",
 		.help = "the saved tunes",
 		.example = "tune list",
+	},
+	{
+		.name = "drop",
+		.fn = cmd_tune_drop,
+		.min_args = 1,
+		.max_args = 1,
+		.args = "NAME",
+		.help = "delete a tune and its results (an interrupted one "
+			"too, whatever it holds)",
+		.example = "tune drop tune1",
+		.complete = tune_name_complete,
 	},
 	{ .name = NULL },
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +15,12 @@
 #include "paths.h"
 
 #define JOURNAL_MAX_LINE 512
+/* More than any real journal holds (a record is at most ~530 bytes: over
+ * 120,000 of them, and restore or clear empties it); a bigger file, a
+ * sparse or runaway one, is not read (200 MB took seconds at every
+ * start) and takes no write.
+ */
+#define JOURNAL_MAX_MB 64
 #define CRC_TAIL 13		/* " crc=XXXXXXXX" */
 
 struct jsession {
@@ -33,6 +40,7 @@ struct journal {
 	size_t bad;		/* damaged records */
 	size_t first_bad;	/* the line of the first */
 	bool torn;		/* a partial last line (a crash mid-append) */
+	long long huge;		/* its size, when too large to be read */
 };
 
 const char *journal_path(const struct journal *j)
@@ -187,6 +195,7 @@ static void forget(struct journal *j)
 	j->bad = 0;
 	j->first_bad = 0;
 	j->torn = false;
+	j->huge = 0;
 	j->next_seq = 1;
 }
 
@@ -200,10 +209,19 @@ static int journal_load(struct journal *j, struct pcb_err *err)
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
+	struct stat st;
 	FILE *fp;
-	int fd = dup(j->fd);
+	int fd;
 
 	forget(j);
+	if (fstat(j->fd, &st))
+		return pcb_error(err, PCB_E_IO, "cannot read '%s': %s",
+				 j->path, strerror(errno));
+	if (st.st_size > (off_t)JOURNAL_MAX_MB << 20) {
+		j->huge = (long long)st.st_size;
+		return 0;
+	}
+	fd = dup(j->fd);
 	if (fd < 0 || !(fp = fdopen(fd, "r"))) {
 		if (fd >= 0)
 			close(fd);
@@ -304,10 +322,23 @@ void journal_close(struct journal *j)
 	free(j);
 }
 
+bool journal_too_large(const struct journal *j, char *msg, size_t len)
+{
+	if (j->huge)
+		snprintf(msg, len, "journal '%s' is %lld MB, too large to be "
+			 "a real one (at most %d MB): not read, and no write "
+			 "is made; check the device, then 'journal clear'",
+			 j->path, j->huge >> 20, JOURNAL_MAX_MB);
+	return j->huge;
+}
+
 int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 {
 	char line[JOURNAL_MAX_LINE];
 	int rc;
+
+	if (journal_too_large(j, line, sizeof(line)))
+		return pcb_error(err, PCB_E_CORRUPT, "%s", line);
 
 	if (!j->started) {
 		snprintf(line, sizeof(line), "S %ld", (long)getpid());

@@ -75,6 +75,10 @@ int journal_reload(struct journal *j, struct pcb_err *err);
 
 /* One line describing why the journal is unclean; false when clean. */
 bool journal_unclean(const struct journal *j, char *msg, size_t len);
+/* The one line saying the journal file is too large to be real (not
+ * read; journal_begin refuses every write); false when it is not.
+ */
+bool journal_too_large(const struct journal *j, char *msg, size_t len);
 /* Damaged records (and the line of the first); a journal with any is
  * never cleared by restore.
  */

@@ -140,7 +140,8 @@ int sess_device(struct session *s)
 		device_release(s);
 		return rc;
 	}
-	if (journal_unclean(s->journal, msg, sizeof(msg)))
+	if (journal_unclean(s->journal, msg, sizeof(msg)) ||
+	    journal_too_large(s->journal, msg, sizeof(msg)))
 		sess_warn(s, "%s", msg);
 	if (journal_bad_lines(s->journal, &bad_line))
 		sess_warn(s, "journal '%s' has %zu damaged record(s), the "

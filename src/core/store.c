@@ -142,3 +142,38 @@ int store_series_path(struct session *s, const char *name, const char *ext,
 	return store_path(s, "series", "series", name, sfx, true, buf,
 			      len);
 }
+
+/* At text[i], "w" (w unescaped)?  Its end, else 0. */
+static size_t json_word_at(const char *text, size_t len, size_t i,
+			   const char *w)
+{
+	size_t n = strlen(w);
+
+	if (i + n + 2 > len || text[i] != '"' || memcmp(text + i + 1, w, n) ||
+	    text[i + n + 1] != '"')
+		return 0;
+	return i + n + 2;
+}
+
+size_t store_json_line(const char *text, size_t len, const char *key,
+		       const char *value, size_t nth)
+{
+	size_t i, j, line = 1;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '\n')
+			line++;
+		j = json_word_at(text, len, i, key);
+		if (!j)
+			continue;
+		while (j < len && strchr(" \t\r\n", text[j]) && text[j])
+			j++;
+		if (j >= len || text[j] != ':')
+			continue;
+		for (j++; j < len && strchr(" \t\r\n", text[j]) && text[j]; j++)
+			;
+		if (json_word_at(text, len, j, value) && !--nth)
+			return line;
+	}
+	return 0;
+}

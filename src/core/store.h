@@ -41,4 +41,11 @@ char **store_names(const char *dir, const char *ext);
 int store_series_path(struct session *s, const char *name, const char *ext,
 		    char *buf, size_t len);
 
+/* The line (from 1) of the nth (from 1) member "key":"value" of a JSON
+ * text of len bytes, value as written unescaped (pccbench's names need
+ * no escape); 0 when there is none: for an error naming the line.
+ */
+size_t store_json_line(const char *text, size_t len, const char *key,
+		       const char *value, size_t nth);
+
 #endif

@@ -172,6 +172,11 @@ static int fmt_value(char *b, size_t len, double v)
 	return o;
 }
 
+int series_fmt_value(char *buf, size_t len, double v)
+{
+	return fmt_value(buf, len, v);
+}
+
 int series_write_csv(const struct series *s, const char *path,
 		     struct pcb_err *err)
 {

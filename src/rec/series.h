@@ -51,6 +51,8 @@ static inline double series_at(const struct series *s, size_t row,
 	return s->data[row * s->ncols + col];
 }
 
+/* A finite value as series_write_csv writes it (buf: 40 bytes). */
+int series_fmt_value(char *buf, size_t len, double v);
 int series_write_csv(const struct series *s, const char *path,
 		     struct pcb_err *err);
 int series_read_csv(struct series **out, const char *name,

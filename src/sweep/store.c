@@ -78,28 +78,37 @@ int sw_save_results(struct session *s, struct plan *pl)
 }
 
 /* sweep.args (read back by def_load): a comment, "#axes N", "#fixed
- * INDEX VALUE" per param of the slot, then the words.
+ * INDEX VALUE" per param of the slot, then the words; sealed with the
+ * "crc XXXXXXXX" line of the program's other text files (fsafe.h), so an
+ * edit is refused rather than read as another definition.
  */
 int sw_save_definition(struct session *s, struct plan *pl,
 		       const uint32_t *vals, size_t n)
 {
-	char path[PCB_PATH_LEN];
-	struct pcb_wfile w;
-	size_t k;
-	int i, rc;
+	char path[PCB_PATH_LEN], *text = NULL;
+	size_t k, len = 0;
+	FILE *fp;
+	int i, rc, bad;
 
 	rc = pcb_path(path, sizeof(path), &s->err, "%s/sweep.args", pl->dir);
-	if (!rc)
-		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
 	if (rc)
 		return rc;
-	fprintf(w.fp, "# pccbench %s sweep on %s: one word per line\n"
+	fp = open_memstream(&text, &len);
+	if (!fp)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	fprintf(fp, "# pccbench %s sweep on %s: one word per line\n"
 		"#axes %zu\n", PCCB_VERSION, s->devname, pl->naxes);
 	for (k = 0; k < n; k++)		/* the slot's values at the start */
-		fprintf(w.fp, "#fixed %zu %u\n", k, vals[k]);
+		fprintf(fp, "#fixed %zu %u\n", k, vals[k]);
 	for (i = 0; i < pl->nargs; i++)
-		fprintf(w.fp, "%s\n", pl->args[i]);
-	return pcb_wfile_commit(&w, &s->err);
+		fprintf(fp, "%s\n", pl->args[i]);
+	bad = ferror(fp);
+	if (fclose(fp) || bad || pcb_crc_seal(&text, &len))
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	else
+		rc = pcb_write_file(path, text, len, PCB_MODE_DATA, &s->err);
+	free(text);
+	return rc;
 }
 
 int sw_save_meta(struct session *s, struct plan *pl, time_t start,
@@ -471,6 +480,9 @@ int sw_def_load(struct session *s, const char *name, char *dir,
 		return pcb_error(&s->err, PCB_E_NOENT, "no sweep '%s' ('sweep "
 				 "list')", name);
 	}
+	if (!rc && !pcb_crc_check(buf, &len))
+		rc = sw_file_bad(s, d->path, 0, "its crc line is missing or "
+				 "does not match: damaged or edited");
 	if (!rc)
 		rc = def_lines(s, d, buf, len);
 	free(buf);
@@ -621,6 +633,29 @@ void sw_shard_skip(struct plan *pl)
 		}
 }
 
+/* A row's param values are the plan's for its point, as results.csv
+ * writes them: a row saying point 0 ran ALPHA 0.9 where the plan has 0.1
+ * is refused, naming its line.
+ */
+static int row_axes_check(struct session *s, const struct plan *pl,
+			  const char *path, size_t line, size_t point,
+			  const double *in)
+{
+	size_t idx[SW_MAX_AXES], k;
+	char want[40], got[40];
+
+	sw_point_values(pl, point, idx);
+	for (k = 0; k < pl->naxes; k++) {
+		series_fmt_value(want, sizeof(want), pl->ax[k].real[idx[k]]);
+		series_fmt_value(got, sizeof(got), in[SW_FIXED_COLS + k]);
+		if (strcmp(want, got))
+			return sw_file_bad(s, path, line, "point %zu has %s %s "
+					   "where the plan has %s", point,
+					   pl->ax[k].p->info.name, got, want);
+	}
+	return 0;
+}
+
 /* Rows of the results.csv at path into the plan: checked against the
  * definition (pl->def), then against the plan made from it.  m NULL:
  * resume (a row replaces the run's numbers); else a merge.
@@ -654,6 +689,10 @@ static int load_rows(struct session *s, struct plan *pl, const char *path,
 		size_t run = (size_t)series_at(r, i, 0) * pl->repeat +
 			     (size_t)series_at(r, i, 1);
 		double *row = pl->rows + run * nc, *in = r->data + i * nc;
+
+		rc = row_axes_check(s, pl, path, i + 2, run / pl->repeat, in);
+		if (rc)
+			break;
 
 		if (m && pl->done[run]) {
 			for (c = 0; c < nc && (row[c] == in[c] ||

@@ -17,11 +17,30 @@ check "rows" 5 "$(grep -c '' "$dir/c0/results.csv")"
 "$BIN" $S -c 'sweep show c0' >/dev/null
 check "show good" 0 $?
 
-# NAME|FILE NAMED IN THE MESSAGE|how to damage it (run in the sweep's dir)
+# reseal F: F's "crc XXXXXXXX" line made again over its text (CRC-32 as
+# zlib's, from gzip's trailer), so that the edit reaches the parser
+reseal() {
+	sed '/^crc [0-9a-f]\{8\}$/d' "$1" >"$1.t"
+	printf 'crc %s\n' "$(gzip -c "$1.t" | tail -c 8 | head -c 4 |
+		od -An -tx4 | tr -d ' ')" >>"$1.t"
+	mv "$1.t" "$1"
+}
+cp "$dir/c0/sweep.args" "$tmp/args"
+reseal "$tmp/args"
+cmp -s "$dir/c0/sweep.args" "$tmp/args" ||
+	{ echo "sweep_corrupt: reseal: another crc than pccbench's"; fail=1; }
+
+# NAME|FILE NAMED IN THE MESSAGE|how to damage it (run in the sweep's dir;
+# a sweep.args edit resealed unless NAME starts args_: those and
+# args_edited test the crc itself)
 n=0
 while IFS='|' read -r name file how; do
 	cp -r "$dir/c0" "$dir/$name"
 	(cd "$dir/$name" && eval "$how") || { echo "sweep_corrupt: $name: setup"; fail=1; }
+	case $file:$name in
+	sweep.args:args_*) ;;
+	sweep.args:*) reseal "$dir/$name/sweep.args" ;;
+	esac
 	for verb in show plot resume; do
 		$T "$BIN" $S -c "sweep $verb $name" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
@@ -61,6 +80,8 @@ args_trunc|sweep.args|head -c 60 sweep.args >x && mv x sweep.args
 args_binary|sweep.args|head -c 600 /dev/urandom >sweep.args
 args_nul|sweep.args|printf '#axes 1\nALPHA\000x\n0.1,0.2\nmeasure\nutil\n' >sweep.args
 args_empty|sweep.args|: >sweep.args
+args_edited|sweep.args|sed -i 's/^0.1,0.2$/0.1,0.3/' sweep.args
+args_uncrc|sweep.args|sed -i '/^crc /d' sweep.args
 args_dir|sweep.args|rm sweep.args && mkdir sweep.args
 csv_empty|results.csv|: >results.csv
 csv_dir|results.csv|rm results.csv && mkdir results.csv

@@ -2,8 +2,9 @@
  * definition reader, results.csv through table_load, and the commands
  * that use them.
  *
- * Input: sweep.args, a NUL, results.csv, optionally a NUL and the words
- * after `sweep show fz` (best min|max COL where COL OP VALUE ...).  The
+ * Input: sweep.args (given its "crc XXXXXXXX" line unless it ends with a
+ * valid one), a NUL, results.csv, optionally a NUL and the words after
+ * `sweep show fz` (best min|max COL where COL OP VALUE ...).  The
  * files go to $XDG_DATA_HOME/pccbench/sweeps/fz/; then `sweep list`,
  * `sweep show fz` (with and without the words, text and JSON) and, in dry
  * run, `sweep resume fz` (the definition re-parsed into a plan and the
@@ -57,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	alen = fz_split(data, size, &res, &rlen);
 	rlen = fz_split(res, rlen, &words, &wlen);
 	fz_begin();
-	if (fz_put("data", "sweeps/fz/sweep.args", data, alen, false) ||
+	if (fz_put("data", "sweeps/fz/sweep.args", data, alen, true) ||
 	    fz_put("data", "sweeps/fz/results.csv", res, rlen, false))
 		abort();
 	fz_session(&s, "sim:fz");

@@ -76,10 +76,10 @@ put series r2 "$D/series/r2.csv"
 put diag_ids default.json "$t/ids.json"
 mkdir -p "$C/sweep"
 for s in s1 s2; do
-	{ cat "$D/sweeps/$s/sweep.args"; printf '\0';
+	{ untail "$D/sweeps/$s/sweep.args"; printf '\0';
 	  cat "$D/sweeps/$s/results.csv"; } >"$C/sweep/$s"
 done
-{ cat "$D/sweeps/s1/sweep.args"; printf '\0';
+{ untail "$D/sweeps/s1/sweep.args"; printf '\0';
   cat "$D/sweeps/s1/results.csv"; printf '\0';
   printf 'best max util where avg_rtt < 1e9 and ALPHA >= 0.1'; } \
 	>"$C/sweep/s1-best"
