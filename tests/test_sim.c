@@ -1080,6 +1080,68 @@ static void test_dcqcn_ai_response(void **state)
 	}
 }
 
+/* Control-packet density against the rules ConnectX documents (issue 34,
+ * item 4; dcqcn-pfc.md 1.3, 4.1; README "ACKs and CNPs"): the responder
+ * ACKs every ack_every-th data packet (4; NVIDIA documents only the
+ * AckReq every 2^log_ack_req_freq = 256 packets, which the requester
+ * asks and the model answers too) and the NP sends a QP a CNP for a
+ * marked packet at most every min_time_between_cnps (4 us, per QP as the
+ * DCQCN paper's NP does: the scope is undocumented).  At 256:1, 100 G,
+ * 1 KB a QP's packets are 22 us apart, so with ZTR-RTT (the issue's
+ * "0.9 CNP per data packet") nearly every marked packet gets its CNP;
+ * its "one ACK per data packet" counted the RTT-probe responses, which
+ * share the control priority, with 0.25 ACKs.  DCQCN: 0.25 ACKs a data
+ * packet; a 50 us CNP interval (the paper's) thins the CNPs.
+ */
+static void ctrl_density(const char *algo, int64_t cnp_ps, double *ack,
+			 double *cnp_per_mark, double *marked)
+{
+	struct sim_port_counters c0, c1;
+	struct sim_cfg c = incast(256);
+	struct sim_algo a;
+	struct sim *s;
+	double data, cnp;
+
+	c.rate_gbps = 100;
+	c.mtu = 1024;
+	c.cnp_interval_ps = cnp_ps;
+	algo_for(&a, algo);
+	s = mk(&c, &a);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_port_counters(s, &c0);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	sim_port_counters(s, &c1);
+	data = (double)(c1.rx_pkts_prio[SIM_PRIO_DATA] -
+			c0.rx_pkts_prio[SIM_PRIO_DATA]);
+	cnp = (double)(c1.cnp_sent - c0.cnp_sent);
+	*ack = ((double)(c1.rx_pkts_prio[SIM_PRIO_CTRL] -
+			 c0.rx_pkts_prio[SIM_PRIO_CTRL]) - cnp) / data;
+	*marked = (double)(c1.ecn_marked - c0.ecn_marked);
+	*cnp_per_mark = *marked ? cnp / *marked : 0;
+	*marked /= data;
+	print_message("%s, CNP interval %lld us: %.3f ACKs (and probe "
+		      "answers) and %.3f CNPs a data packet, %.3f CNPs a "
+		      "marked one, %.2f marked\n", algo,
+		      (long long)(cnp_ps / PS_PER_US), *ack,
+		      cnp / data, *cnp_per_mark, *marked);
+	sim_free(s);
+}
+
+static void test_ctrl_density(void **state)
+{
+	double ack, per_mark, marked;
+
+	(void)state;
+	ctrl_density("dcqcn", 4 * PS_PER_US, &ack, &per_mark, &marked);
+	assert_true(ack > 0.245 && ack < 0.27);
+	assert_true(marked > 0.5);
+	ctrl_density("ztr_rtt", 4 * PS_PER_US, &ack, &per_mark, &marked);
+	assert_true(per_mark > 0.9 && marked > 0.3);
+	assert_true(ack > 0.5);		/* probe answers ride along */
+	ctrl_density("ztr_rtt", 50 * PS_PER_US, &ack, &per_mark, &marked);
+	assert_true(per_mark < 0.6);
+}
+
 /* Each DCQCN knob moves the 10-flow, 40 G fixed point (paper setting)
  * the way the fluid model says (issue 23, item 5: the shipped model
  * gave bit-identical runs for rpg_ai_rate, rpg_hai_rate and the ECN
@@ -1891,6 +1953,7 @@ int main(void)
 		cmocka_unit_test(test_dcqcn_fluid_fixed_point),
 		cmocka_unit_test(test_dcqcn_nvidia_defaults),
 		cmocka_unit_test(test_dcqcn_ai_response),
+		cmocka_unit_test(test_ctrl_density),
 		cmocka_unit_test(test_dcqcn_knobs),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_determinism),
