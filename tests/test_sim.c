@@ -225,6 +225,92 @@ static void test_standing_queue(void **state)
 	sim_free(s);
 }
 
+/* The hyper-increase events of all hosts so far. */
+static uint64_t ztr_hai_events(const struct sim *s)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->nhosts; i++)
+		n += s->hosts[i].ap.counters[ZTR_C_HAI_INC];
+	return n;
+}
+
+/* ZTR-RTT's default target law "36 % below C (T - base)" at 16:1 (issue
+ * 34, item 2) is no property of the law.  At 16:1, 400 G the flow law's
+ * ALPHA * base * line / rate is 0.1 x 4 us x 16 = 6.4 us, under the
+ * 15 us CONGESTION_DELAY_THRESHOLD, so the flow, base and floor laws set
+ * the same target.  The low queue is a limit cycle some runs lock into
+ * from the start-up, whatever the law (seed 1 with the flow law, seed 2
+ * with the base law): after a cut the 9 B additive step per RTT sample
+ * takes the queue back to the target more slowly than HAI_PERIOD_NS
+ * (7 ms) allows, so the 300 B hyper step overshoots, all 16 flows see
+ * the same queue and cut together, deeply, and the climb starts again:
+ * a 7.5 ms sawtooth between ~150 and ~700 KB, mean 360 KB.  With
+ * HAI_PERIOD_NS at 20 ms the same run holds C (T - base) within 10 %.
+ */
+static void test_ztr_hai_sawtooth(void **state)
+{
+	static const struct {
+		int law;
+		uint64_t seed;
+		uint32_t hai_period;
+		bool sawtooth;
+	} rows[] = {
+		{ ZTR_TARGET_FLOW, 1, 7000000, true },
+		{ ZTR_TARGET_BASE, 2, 7000000, true },
+		{ ZTR_TARGET_FLOW, 1, 20000000, false },
+		{ ZTR_TARGET_FLOW, 2, 7000000, false },
+	};
+	uint32_t params[ZTR_NPARAMS] = { 0 }, opts[ZTR_NOPTS] = { 0 };
+	struct ztr_qp q = { 0 };
+	size_t i;
+	int law;
+
+	(void)state;
+	params[ZTR_ALPHA] = 6553;
+	params[ZTR_CONGESTION_DELAY_THRESHOLD] = 15000;
+	q.rate = ALGO_RATE_ONE / 16;
+	for (law = ZTR_TARGET_FLOW; law <= ZTR_TARGET_FLOOR; law++) {
+		opts[ZTR_OPT_TARGET] = (uint32_t)law;
+		assert_int_equal(ztr_target(params, opts, &q, 4005), 15000);
+	}
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct sim_cfg c = incast(16);
+		struct sim_summary m;
+		struct sim_algo a;
+		struct sim *s;
+		uint64_t hai0;
+		double want;
+
+		c.seed = rows[i].seed;
+		algo_for(&a, "ztr_rtt");
+		a.conf.opts[ZTR_OPT_TARGET] = (uint32_t)rows[i].law;
+		a.conf.params[ZTR_HAI_PERIOD_NS] = rows[i].hai_period;
+		s = mk(&c, &a);
+		sim_run(s, 20 * PS_PER_MS, NULL);
+		hai0 = ztr_hai_events(s);
+		sim_run(s, 20 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		want = 400.0 / 8 * (15000.0 - m.base_rtt);
+		print_message("law %d, seed %llu, HAI_PERIOD_NS %u: queue %.0f "
+			      "KB (%.2f of C (T - base)), %llu hyper "
+			      "increases\n", rows[i].law,
+			      (unsigned long long)rows[i].seed,
+			      rows[i].hai_period, m.q_mean / 1024,
+			      m.q_mean / want,
+			      (unsigned long long)(ztr_hai_events(s) - hai0));
+		if (rows[i].sawtooth) {
+			assert_true(m.q_mean < 0.75 * want);
+			assert_true(ztr_hai_events(s) > hai0);
+		} else {
+			assert_true(m.q_mean > 0.9 * want &&
+				    m.q_mean < 1.1 * want);
+		}
+		sim_free(s);
+	}
+}
+
 /* Higher ALPHA, higher target (flow-scaled), higher mean RTT. */
 static void test_alpha_monotone(void **state)
 {
@@ -1938,6 +2024,7 @@ int main(void)
 		cmocka_unit_test(test_incast_4096),
 		cmocka_unit_test(test_steady_state),
 		cmocka_unit_test(test_standing_queue),
+		cmocka_unit_test(test_ztr_hai_sawtooth),
 		cmocka_unit_test(test_alpha_monotone),
 		cmocka_unit_test(test_pfc),
 		cmocka_unit_test(test_pfc_resume),
