@@ -556,9 +556,10 @@ static void dcqcn_drive(uint32_t hai, uint32_t alpha, struct dcqcn_qp *q)
 	ops->init(&p, q, 0, &out);
 	ops->on_cnp(&p, q, 0, &out);	/* one cut, alpha 1023 */
 	for (t = 1000; t <= 1000 * 1000; t += 1000) {
-		/* a byte-counter event every 2 us, the timer's on its own */
+		/* a byte-counter event every 2 us (rpg_byte_reset counts
+		 * KB), the timer's on its own */
 		if (t % 2000 == 0)
-			ops->on_tx(&p, q, t, 32767, false, &out);
+			ops->on_tx(&p, q, t, 32767u * 1024, false, &out);
 		ops->on_timer(&p, q, t, &out);
 	}
 	assert_true(p.counters[DCQCN_C_HAI] > 0);
