@@ -733,6 +733,62 @@ static void test_coll_keys(void **state)
 		fail_msg("%s", err.msg);
 }
 
+/* Rail-optimised fabric (issue 34, item 9): servers of R NICs, NIC j of
+ * every server on its rail's leaf (one per rail and group of servers),
+ * every leaf on every spine.  4 rails, 2 groups of 2 servers (8 leaves,
+ * 16 NICs): each NIC hangs off leaf group * 4 + rail at its server's
+ * place; two NICs of one rail and group meet at their leaf (2 links),
+ * any other pair crosses a spine (4 links: other rail, or other group);
+ * an all-to-all over the 16 NICs finishes, every byte accounted for at
+ * every switch; leaves must be a multiple of rails.
+ */
+static void test_rail(void **state)
+{
+	static const char *const kv[] = { "topo", "rail", "rails", "4",
+					  "leaves", "8", "hosts", "2",
+					  "spines", "2", "ranks", "16",
+					  "size", "1MB", "rate", "100g",
+					  NULL };
+	struct sim_cfg c = cfg_of("alltoall", kv);
+	struct pcb_err err = { 0 };
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	int64_t one = 2 * (64 * 80 + PS_PER_US);	/* a link, both ways */
+	char buf[1024];
+	uint32_t h;
+
+	(void)state;
+	sim_cfg_format(&c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " topo rail rails 4"));
+	algo_for(&a, "dcqcn");
+	s = mk(&c, &a);
+	assert_int_equal(s->nhosts, 16);
+	for (h = 0; h < 16; h++) {
+		const struct port *l = &s->ports[s->hosts[h].port];
+		const struct port *q = &s->ports[l->peer];
+		uint32_t server = h / 4, leaf = server / 2 * 4 + h % 4;
+
+		assert_true(q->is_switch);
+		assert_int_equal(s->nodes[q->node].idx, leaf);
+		assert_int_equal(l->peer - s->nodes[q->node].port0,
+				 server % 2);
+	}
+	assert_int_equal(sim_topo_path_rtt(s, 0, 4), 2 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 0, 1), 4 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 0, 8), 4 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 5, 13), 4 * one);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_int_equal(m.colls, 1);
+	check_switch_bytes(s);
+	sim_free(s);
+	assert_int_equal(sim_cfg_set(&c, "leaves", "6", &err), 0);
+	assert_int_not_equal(sim_cfg_check(&c, &err), 0);
+	if (!strstr(err.msg, "leaves 6 is not a multiple of rails 4"))
+		fail_msg("%s", err.msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -747,6 +803,7 @@ int main(void)
 		cmocka_unit_test(test_allreduce_ring),
 		cmocka_unit_test(test_alltoall_tree),
 		cmocka_unit_test(test_coll_keys),
+		cmocka_unit_test(test_rail),
 		cmocka_unit_test(test_two_priorities),
 		cmocka_unit_test(test_ideal_fct_tiers),
 	};

@@ -89,10 +89,12 @@ static const struct key keys[] = {
 	  "minimum time between CNPs of a QP" },
 	{ "ack_every", K_U32, O(ack_every), 1, 64, KB_ALL,
 	  "data packets per ACK" },
-	{ "topo", K_TOPO, O(topo), 0, 1, KB_FABRIC | KB_QUIET,
-	  "leafspine|fattree" },
+	{ "topo", K_TOPO, O(topo), 0, 2, KB_FABRIC | KB_QUIET,
+	  "leafspine|fattree|rail" },
 	{ "k", K_U32, O(k), 2, 16, KB_FABRIC | KB_QUIET,
 	  "fat tree arity (even, 2-16: k^3/4 hosts)" },
+	{ "rails", K_U32, O(rails), 1, 16, KB_FABRIC | KB_QUIET,
+	  "topo rail: NICs per server, each on its rail's leaf (1-16)" },
 	{ "fabric_rate", K_RATE, O(fabric_gbps), 25, 800,
 	  KB_FABRIC | KB_QUIET, "switch-to-switch link speed "
 	  "25g|40g|50g|100g|200g|400g|800g (default: rate)" },
@@ -199,6 +201,7 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->cnp_interval_ps = 4 * PS_PER_US;
 	c->ack_every = 4;
 	c->topo = SIM_TOPO_LEAFSPINE;
+	c->rails = 8;
 	c->k = 4;
 	c->incast_senders = 60;		/* HPCC's Fig. 11: 60 x 500 KB */
 	c->incast_size = 500000;
@@ -501,7 +504,8 @@ static int set_word(struct sim_cfg *c, const struct key *k, const char *v,
 	static const char *const starts[] = { "sync", "jitter", NULL };
 	static const char *const adps[] = { "off", "on", "auto", NULL };
 	static const char *const dists[] = { "websearch", "hadoop", NULL };
-	static const char *const topos[] = { "leafspine", "fattree", NULL };
+	static const char *const topos[] = { "leafspine", "fattree", "rail",
+					     NULL };
 	static const char *const algos[] = { "ring", "tree", NULL };
 	bool b;
 	int i;
@@ -534,7 +538,8 @@ static int set_word(struct sim_cfg *c, const struct key *k, const char *v,
 	case K_TOPO:
 		if ((i = word_of(v, topos)) < 0)
 			return bad(err, k, v);
-		c->topo = i ? SIM_TOPO_FATTREE : SIM_TOPO_LEAFSPINE;
+		c->topo = i == 2 ? SIM_TOPO_RAIL : i ? SIM_TOPO_FATTREE :
+			  SIM_TOPO_LEAFSPINE;
 		return 0;
 	case K_COLL:
 		if ((i = word_of(v, algos)) < 0)
@@ -591,6 +596,11 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 	if (fabric && c->topo == SIM_TOPO_FATTREE && c->k % 2)
 		return pcb_error(err, PCB_E_RANGE, "sim: fat tree k %u is odd; "
 				 "k is even, 2-16", c->k);
+	if (fabric && c->topo == SIM_TOPO_RAIL && c->leaves % c->rails)
+		return pcb_error(err, PCB_E_RANGE, "sim: topo rail: leaves %u "
+				 "is not a multiple of rails %u (a leaf per "
+				 "rail in each group of servers)", c->leaves,
+				 c->rails);
 	if (fabric && c->oversub && c->topo == SIM_TOPO_FATTREE)
 		return pcb_error(err, PCB_E_INVAL, "sim: oversub is for "
 				 "leaf-spine; a fat tree has full bisection");
@@ -788,7 +798,8 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 			break;
 		case K_TOPO:
 			snprintf(v, sizeof(v), "%s", c->topo ==
-				 SIM_TOPO_FATTREE ? "fattree" : "leafspine");
+				 SIM_TOPO_FATTREE ? "fattree" : c->topo ==
+				 SIM_TOPO_RAIL ? "rail" : "leafspine");
 			break;
 		case K_COLL:
 			snprintf(v, sizeof(v), "%s", c->coll_algo ==

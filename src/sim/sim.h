@@ -83,6 +83,7 @@ struct sim_cfg {
 	 * (their speed follows; 0: off) */
 	int topo;			/* SIM_TOPO_* */
 	uint32_t k;			/* fat tree arity */
+	uint32_t rails;			/* rail-optimised: NICs per server */
 	uint32_t fabric_gbps;
 	int64_t fabric_delay_ps;
 	uint32_t oversub;
@@ -116,7 +117,7 @@ struct sim_cfg {
 	uint32_t iters;
 };
 
-enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE };
+enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE, SIM_TOPO_RAIL };
 #define SIM_ALPHA_AUTO INT32_MAX
 #define SIM_AUTO UINT64_MAX
 
