@@ -59,8 +59,8 @@ static uint32_t children(const struct coll *k, uint32_t i)
 
 /* A flow of the collective from rank `from` to `to`, tagged (step,
  * rank, up); aborts out of memory, as sim_add_qp does. */
-static void send(struct sim *s, uint32_t from, uint32_t to, uint32_t step,
-		 uint32_t rank, bool up)
+static void coll_send(struct sim *s, uint32_t from, uint32_t to,
+		      uint32_t step, uint32_t rank, bool up)
 {
 	struct coll *k = s->coll;
 	uint32_t qi = sim_add_qp(s, from, to, k->bytes, s->now, 0);
@@ -81,7 +81,7 @@ static void tree_up(struct sim *s, uint32_t i)
 	    k->up_got[(size_t)i * k->chunks + c] < children(k, i))
 		return;
 	k->up_busy[i] = true;
-	send(s, i, (i - 1) / 2, c, i, true);
+	coll_send(s, i, (i - 1) / 2, c, i, true);
 }
 
 /* The chunk rank j (not the root) gets next from its parent. */
@@ -94,7 +94,7 @@ static void tree_down(struct sim *s, uint32_t j)
 	    !k->down_got[(size_t)p * k->chunks + c])
 		return;
 	k->down_busy[j] = true;
-	send(s, p, j, c, j, false);
+	coll_send(s, p, j, c, j, false);
 }
 
 static void iter_start(struct sim *s)
@@ -104,13 +104,16 @@ static void iter_start(struct sim *s)
 	size_t cells = (size_t)n * k->chunks;
 
 	k->t_start = s->now;
-	switch (s->cfg.kind == SIM_ALLTOALL ? -1 : s->cfg.coll_algo) {
-	case SIM_COLL_RING:
+	if (s->cfg.kind == SIM_ALLTOALL) {
+		k->left = (uint64_t)n * (n - 1);
+		for (r = 0; r < n; r++)
+			for (d = 1; d < n; d++)
+				coll_send(s, r, (r + d) % n, 0, r, false);
+	} else if (s->cfg.coll_algo == SIM_COLL_RING) {
 		k->left = n;
 		for (r = 0; r < n; r++)
-			send(s, r, (r + 1) % n, 0, r, false);
-		break;
-	case SIM_COLL_TREE:
+			coll_send(s, r, (r + 1) % n, 0, r, false);
+	} else {
 		k->left = (uint64_t)(n - 1) * k->chunks;
 		memset(k->up_got, 0, cells);
 		memset(k->down_got, 0, cells);
@@ -120,12 +123,6 @@ static void iter_start(struct sim *s)
 		memset(k->down_busy, 0, n * sizeof(*k->down_busy));
 		for (r = 1; r < n; r++)
 			tree_up(s, r);
-		break;
-	default:	/* all-to-all */
-		k->left = (uint64_t)n * (n - 1);
-		for (r = 0; r < n; r++)
-			for (d = 1; d < n; d++)
-				send(s, r, (r + d) % n, 0, r, false);
 	}
 }
 
@@ -219,7 +216,7 @@ void sim_coll_arrived(struct sim *s, uint32_t qi)
 		   t.step + 1 < 2 * (n - 1)) {
 		uint32_t r = (t.rank + 1) % n;	/* ring: the receiver */
 
-		send(s, r, (r + 1) % n, t.step + 1, r, false);
+		coll_send(s, r, (r + 1) % n, t.step + 1, r, false);
 		return;
 	} else {
 		k->left--;
