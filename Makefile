@@ -128,6 +128,8 @@ bench: deps
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-dcqcn.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-startup.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/pccbench/reg

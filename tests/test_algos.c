@@ -6,6 +6,7 @@
 #include "ztr_rtt/ztr_rtt.h"
 
 #define US 1000LL
+#define KB32767 (32767u * 1024)	/* rpg_byte_reset's default, in KB */
 #define MS 1000000LL
 
 struct fx {
@@ -583,15 +584,15 @@ static void test_dcqcn_stages(void **state)
 	assert_int_equal(dq(&f)->rt, rt + ai);
 	assert_int_equal(dq(&f)->rc, (rt + ai + rc) / 2);
 	rt += ai;
-	/* byte counter: 2 x 32767 bytes -> bc_count 2 > 1: hyper */
-	f.ops->on_tx(&f.port, f.qp, t + 1, 32767, false, &f.out);
+	/* byte counter: 2 x 32767 KB -> bc_count 2 > 1: hyper */
+	f.ops->on_tx(&f.port, f.qp, t + 1, KB32767, false, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_AI), 2);	/* bc 1: still AI */
 	rt += ai;
-	f.ops->on_tx(&f.port, f.qp, t + 2, 32767, false, &f.out);
+	f.ops->on_tx(&f.port, f.qp, t + 2, KB32767, false, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_HAI), 1);
 	assert_int_equal(dq(&f)->rt, rt + hai);
 	rt += hai;
-	f.ops->on_tx(&f.port, f.qp, t + 3, 32767, false, &f.out);
+	f.ops->on_tx(&f.port, f.qp, t + 3, KB32767, false, &f.out);
 	assert_int_equal(C(&f, DCQCN_C_HAI), 2);
 	assert_int_equal(dq(&f)->rt, rt + hai);	/* the same step */
 	/* a cut resets the stages */
@@ -601,7 +602,7 @@ static void test_dcqcn_stages(void **state)
 	 * rate */
 	for (t = 3; t < 40000 && dq(&f)->limited; t++) {
 		f.ops->on_timer(&f.port, f.qp, t * 300 * US, &f.out);
-		f.ops->on_tx(&f.port, f.qp, t * 300 * US + 1, 32767, false,
+		f.ops->on_tx(&f.port, f.qp, t * 300 * US + 1, KB32767, false,
 			     &f.out);
 	}
 	assert_false(dq(&f)->limited);
@@ -609,6 +610,36 @@ static void test_dcqcn_stages(void **state)
 	assert_int_equal(f.out.timer_at, 0);
 	assert_int_equal(C(&f, DCQCN_C_MAX_RATE), 400000);
 	algo_desc_free(f.desc);
+}
+
+/* rpg_byte_reset counts KB (issue 34, item 1; the reading and its
+ * evidence in dcqcn.c's head): 32767 bytes sent make no increase event,
+ * 32767 KB make one; model option byte_unit B counts bytes (the old
+ * reading, one event per 32767 bytes).
+ */
+static void test_dcqcn_byte_unit(void **state)
+{
+	int unit;
+
+	(void)state;
+	for (unit = 0; unit < 2; unit++) {
+		struct fx f;
+		uint32_t i;
+
+		fx_init(&f, "dcqcn");
+		f.conf.params[DCQCN_ALPHA_PERIOD] = 100000;
+		f.conf.opts[DCQCN_OPT_BYTE_UNIT] = unit ? DCQCN_BYTES_B :
+							  DCQCN_BYTES_KB;
+		fx_start(&f, 0);
+		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
+		for (i = 0; i < (unit ? 4u : 1023u); i++)
+			f.ops->on_tx(&f.port, f.qp, 1 + i, 32767, false,
+				     &f.out);
+		assert_int_equal(dq(&f)->bc_count, unit ? 4 : 0);
+		f.ops->on_tx(&f.port, f.qp, 2000, 32767, false, &f.out);
+		assert_int_equal(dq(&f)->bc_count, unit ? 5 : 1);
+		algo_desc_free(f.desc);
+	}
 }
 
 /* Recovery without the byte counter (rpg_byte_reset 0, HPCC's model):
@@ -644,6 +675,9 @@ static void test_dcqcn_recovery_timer_only(void **state)
 		f.conf.params[DCQCN_ALPHA_PERIOD] = 100000;
 		f.conf.params[DCQCN_BYTE_RESET] = rows[i].byte_reset;
 		f.conf.params[DCQCN_CLAMP_TGT] = rows[i].clamp;
+		/* a counter that fires within a timer period: the bytes
+		 * reading (in KB, 32 MB take 2.7 ms at 100 G) */
+		f.conf.opts[DCQCN_OPT_BYTE_UNIT] = DCQCN_BYTES_B;
 		f.port.line_gbps = 100;
 		fx_start(&f, 0);
 		f.ops->on_cnp(&f.port, f.qp, 0, &f.out);
@@ -719,7 +753,7 @@ static void test_dcqcn_target_clamp(void **state)
 		if (rows[i].timer_inc)
 			f.ops->on_timer(&f.port, f.qp, 305 * US, &f.out);
 		else
-			f.ops->on_tx(&f.port, f.qp, 10 * US, 32767, false,
+			f.ops->on_tx(&f.port, f.qp, 10 * US, KB32767, false,
 				     &f.out);
 		rc = dq(&f)->rc;
 		f.ops->on_cnp(&f.port, f.qp, 400 * US, &f.out);
@@ -963,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_dcqcn_small_gd),
 		cmocka_unit_test(test_dcqcn_alpha_reference),
 		cmocka_unit_test(test_dcqcn_stages),
+		cmocka_unit_test(test_dcqcn_byte_unit),
 		cmocka_unit_test(test_dcqcn_recovery_timer_only),
 		cmocka_unit_test(test_dcqcn_target_clamp),
 		cmocka_unit_test(test_dcqcn_first_rate_clamp),

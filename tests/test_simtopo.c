@@ -556,9 +556,10 @@ static void dcqcn_drive(uint32_t hai, uint32_t alpha, struct dcqcn_qp *q)
 	ops->init(&p, q, 0, &out);
 	ops->on_cnp(&p, q, 0, &out);	/* one cut, alpha 1023 */
 	for (t = 1000; t <= 1000 * 1000; t += 1000) {
-		/* a byte-counter event every 2 us, the timer's on its own */
+		/* a byte-counter event every 2 us (rpg_byte_reset counts
+		 * KB), the timer's on its own */
 		if (t % 2000 == 0)
-			ops->on_tx(&p, q, t, 32767, false, &out);
+			ops->on_tx(&p, q, t, 32767u * 1024, false, &out);
 		ops->on_timer(&p, q, t, &out);
 	}
 	assert_true(p.counters[DCQCN_C_HAI] > 0);
@@ -580,6 +581,214 @@ static void test_dcqcn_opts(void **state)
 	assert_true(growing.rt > fixed.rt);
 }
 
+/* A ring all-reduce on an idle fabric (issue 34, item 8) takes the
+ * analytic 2(n-1)/n x S / B plus its latency terms: 2(n-1) steps, each
+ * rank's S/n chunk with its headers at the line rate, plus, at each step,
+ * the path's propagation and a packet's store-and-forward at each switch
+ * of it.  Steps wait for their inputs, so the run is the slowest chain of
+ * 2(n-1) consecutive ring edges (2 hops inside a leaf, 4 across).  8
+ * ranks on two leaves of 4 at 100 G, 8 MB, DCQCN (no probes; nothing to
+ * cut): within 0.5 % of it, each iteration the same, and the summary's
+ * algbw = S / t and busbw = algbw x 2(n-1)/n as nccl-tests define them.
+ * Started all at once, the steps would finish 3 % sooner.
+ */
+static void test_allreduce_ring(void **state)
+{
+	static const char *const kv[] = { "ranks", "8", "size", "8MB",
+					  "iters", "3", "leaves", "2",
+					  "hosts", "4", "rate", "100g", NULL };
+	struct sim_cfg c = cfg_of("allreduce", kv);
+	const double ppb = 80, delay = 1e6, n = 8;	/* ps */
+	const double pkt = (c.mtu + 64) * ppb;
+	double chunk = (double)c.coll_size / n, want = 0, bw, lat = 0;
+	double wire = chunk + ceil(chunk / c.mtu) * 64;
+	const int64_t *t;
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	uint32_t r, k;
+	size_t i;
+
+	(void)state;
+	for (r = 0; r < 8; r++) {
+		double sum = 0;
+
+		for (k = 0; k < 14; k++) {
+			uint32_t e = (r + k) % 8;
+			double hops = e / 4 == (e + 1) % 8 / 4 ? 2 : 4;
+
+			sum += wire * ppb + (hops - 1) * pkt + hops * delay;
+		}
+		if (sum > want)
+			want = sum;
+	}
+	bw = 2 * (n - 1) / n * c.coll_size * (c.mtu + 64.0) / c.mtu * ppb;
+	algo_for(&a, "dcqcn");
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_int_equal(sim_coll_times(s, &t), 3);
+	lat = want - bw;
+	print_message("ring all-reduce, 8 x 8 MB at 100 G: %.2f us; analytic "
+		      "%.2f us (bandwidth %.2f + latency %.2f); algbw %.2f, "
+		      "busbw %.2f Gb/s\n", t[0] / 1e6, want / 1e6, bw / 1e6,
+		      lat / 1e6, m.algbw, m.busbw);
+	for (i = 0; i < 3; i++) {
+		if (fabs((double)t[i] - want) > 0.005 * want)
+			fail_msg("iteration %zu: %lld ps, analytic %.0f", i,
+				 (long long)t[i], want);
+		assert_int_equal(t[i], t[0]);
+	}
+	assert_int_equal(m.colls, 3);
+	assert_true(fabs(m.algbw - c.coll_size * 8000.0 / t[0]) < 1e-6);
+	assert_true(fabs(m.busbw - m.algbw * 2 * 7 / 8) < 1e-6);
+	/* each flow waits for its input: the last step's start */
+	for (i = 0; i < s->nqps; i++)
+		if (i % 112 >= 13 * 8)
+			assert_true(s->qps[i].start - (int64_t)(i / 112) * t[0]
+				    >= (int64_t)(13 * (wire * ppb + pkt +
+						       2 * delay)));
+	assert_int_equal(s->nqps, 3 * 112);
+	sim_free(s);
+}
+
+/* All-to-all and the tree all-reduce on the same idle fabric: the
+ * all-to-all moves (n-1)/n x S through each host link at once, so it
+ * takes that at line rate plus at most a few path latencies (busbw near
+ * the payload ceiling); the tree (one binary tree, 8 chunks, a
+ * reconstruction of NCCL's double tree) finishes, every rank getting
+ * every chunk, and is slower than the ring: a parent's link carries two
+ * children's data.  An all-reduce's 2(n-1)/n and an all-to-all's
+ * (n-1)/n busbw factors as nccl-tests'.
+ */
+static void test_alltoall_tree(void **state)
+{
+	static const char *const kv[] = { "ranks", "8", "size", "8MB",
+					  "leaves", "2", "hosts", "4",
+					  "rate", "100g", NULL };
+	static const char *const kt[] = { "ranks", "8", "size", "8MB",
+					  "algo", "tree", "leaves", "2",
+					  "hosts", "4", "rate", "100g", NULL };
+	struct sim_cfg c = cfg_of("alltoall", kv);
+	struct sim_summary m, ring;
+	struct sim_algo a;
+	struct sim *s;
+	double bw = 7.0 / 8 * (double)c.coll_size * (c.mtu + 64) / c.mtu * 80;
+
+	(void)state;
+	algo_for(&a, "dcqcn");
+	s = mk(&c, &a);
+	sim_run(s, 5 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	print_message("all-to-all: %.2f us (bandwidth %.2f us), busbw %.2f "
+		      "Gb/s\n", m.coll_mean / 1e6, bw / 1e6, m.busbw);
+	assert_int_equal(m.colls, 1);
+	assert_true(m.coll_mean > bw && m.coll_mean < bw + 20 * PS_PER_US);
+	assert_true(fabs(m.busbw - m.algbw * 7 / 8) < 1e-6);
+	assert_int_equal(s->nqps, 56);
+	sim_free(s);
+
+	c = cfg_of("allreduce", kv);
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	sim_summary(s, &ring);
+	sim_free(s);
+	c = cfg_of("allreduce", kt);
+	s = mk(&c, &a);
+	sim_run(s, 10 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	print_message("tree all-reduce: %.2f us, busbw %.2f Gb/s (ring %.2f "
+		      "us)\n", m.coll_mean / 1e6, m.busbw, ring.coll_mean / 1e6);
+	assert_int_equal(m.colls, 1);
+	/* 7 ranks x 8 chunks down, 7 x 8 up */
+	assert_int_equal(s->nqps, 112);
+	assert_true(m.coll_mean > ring.coll_mean);
+	assert_true(fabs(m.busbw - m.algbw * 2 * 7 / 8) < 1e-6);
+	sim_free(s);
+}
+
+/* A collective's keys: ranks must fit the fabric's hosts, algo is the
+ * all-reduce's, sizes start at 1 byte; nothing changes on error.
+ */
+static void test_coll_keys(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct sim_cfg c, before;
+
+	(void)state;
+	sim_cfg_default(&c);
+	assert_int_equal(sim_kind_parse("allreduce", &c.kind), 0);
+	assert_int_equal(sim_cfg_set(&c, "ranks", "32", &err), 0);
+	assert_int_not_equal(sim_cfg_check(&c, &err), 0);
+	assert_non_null(strstr(err.msg, "ranks 32"));
+	before = c;
+	assert_int_not_equal(sim_cfg_set(&c, "algo", "butterfly", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "size", "0", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "ranks", "1", &err), 0);
+	assert_memory_equal(&c, &before, sizeof(c));
+	assert_int_equal(sim_kind_parse("alltoall", &c.kind), 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_not_equal(sim_cfg_set(&c, "algo", "ring", &err), 0);
+	if (!strstr(err.msg, "alltoall has no key 'algo'"))
+		fail_msg("%s", err.msg);
+}
+
+/* Rail-optimised fabric (issue 34, item 9): servers of R NICs, NIC j of
+ * every server on its rail's leaf (one per rail and group of servers),
+ * every leaf on every spine.  4 rails, 2 groups of 2 servers (8 leaves,
+ * 16 NICs): each NIC hangs off leaf group * 4 + rail at its server's
+ * place; two NICs of one rail and group meet at their leaf (2 links),
+ * any other pair crosses a spine (4 links: other rail, or other group);
+ * an all-to-all over the 16 NICs finishes, every byte accounted for at
+ * every switch; leaves must be a multiple of rails.
+ */
+static void test_rail(void **state)
+{
+	static const char *const kv[] = { "topo", "rail", "rails", "4",
+					  "leaves", "8", "hosts", "2",
+					  "spines", "2", "ranks", "16",
+					  "size", "1MB", "rate", "100g",
+					  NULL };
+	struct sim_cfg c = cfg_of("alltoall", kv);
+	struct pcb_err err = { 0 };
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	int64_t one = 2 * (64 * 80 + PS_PER_US);	/* a link, both ways */
+	char buf[1024];
+	uint32_t h;
+
+	(void)state;
+	sim_cfg_format(&c, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " topo rail rails 4"));
+	algo_for(&a, "dcqcn");
+	s = mk(&c, &a);
+	assert_int_equal(s->nhosts, 16);
+	for (h = 0; h < 16; h++) {
+		const struct port *l = &s->ports[s->hosts[h].port];
+		const struct port *q = &s->ports[l->peer];
+		uint32_t server = h / 4, leaf = server / 2 * 4 + h % 4;
+
+		assert_true(q->is_switch);
+		assert_int_equal(s->nodes[q->node].idx, leaf);
+		assert_int_equal(l->peer - s->nodes[q->node].port0,
+				 server % 2);
+	}
+	assert_int_equal(sim_topo_path_rtt(s, 0, 4), 2 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 0, 1), 4 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 0, 8), 4 * one);
+	assert_int_equal(sim_topo_path_rtt(s, 5, 13), 4 * one);
+	sim_run(s, 2 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	assert_int_equal(m.colls, 1);
+	check_switch_bytes(s);
+	sim_free(s);
+	assert_int_equal(sim_cfg_set(&c, "leaves", "6", &err), 0);
+	assert_int_not_equal(sim_cfg_check(&c, &err), 0);
+	if (!strstr(err.msg, "leaves 6 is not a multiple of rails 4"))
+		fail_msg("%s", err.msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -591,6 +800,10 @@ int main(void)
 		cmocka_unit_test(test_reserve_xon),
 		cmocka_unit_test(test_buffer_keys),
 		cmocka_unit_test(test_dcqcn_opts),
+		cmocka_unit_test(test_allreduce_ring),
+		cmocka_unit_test(test_alltoall_tree),
+		cmocka_unit_test(test_coll_keys),
+		cmocka_unit_test(test_rail),
 		cmocka_unit_test(test_two_priorities),
 		cmocka_unit_test(test_ideal_fct_tiers),
 	};

@@ -25,8 +25,17 @@
  *    updates alpha fell to 0 and cuts stopped, unlike the EWMA NVIDIA
  *    describes; model option `alpha 10bit` floors it so, to compare);
  *  - increase events come from the timer (rpg_time_reset without a cut)
- *    and the byte counter (rpg_byte_reset bytes sent without a cut, 0 =
- *    off), each counting its events since the last cut.  With F =
+ *    and the byte counter (rpg_byte_reset KB sent without a cut, 0 =
+ *    off), each counting its events since the last cut.  The unit is
+ *    a reading [UNK]: NVIDIA's text says bytes, but the field has 15
+ *    bits, the DCQCN paper (written with Mellanox) sets B = 10 MB,
+ *    which fits them only in KB, the old default 150 is QCN's 150 KB,
+ *    and HPCC's ns-3, modelling "Mellanox's version", has no byte
+ *    counter at all, as 32767 KB (seconds at a fair share) amounts
+ *    to.  In bytes a counter event every 32 KB sent undid each cut
+ *    within microseconds and held a 16:1 incast at 1 KB packets in
+ *    PFC (18 MB) against the fluid model's 0.1 MB; model option
+ *    `byte_unit B` keeps that reading to compare.  With F =
  *    rpg_threshold, as the paper and QCN stage them: while both counts
  *    are <= F fast recovery, when one exceeds F additive increase (RT +=
  *    rpg_ai_rate), when both do hyper increase (RT += rpg_hai_rate, a
@@ -61,6 +70,7 @@ static const char *const dcqcn_counter_names[DCQCN_NCOUNTERS] = {
 
 static const char *const hai_choices[] = { "fixed", "growing", NULL };
 static const char *const alpha_choices[] = { "20bit", "10bit", NULL };
+static const char *const unit_choices[] = { "KB", "B", NULL };
 
 /* Where NVIDIA does not say, the choices a model can make (the head
  * comment): the default of each is the model's own. */
@@ -73,6 +83,9 @@ static const struct algo_opt_desc dcqcn_opts[DCQCN_NOPTS] = {
 	  "or floored to the documented 10 bits at every update (it then "
 	  "decays to 0 between CNPs) [UNK]", alpha_choices,
 	  DCQCN_ALPHA_20BIT },
+	{ "byte_unit", "rpg_byte_reset counts KB (the paper's 10 MB fits "
+	  "the 15-bit field only so; QCN's 150 KB was its old default) or "
+	  "bytes (NVIDIA's text) [UNK]", unit_choices, DCQCN_BYTES_KB },
 };
 
 #define P(x) (p->conf->params[DCQCN_##x])
@@ -176,9 +189,12 @@ static void dcqcn_on_tx(struct algo_port *p, void *qp, int64_t now,
 	(void)now;
 	(void)probe_sent;
 	if (q->limited && P(BYTE_RESET)) {
+		uint64_t quota = (uint64_t)P(BYTE_RESET) <<
+				 (OPT(BYTE_UNIT) == DCQCN_BYTES_KB ? 10 : 0);
+
 		q->bytes += bytes;
-		while (q->limited && q->bytes >= P(BYTE_RESET)) {
-			q->bytes -= P(BYTE_RESET);
+		while (q->limited && q->bytes >= quota) {
+			q->bytes -= quota;
 			q->bc_count++;
 			increase(p, q, false);
 		}

@@ -20,9 +20,11 @@ enum dcqcn_counter {
 };
 
 /* Model options (`sim model dcqcn`): the choices NVIDIA leaves open. */
-enum dcqcn_opt { DCQCN_OPT_HAI, DCQCN_OPT_ALPHA, DCQCN_NOPTS };
+enum dcqcn_opt { DCQCN_OPT_HAI, DCQCN_OPT_ALPHA, DCQCN_OPT_BYTE_UNIT,
+		DCQCN_NOPTS };
 enum { DCQCN_HAI_FIXED, DCQCN_HAI_GROWING };
 enum { DCQCN_ALPHA_20BIT, DCQCN_ALPHA_10BIT };
+enum { DCQCN_BYTES_KB, DCQCN_BYTES_B };
 
 struct dcqcn_qp {
 	uint32_t rc, rt;	/* current and target rate, fxp20 */

@@ -36,8 +36,11 @@ static void fmt_bytes(char *b, size_t n, double v)
 /* The last run's figures: in text scaled for reading (%, us, KB), in
  * JSON as measured (fractions, ns, bytes) with the counts text leaves out.
  */
+static void print_colls(struct out *o, const struct sim *sim,
+			const struct sim_summary *m);
+
 static void print_summary(struct session *s, struct simdev *d,
-			  const struct sim_summary *m)
+			  const struct sim *sim, const struct sim_summary *m)
 {
 	struct out *o = &s->out;
 	char cfg[1024], a[32], b[32], c[32];
@@ -119,7 +122,43 @@ static void print_summary(struct session *s, struct simdev *d,
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+	if (m->coll)
+		print_colls(o, sim, m);
 	out_obj_end(o);
+}
+
+/* A collective kind's figures: those of the window, then the time of
+ * each collective so far (nccl-tests' algbw and busbw, Gb/s). */
+static void print_colls(struct out *o, const struct sim *sim,
+			const struct sim_summary *m)
+{
+	const int64_t *t;
+	size_t i, n = sim_coll_times(sim, &t);
+
+	out_field_uint(o, "collectives", "collectives  %u done in the "
+		       "window", m->colls);
+	out_real(o, "coll_mean_us", (double)m->coll_mean / PS_PER_US);
+	out_real(o, "coll_min_us", (double)m->coll_min / PS_PER_US);
+	out_real(o, "coll_max_us", (double)m->coll_max / PS_PER_US);
+	out_real(o, "algbw_gbps", m->algbw);
+	out_real(o, "busbw_gbps", m->busbw);
+	if (m->colls)
+		out_text(o, ": time mean %.2f us (min %.2f, max %.2f); "
+			 "algbw %.2f Gb/s, busbw %.2f Gb/s\n",
+			 (double)m->coll_mean / PS_PER_US,
+			 (double)m->coll_min / PS_PER_US,
+			 (double)m->coll_max / PS_PER_US, m->algbw, m->busbw);
+	else
+		out_text(o, "\n");
+	out_arr_begin(o, "coll_times_us");
+	for (i = 0; i < n; i++) {
+		if (!i)
+			out_text(o, "collective   time (us), all so far:");
+		out_field_real(o, NULL, " %.2f", (double)t[i] / PS_PER_US);
+	}
+	if (n)
+		out_text(o, "\n");
+	out_arr_end(o);
 }
 
 /* The device's workload and its fabric (built on first use). */
@@ -206,7 +245,7 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		 * shows how it came) */
 		if (rc == -PCB_E_INTR || rc == -PCB_E_DEVICE) {
 			sim_summary(sim, &m);
-			print_summary(s, d, &m);
+			print_summary(s, d, sim, &m);
 		}
 		orc = run_out_finish(s, sim, d, &ro, !rc ||
 				     rc == -PCB_E_INTR || rc == -PCB_E_DEVICE);
@@ -215,7 +254,7 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 		if (orc)
 			return orc;
 		sim_summary(sim, &m);
-		print_summary(s, d, &m);
+		print_summary(s, d, sim, &m);
 		return 0;
 	}
 	run_out_finish(s, sim, d, &ro, false);
@@ -238,7 +277,7 @@ static int cmd_sim_show(struct session *s, int argc, char **argv)
 	if (argc)
 		return sim_show_fct(s, sim, argc - 1, argv + 1);
 	sim_summary(sim, &m);
-	print_summary(s, d, &m);
+	print_summary(s, d, sim, &m);
 	return 0;
 }
 
@@ -477,8 +516,9 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.fn = cmd_sim_scenario,
 		.max_args = -1,
 		.args = "[NAME KEY VALUE...]",
-		.help = "set the workload: incast, staircase, permutation, mix "
-			"(on a leaf-spine or fat tree)",
+		.help = "set the workload: incast, staircase, permutation, mix, "
+			"allreduce, alltoall (the last four on a leaf-spine or "
+			"fat tree)",
 		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
 		.complete = sim_scenario_complete,

@@ -277,6 +277,8 @@ static int sim_summ(struct device *d, double v[DEV_S_COUNT],
 	v[DEV_S_RTTP99] = sum.rtt_samples ? sum.rtt_p99 : NAN;
 	v[DEV_S_RTOS] = (double)sum.rtos;
 	sim_fct_slowdown(sim, &v[DEV_S_FCTP50], &v[DEV_S_FCTP99]);
+	v[DEV_S_COLL] = sum.colls ? (double)sum.coll_mean / PS_PER_US : NAN;
+	v[DEV_S_BUSBW] = sum.colls ? sum.busbw : NAN;
 	return 0;
 }
 
@@ -333,15 +335,7 @@ int dev_workload_check(int argc, char **argv, uint64_t *seed,
 
 const char *dev_workload_kinds(void)
 {
-	static char list[96];
-	enum sim_kind k;
-
-	if (!*list)
-		for (k = SIM_INCAST; k <= SIM_MIX; k++)
-			snprintf(list + strlen(list), sizeof(list) -
-				 strlen(list), "%s%s", k == SIM_INCAST ? "" :
-				 ", ", sim_kind_name(k));
-	return list;
+	return sim_kind_list();
 }
 
 const char *dev_workload_keys(const char *kind)

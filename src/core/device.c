@@ -19,6 +19,8 @@ const struct dev_col dev_summary_cols[DEV_S_COUNT] = {
 	{ "rtt_p99", "ns" }, { "rtos", "count" },
 	/* FCT slowdown of the window's finished flows (a mix) */
 	{ "fct_p50", "1" }, { "fct_p99", "1" },
+	/* a collective's mean completion time and nccl-tests' busbw */
+	{ "coll_time", "us" }, { "busbw", "Gb/s" },
 };
 
 static bool simulated_name(const char *devname)

@@ -83,7 +83,7 @@ void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
 /* The run summaries a replaying device gives (sweep measures). */
 enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,
        DEV_S_RTTMEAN, DEV_S_RTTP99, DEV_S_RTOS, DEV_S_FCTP50, DEV_S_FCTP99,
-       DEV_S_COUNT };
+       DEV_S_COLL, DEV_S_BUSBW, DEV_S_COUNT };
 struct dev_col {
 	const char *name, *unit;
 };

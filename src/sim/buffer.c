@@ -44,7 +44,7 @@ uint64_t sim_headroom_min(const struct sim_cfg *c)
 {
 	uint64_t h = headroom_of(8000 / c->rate_gbps, c->delay_ps, c->mtu);
 
-	if (c->kind == SIM_PERMUTATION || c->kind == SIM_MIX) {
+	if (sim_kind_fabric(c->kind)) {
 		uint32_t ppb = sim_fabric_ppb(c);
 		int64_t d = c->fabric_delay_ps ? c->fabric_delay_ps :
 						 c->delay_ps;

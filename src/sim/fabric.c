@@ -1687,7 +1687,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 	memset(&o, 0, sizeof(o));
 	switch (k->type) {
 	case PK_DATA: {
-		bool ack_now = k->flags & PF_ACKREQ;
+		bool ack_now = k->flags & PF_ACKREQ, arrived = false;
 
 		if (k->flags & PF_CE) {
 			s->c.ecn_marked++;
@@ -1702,8 +1702,10 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			q->nack_sent = false;
 			q->win_bytes += k->size - HDR_BYTES;
 			s->rx_payload += k->size - HDR_BYTES;
-			if (k->flags & PF_LAST)
+			if (k->flags & PF_LAST) {
 				s->c.rx_cqe++;
+				arrived = s->src->flow_arrived != NULL;
+			}
 			if (ack_now || ++q->since_ack >= s->cfg.ack_every) {
 				q->since_ack = 0;
 				ctrl_send(s, hi, qi, PK_ACK, k->psn, 0);
@@ -1719,6 +1721,9 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			   q->rcv_nxt) {
 			ctrl_send(s, hi, qi, PK_ACK, q->rcv_nxt - 1, 0);
 		}
+		/* last: the workload may start flows (qps may move) */
+		if (arrived)
+			s->src->flow_arrived(s, qi);
 		break;
 	}
 	case PK_PROBE:
@@ -2118,6 +2123,8 @@ void sim_free(struct sim *s)
 
 	if (!s)
 		return;
+	if (s->src && s->src->release)
+		s->src->release(s);
 	if (s->qhists)
 		munmap(s->qhists, s->qhists_bytes);
 	for (i = 0; i < s->nsw; i++)
@@ -2834,4 +2841,6 @@ void sim_summary(struct sim *s, struct sim_summary *sum)
 	if (!s->c.drops_nobuf && !s->c.drops_loss)
 		sum->rtos_lossless = sum->rtos;
 	fct_buckets(s, sum);
+	if (s->src->summary)
+		s->src->summary(s, sum);
 }

@@ -18,14 +18,16 @@
 
 enum key_type { K_RATE, K_MTU, K_DUR, K_BYTES, K_ECN, K_BOOL, K_PROB, K_U32,
 		K_U64, K_START, K_DIST, K_ADP, K_TOPO, K_ALPHA, K_AUTO_BYTES,
-		K_PRIOS };
+		K_PRIOS, K_COLL };
 
 #define KB_INCAST	(1u << SIM_INCAST)
 #define KB_STAIR	(1u << SIM_STAIRCASE)
 #define KB_PERM		(1u << SIM_PERMUTATION)
 #define KB_MIX		(1u << SIM_MIX)
-#define KB_ALL		(KB_INCAST | KB_STAIR | KB_PERM | KB_MIX)
-#define KB_FABRIC	(KB_PERM | KB_MIX)
+#define KB_ALLRED	(1u << SIM_ALLREDUCE)
+#define KB_COLL		(KB_ALLRED | 1u << SIM_ALLTOALL)
+#define KB_ALL		(KB_INCAST | KB_STAIR | KB_PERM | KB_MIX | KB_COLL)
+#define KB_FABRIC	(KB_PERM | KB_MIX | KB_COLL)
 /* shown (sim_cfg_format) only when set off its default */
 #define KB_QUIET	(1u << 8)
 
@@ -49,10 +51,16 @@ static const struct key keys[] = {
 	  "bytes per flow, 0 = long-lived" },
 	{ "step", K_DUR, O(step_ps), PS_PER_US, 1000 * PS_PER_MS, KB_STAIR,
 	  "join/leave interval" },
-	{ "leaves", K_U32, O(leaves), 1, 32, KB_PERM | KB_MIX, "leaf switches" },
-	{ "spines", K_U32, O(spines), 1, 32, KB_PERM | KB_MIX,
-	  "spine switches" },
-	{ "hosts", K_U32, O(hosts_per_leaf), 1, 64, KB_PERM | KB_MIX,
+	{ "ranks", K_U32, O(ranks), 2, 1024, KB_COLL,
+	  "ranks, one a host from host 0 (2-1024)" },
+	{ "size", K_BYTES, O(coll_size), 1, 1ull << 40, KB_COLL,
+	  "bytes of each rank's buffer (B, KB, MB, GB)" },
+	{ "algo", K_COLL, O(coll_algo), 0, 1, KB_ALLRED, "ring|tree" },
+	{ "iters", K_U32, O(iters), 1, 100000, KB_COLL,
+	  "collectives back to back (1-100000)" },
+	{ "leaves", K_U32, O(leaves), 1, 32, KB_FABRIC, "leaf switches" },
+	{ "spines", K_U32, O(spines), 1, 32, KB_FABRIC, "spine switches" },
+	{ "hosts", K_U32, O(hosts_per_leaf), 1, 64, KB_FABRIC,
 	  "hosts per leaf" },
 	{ "load", K_U32, O(load), 1, 95, KB_MIX, "percent of host links" },
 	{ "dist", K_DIST, O(dist), 0, 1, KB_MIX, "websearch|hadoop" },
@@ -81,10 +89,12 @@ static const struct key keys[] = {
 	  "minimum time between CNPs of a QP" },
 	{ "ack_every", K_U32, O(ack_every), 1, 64, KB_ALL,
 	  "data packets per ACK" },
-	{ "topo", K_TOPO, O(topo), 0, 1, KB_FABRIC | KB_QUIET,
-	  "leafspine|fattree" },
+	{ "topo", K_TOPO, O(topo), 0, 2, KB_FABRIC | KB_QUIET,
+	  "leafspine|fattree|rail" },
 	{ "k", K_U32, O(k), 2, 16, KB_FABRIC | KB_QUIET,
 	  "fat tree arity (even, 2-16: k^3/4 hosts)" },
+	{ "rails", K_U32, O(rails), 1, 16, KB_FABRIC | KB_QUIET,
+	  "topo rail: NICs per server, each on its rail's leaf (1-16)" },
 	{ "fabric_rate", K_RATE, O(fabric_gbps), 25, 800,
 	  KB_FABRIC | KB_QUIET, "switch-to-switch link speed "
 	  "25g|40g|50g|100g|200g|400g|800g (default: rate)" },
@@ -121,18 +131,32 @@ static const struct key keys[] = {
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *const kind_names[] = { "incast", "staircase",
-					  "permutation", "mix" };
+					  "permutation", "mix", "allreduce",
+					  "alltoall" };
 
 const char *sim_kind_name(enum sim_kind k)
 {
-	return k <= SIM_MIX ? kind_names[k] : "?";
+	return k < SIM_NKINDS ? kind_names[k] : "?";
+}
+
+const char *sim_kind_list(void)
+{
+	static char list[96];
+	size_t i, n = 0;
+
+	if (!*list)
+		for (i = 0; i < SIM_NKINDS; i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n,
+					      "%s%s", i ? ", " : "",
+					      kind_names[i]);
+	return list;
 }
 
 int sim_kind_parse(const char *name, enum sim_kind *k)
 {
 	unsigned i;
 
-	for (i = 0; i <= SIM_MIX; i++)
+	for (i = 0; i < SIM_NKINDS; i++)
 		if (!strcasecmp(name, kind_names[i])) {
 			*k = (enum sim_kind)i;
 			return 0;
@@ -177,6 +201,7 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->cnp_interval_ps = 4 * PS_PER_US;
 	c->ack_every = 4;
 	c->topo = SIM_TOPO_LEAFSPINE;
+	c->rails = 8;
 	c->k = 4;
 	c->incast_senders = 60;		/* HPCC's Fig. 11: 60 x 500 KB */
 	c->incast_size = 500000;
@@ -186,14 +211,18 @@ void sim_cfg_default(struct sim_cfg *c)
 	c->xon_offset = 3072;		/* HPCC ns-3's */
 	c->incast_prio = SIM_PRIO_DATA;
 	c->pfc_prios = 0;		/* all data priorities */
+	c->ranks = 8;
+	c->coll_size = 16 << 20;
+	c->coll_algo = SIM_COLL_RING;
+	c->iters = 1;
 }
 
 const char *sim_cfg_keys(enum sim_kind k)
 {
-	static char buf[4][1024];
+	static char buf[SIM_NKINDS][1024];
 	size_t i, n = 0;
 
-	if (k > SIM_MIX)
+	if (k >= SIM_NKINDS)
 		return "";
 	buf[k][0] = '\0';
 	for (i = 0; i < NKEYS; i++)
@@ -475,7 +504,9 @@ static int set_word(struct sim_cfg *c, const struct key *k, const char *v,
 	static const char *const starts[] = { "sync", "jitter", NULL };
 	static const char *const adps[] = { "off", "on", "auto", NULL };
 	static const char *const dists[] = { "websearch", "hadoop", NULL };
-	static const char *const topos[] = { "leafspine", "fattree", NULL };
+	static const char *const topos[] = { "leafspine", "fattree", "rail",
+					     NULL };
+	static const char *const algos[] = { "ring", "tree", NULL };
 	bool b;
 	int i;
 
@@ -507,7 +538,13 @@ static int set_word(struct sim_cfg *c, const struct key *k, const char *v,
 	case K_TOPO:
 		if ((i = word_of(v, topos)) < 0)
 			return bad(err, k, v);
-		c->topo = i ? SIM_TOPO_FATTREE : SIM_TOPO_LEAFSPINE;
+		c->topo = i == 2 ? SIM_TOPO_RAIL : i ? SIM_TOPO_FATTREE :
+			  SIM_TOPO_LEAFSPINE;
+		return 0;
+	case K_COLL:
+		if ((i = word_of(v, algos)) < 0)
+			return bad(err, k, v);
+		c->coll_algo = i ? SIM_COLL_TREE : SIM_COLL_RING;
 		return 0;
 	case K_ALPHA:
 		return parse_alpha(v, &c->alpha_log2) ? bad(err, k, v) : 0;
@@ -552,13 +589,18 @@ static uint32_t fabric_hosts(const struct sim_cfg *c)
 
 int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 {
-	bool fabric = c->kind == SIM_PERMUTATION || c->kind == SIM_MIX;
+	bool fabric = sim_kind_fabric(c->kind);
 	char a[32];
 	uint32_t i;
 
 	if (fabric && c->topo == SIM_TOPO_FATTREE && c->k % 2)
 		return pcb_error(err, PCB_E_RANGE, "sim: fat tree k %u is odd; "
 				 "k is even, 2-16", c->k);
+	if (fabric && c->topo == SIM_TOPO_RAIL && c->leaves % c->rails)
+		return pcb_error(err, PCB_E_RANGE, "sim: topo rail: leaves %u "
+				 "is not a multiple of rails %u (a leaf per "
+				 "rail in each group of servers)", c->leaves,
+				 c->rails);
 	if (fabric && c->oversub && c->topo == SIM_TOPO_FATTREE)
 		return pcb_error(err, PCB_E_INVAL, "sim: oversub is for "
 				 "leaf-spine; a fat tree has full bisection");
@@ -573,6 +615,12 @@ int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err)
 				 c->oversub, c->hosts_per_leaf, c->rate_gbps,
 				 c->spines, (double)c->hosts_per_leaf *
 				 c->rate_gbps / c->spines / c->oversub);
+	if ((c->kind == SIM_ALLREDUCE || c->kind == SIM_ALLTOALL) &&
+	    c->ranks > fabric_hosts(c))
+		return pcb_error(err, PCB_E_RANGE, "sim: ranks %u needs more "
+				 "hosts than the %u there are (one rank a "
+				 "host: leaves x hosts, or a fat tree's k^3/4)",
+				 c->ranks, fabric_hosts(c));
 	if (c->kind == SIM_MIX && c->incast_period_ps &&
 	    c->incast_senders >= fabric_hosts(c))
 		return pcb_error(err, PCB_E_RANGE, "sim: incast_senders %u "
@@ -647,6 +695,7 @@ static size_t key_size(enum key_type t)
 	case K_TOPO:
 	case K_ALPHA:
 	case K_PRIOS:
+	case K_COLL:
 		return 4;
 	case K_ECN:
 	case K_START:
@@ -749,7 +798,12 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 			break;
 		case K_TOPO:
 			snprintf(v, sizeof(v), "%s", c->topo ==
-				 SIM_TOPO_FATTREE ? "fattree" : "leafspine");
+				 SIM_TOPO_FATTREE ? "fattree" : c->topo ==
+				 SIM_TOPO_RAIL ? "rail" : "leafspine");
+			break;
+		case K_COLL:
+			snprintf(v, sizeof(v), "%s", c->coll_algo ==
+				 SIM_COLL_TREE ? "tree" : "ring");
 			break;
 		case K_ALPHA:
 			if (c->alpha_log2 == SIM_ALPHA_AUTO)
@@ -858,6 +912,14 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 					 "sim: mix needs 2 hosts");
 		sim_mix_start(s);
 		break;
+	case SIM_ALLREDUCE:
+	case SIM_ALLTOALL:
+		rc = sim_topo_fabric(s);
+		if (!rc)
+			rc = sim_coll_start(s);
+		break;
+	case SIM_NKINDS:
+		break;
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
@@ -875,6 +937,9 @@ static const struct sim_source scenario_source = {
 	.path_rtt = sim_topo_path_rtt,
 	.path_ppb = sim_topo_path_ppb,
 	.flow_gen = sim_flow_gen,
+	.flow_arrived = sim_coll_arrived,
+	.summary = sim_coll_summary,
+	.release = sim_coll_free,
 };
 
 int sim_create(struct sim **out, const struct sim_cfg *cfg,

@@ -1,8 +1,9 @@
 /* sim.h - the packet-level fabric simulator behind the sim device.
  *
- * A scenario (incast, staircase, permutation, mix) builds hosts with one
- * RoCE NIC each and output-queued switches; every sender QP runs the
- * active algorithm of the sim device with its current parameters.  Time
+ * A scenario (incast, staircase, permutation, mix, allreduce, alltoall)
+ * builds hosts with one RoCE NIC each and output-queued switches;
+ * every sender QP runs the active algorithm of the sim device with its
+ * current parameters.  Time
  * is int64 picoseconds; one event order by (time, insertion sequence),
  * kept by a timing wheel in front of a heap; one seeded RNG; nothing
  * reads the wall clock, so the same configuration and seed give
@@ -31,7 +32,17 @@
 #define PS_PER_US 1000000LL
 #define PS_PER_MS 1000000000LL
 
-enum sim_kind { SIM_INCAST, SIM_STAIRCASE, SIM_PERMUTATION, SIM_MIX };
+enum sim_kind { SIM_INCAST, SIM_STAIRCASE, SIM_PERMUTATION, SIM_MIX,
+		SIM_ALLREDUCE, SIM_ALLTOALL, SIM_NKINDS };
+
+/* The kinds that run on a leaf-spine or fat tree (topo.c's fabrics). */
+static inline bool sim_kind_fabric(enum sim_kind k)
+{
+	return k == SIM_PERMUTATION || k == SIM_MIX || k == SIM_ALLREDUCE ||
+	       k == SIM_ALLTOALL;
+}
+
+enum { SIM_COLL_RING, SIM_COLL_TREE };
 
 struct sim_cfg {
 	enum sim_kind kind;
@@ -72,6 +83,7 @@ struct sim_cfg {
 	 * (their speed follows; 0: off) */
 	int topo;			/* SIM_TOPO_* */
 	uint32_t k;			/* fat tree arity */
+	uint32_t rails;			/* rail-optimised: NICs per server */
 	uint32_t fabric_gbps;
 	int64_t fabric_delay_ps;
 	uint32_t oversub;
@@ -96,9 +108,16 @@ struct sim_cfg {
 	 * incast's receiver, host 0 otherwise) stops draining, as a hung
 	 * host does, and pauses its switch port for good */
 	int64_t storm_at_ps;
+	/* collectives (collective.c): ranks on hosts 0..ranks-1, `size`
+	 * bytes per rank's buffer, the all-reduce's algorithm, back-to-back
+	 * iterations */
+	uint32_t ranks;
+	uint64_t coll_size;
+	int coll_algo;		/* SIM_COLL_* */
+	uint32_t iters;
 };
 
-enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE };
+enum { SIM_TOPO_LEAFSPINE, SIM_TOPO_FATTREE, SIM_TOPO_RAIL };
 #define SIM_ALPHA_AUTO INT32_MAX
 #define SIM_AUTO UINT64_MAX
 
@@ -115,6 +134,8 @@ static inline int64_t sim_qp_timeout_ps(const struct sim_cfg *c)
 /* Defaults: the standard case, 64:1 incast at 400 Gb/s, 4 KB MTU, 1 us. */
 void sim_cfg_default(struct sim_cfg *c);
 const char *sim_kind_name(enum sim_kind k);
+/* Every kind's name, comma separated. */
+const char *sim_kind_list(void);
 int sim_kind_parse(const char *name, enum sim_kind *k);
 /* One `key value`; unknown keys and bad values are refused with the list
  * of valid keys.  Nothing changes on error.
@@ -238,8 +259,20 @@ struct sim_summary {
 	uint64_t events;
 	size_t nfct;
 	struct sim_fct_bucket fct[8];
+	/* collectives (a collective kind only): those that finished in
+	 * the window, their completion times, ps, and the bandwidths of the
+	 * mean time as nccl-tests reports them: algbw = size / time,
+	 * busbw = algbw x 2(n-1)/n (all-reduce) or (n-1)/n (all-to-all),
+	 * Gb/s */
+	bool coll;
+	uint32_t colls;
+	int64_t coll_mean, coll_min, coll_max;
+	double algbw, busbw;
 };
 void sim_summary(struct sim *s, struct sim_summary *sum);
+/* The completion times of the collectives finished so far, in order,
+ * ps; their count. */
+size_t sim_coll_times(const struct sim *s, const int64_t **t);
 
 /* Per-flow delivered bytes in the window (for tests and show). */
 size_t sim_flow_bytes(const struct sim *s, uint64_t *bytes, size_t max);

@@ -430,6 +430,8 @@ struct sim {
 	struct port_c1 *c1;
 	uint8_t prio_c[2];
 	bool pfc_c[2];
+	/* collective workloads (collective.c); NULL for the others */
+	struct coll *coll;
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -475,6 +477,13 @@ struct sim_source {
 	uint32_t (*path_ppb)(const struct sim *s, uint32_t src, uint32_t dst);
 	/* the next flow of a host (EV_FLOW_GEN) */
 	void (*flow_gen)(struct sim *s, uint32_t host);
+	/* optional: flow qi's last byte arrived in order at its receiver
+	 * (qps may grow, and move, inside) */
+	void (*flow_arrived)(struct sim *s, uint32_t qi);
+	/* optional: the workload's own figures into a summary */
+	void (*summary)(const struct sim *s, struct sim_summary *sum);
+	/* optional: free the workload's state (sim_free) */
+	void (*release)(struct sim *s);
 };
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
@@ -504,6 +513,14 @@ static inline uint64_t dt_limit(uint64_t free_, int32_t n)
 uint64_t sim_draw_size(struct sim *s);
 void sim_mix_start(struct sim *s);
 void sim_flow_gen(struct sim *s, uint32_t h);
+
+/* collective.c: a collective kind's first step (0, or -1 out of
+ * memory); the steps that flow qi's arrival lets start; its figures;
+ * its state freed */
+int sim_coll_start(struct sim *s);
+void sim_coll_arrived(struct sim *s, uint32_t qi);
+void sim_coll_summary(const struct sim *s, struct sim_summary *sum);
+void sim_coll_free(struct sim *s);
 
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 double lhist_quantile(const struct lhist *h, double q);

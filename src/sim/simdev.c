@@ -146,8 +146,8 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 
 	if (sim_kind_parse(kind, &k))
 		return pcb_error(err, PCB_E_NOENT,
-				 "sim: unknown scenario '%s' (incast, "
-				 "staircase, permutation, mix)", kind);
+				 "sim: unknown scenario '%s' (%s)", kind,
+				 sim_kind_list());
 	kind_default(&c, k);
 	return set_pairs(out, &c, argc, argv, err);
 }
@@ -381,8 +381,8 @@ int simdev_scenario(struct simdev *d, const char *kind, int argc,
 			snprintf(m, sizeof(m), "%s", err->msg);
 			pcb_err_reset(err);
 			rc = pcb_error(err, PCB_E_INVAL, "%s (or a scenario: "
-				       "incast, staircase, permutation, mix; "
-				       "'reset' for the default)", m);
+				       "%s; 'reset' for the default)", m,
+				       sim_kind_list());
 		}
 	}
 	if (rc)

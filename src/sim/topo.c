@@ -1,5 +1,6 @@
 /* topo.c - the scenarios' fabrics: a star (incast, staircase), a
  * two-tier leaf-spine and a three-tier k-ary fat tree (permutation, mix),
+ * a rail-optimised leaf-spine (a server's NICs each on its rail's leaf),
  * and the idle round trip between two hosts on the route the switches
  * give.
  *
@@ -28,7 +29,7 @@ uint32_t sim_fabric_ppb(const struct sim_cfg *c)
 {
 	uint64_t num, den;
 
-	if (c->oversub && c->topo == SIM_TOPO_LEAFSPINE) {
+	if (c->oversub && c->topo != SIM_TOPO_FATTREE) {
 		/* ps per byte = 8000 / (H rate / (S N)) */
 		num = 8000ull * c->spines * c->oversub;
 		den = (uint64_t)c->hosts_per_leaf * c->rate_gbps;
@@ -128,14 +129,36 @@ int sim_topo_star(struct sim *s, uint32_t n)
 	return 0;
 }
 
+/* The leaf and leaf port of host (NIC) h.  Leaf-spine: hosts in order,
+ * `hosts` a leaf.  Rail-optimised (AI clusters: a server's R NICs each
+ * on the leaf of its rail): host h is NIC h % R of server h / R, a
+ * server's NICs consecutive; the servers come in groups of `hosts`, and
+ * group g's rail j has leaf g * R + j, the server's place in its group
+ * the port.
+ */
+static void leaf_of(const struct sim_cfg *c, uint32_t h, uint32_t *leaf,
+		    uint32_t *port)
+{
+	uint32_t H = c->hosts_per_leaf, R = c->rails, server = h / R;
+
+	if (c->topo != SIM_TOPO_RAIL) {
+		*leaf = h / H;
+		*port = h % H;
+		return;
+	}
+	*leaf = server / H * R + h % R;
+	*port = server % H;
+}
+
 /* Leaves with `hosts` host ports then `spines` uplinks; spines with one
- * port per leaf.  Up: ECMP over the uplinks; down: the one path.
+ * port per leaf.  Up: ECMP over the uplinks; down: the one path.  The
+ * hosts hang off the leaves as leaf_of says.
  */
 static int build_leaf_spine(struct sim *s)
 {
 	const struct sim_cfg *c = &s->cfg;
 	uint32_t L = c->leaves, S = c->spines, H = c->hosts_per_leaf;
-	uint32_t l, sp, h, n = L * H, ppb = sim_fabric_ppb(c);
+	uint32_t l, sp, h, n = L * H, ppb = sim_fabric_ppb(c), hl, hp;
 
 	if (alloc_hosts(s, n, L + S))
 		return -1;
@@ -147,24 +170,29 @@ static int build_leaf_spine(struct sim *s)
 	for (sp = 0; sp < S; sp++)
 		if (add_switch(s, L + sp, L))
 			return -1;
+	for (h = 0; h < n; h++) {
+		leaf_of(c, h, &hl, &hp);
+		host_link(s, h, port0(s, hl) + hp);
+	}
 	for (l = 0; l < L; l++) {
 		uint32_t lp0 = port0(s, l);
 
-		for (h = 0; h < H; h++)
-			host_link(s, l * H + h, lp0 + h);
 		for (sp = 0; sp < S; sp++)
 			link_ppb(s, lp0 + H + sp, port0(s, L + sp) + l, ppb,
 				 fabric_delay(c));
 		for (h = 0; h < n; h++) {
-			if (h / H == l)
-				route(s, l, h, lp0 + h % H, 1);
+			leaf_of(c, h, &hl, &hp);
+			if (hl == l)
+				route(s, l, h, lp0 + hp, 1);
 			else
 				route(s, l, h, lp0 + H, S);
 		}
 	}
 	for (sp = 0; sp < S; sp++)
-		for (h = 0; h < n; h++)
-			route(s, L + sp, h, port0(s, L + sp) + h / H, 1);
+		for (h = 0; h < n; h++) {
+			leaf_of(c, h, &hl, &hp);
+			route(s, L + sp, h, port0(s, L + sp) + hl, 1);
+		}
 	base_rtt(s);
 	return 0;
 }

@@ -278,7 +278,8 @@ int sw_parse_measures(struct pcb_err *err, bool replay, const char *list,
 					 ", cnp_handled, rx_gbps, ...; on the "
 					 "sim also util, jain, queue_mean, "
 					 "queue_p99, queue_max, rtt_mean, "
-					 "rtt_p99, rtos, fct_p50, fct_p99)", w);
+					 "rtt_p99, rtos, fct_p50, fct_p99, "
+					 "coll_time, busbw)", w);
 		if (m.scalar >= 0 && !replay)
 			return pcb_error(err, PCB_E_INVAL, "sweep: '%s' is "
 					 "the simulator's own measure; a real "

@@ -4,7 +4,8 @@
 # CC, and runs bit-identical whatever rpg_ai_rate; now the mean queue
 # stays within the ECN band (100-400 KB), at line rate, losslessly
 # without pauses or timeouts, and a larger additive step (50 Mb/s) gives
-# a longer queue.
+# a longer queue (1.14x: with rpg_threshold 1 one additive step a cycle
+# precedes hyper increase, whose 50 Mb/s drive the rest: issue 34 item 3).
 . "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
 
@@ -26,6 +27,6 @@ awk -v q="$(jget queue_mean_bytes <"$tmp/5m.json")" \
 	{ echo "sim2_dcqcn: defaults: $(cat "$tmp/5m.json")"; fail=1; }
 awk -v a="$(jget queue_mean_bytes <"$tmp/5m.json")" \
     -v b="$(jget queue_mean_bytes <"$tmp/50m.json")" \
-    'BEGIN { exit !(b > 1.2 * a) }' ||
+    'BEGIN { exit !(b > 1.1 * a) }' ||
 	{ echo "sim2_dcqcn: rpg_ai_rate 50m: $(cat "$tmp/50m.json")"; fail=1; }
 exit $fail
