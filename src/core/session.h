@@ -87,6 +87,7 @@ struct session {
 	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */
 	unsigned tx;		/* journal transaction of the writes, or 0 */
+	unsigned undo;		/* the journaled write they take back, or 0 */
 };
 
 void sess_init(struct session *s, const char *devname);
