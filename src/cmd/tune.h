@@ -139,11 +139,25 @@ void tune_json_scen(struct session *s, const struct tune_res *r,
 void tune_print(struct session *s, const struct tune_res *r);
 /* "± 1.2e+03", or no interval from a single seed */
 const char *tune_ci_text(double ci, char *buf, size_t len);
-/* The best point as writes for the active slot (*slot), checked on the
- * device (the tune's algorithm there, the params found, the values in range); none: an error.
+/* Which slot the best point is for: the one the tune ran on (`tune
+ * apply`: in debug mode slot 1, whose counters keep watching it), the
+ * active one (`tune verify`), or the deployment slot: the lowest slot
+ * holding the tune's algorithm (by algorithm id: slot 0 for ZTR-RTT,
+ * whose debug build is slot 1), the one that runs it with debug mode off.
+ */
+enum tune_target { TUNE_TUNED, TUNE_ACTIVE, TUNE_DEPLOY };
+
+/* The slot `to` names (the tune's algorithm found on the device). */
+int tune_slot(struct session *s, const struct tune_res *r,
+	      enum tune_target to, unsigned *slot);
+
+/* The best point as writes for the target slot (*slot), checked on the
+ * device (the tune's algorithm id there, the params found by name, the
+ * values in range); none: an error.
  */
 int tune_best_writes(struct session *s, const struct tune_res *r,
-		     unsigned *slot, struct param_write *w);
+		     enum tune_target to, unsigned *slot,
+		     struct param_write *w);
 
 /* tune_verify.c */
 int cmd_tune_verify(struct session *s, int argc, char **argv);

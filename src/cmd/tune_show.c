@@ -209,13 +209,82 @@ static int cmd_tune_show(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* The best point as param writes for the active slot; refused without
- * one, or when that slot holds another algorithm than the tune's.
+/* The tune's algorithm id: its slot's on the device when that slot still
+ * holds the tune's algorithm, else the first slot that does.
+ */
+static int tune_algo_id(struct session *s, const struct tune_res *r,
+			uint32_t *id)
+{
+	uint32_t info[PPCC_SLOTS];
+	struct slot_view *v;
+	unsigned k;
+	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
+		unsigned slot = (r->slot + k) % PPCC_SLOTS;
+
+		if (!info[slot])
+			continue;
+		rc = sess_slot_view(s, slot, &v);
+		if (!rc && !strcmp(v->name, r->algo)) {
+			*id = v->algo_num >> 16;
+			return 0;
+		}
+	}
+	return rc ? rc : pcb_error(&s->err, PCB_E_STATE, "tune %s was made for "
+				   "%s; no slot of %s holds it", r->name,
+				   r->algo, s->devname);
+}
+
+/* The slot `to` names (tune.h). */
+static int target_slot(struct session *s, const struct tune_res *r,
+		       enum tune_target to, uint32_t id, unsigned *slot)
+{
+	uint32_t info[PPCC_SLOTS];
+	struct slot_view *v;
+	unsigned k;
+	int rc;
+
+	if (to == TUNE_TUNED) {
+		*slot = r->slot;
+		return 0;
+	}
+	if (to == TUNE_ACTIVE)
+		return sess_active_slot(s, slot);
+	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
+		if (!info[k])
+			continue;
+		rc = sess_slot_view(s, k, &v);
+		if (!rc && v->algo_num >> 16 == id) {
+			*slot = k;
+			return 0;
+		}
+	}
+	return rc;
+}
+
+int tune_slot(struct session *s, const struct tune_res *r,
+	      enum tune_target to, unsigned *slot)
+{
+	uint32_t id = 0;
+	int rc = sess_device(s);
+
+	if (!rc)
+		rc = tune_algo_id(s, r, &id);
+	return rc ? rc : target_slot(s, r, to, id, slot);
+}
+
+/* The best point as param writes for the slot `to` names; refused
+ * without one, or when that slot holds another algorithm than the tune's
+ * (another build of it, the debug one, is the same algorithm).
  */
 int tune_best_writes(struct session *s, const struct tune_res *r,
-		     unsigned *slot, struct param_write *w)
+		     enum tune_target to, unsigned *slot,
+		     struct param_write *w)
 {
 	struct slot_view *v;
+	uint32_t id = 0;
 	size_t k;
 	int rc;
 
@@ -224,46 +293,48 @@ int tune_best_writes(struct session *s, const struct tune_res *r,
 				 "the constraints; nothing to apply", r->name);
 	rc = sess_device(s);
 	if (!rc)
-		rc = sess_active_slot(s, slot);
+		rc = tune_algo_id(s, r, &id);
+	if (!rc)
+		rc = target_slot(s, r, to, id, slot);
 	if (!rc)
 		rc = sess_slot_view(s, *slot, &v);
-	if (!rc && strcmp(v->name, r->algo))
+	if (!rc && v->algo_num >> 16 != id)
 		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s was made for %s; "
-			       "the active slot %u holds %s", r->name, r->algo,
-			       *slot, v->name);
+			       "the %s slot %u holds %s", r->name, r->algo,
+			       to == TUNE_ACTIVE ? "active" : "tune's", *slot,
+			       v->name);
 	for (k = 0; !rc && k < r->nprm; k++) {
 		struct param_view *p;
 
 		rc = sess_param_find(s, v, r->prm[k].name, &p);
-		if (!rc && p->index != r->prm[k].index)
-			rc = pcb_error(&s->err, PCB_E_STATE, "tune %s: %s is "
-				       "param %u here, %u in the tune", r->name,
-				       p->info.name, p->index,
-				       r->prm[k].index);
 		if (!rc)
 			rc = sess_check_value(s, p, r->ev[r->best].raw[k]);
+		if (rc)
+			break;
 		memset(&w[k], 0, sizeof(w[k]));
-		w[k].index = r->prm[k].index;
+		w[k].index = p->index;
 		w[k].value = r->ev[r->best].raw[k];
 	}
 	return rc;
 }
 
-/* tune apply NAME: the best point, checked, journaled and read back in
- * one transaction ('journal undo' takes it back).
+/* tune apply NAME: the best point written to the slot the tune ran on
+ * (in debug mode slot 1: its counters keep watching the result),
+ * checked, journaled and read back in one transaction ('journal undo'
+ * takes it back).  A slot that is not the active one is said.
  */
 static int cmd_tune_apply(struct session *s, int argc, char **argv)
 {
 	struct param_write w[SW_MAX_AXES];
 	struct tune_res r;
 	char dir[PCB_PATH_LEN], pt[256];
-	unsigned slot = 0;
+	unsigned slot = 0, act;
 	int rc;
 
 	(void)argc;
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = tune_best_writes(s, &r, &slot, w);
+		rc = tune_best_writes(s, &r, TUNE_TUNED, &slot, w);
 	if (!rc && !s->dry_run)
 		rc = sess_lock(s);
 	if (!rc) {
@@ -279,17 +350,66 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "tune", "tune %s: ", r.name);
 		out_field_str(&s->out, "point", "%s", pt);
-		out_text(&s->out, " written to slot %u%s\n", slot, s->dry_run ?
-			 " (dry run: nothing written)" : " ('journal undo' "
-			 "takes it back)");
+		out_field_uint(&s->out, "slot", " written to slot %u", slot);
+		out_text(&s->out, "%s\n", s->dry_run ? " (dry run: nothing "
+			 "written)" : " ('journal undo' takes it back)");
 		out_obj_end(&s->out);
+		if (!sess_active_slot(s, &act) && act != slot)
+			sess_warn(s, "slot %u is not the active one (slot %u "
+				  "is): the values run when slot %u does; 'tune "
+				  "profile %s' makes a profile for the "
+				  "deployment slot", slot, act, slot, r.name);
+		pcb_err_reset(&s->err);
 	}
 	tune_res_free(&r);
 	return rc;
 }
 
-/* tune profile NAME [PROFILE]: the device's slot with the best point in
- * it, as a profile file (profile apply reads it).
+/* The deployment profile of pr (the device's slots) with the best point
+ * w in slot `dep`: that slot enabled without counters, every other slot
+ * of the algorithm (its debug build) and every lower slot disabled (so
+ * `dep` is the active one), with their states only; other slots left out.
+ */
+static int deploy_slots(struct session *s, struct profile *pr, unsigned dep,
+			uint32_t id, const struct param_write *w, size_t nw)
+{
+	size_t i, k, j, n = 0;
+
+	for (i = 0; i < pr->nslots; i++) {
+		struct pslot *ps = &pr->s[i];
+
+		if (ps->slot != dep && ps->slot > dep &&
+		    ps->algo_num >> 16 != id)
+			continue;
+		if (ps->slot == dep) {
+			for (k = 0; k < nw; k++) {
+				for (j = 0; j < ps->nparams &&
+				     ps->p[j].index != w[k].index; j++)
+					;
+				if (j == ps->nparams)
+					return pcb_error(&s->err, PCB_E_STATE,
+							 "tune: slot %u has no "
+							 "param %u", dep,
+							 w[k].index);
+				ps->p[j].raw = w[k].value;
+			}
+			ps->enabled = true;
+		} else {
+			ps->nparams = 0;
+			ps->enabled = false;
+		}
+		ps->counters = false;
+		if (n != i)
+			pr->s[n] = *ps;
+		n++;
+	}
+	pr->nslots = n;
+	return 0;
+}
+
+/* tune profile NAME [PROFILE]: the best point as a deployment profile
+ * (tune.h: the slot that runs the algorithm with debug mode off, enabled;
+ * no debug slot enabled), whatever slot the tune ran on.
  */
 static int cmd_tune_profile(struct session *s, int argc, char **argv)
 {
@@ -298,29 +418,23 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	const char *pname = argc > 1 ? argv[1] : argv[0];
 	struct tune_res r = { .ev = NULL };
 	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
+	struct slot_view *v;
 	struct pcb_wfile wf;
 	unsigned slot = 0;
-	size_t k, j;
 	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 
 	if (!rc)
 		rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = tune_best_writes(s, &r, &slot, w);
+		rc = tune_best_writes(s, &r, TUNE_DEPLOY, &slot, w);
 	if (!rc)
 		rc = profile_path(s, pname, path, sizeof(path));
 	if (!rc)
-		rc = profile_read_device(s, (int)slot, pr);
-	for (k = 0; !rc && k < r.nprm; k++) {
-		for (j = 0; j < pr->nslots && pr->s[j].slot != slot; j++)
-			;
-		if (j == pr->nslots)
-			rc = pcb_error(&s->err, PCB_E_STATE, "tune: slot %u is "
-				       "empty", slot);
-		for (size_t i = 0; !rc && i < pr->s[j].nparams; i++)
-			if (pr->s[j].p[i].index == w[k].index)
-				pr->s[j].p[i].raw = w[k].value;
-	}
+		rc = profile_read_device(s, -1, pr);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (!rc)
+		rc = deploy_slots(s, pr, slot, v->algo_num >> 16, w, r.nprm);
 	if (!rc) {
 		snprintf(pr->name, sizeof(pr->name), "%s", pname);
 		rc = pcb_wfile_open(&wf, path, PCB_MODE_DATA, &s->err);
@@ -332,7 +446,10 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	if (!rc) {
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "profile", "profile %s: ", pname);
-		out_field_str(&s->out, "tune", "tune %s's best -> ", r.name);
+		out_field_str(&s->out, "tune", "tune %s's best", r.name);
+		out_field_uint(&s->out, "slot", " in slot %u", slot);
+		out_text(&s->out, " (%s, enabled; its debug build disabled) -> ",
+			 v->name);
 		out_field_str(&s->out, "file", "%s\n", path);
 		out_obj_end(&s->out);
 	}
@@ -600,7 +717,8 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.min_args = 1,
 		.max_args = 1,
 		.args = "NAME",
-		.help = "write the best point (checked, journaled, read back; one "
+		.help = "write the best point to the slot the tune ran on (in "
+			"debug mode slot 1; checked, journaled, read back; one "
 			"journal transaction: 'journal undo' takes it back)",
 		.example = "tune apply tune1",
 		.flags = CMD_WRITES | CMD_DEVICE,
@@ -629,8 +747,10 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.min_args = 1,
 		.max_args = 2,
 		.args = "NAME [PROFILE]",
-		.help = "the device's slot with the best point in it, saved as a "
-			"profile ('profile apply' writes it)",
+		.help = "the best point as a deployment profile: the slot that "
+			"runs the algorithm with debug mode off (slot 0 for "
+			"ZTR-RTT) with it, enabled, no debug slot enabled "
+			"('profile apply' writes it)",
 		.example = "tune profile tune1 tuned",
 		.flags = CMD_DEVICE,
 		.complete = tune_name_complete,
