@@ -454,8 +454,9 @@ static int apply_plan(struct session *s, const struct profile *pr,
  * an apply never stops half way and never reports "changed" forever):
  * counters on a slot without them or on a disabled slot, counters on two
  * slots (a port holds them on one).  Then the slot that will be active:
- * params written to a slot that will not run are a warning before
- * anything is written, an error under --strict.
+ * params written to a slot left enabled that will not run (a lower slot
+ * is enabled) are a warning before anything is written, an error under
+ * --strict.
  */
 static int apply_states(struct session *s, const struct profile *pr,
 			const struct aplan *pl, bool strict)
@@ -503,7 +504,9 @@ static int apply_states(struct session *s, const struct profile *pr,
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		char what[200];
 
-		if (!pl[i].nw || (int)pr->s[i].slot == active)
+		/* a slot the profile disables keeps its params for later */
+		if (!pl[i].nw || !pr->s[i].enabled ||
+		    (int)pr->s[i].slot == active)
 			continue;
 		if (active < 0)
 			snprintf(what, sizeof(what), "no slot will be enabled");

@@ -99,8 +99,7 @@ static int verify_words(struct session *s, const struct tune_res *r,
  * was another build of the algorithm (slot 1, the debug build) and what
  * that means.
  */
-static void verify_where(struct session *s, const struct tune_res *r,
-			 unsigned slot, unsigned dep)
+static void verify_where(struct session *s, unsigned slot, unsigned dep)
 {
 	struct pcb_err keep = s->err;
 	struct slot_view *v, *d;
@@ -113,17 +112,19 @@ static void verify_where(struct session *s, const struct tune_res *r,
 		return;
 	}
 	if (slot == dep) {
-		out_text(&s->out, " (%s): the slot that runs %s with debug "
-			 "mode off, as in production\n", v->name, r->algo);
+		out_text(&s->out, " (%s): the deployment slot, where it runs "
+			 "in production\n", v->name);
 		return;
 	}
 	out_text(&s->out, " (%s), NOT the deployment slot %u (%s): the "
 		 "%s build of the same algorithm (id 0x%04x), the same "
 		 "params and control law%s; production runs slot %u: 'algo "
-		 "debug off' and verify again to measure it there\n", v->name,
-		 dep, d->name, v->ncounters ? "debug" : "other",
-		 v->algo_num >> 16, v->ncounters ? " with its counters on" : "",
-		 dep);
+		 "debug off' and verify again (with a column the host "
+		 "counts: the algorithm's own exist in the debug build only) "
+		 "to measure it there\n", v->name, dep, d->name,
+		 v->ncounters ? "debug" : "other", v->algo_num >> 16,
+		 v->ncounters ? " with its counters on (avg_rtt comes from "
+		 "them)" : "", dep);
 }
 
 /* The results of the rounds: A's and B's means, B - A with its CI. */
@@ -160,7 +161,7 @@ static void verify_report(struct session *s, const struct tune_res *r,
 		 rounds < 2 ? "; one round: no interval" :
 		 fabs(md) > cd ? "" : "; the interval holds 0: no difference "
 		 "shown");
-	verify_where(s, r, slot, dep);
+	verify_where(s, slot, dep);
 	out_obj_end(&s->out);
 	free(d);
 }
