@@ -117,6 +117,15 @@ void tune_res_free(struct tune_res *r);
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 		 const struct tune_eval *b);
 
+/* tune_search.c: the best point by the rule `tune show` states: the
+ * least mean of the objective (the greatest when maximizing) among the
+ * feasible points measured in the searched box: the hypercube, the local
+ * search and (probes=true) the sensitivity probes.  The default point is
+ * the baseline, never a candidate.  probes=false: the search's best, the
+ * point the probes are measured around.  -1: nothing feasible.
+ */
+int tune_pick(const struct tune_res *r, bool probes);
+
 /* tune_set.c: the combined values of e from its scenarios' (e->sc). */
 void tune_combine(const struct tune_res *r, struct tune_eval *e);
 /* "the worst case of 2 scenarios" (or "" with one), for headers. */

@@ -442,16 +442,20 @@ static int sensitivity(struct tsearch *t, size_t npts)
 	return rc;
 }
 
-static void pick_best(struct tune_res *r)
+/* The best by the documented rule (tune.h); probes=false: before the
+ * sensitivity probes, the point they are measured around.
+ */
+int tune_pick(const struct tune_res *r, bool probes)
 {
+	int best = -1;
 	size_t i;
 
-	r->best = -1;
 	for (i = 0; i < r->nev; i++)
 		if (r->ev[i].feasible && strcmp(r->ev[i].phase, "default") &&
-		    strcmp(r->ev[i].phase, "sens") &&
-		    (r->best < 0 || tune_better(r, &r->ev[i], &r->ev[r->best])))
-			r->best = (int)i;
+		    (probes || strcmp(r->ev[i].phase, "sens")) &&
+		    (best < 0 || tune_better(r, &r->ev[i], &r->ev[best])))
+			best = (int)i;
+	return best;
 }
 
 /* The search: the default and the hypercube in one parallel batch, the
@@ -506,10 +510,11 @@ int tune_search(struct tsearch *t)
 	t->maxpts -= nsens;	/* kept for the sensitivity */
 	if (!rc)
 		rc = local_phase(t);
-	pick_best(r);
+	r->best = tune_pick(r, false);
 	t->maxpts += nsens;
 	if (!rc)
 		rc = sensitivity(t, nsens);
+	r->best = tune_pick(r, true);	/* a probe may be better */
 	return rc;
 }
 

@@ -97,6 +97,55 @@ static void eval_json(struct session *s, const struct tune_res *r,
 	out_obj_end(&s->out);
 }
 
+/* The rule the best follows (tune_pick), said where the best is shown. */
+static const char *best_rule(const struct tune_res *r)
+{
+	return r->maximize ? "the greatest mean among the feasible points "
+	       "measured in the searched box (hypercube, local search, "
+	       "sensitivity probes; the default is the baseline)" :
+	       "the least mean among the feasible points measured in the "
+	       "searched box (hypercube, local search, sensitivity probes; "
+	       "the default is the baseline)";
+}
+
+/* Why evaluation e, better than the best on the mean, is not the best. */
+static void why_not(const struct tune_res *r, const struct tune_eval *e,
+		    char *buf, size_t len)
+{
+	size_t k, o = 0;
+
+	*buf = '\0';
+	if (!strcmp(e->phase, "default"))
+		o += (size_t)snprintf(buf, len, "the default: the baseline, "
+				      "not a candidate");
+	for (k = 0; k < r->ncons && o < len; k++) {
+		const struct tune_cons *q = &r->cons[k];
+		double x = e->con[k];
+		bool ok = !strcmp(q->op, "<=") ? x <= q->v :
+			  !strcmp(q->op, ">=") ? x >= q->v :
+			  !strcmp(q->op, "<") ? x < q->v : x > q->v;
+
+		if (!ok)
+			o += (size_t)snprintf(buf + o, len - o, "%sinfeasible: "
+					      "%s %.6g, not %s %.6g", o ? "; " :
+					      "", q->col, x, q->op, q->v);
+	}
+	if (!e->feasible && !*buf)
+		snprintf(buf, len, "infeasible: %s not measured", r->obj);
+	else if (!*buf)	/* a file from before the rule took probes */
+		snprintf(buf, len, "a %s point this tune's file did not count "
+			 "(saved by an older pccbench)", e->phase);
+}
+
+/* Is e better than the best on the objective's mean alone? */
+static bool beats_on_mean(const struct tune_res *r, const struct tune_eval *e)
+{
+	const struct tune_eval *b = &r->ev[r->best];
+
+	return isfinite(e->obj) && (r->maximize ? e->obj > b->obj :
+				    e->obj < b->obj);
+}
+
 static void print_json(struct session *s, const struct tune_res *r)
 {
 	size_t i;
@@ -117,10 +166,25 @@ static void print_json(struct session *s, const struct tune_res *r)
 	out_u64(&s->out, "runs", r->runs);
 	out_u64(&s->out, "evals", r->nev);
 	out_real(&s->out, "wall_s", r->wall_s);
+	out_str(&s->out, "best_rule", best_rule(r));
 	if (r->best >= 0)
 		eval_json(s, r, "best", &r->ev[r->best]);
 	if (r->def >= 0)
 		eval_json(s, r, "default", &r->ev[r->def]);
+	out_arr_begin(&s->out, "better_on_mean");
+	for (i = 0; r->best >= 0 && i < r->nev; i++) {
+		char why[400];
+
+		if (!beats_on_mean(r, &r->ev[i]))
+			continue;
+		why_not(r, &r->ev[i], why, sizeof(why));
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "eval", i);
+		out_real(&s->out, "obj", r->ev[i].obj);
+		out_str(&s->out, "why", why);
+		out_obj_end(&s->out);
+	}
+	out_arr_end(&s->out);
 	out_arr_begin(&s->out, "path");
 	for (i = 0; i < r->nev; i++) {
 		out_obj_begin(&s->out, NULL);
@@ -140,6 +204,7 @@ void tune_print(struct session *s, const struct tune_res *r)
 	FILE *fp = s->out.fp;
 	size_t i, k;
 	char pt[256], goal[128], nsc[48] = "";
+	int center = tune_pick(r, false);	/* the probes' */
 
 	if (s->out.json) {
 		print_json(s, r);
@@ -164,13 +229,27 @@ void tune_print(struct session *s, const struct tune_res *r)
 			pt, e->obj, e->obj_ci, e->feasible ? "" : "  x",
 			(int)i == r->best ? "  <- best" : "");
 	}
+	fprintf(fp, "  the best: %s\n", best_rule(r));
 	if (r->best >= 0)
 		eval_line(s, r, "best", &r->ev[r->best]);
 	if (r->def >= 0)
 		eval_line(s, r, "default", &r->ev[r->def]);
 	if (r->best < 0)
 		fprintf(fp, "  no evaluated point met the constraints\n");
-	for (k = 0; r->best >= 0 && k < r->nprm; k++) {
+	for (i = 0; r->best >= 0 && i < r->nev; i++) {
+		char why[400];
+
+		if (!beats_on_mean(r, &r->ev[i]))
+			continue;
+		why_not(r, &r->ev[i], why, sizeof(why));
+		point_text(s, r, &r->ev[i], pt, sizeof(pt));
+		fprintf(fp, "  better on the mean, not chosen: eval %zu (%s) %s "
+			"%.6g: %s\n", i, pt, r->obj, r->ev[i].obj, why);
+	}
+	if (center >= 0 && center != r->best)
+		fprintf(fp, "  the probes were measured around the search's "
+			"best, eval %zu (a probe beat it):\n", (size_t)center);
+	for (k = 0; center >= 0 && k < r->nprm; k++) {
 		char ci[40];
 		int side;
 
@@ -186,9 +265,9 @@ void tune_print(struct session *s, const struct tune_res *r)
 			}
 			fmt_raw(s, &r->prm[k], r->ev[j].raw[k], v, sizeof(v));
 			fprintf(fp, "  %s %s -> %s %+.3g%% %s", side ? "up" :
-				"down", v, r->obj, r->ev[r->best].obj ?
-				100 * (r->ev[j].obj - r->ev[r->best].obj) /
-				fabs(r->ev[r->best].obj) : 0,
+				"down", v, r->obj, r->ev[center].obj ?
+				100 * (r->ev[j].obj - r->ev[center].obj) /
+				fabs(r->ev[center].obj) : 0,
 				ci_paren(r->ev[j].obj_ci, ci, sizeof(ci)));
 		}
 		fputc('\n', fp);
