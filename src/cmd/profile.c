@@ -551,6 +551,66 @@ static int apply_locked(struct session *s, const struct profile *pr,
 	return rc;
 }
 
+/* An apply that failed part way (a device that refused a write the checks
+ * could not foresee): its confirmed writes (transaction `tx`) taken back,
+ * last first, as a transaction of their own, each marked as the undo of
+ * its write; the error then says so, or says what is left to undo.
+ */
+static void apply_rollback(struct session *s, unsigned tx)
+{
+	struct pcb_err first = s->err;
+	struct jentry *all;
+	size_t i, n = journal_count(s->journal), k = 0, done = 0;
+	int rc = 0;
+
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return;
+	for (i = n; i-- > 0;) {
+		const struct jentry *e = journal_entry(s->journal, i);
+
+		if (e->tx == tx && e->outcome > 0)
+			all[k++] = *e;	/* the journal grows as we undo */
+	}
+	if (!k) {
+		free(all);
+		return;
+	}
+	pcb_err_reset(&s->err);
+	s->tx = journal_next_seq(s->journal);
+	for (i = 0; i < k && !rc; i++) {
+		s->undo = all[i].seq;
+		if (all[i].kind == J_PARAM) {
+			struct param_write w = { .index = all[i].index,
+						 .value = all[i].old };
+
+			rc = sess_write_params(s, all[i].slot, &w, 1, true);
+		} else {
+			rc = sess_algo_write(s, all[i].slot, all[i].old & 1,
+					     all[i].old & 2, true);
+		}
+		done += !rc;
+	}
+	s->undo = 0;
+	s->tx = 0;
+	if (rc) {
+		struct pcb_err why = s->err;
+
+		snprintf(s->err.msg, sizeof(s->err.msg), "%.200s; undoing its "
+			 "%zu write(s) failed after %zu: %.150s; 'journal undo "
+			 "%u' takes back the rest", first.msg, k, done,
+			 why.msg, tx);
+	}
+	else {
+		snprintf(s->err.msg, sizeof(s->err.msg), "%.300s; the %zu "
+			 "write(s) it had made were undone (journal tx %u): the "
+			 "device is as before", first.msg, k, tx);
+		s->cmd_w0 = s->nwrites;	/* JSON "changed": not on balance */
+	}
+	s->err.code = first.code;
+	free(all);
+}
+
 /* profile apply NAME|FILE [--check] [--strict] [--detailed-exitcode]
  * [--force]: only what differs is written; nothing differing is exit 0
  * and {"changed": false}.  "changed" is what the apply changes, or under
@@ -593,9 +653,13 @@ static int cmd_profile_apply(struct session *s, int argc, char **argv)
 		if (!rc)
 			rc = apply_states(s, pr, pl, strict);
 		if (!rc && !dry) {
-			s->tx = journal_next_seq(s->journal);
+			unsigned tx = journal_next_seq(s->journal);
+
+			s->tx = tx;
 			rc = apply_locked(s, pr, pl);
 			s->tx = 0;
+			if (rc)
+				apply_rollback(s, tx);
 		}
 		if (!dry)
 			sess_unlock(s);

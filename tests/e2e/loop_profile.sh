@@ -83,4 +83,19 @@ check "strict" "error: profile dbg writes params to slot 1 but slot 0 will be ac
 check "strict wrote nothing" 0 "$("$BIN" $F -j journal show | grep -o '"seq":' | wc -l)"
 out=$("$BIN" $F profile apply dbg 2>&1 >/dev/null)
 check "warning" "warning: profile dbg writes params to slot 1 but slot 0 will be active (the lowest enabled): they will not run until slot 1 is the active one" "$out"
+
+# a device that refuses a write no check foresees (the fake mstreg fails
+# every enable): the params written before it are undone, and it says so
+O=${O:-build}
+case "$O" in /*) ;; *) O="$top/$O" ;; esac
+FAKE="$O/tests/fake-mstreg"
+[ -x "$FAKE" ] || { echo "loop_profile: $FAKE not built"; exit 1; }
+M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
+"$BIN" -d sim:rbref -c 'param set ALPHA 0.3; algo enable 2; profile save rb' >/dev/null
+out=$(FAKE_MSTREG_SIM=rb FAKE_MSTREG_FAIL_CMD=1 "$BIN" -y $M -j profile apply rb 2>/dev/null)
+check "refused enable rc" 2 $?
+check "refused enable: undone" '{"error":{"code":"DEVICE","message":"0000:08:00.0: mstreg: Failed to send access register: Bad parameter; the 1 write(s) it had made were undone (journal tx 1): the device is as before"},"changed":false}' "$out"
+check "refused enable: ALPHA as before" 0.1 "$(FAKE_MSTREG_SIM=rb "$BIN" $M -j param get ALPHA | sed -n 's/.*"value":\([0-9.]*\).*/\1/p')"
+check "refused enable: the journal" "ok (tx 1), UNDONE by 3|failed (tx 1)|ok (tx 3), undoes 1" \
+	"$(FAKE_MSTREG_SIM=rb "$BIN" $M -j journal show | grep -o '"outcome":"[^"]*"' | cut -d'"' -f4 | tr '\n' '|' | sed 's/|$//')"
 exit $fail
