@@ -410,7 +410,7 @@ static int debug_on(struct session *s, bool keep, bool en0, bool en1,
 	if (!rc && prev > 1 && !s->force) {
 		rc = sess_slot_view(s, (unsigned)prev, &va);
 		if (!rc && va->algo_num >> 16 != v1->algo_num >> 16) {
-			char q[400], no[400], a;
+			char q[400], no[400], a = '\0';
 
 			snprintf(q, sizeof(q), "the active algorithm is %.60s "
 				 "(slot %d); debug mode makes it %.60s (slot 1). "
@@ -464,7 +464,7 @@ static int debug_off(struct session *s, const char *choice, bool en1)
 							   "out of memory");
 	}
 	if (!rc && c && c->n && !choice) {
-		char q[2600], no[2600], a;
+		char q[2600], no[2600], a = '\0';
 
 		snprintf(q, sizeof(q), "slot 1 (debug) has %s; slot 0 has %s. "
 			 "Carry them to slot 0 or discard them? [c/d]",
