@@ -121,6 +121,7 @@ static void report(struct session *s, const char *what)
 		out_field_str(&s->out, "result", "%s; no slot is enabled now\n",
 			      what);
 		out_null(&s->out, "active_slot");
+		out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 		out_obj_end(&s->out);
 		return;
 	}
@@ -130,6 +131,7 @@ static void report(struct session *s, const char *what)
 	out_field_str(&s->out, "result", "%s; ", what);
 	out_field_uint(&s->out, "active_slot", "active: slot %u ", act);
 	out_text(&s->out, "(%s)\n", v ? v->name : "?");
+	out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 	out_obj_end(&s->out);
 }
 

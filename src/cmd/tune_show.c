@@ -432,6 +432,7 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 		out_field_uint(&s->out, "slot", " written to slot %u", slot);
 		out_text(&s->out, "%s\n", s->dry_run ? " (dry run: nothing "
 			 "written)" : " ('journal undo' takes it back)");
+		out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 		out_obj_end(&s->out);
 		if (!sess_active_slot(s, &act) && act != slot)
 			sess_warn(s, "slot %u is not the active one (slot %u "

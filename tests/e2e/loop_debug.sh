@@ -45,6 +45,11 @@ debug mode on; active: slot 1 (ZTR_RTT_DEBUG)" "$out"
 "$BIN" $S journal undo $((n1 + 1)) >/dev/null
 check "undo: slot 1's own back" 0.5 "$(get 1 ALPHA)"
 check "undo: slot 0 active again" 0 "$(active)"
+# JSON says whether anything changed
+check "off again: nothing changed" '{"result":"debug mode off","active_slot":0,"changed":false}' \
+	"$("$BIN" $S -y -j algo debug off discard)"
+check "on: changed" '{"result":"debug mode on","active_slot":1,"changed":true}' \
+	"$("$BIN" $S -y -j algo debug on keep)"
 
 # DCQCN active: asked; -y refuses without --force
 Q="-d sim:dcq"
