@@ -148,6 +148,7 @@ int cli_run_argv(struct session *s, int argc, char **argv)
 	s->cmd_writes = false;
 	s->cmd_w0 = s->nwrites;
 	s->status = 0;
+	s->detailed_exit = false;
 	if (argc > WORDS_MAX)
 		return run_argv(s, argc, argv);
 	for (i = 0; i < argc; i++) {

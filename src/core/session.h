@@ -95,7 +95,8 @@ struct session {
 	bool cmd_writes;
 	unsigned long cmd_w0;
 	int status;
-	bool detailed_exit;	/* every error exits 1 (2 means changed) */
+	bool detailed_exit;	/* the command's error exits 1 (2 means
+				 * changed) */
 };
 
 void sess_init(struct session *s, const char *devname);
