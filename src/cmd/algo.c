@@ -409,7 +409,7 @@ static int debug_on(struct session *s, bool keep, bool en0, bool en1,
 		prev = (int)act;
 	pcb_err_reset(&s->err);
 	rc = sess_slot_view(s, 1, &v1);
-	if (!rc && prev > 1 && !s->force) {
+	if (!rc && prev >= 0 && prev != 1 && !s->force) {
 		rc = sess_slot_view(s, (unsigned)prev, &va);
 		if (!rc && va->algo_num >> 16 != v1->algo_num >> 16) {
 			char q[400], no[400], a = '\0';
