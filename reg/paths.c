@@ -63,20 +63,26 @@ int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
 					   "XDG_DATA_HOME" };
 	static const char *const dflt[] = { ".local/state", ".cache",
 					    ".local/share" };
+	static const char *const svc[] = { "state", "cache", "data" };
 	const char *base = getenv(env[which]);
 	const char *home = getenv("HOME");
+	const char *sd = getenv("STATE_DIRECTORY");
 	char *slash;
 	int n, rc;
 
 	if (base && base[0] == '/')
 		n = snprintf(buf, len, "%s/pccbench%s%s", base, sub ? "/" : "",
 			     sub ? sub : "");
+	else if (sd && sd[0] == '/')	/* a service (StateDirectory=): the
+					 * first of its directories */
+		n = snprintf(buf, len, "%.*s/%s%s%s", (int)strcspn(sd, ":"),
+			     sd, svc[which], sub ? "/" : "", sub ? sub : "");
 	else if (home && *home)
 		n = snprintf(buf, len, "%s/%s/pccbench%s%s", home,
 			     dflt[which], sub ? "/" : "", sub ? sub : "");
-	else
-		return pcb_error(err, PCB_E_INVAL,
-				 "neither %s nor HOME is set", env[which]);
+	else	/* a system service has no HOME */
+		n = snprintf(buf, len, "%s/%s%s%s", PCB_SERVICE_DIR,
+			     svc[which], sub ? "/" : "", sub ? sub : "");
 	if (n < 0 || (size_t)n >= len)
 		return pcb_error(err, PCB_E_INVAL, "path too long");
 	if (!create)

@@ -25,7 +25,15 @@ enum pcb_dir { PCB_DIR_STATE, PCB_DIR_CACHE, PCB_DIR_DATA };
 int pcb_path(char *buf, size_t len, struct pcb_err *err, const char *fmt,
 	     ...) __attribute__((format(printf, 4, 5)));
 
-/* $XDG_..._HOME/pccbench/sub, created (mode 0700) when create is set. */
+/* Where a service keeps its files when it has no HOME. */
+#define PCB_SERVICE_DIR "/var/lib/pccbench"
+
+/* $XDG_..._HOME/pccbench/sub, created (mode 0700) when create is set;
+ * without the XDG variable: in a service started with StateDirectory=
+ * (systemd sets $STATE_DIRECTORY) $STATE_DIRECTORY/{state,cache,data}/sub,
+ * else $HOME/.local/state/pccbench/sub (.cache, .local/share), and with
+ * no HOME either (a system service) PCB_SERVICE_DIR/{state,cache,data}.
+ */
 int pcb_user_dir(char *buf, size_t len, enum pcb_dir which, const char *sub,
 		 bool create, struct pcb_err *err);
 

@@ -13,9 +13,12 @@ libjson-c-dev libmicrohttpd-dev libnlopt-dev"
 # Prometheus' promtool and server, node_exporter and curl (metrics.sh),
 # GNU parallel and Slurm (sweep_shard.sh), binutils' readelf (doca.sh), tshark
 # (sim2_trace.sh reads the simulator's pcap with Wireshark's dissectors;
-# without it an awk reader checks the capture)
+# without it an awk reader checks the capture), ansible-core and
+# systemd's systemd-analyze (rollout.sh: contrib/ansible and
+# contrib/systemd)
 pkgs="$pkgs libcmocka-dev gnuplot-nox mstflint tmux prometheus \
-prometheus-node-exporter curl parallel binutils tshark slurm-wlm"
+prometheus-node-exporter curl parallel binutils tshark slurm-wlm \
+ansible-core systemd"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 # make deb: the Debian packaging tools
 [ "${WITH_DEB:-0}" = 1 ] && pkgs="$pkgs dpkg-dev debhelper lintian fakeroot"

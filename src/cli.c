@@ -84,6 +84,8 @@ void cli_print_error(struct session *s, int rc, const char *where)
 		if (where)
 			out_str(&s->out, "where", where);
 		out_obj_end(&s->out);
+		if (s->cmd_writes)	/* what Ansible's changed_when reads */
+			out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 		out_obj_end(&s->out);
 		fflush(s->out.fp);
 	}
@@ -143,6 +145,10 @@ int cli_run_argv(struct session *s, int argc, char **argv)
 
 	pcb_err_reset(&s->err);
 	s->reported = false;
+	s->cmd_writes = false;
+	s->cmd_w0 = s->nwrites;
+	s->status = 0;
+	s->detailed_exit = false;
 	if (argc > WORDS_MAX)
 		return run_argv(s, argc, argv);
 	for (i = 0; i < argc; i++) {
@@ -252,6 +258,7 @@ static int run_argv(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_STATE, "read-only session: "
 				 "'%s%s%s' may write %s", obj ? obj->name : "",
 				 obj ? " " : "", verb->name, s->devname);
+	s->cmd_writes = verb->flags & CMD_WRITES;
 	if (verb->flags & CMD_DEVICE) {
 		rc = sess_device(s);
 		if (rc)

@@ -259,5 +259,7 @@ int main(int argc, char **argv)
 	if (interrupted && (o.cmds || o.script || optind < argc ||
 			    !isatty(STDIN_FILENO)))
 		return 128 + interrupted;
-	return pcb_exit_code(rc);
+	if (rc && s.detailed_exit)	/* 2 is "changed" there */
+		return 1;
+	return rc ? pcb_exit_code(rc) : s.status;
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "journal.h"
 #include "paths.h"
 
 /* One row of algo list. */
@@ -120,6 +121,7 @@ static void report(struct session *s, const char *what)
 		out_field_str(&s->out, "result", "%s; no slot is enabled now\n",
 			      what);
 		out_null(&s->out, "active_slot");
+		out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 		out_obj_end(&s->out);
 		return;
 	}
@@ -129,6 +131,7 @@ static void report(struct session *s, const char *what)
 	out_field_str(&s->out, "result", "%s; ", what);
 	out_field_uint(&s->out, "active_slot", "active: slot %u ", act);
 	out_text(&s->out, "(%s)\n", v ? v->name : "?");
+	out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 	out_obj_end(&s->out);
 }
 
@@ -275,30 +278,50 @@ static int debug_state_save(struct session *s, int prev, bool en0)
 	return rc;
 }
 
-/* The tuning of slot `from` onto slot 1 (the debug build): every param
- * of slot 1 that `from` has under the same name and type, writable on
- * slot 1 and different, in one checked, journaled write.  Says what was
- * copied.
+/* What a copy of slot `from`'s tuning onto slot `to` writes: every param
+ * of `to` that `from` has under the same name and type, writable on `to`,
+ * in its range and different.  `line` says the new values ("ALPHA 0.35,
+ * AI 20 B/100Gb/s"), `old` what they replace; *same: how many params the
+ * slots share.
  */
-static int debug_copy(struct session *s, unsigned from)
+struct dcopy {
+	struct param_write w[ALGO_MAX_PARAMS];
+	size_t n, same;
+	char line[1024], old[1024];
+	const char *from_name;
+};
+
+static void append_value(struct session *s, char *buf, size_t len,
+			 bool first, const struct param_view *p, uint32_t v)
+{
+	char x[32];
+	size_t l = strlen(buf);
+
+	sess_format_value(s, p->type, v, x, sizeof(x));
+	snprintf(buf + l, len - l, "%s%s %s%s%s", first ? "" : ", ",
+		 p->info.name, x, *p->units ? " " : "", p->units);
+}
+
+static int copy_plan(struct session *s, unsigned from, unsigned to,
+		     struct dcopy *c)
 {
 	uint32_t a[ALGO_MAX_PARAMS], b[ALGO_MAX_PARAMS];
-	struct param_write w[ALGO_MAX_PARAMS];
 	struct slot_view *src, *dst;
-	size_t na, nb, i, k, n = 0, same = 0;
-	char line[1024] = "", x[32];
+	size_t na, nb, i, k;
 	int rc = sess_slot_view(s, from, &src);
 
+	memset(c, 0, sizeof(*c));
 	if (!rc)
-		rc = sess_slot_view(s, 1, &dst);
+		rc = sess_slot_view(s, to, &dst);
 	if (!rc)
 		rc = ppcc_bulk_get(&s->ppcc, from, a, ALGO_MAX_PARAMS, &na,
 				   &s->err);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, 1, b, ALGO_MAX_PARAMS, &nb,
+		rc = ppcc_bulk_get(&s->ppcc, to, b, ALGO_MAX_PARAMS, &nb,
 				   &s->err);
 	if (rc)
 		return rc;
+	c->from_name = src->name;
 	for (i = 0; i < dst->nparams && i < nb; i++) {
 		const struct param_view *d = &dst->params[i];
 
@@ -308,48 +331,210 @@ static int debug_copy(struct session *s, unsigned from)
 		if (k == src->nparams || k >= na ||
 		    src->params[k].type != d->type)
 			continue;
-		same++;
+		c->same++;
 		if (a[k] == b[i] || d->info.prm != ALGO_PERM_RW ||
 		    a[k] < d->info.min || a[k] > d->info.max)
 			continue;
-		memset(&w[n], 0, sizeof(w[n]));
-		w[n].index = (unsigned)i;
-		w[n++].value = a[k];
-		sess_format_value(s, d->type, a[k], x, sizeof(x));
-		snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			 "%s%s %s%s%s", n > 1 ? ", " : "", d->info.name, x,
-			 *d->units ? " " : "", d->units);
+		append_value(s, c->line, sizeof(c->line), !c->n, d, a[k]);
+		append_value(s, c->old, sizeof(c->old), !c->n, d, b[i]);
+		memset(&c->w[c->n], 0, sizeof(c->w[c->n]));
+		c->w[c->n].index = (unsigned)i;
+		c->w[c->n++].value = a[k];
 	}
-	if (!n) {
+	return 0;
+}
+
+/* The tuning of slot `from` onto slot 1 (the debug build), in one
+ * checked, journaled write; says what was copied and what it replaced
+ * (the journal keeps that: `journal undo` puts it back).
+ */
+static int debug_copy(struct session *s, unsigned from)
+{
+	struct dcopy *c = malloc(sizeof(*c));
+	int rc = c ? copy_plan(s, from, 1, c) :
+		 pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+
+	if (rc)
+		goto out;
+	if (!c->n) {
 		if (!s->dry_run)
-			out_text(&s->out, same ? "slot 1 already has the params "
-				 "of slot %u (%s)\n" : "slot %u (%s) has no param "
-				 "of slot 1's: nothing copied\n", from,
-				 src->name);
-		return 0;
+			out_text(&s->out, c->same ? "slot 1 already has the "
+				 "params of slot %u (%s)\n" : "slot %u (%s) has "
+				 "no param of slot 1's: nothing copied\n", from,
+				 c->from_name);
+		goto out;
 	}
-	rc = sess_write_params(s, 1, w, n, true);
+	rc = sess_write_params(s, 1, c->w, c->n, true);
 	if (!rc && !s->dry_run)
-		out_text(&s->out, "copied from slot %u to slot 1: %s\n", from,
-			 line);
+		out_text(&s->out, "copied from slot %u to slot 1: %s\n"
+			 "slot 1 had: %s ('journal undo %u' takes this debug "
+			 "on back, them with it)\n",
+			 from, c->line, c->old, s->tx);
+out:
+	free(c);
 	return rc;
 }
 
-/* Seed 004 "Debug Mode": disable slot 0, enable slot 1 with counters.
- * On: the active slot's tuning is copied to slot 1 first (not with
- * `keep`), and what was active is remembered.  Off: back to that.
+/* A question on the terminal; *answer: the first letter of the reply
+ * ('\0' for none).  Refused without a terminal.
+ */
+static int ask(struct session *s, const char *question, const char *refusal,
+	       char *answer)
+{
+	char line[32];
+
+	*answer = '\0';
+	if (!isatty(STDIN_FILENO))
+		return pcb_error(&s->err, PCB_E_STATE, "%s", refusal);
+	fprintf(stderr, "%s ", question);
+	fflush(stderr);
+	if (fgets(line, sizeof(line), stdin))
+		*answer = line[0];
+	return 0;
+}
+
+/* Debug mode on: the active slot (and whether slot 0 is enabled)
+ * remembered, its tuning copied to slot 1 (not with `keep`), slot 0 off,
+ * slot 1 on with counters.  Another algorithm active (DCQCN) is asked
+ * about: ZTR-RTT replaces it (-y: refused unless --force).
+ */
+static int debug_on(struct session *s, bool keep, bool en0, bool en1,
+		    bool cen1)
+{
+	struct slot_view *v1, *va;
+	int rc, prev = -1;
+	unsigned act;
+
+	if (!sess_active_slot(s, &act))
+		prev = (int)act;
+	pcb_err_reset(&s->err);
+	rc = sess_slot_view(s, 1, &v1);
+	if (!rc && prev >= 0 && prev != 1 && !s->force) {
+		rc = sess_slot_view(s, (unsigned)prev, &va);
+		if (!rc && va->algo_num >> 16 != v1->algo_num >> 16) {
+			char q[400], no[400], a = '\0';
+
+			snprintf(q, sizeof(q), "the active algorithm is %.60s "
+				 "(slot %d); debug mode makes it %.60s (slot 1). "
+				 "Switch? [y/N]", va->name, prev, v1->name);
+			snprintf(no, sizeof(no), "algo debug on: the active "
+				 "algorithm is %.60s (slot %d), debug mode would "
+				 "make it %.60s (slot 1); --force switches it; "
+				 "nothing was written", va->name, prev,
+				 v1->name);
+			rc = s->yes ? pcb_error(&s->err, PCB_E_STATE, "%s", no) :
+			     ask(s, q, no, &a);
+			if (!rc && a != 'y' && a != 'Y')
+				rc = pcb_error(&s->err, PCB_E_STATE, "not "
+					       "switched: nothing was written");
+		}
+	}
+	if (rc)
+		return rc;
+	/* already on: what it replaced is remembered from then */
+	if (!(en1 && cen1 && prev == 1) && !s->dry_run)
+		rc = debug_state_save(s, prev, en0);
+	if (!rc && !keep && prev >= 0 && prev != 1)
+		rc = debug_copy(s, (unsigned)prev);
+	if (!rc)
+		rc = sess_algo_write(s, 0, false, false, true);
+	if (!rc)
+		rc = sess_algo_write(s, 1, true, true, true);
+	return rc;
+}
+
+/* Debug mode off.  Slot 1's tuning that differs from slot 0 is a
+ * decision: `carry` writes it to slot 0 (the deployment slot), `discard`
+ * leaves it (the journal keeps it); asked on a terminal, else (and with
+ * -y) the word is required.  Then back to what was active before.
+ */
+static int debug_off(struct session *s, const char *choice, bool en1)
+{
+	struct dcopy *c = NULL;
+	int rc, prev = -1, was0 = 1;
+	bool carry = choice && !strcmp(choice, "carry");
+
+	rc = debug_state_load(s, &prev, &was0);
+	if (rc == -PCB_E_NOENT) {
+		pcb_err_reset(&s->err);
+		rc = 0;
+	}
+	if (!rc && en1) {
+		c = malloc(sizeof(*c));
+		rc = c ? copy_plan(s, 1, 0, c) : pcb_error(&s->err,
+							   PCB_E_NOMEM,
+							   "out of memory");
+	}
+	if (!rc && c && c->n && !choice) {
+		char q[2600], no[2600], a = '\0';
+
+		snprintf(q, sizeof(q), "slot 1 (debug) has %s; slot 0 has %s. "
+			 "Carry them to slot 0 or discard them? [c/d]",
+			 c->line, c->old);
+		snprintf(no, sizeof(no), "algo debug off: slot 1 (debug) has "
+			 "%s, slot 0 has %s; say 'algo debug off carry' "
+			 "(to slot 0) or 'algo debug off discard'; nothing was "
+			 "written", c->line, c->old);
+		rc = s->yes ? pcb_error(&s->err, PCB_E_STATE, "%s", no) :
+		     ask(s, q, no, &a);
+		if (!rc && a != 'c' && a != 'd')
+			rc = pcb_error(&s->err, PCB_E_STATE, "neither carry "
+				       "nor discard: nothing was written");
+		carry = a == 'c';
+	}
+	if (!rc && c && c->n && carry)
+		rc = sess_write_params(s, 0, c->w, c->n, true);
+	if (!rc && was0)
+		rc = sess_algo_write(s, 0, true, false, true);
+	if (!rc)
+		rc = sess_algo_write(s, 1, false, false, true);
+	if (!rc && !s->dry_run) {
+		char path[PCB_PATH_LEN];
+
+		if (!debug_state_path(s, path, sizeof(path)))
+			unlink(path);
+		if (c && c->n && carry)
+			out_text(&s->out, "carried to slot 0: %s (was %s)\n",
+				 c->line, c->old);
+		else if (c && c->n)
+			out_text(&s->out, "discarded slot 1's %s ('journal "
+				 "show' has them); slot 0 keeps %s\n", c->line,
+				 c->old);
+		if (c && c->n && carry && !was0)
+			out_text(&s->out, "slot 0 stays disabled (it was before "
+				 "debug mode): the carried values run when it "
+				 "is enabled\n");
+	}
+	free(c);
+	return rc;
+}
+
+/* Seed 004 "Debug Mode": disable slot 0, enable slot 1 with counters,
+ * and back; each direction one journal transaction (`journal undo`
+ * takes it back whole).
  */
 static int cmd_algo_debug(struct session *s, int argc, char **argv)
 {
+	const char *usage = "usage: algo debug on [keep] [--force] | off "
+			    "[carry|discard]";
+	bool on = !strcmp(argv[0], "on"), keep = false, en0, cen, en1, cen1;
+	const char *choice = NULL;
 	struct slot_view *v;
-	bool on = !strcmp(argv[0], "on"), en0, cen, en1, cen1;
-	unsigned act;
-	int rc, prev = -1, was0 = 1;
+	int i, rc;
 
-	if ((!on && strcmp(argv[0], "off")) ||
-	    (argc == 2 && (!on || strcmp(argv[1], "keep"))))
-		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: algo debug on [keep] | off");
+	if (!on && strcmp(argv[0], "off"))
+		return pcb_error(&s->err, PCB_E_USAGE, "%s", usage);
+	for (i = 1; i < argc; i++) {
+		if (on && !keep && !strcmp(argv[i], "keep"))
+			keep = true;
+		else if (on && !strcmp(argv[i], "--force"))
+			s->force = true;
+		else if (!on && !choice && (!strcmp(argv[i], "carry") ||
+					    !strcmp(argv[i], "discard")))
+			choice = argv[i];
+		else
+			return pcb_error(&s->err, PCB_E_USAGE, "%s", usage);
+	}
 	rc = sess_slot_view(s, 0, &v);
 	if (!rc)
 		rc = sess_slot_view(s, 1, &v);
@@ -362,38 +547,17 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 	rc = ppcc_enable_status(&s->ppcc, 0, &en0, &cen, &s->err);
 	if (!rc)
 		rc = ppcc_enable_status(&s->ppcc, 1, &en1, &cen1, &s->err);
+	if (!rc && !s->dry_run)
+		rc = sess_lock(s);
 	if (rc)
 		return rc;
-	if (on) {
-		if (!sess_active_slot(s, &act))
-			prev = (int)act;
-		pcb_err_reset(&s->err);
-		/* already on: what it replaced is remembered from then */
-		if (!(en1 && cen1 && prev == 1) && !s->dry_run)
-			rc = debug_state_save(s, prev, en0);
-		if (!rc && argc == 1 && prev >= 0 && prev != 1)
-			rc = debug_copy(s, (unsigned)prev);
-		if (!rc)
-			rc = sess_algo_write(s, 0, false, false, true);
-		if (!rc)
-			rc = sess_algo_write(s, 1, true, true, true);
-	} else {
-		rc = debug_state_load(s, &prev, &was0);
-		if (rc == -PCB_E_NOENT) {
-			pcb_err_reset(&s->err);
-			rc = 0;
-		}
-		if (!rc && was0)
-			rc = sess_algo_write(s, 0, true, false, true);
-		if (!rc)
-			rc = sess_algo_write(s, 1, false, false, true);
-		if (!rc && !s->dry_run) {
-			char path[PCB_PATH_LEN];
-
-			if (!debug_state_path(s, path, sizeof(path)))
-				unlink(path);
-		}
-	}
+	if (!s->dry_run)
+		s->tx = journal_next_seq(s->journal);
+	rc = on ? debug_on(s, keep, en0, en1, cen1) :
+	     debug_off(s, choice, en1);
+	s->tx = 0;
+	if (!s->dry_run)
+		sess_unlock(s);
 	if (rc)
 		return rc;
 	report(s, on ? "debug mode on" : "debug mode off");
@@ -414,9 +578,12 @@ static bool algo_debug_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
 {
 	(void)s;
-	(void)argv;
 	if (argc == 0)
 		cand_list(c, "on, off");
+	else if (argc == 1 && !strcmp(argv[0], "on"))
+		cand_list(c, "keep, --force");
+	else if (argc == 1 && !strcmp(argv[0], "off"))
+		cand_list(c, "carry, discard");
 	return true;
 }
 
@@ -457,11 +624,14 @@ const struct cmd_row cmd_algo_verbs[] = {
 		.name = "debug",
 		.fn = cmd_algo_debug,
 		.min_args = 1,
-		.max_args = 2,
-		.args = "on [keep] | off",
+		.max_args = 3,
+		.args = "on [keep] [--force] | off [carry|discard]",
 		.help = "ZTR-RTT debug mode: slot 1 with counters instead of slot 0, "
-			"with the active slot's params (not with keep); off: back to "
-			"the slot active before",
+			"with the active slot's params (not with keep; what slot 1 "
+			"had is named, 'journal undo' puts it back); another "
+			"algorithm active is asked about (-y: --force); off: back "
+			"to the slot active before, slot 1's params that differ "
+			"carried to slot 0 or discarded (asked; -y: say which)",
 		.example = "algo debug on",
 		.flags = CMD_WRITES | CMD_DEVICE,
 		.complete = algo_debug_complete,

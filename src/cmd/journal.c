@@ -40,6 +40,20 @@ static void entry_values(struct session *s, const struct jentry *e,
 	snprintf(b, len, "%u", e->new);
 }
 
+/* The seq of the confirmed write that took write `seq` back, or 0. */
+static unsigned undone_by(const struct journal *j, unsigned seq)
+{
+	size_t i, n = journal_count(j);
+
+	for (i = 0; i < n; i++) {
+		const struct jentry *x = journal_entry(j, i);
+
+		if (x->undo == seq && x->outcome > 0)
+			return x->seq;
+	}
+	return 0;
+}
+
 static int cmd_journal_show(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -50,6 +64,8 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		{ "raw_old", "RAW OLD", TBL_RIGHT },
 		{ "raw_new", "RAW NEW", TBL_RIGHT },
 		{ "outcome", "OUTCOME", 0 },
+		{ "undo_of", "", TBL_JSON_ONLY },
+		{ "undone_by", "", TBL_JSON_ONLY },
 	};
 	struct tbl t;
 	size_t i;
@@ -66,7 +82,8 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < journal_count(s->journal); i++) {
 		const struct jentry *e = journal_entry(s->journal, i);
-		char tb[32], a[40], b[40];
+		unsigned by = undone_by(s->journal, e->seq);
+		char tb[80], a[40], b[40];
 		const char *units;
 		time_t tt = (time_t)e->time;
 		struct tm tm;
@@ -97,7 +114,21 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		if (e->tx)	/* a transaction: undone as one */
 			snprintf(tb + strlen(tb), sizeof(tb) - strlen(tb),
 				 " (tx %u)", e->tx);
+		if (e->undo)
+			snprintf(tb + strlen(tb), sizeof(tb) - strlen(tb),
+				 ", undoes %u", e->undo);
+		if (by)
+			snprintf(tb + strlen(tb), sizeof(tb) - strlen(tb),
+				 ", UNDONE by %u", by);
 		tbl_str(&t, tb);
+		if (e->undo)
+			tbl_u64(&t, e->undo);
+		else
+			tbl_null(&t);
+		if (by)
+			tbl_u64(&t, by);
+		else
+			tbl_null(&t);
 	}
 	out_text(&s->out, "journal %s: %zu write%s since the last restore or "
 		 "clear\n", journal_path(s->journal), journal_count(s->journal),
@@ -164,10 +195,13 @@ static int undo_one(struct session *s, const struct jentry *e)
 	if (e->kind == J_PARAM) {
 		struct param_write w = { .index = e->index, .value = e->old };
 
+		s->undo = e->seq;
 		rc = sess_write_params(s, e->slot, &w, 1, true);
 	} else {
+		s->undo = e->seq;
 		rc = sess_algo_write(s, e->slot, e->old & 1, e->old & 2, true);
 	}
+	s->undo = 0;
 	if (rc || s->dry_run)
 		return rc;
 	out_obj_begin(o, NULL);
@@ -181,22 +215,31 @@ static int undo_one(struct session *s, const struct jentry *e)
 	return 0;
 }
 
-/* The write `which` names: a seq, or the last confirmed one. */
+/* The write `which` names: a seq, or `last`: the most recent confirmed
+ * write that is neither undone nor itself an undo (so `undo last` twice
+ * takes back two writes; it never redoes one).
+ */
 static int undo_find(struct session *s, const char *which,
 		     const struct jentry **out)
 {
 	size_t i, n = journal_count(s->journal);
 	unsigned long seq;
+	unsigned by;
 	char *end;
 
 	*out = NULL;
 	if (!strcmp(which, "last")) {
-		for (i = n; i-- > 0 && !*out;)
-			if (journal_entry(s->journal, i)->outcome > 0)
-				*out = journal_entry(s->journal, i);
+		for (i = n; i-- > 0 && !*out;) {
+			const struct jentry *x = journal_entry(s->journal, i);
+
+			if (x->outcome > 0 && !x->undo &&
+			    !undone_by(s->journal, x->seq))
+				*out = x;
+		}
 		if (!*out)
 			return pcb_error(&s->err, PCB_E_STATE, "journal undo: "
-					 "no confirmed write in the journal");
+					 "no confirmed write left to undo "
+					 "('journal show' marks the undone)");
 		return 0;
 	}
 	seq = strtoul(which, &end, 10);
@@ -209,6 +252,10 @@ static int undo_find(struct session *s, const char *which,
 	if (!*out)
 		return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no write "
 				 "%lu in the journal ('journal show')", seq);
+	by = undone_by(s->journal, (*out)->seq);
+	if (by)
+		return pcb_error(&s->err, PCB_E_STATE, "journal undo: write %lu "
+				 "was undone already (by write %u)", seq, by);
 	return 0;
 }
 
@@ -239,7 +286,8 @@ static int undo_locked(struct session *s, const char *which)
 	for (i = n; i-- > 0;) {	/* last first */
 		const struct jentry *x = journal_entry(s->journal, i);
 
-		if (x->tx == e->tx && x->outcome > 0)
+		if (x->tx == e->tx && x->outcome > 0 &&
+		    !undone_by(s->journal, x->seq))
 			all[k++] = *x;
 	}
 	for (i = 0; i < k && !rc; i++)	/* every write checked first */
@@ -443,8 +491,10 @@ const struct cmd_row cmd_journal_verbs[] = {
 		.fn = cmd_journal_undo,
 		.max_args = 1,
 		.args = "[SEQ|last]",
-		.help = "take back one write (refused when a later write changed the "
-			"same param, unless --force); itself journaled",
+		.help = "take back one write, or its whole transaction (last: the "
+			"most recent write not undone and not an undo; refused "
+			"when a later write changed the same param, unless "
+			"--force); itself journaled",
 		.example = "journal undo 12",
 		.flags = CMD_WRITES | CMD_DEVICE,
 	},

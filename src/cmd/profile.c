@@ -357,7 +357,7 @@ static void diff_rows(struct session *s, const struct profile *a,
 }
 
 /* profile diff NAME [NAME2|device]: what NAME2 (the device by default)
- * has other than NAME.
+ * has other than NAME; exit 1 when they differ, as diff(1) does.
  */
 static int cmd_profile_diff(struct session *s, int argc, char **argv)
 {
@@ -387,27 +387,37 @@ static int cmd_profile_diff(struct session *s, int argc, char **argv)
 		if (n || s->out.json)
 			tbl_print(&t, &s->out, NULL);
 		tbl_release(&t);
+		s->status = n ? 1 : 0;	/* as diff(1) */
 	}
 	free(a);
 	free(b);
 	return rc;
 }
 
-/* The writes that bring the device to the profile: per slot, the params
- * that differ (one checked, journaled write with read-back), then the
- * slot's state.  All in one journal transaction.
+/* What apply does to one slot of the profile: the params that differ and
+ * whether its state (enabled, counters) does.
  */
-static int apply_locked(struct session *s, const struct profile *pr,
-			bool check, size_t *nchanged)
+struct aplan {
+	struct param_write w[ALGO_MAX_PARAMS];
+	size_t nw;
+	bool state;		/* enable/disable (and counters) to write */
+	bool drop_counters;	/* enabled, counters to go off: only a
+				 * disable drops counter_en */
+};
+
+/* The plan for every slot of the profile, printed under --check; the
+ * number of changes (params + slot states) in *n.
+ */
+static int apply_plan(struct session *s, const struct profile *pr,
+		      struct aplan *pl, bool check, size_t *n)
 {
 	size_t i, k;
 	int rc = 0;
 
 	for (i = 0; i < pr->nslots && !rc; i++) {
 		const struct pslot *ps = &pr->s[i];
-		struct param_write w[ALGO_MAX_PARAMS];
+		struct aplan *a = &pl[i];
 		struct pslot now;
-		size_t nw = 0;
 
 		rc = read_slot(s, ps->slot, &now);
 		for (k = 0; !rc && k < ps->nparams; k++) {
@@ -427,86 +437,266 @@ static int apply_locked(struct session *s, const struct profile *pr,
 			if (check) {
 				const struct param_view *p =
 					view_of(s, ps->slot, ps->p[k].name);
-				char a[40], b[40];
+				char x[40], y[40];
 
 				format_raw(s, p, m < now.nparams ?
-					   now.p[m].raw : 0, a, sizeof(a));
-				format_raw(s, p, ps->p[k].raw, b, sizeof(b));
+					   now.p[m].raw : 0, x, sizeof(x));
+				format_raw(s, p, ps->p[k].raw, y, sizeof(y));
 				out_text(&s->out, "would set slot %u %s %s -> "
 					 "%s%s%s\n", ps->slot, ps->p[k].name,
-					 a, b, p && *p->units ? " " : "",
+					 x, y, p && *p->units ? " " : "",
 					 p ? p->units : "");
 			}
-			memset(&w[nw], 0, sizeof(w[nw]));
-			w[nw].index = ps->p[k].index;
-			w[nw++].value = ps->p[k].raw;
+			memset(&a->w[a->nw], 0, sizeof(a->w[a->nw]));
+			a->w[a->nw].index = ps->p[k].index;
+			a->w[a->nw++].value = ps->p[k].raw;
 		}
-		*nchanged += nw;
-		if (!rc && nw && !check)
-			rc = sess_write_params(s, ps->slot, w, nw, true);
-		if (!rc && (now.enabled != ps->enabled ||
-			    now.counters != ps->counters)) {
-			++*nchanged;
-			if (check)
-				out_text(&s->out, "would %s slot %u%s\n",
-					 ps->enabled ? "enable" : "disable",
-					 ps->slot, ps->counters ?
-					 " with counters" : "");
-			else
-				rc = sess_algo_write(s, ps->slot, ps->enabled,
-						     ps->counters, true);
-		}
+		*n += a->nw;
+		if (rc || (now.enabled == ps->enabled &&
+			   now.counters == ps->counters))
+			continue;
+		a->state = true;
+		a->drop_counters = ps->enabled && now.counters &&
+				   !ps->counters;
+		++*n;
+		if (check)
+			out_text(&s->out, "would %s slot %u%s\n", ps->enabled ?
+				 "enable" : "disable", ps->slot, ps->counters ?
+				 " with counters" : a->drop_counters ?
+				 " without counters" : "");
 	}
 	return rc;
 }
 
-/* profile apply NAME|FILE [--check]: only what differs is written;
- * nothing differing is exit 0 and {"changed": false}.
+/* Everything the device would refuse or undo, before the first write (so
+ * an apply never stops half way and never reports "changed" forever):
+ * counters on a slot without them or on a disabled slot, counters on two
+ * slots (a port holds them on one).  Then the slot that will be active:
+ * params written to a slot left enabled that will not run (a lower slot
+ * is enabled) are a warning before anything is written, an error under
+ * --strict.
+ */
+static int apply_states(struct session *s, const struct profile *pr,
+			const struct aplan *pl, bool strict)
+{
+	bool en[PPCC_SLOTS] = { false }, cen;
+	int holder = -1, active = -1;
+	uint32_t info[PPCC_SLOTS];
+	size_t i;
+	unsigned k;
+	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	for (k = 0; !rc && k < PPCC_SLOTS; k++)
+		if (info[k])
+			rc = ppcc_enable_status(&s->ppcc, k, &en[k], &cen,
+						&s->err);
+	for (i = 0; !rc && i < pr->nslots; i++) {
+		const struct pslot *ps = &pr->s[i];
+		struct slot_view *v;
+
+		en[ps->slot] = ps->enabled;
+		if (!ps->counters)
+			continue;
+		rc = sess_slot_view(s, ps->slot, &v);
+		if (!rc && !ps->enabled)
+			rc = pcb_error(&s->err, PCB_E_STATE, "profile %s: slot "
+				       "%u has counters on but is disabled (a "
+				       "disabled slot holds no counters); "
+				       "nothing was written", pr->name,
+				       ps->slot);
+		if (!rc && !v->ncounters)
+			rc = pcb_error(&s->err, PCB_E_STATE, "profile %s: slot "
+				       "%u (%s) has no counters, the profile "
+				       "turns them on; nothing was written",
+				       pr->name, ps->slot, v->name);
+		if (!rc && holder >= 0)
+			rc = pcb_error(&s->err, PCB_E_STATE, "profile %s: "
+				       "counters on slots %d and %u (a port "
+				       "holds them on one slot); nothing was "
+				       "written", pr->name, holder, ps->slot);
+		holder = (int)ps->slot;
+	}
+	for (k = 0; !rc && k < PPCC_SLOTS && active < 0; k++)
+		if (en[k])
+			active = (int)k;
+	for (i = 0; !rc && i < pr->nslots; i++) {
+		char what[200];
+
+		/* a slot the profile disables keeps its params for later */
+		if (!pl[i].nw || !pr->s[i].enabled ||
+		    (int)pr->s[i].slot == active)
+			continue;
+		if (active < 0)
+			snprintf(what, sizeof(what), "no slot will be enabled");
+		else
+			snprintf(what, sizeof(what), "slot %d will be active "
+				 "(the lowest enabled)", active);
+		if (strict)
+			return pcb_error(&s->err, PCB_E_STATE, "profile %s "
+					 "writes params to slot %u but %s: they "
+					 "would not run (--strict); nothing was "
+					 "written", pr->name, pr->s[i].slot,
+					 what);
+		sess_warn(s, "profile %s writes params to slot %u but %s: "
+			  "they will not run until slot %u is the active one",
+			  pr->name, pr->s[i].slot, what, pr->s[i].slot);
+	}
+	return rc;
+}
+
+/* The planned writes, under the lock, in one journal transaction: per
+ * slot its params (one checked, journaled write with read-back), then
+ * its state.
+ */
+static int apply_locked(struct session *s, const struct profile *pr,
+			struct aplan *pl)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < pr->nslots && !rc; i++) {
+		const struct pslot *ps = &pr->s[i];
+
+		if (pl[i].nw)
+			rc = sess_write_params(s, ps->slot, pl[i].w, pl[i].nw,
+					       true);
+		if (!rc && pl[i].drop_counters)
+			rc = sess_algo_write(s, ps->slot, false, false, true);
+		if (!rc && pl[i].state)
+			rc = sess_algo_write(s, ps->slot, ps->enabled,
+					     ps->counters, true);
+	}
+	return rc;
+}
+
+/* An apply that failed part way (a device that refused a write the checks
+ * could not foresee): its confirmed writes (transaction `tx`) taken back,
+ * last first, as a transaction of their own, each marked as the undo of
+ * its write; the error then says so, or says what is left to undo.
+ */
+static void apply_rollback(struct session *s, unsigned tx)
+{
+	struct pcb_err first = s->err;
+	struct jentry *all;
+	size_t i, n = journal_count(s->journal), k = 0, done = 0;
+	int rc = 0;
+
+	all = malloc((n ? n : 1) * sizeof(*all));
+	if (!all)
+		return;
+	for (i = n; i-- > 0;) {
+		const struct jentry *e = journal_entry(s->journal, i);
+
+		if (e->tx == tx && e->outcome > 0)
+			all[k++] = *e;	/* the journal grows as we undo */
+	}
+	if (!k) {
+		free(all);
+		return;
+	}
+	pcb_err_reset(&s->err);
+	s->tx = journal_next_seq(s->journal);
+	for (i = 0; i < k && !rc; i++) {
+		s->undo = all[i].seq;
+		if (all[i].kind == J_PARAM) {
+			struct param_write w = { .index = all[i].index,
+						 .value = all[i].old };
+
+			rc = sess_write_params(s, all[i].slot, &w, 1, true);
+		} else {
+			rc = sess_algo_write(s, all[i].slot, all[i].old & 1,
+					     all[i].old & 2, true);
+		}
+		done += !rc;
+	}
+	s->undo = 0;
+	s->tx = 0;
+	if (rc) {
+		struct pcb_err why = s->err;
+
+		snprintf(s->err.msg, sizeof(s->err.msg), "%.200s; undoing its "
+			 "%zu write(s) failed after %zu: %.150s; 'journal undo "
+			 "%u' takes back the rest", first.msg, k, done,
+			 why.msg, tx);
+	}
+	else {
+		snprintf(s->err.msg, sizeof(s->err.msg), "%.300s; the %zu "
+			 "write(s) it had made were undone (journal tx %u): the "
+			 "device is as before", first.msg, k, tx);
+		s->cmd_w0 = s->nwrites;	/* JSON "changed": not on balance */
+	}
+	s->err.code = first.code;
+	free(all);
+}
+
+/* profile apply NAME|FILE [--check] [--strict] [--detailed-exitcode]
+ * [--force]: only what differs is written; nothing differing is exit 0
+ * and {"changed": false}.  "changed" is what the apply changes, or under
+ * --check would change.  --detailed-exitcode: 0 unchanged, 2 changed
+ * (would change), 1 any error.
  */
 static int cmd_profile_apply(struct session *s, int argc, char **argv)
 {
 	struct profile *pr = calloc(1, sizeof(*pr));
-	bool check = false;
+	struct aplan *pl = calloc(PPCC_SLOTS, sizeof(*pl));
+	bool check = false, strict = false, dry;
 	size_t n = 0;
-	int i, rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	int i, rc = pr && pl ? 0 : pcb_error(&s->err, PCB_E_NOMEM,
+					     "out of memory");
 
 	for (i = 1; !rc && i < argc; i++)
 		if (!strcmp(argv[i], "--check"))
 			check = true;
+		else if (!strcmp(argv[i], "--strict"))
+			strict = true;
+		else if (!strcmp(argv[i], "--detailed-exitcode"))
+			s->detailed_exit = true;
 		else if (!strcmp(argv[i], "--force"))
 			s->force = true;
 		else
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile "
-				       "apply NAME|FILE [--check] [--force]");
+				       "apply NAME|FILE [--check] [--strict] "
+				       "[--detailed-exitcode] [--force]");
+	dry = check || s->dry_run;
 	if (!rc)
 		rc = profile_load(s, argv[0], pr);
 	if (!rc)
 		rc = sess_device(s);
 	if (!rc)
 		rc = check_profile(s, pr);
-	if (!rc && !check && !s->dry_run)
+	if (!rc && !dry)
 		rc = sess_lock(s);
 	if (!rc) {
-		if (!check && !s->dry_run)
-			s->tx = journal_next_seq(s->journal);
-		rc = apply_locked(s, pr, check || s->dry_run, &n);
-		s->tx = 0;
-		if (!check && !s->dry_run)
+		rc = apply_plan(s, pr, pl, dry, &n);
+		if (!rc)
+			rc = apply_states(s, pr, pl, strict);
+		if (!rc && !dry) {
+			unsigned tx = journal_next_seq(s->journal);
+
+			s->tx = tx;
+			rc = apply_locked(s, pr, pl);
+			s->tx = 0;
+			if (rc)
+				apply_rollback(s, tx);
+		}
+		if (!dry)
 			sess_unlock(s);
 	}
 	if (!rc) {
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "profile", "profile %s: ", pr->name);
-		out_field_bool(&s->out, "changed", "%s", n && !check &&
-			       !s->dry_run, "", "");
+		out_field_bool(&s->out, "changed", "%s", n, "", "");
 		out_field_u64(&s->out, "writes", "%llu", n);
 		out_text(&s->out, " write%s %s\n", n == 1 ? "" : "s", !n ?
-			 "needed: the device matches it" : check || s->dry_run ?
+			 "needed: the device matches it" : dry ?
 			 "needed (--check: nothing written)" : "made ('journal "
 			 "undo last' takes them all back)");
 		out_bool(&s->out, "check", check);
 		out_obj_end(&s->out);
+		if (s->detailed_exit && n)
+			s->status = 2;
 	}
+	free(pl);
 	free(pr);
 	return rc;
 }
@@ -631,7 +821,8 @@ static bool profile_apply_complete(struct session *s, char **argv, int argc,
 				   struct cands *c)
 {
 	if (argc)
-		cand_list(c, "--check, --force");
+		cand_list(c, "--check, --strict, --detailed-exitcode, "
+			  "--force");
 	return profile_name_complete(s, argv, argc, c);
 }
 
@@ -675,7 +866,7 @@ const struct cmd_row cmd_profile_verbs[] = {
 		.max_args = 2,
 		.args = "NAME [NAME2|device]",
 		.help = "param by param, what NAME2 (the device by default) has "
-			"other than NAME",
+			"other than NAME; exit 1 when they differ",
 		.example = "profile diff tuned",
 		.complete = profile_name_complete,
 	},
@@ -683,12 +874,17 @@ const struct cmd_row cmd_profile_verbs[] = {
 		.name = "apply",
 		.fn = cmd_profile_apply,
 		.min_args = 1,
-		.max_args = 3,
-		.args = "NAME|FILE [--check] [--force]",
+		.max_args = 5,
+		.args = "NAME|FILE [--check] [--strict] [--detailed-exitcode] "
+			"[--force]",
 		.help = "write what differs (checked, journaled, read back; one "
 			"journal transaction: 'journal undo' takes it all back); "
 			"another algorithm id or version is refused unless "
-			"--force; --check prints the plan; JSON: changed true|false",
+			"--force; what the device cannot take is refused before "
+			"any write; a written slot that will not be active is a "
+			"warning (--strict: refused); --check prints the plan; "
+			"JSON: changed true|false (would change under --check); "
+			"--detailed-exitcode: exit 0 unchanged, 2 changed, 1 error",
 		.example = "profile apply tuned --check",
 		.flags = CMD_WRITES | CMD_DEVICE,
 		.complete = profile_apply_complete,

@@ -117,6 +117,15 @@ void tune_res_free(struct tune_res *r);
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 		 const struct tune_eval *b);
 
+/* tune_search.c: the best point by the rule `tune show` states: the
+ * least mean of the objective (the greatest when maximizing) among the
+ * feasible points measured in the searched box: the hypercube, the local
+ * search and (probes=true) the sensitivity probes.  The default point is
+ * the baseline, never a candidate.  probes=false: the search's best, the
+ * point the probes are measured around.  -1: nothing feasible.
+ */
+int tune_pick(const struct tune_res *r, bool probes);
+
 /* tune_set.c: the combined values of e from its scenarios' (e->sc). */
 void tune_combine(const struct tune_res *r, struct tune_eval *e);
 /* "the worst case of 2 scenarios" (or "" with one), for headers. */
@@ -139,11 +148,25 @@ void tune_json_scen(struct session *s, const struct tune_res *r,
 void tune_print(struct session *s, const struct tune_res *r);
 /* "± 1.2e+03", or no interval from a single seed */
 const char *tune_ci_text(double ci, char *buf, size_t len);
-/* The best point as writes for the active slot (*slot), checked on the
- * device (the tune's algorithm there, the params found, the values in range); none: an error.
+/* Which slot the best point is for: the one the tune ran on (`tune
+ * apply`: in debug mode slot 1, whose counters keep watching it), the
+ * active one (`tune verify`), or the deployment slot: the lowest slot
+ * holding the tune's algorithm (by algorithm id: slot 0 for ZTR-RTT,
+ * whose debug build is slot 1), the one that runs it with debug mode off.
+ */
+enum tune_target { TUNE_TUNED, TUNE_ACTIVE, TUNE_DEPLOY };
+
+/* The slot `to` names (the tune's algorithm found on the device). */
+int tune_slot(struct session *s, const struct tune_res *r,
+	      enum tune_target to, unsigned *slot);
+
+/* The best point as writes for the target slot (*slot), checked on the
+ * device (the tune's algorithm id there, the params found by name, the
+ * values in range); none: an error.
  */
 int tune_best_writes(struct session *s, const struct tune_res *r,
-		     unsigned *slot, struct param_write *w);
+		     enum tune_target to, unsigned *slot,
+		     struct param_write *w);
 
 /* tune_verify.c */
 int cmd_tune_verify(struct session *s, int argc, char **argv);

@@ -32,6 +32,10 @@ struct tsearch {
 	const struct tune_res *old;	/* resume: the evaluations saved */
 	const struct series *oldrows;	/* and their runs */
 	double t0, wall0;		/* this session's start, time before */
+	size_t ran;			/* runs run (not reused) this session */
+	size_t inbatch;			/* runs of the batch's earlier
+					 * scenarios */
+	bool told;			/* the progress line is on screen */
 };
 
 /* Save results.csv and tune.json as they are (complete: the search

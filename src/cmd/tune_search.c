@@ -184,6 +184,49 @@ static bool reuse(struct tsearch *t, const uint32_t *raw, size_t n,
 	return true;
 }
 
+/* The tune's one progress line (on a terminal): runs done of the budget,
+ * the best so far, the time so far and, from this session's pace, left.
+ * final: the line ends.
+ */
+static void progress_line(struct tsearch *t, size_t busy, bool final)
+{
+	const struct tune_res *r = t->r;
+	size_t done = r->runs + t->inbatch + busy, k, o = 0, ran;
+	double el = pcb_mono_s() - t->t0;
+	char best[200] = "none feasible yet", v[40];
+	int b = tune_pick(r, true);
+
+	if (!isatty(STDERR_FILENO) || t->s->out.json)
+		return;
+	if (b >= 0) {
+		o = (size_t)snprintf(best, sizeof(best), "%s %.6g (", r->obj,
+				     r->ev[b].obj);
+		for (k = 0; k < r->nprm && o < sizeof(best); k++) {
+			sess_format_value(t->s, (enum algo_ptype)r->prm[k].type,
+					  r->ev[b].raw[k], v, sizeof(v));
+			o += (size_t)snprintf(best + o, sizeof(best) - o,
+					      "%s%s %s", k ? ", " : "",
+					      r->prm[k].name, v);
+		}
+		if (o < sizeof(best))
+			snprintf(best + o, sizeof(best) - o, ")");
+	}
+	fprintf(stderr, "\rtune %s: %zu of %zu runs, best so far %s, %.1f s",
+		r->name, done, r->budget, best, el);
+	ran = t->ran + t->inbatch + busy;
+	if (!final && ran && done < r->budget)
+		fprintf(stderr, ", about %.0f s left ", el *
+			(double)(r->budget - done) / (double)ran + 0.5);
+	fputs(final ? "\n" : "\033[K", stderr);
+	fflush(stderr);
+	t->told = !final;
+}
+
+static void tune_progress(void *ctx, const struct plan *pl)
+{
+	progress_line(ctx, pl->ndone, false);
+}
+
 /* Run the points raw[n][nprm] on scenario k's plan, every seed. */
 static int run_scen(struct tsearch *t, size_t k, const uint32_t *raw,
 		    size_t n)
@@ -205,6 +248,8 @@ static int run_scen(struct tsearch *t, size_t k, const uint32_t *raw,
 			pl->ax[a].real[p] = strtod(v, NULL);
 		}
 	pl->jobs = t->jobs < pl->nruns ? t->jobs : (unsigned)pl->nruns;
+	pl->progress = tune_progress;
+	pl->progress_ctx = t;
 	return sw_run_replay(s, pl, pcb_mono_s());
 }
 
@@ -236,8 +281,12 @@ static int run_batch(struct tsearch *t, const uint32_t *raw, size_t n,
 	if (t->old && reuse(t, raw, n, phase))
 		return 0;
 	t->old = NULL;	/* the path left the saved one: run from here */
-	for (k = 0; !rc && k < r->nscen; k++)
+	for (k = 0; !rc && k < r->nscen; k++) {
 		rc = run_scen(t, k, raw, n);
+		t->inbatch += t->spl[k]->nruns;
+	}
+	t->ran += t->inbatch;
+	t->inbatch = 0;
 	row = rc ? NULL : malloc((nc + 1) * sizeof(*row));
 	if (!rc && !row)
 		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
@@ -442,16 +491,20 @@ static int sensitivity(struct tsearch *t, size_t npts)
 	return rc;
 }
 
-static void pick_best(struct tune_res *r)
+/* The best by the documented rule (tune.h); probes=false: before the
+ * sensitivity probes, the point they are measured around.
+ */
+int tune_pick(const struct tune_res *r, bool probes)
 {
+	int best = -1;
 	size_t i;
 
-	r->best = -1;
 	for (i = 0; i < r->nev; i++)
 		if (r->ev[i].feasible && strcmp(r->ev[i].phase, "default") &&
-		    strcmp(r->ev[i].phase, "sens") &&
-		    (r->best < 0 || tune_better(r, &r->ev[i], &r->ev[r->best])))
-			r->best = (int)i;
+		    (probes || strcmp(r->ev[i].phase, "sens")) &&
+		    (best < 0 || tune_better(r, &r->ev[i], &r->ev[best])))
+			best = (int)i;
+	return best;
 }
 
 /* The search: the default and the hypercube in one parallel batch, the
@@ -506,10 +559,13 @@ int tune_search(struct tsearch *t)
 	t->maxpts -= nsens;	/* kept for the sensitivity */
 	if (!rc)
 		rc = local_phase(t);
-	pick_best(r);
+	r->best = tune_pick(r, false);
 	t->maxpts += nsens;
 	if (!rc)
 		rc = sensitivity(t, nsens);
+	r->best = tune_pick(r, true);	/* a probe may be better */
+	if (t->told)
+		progress_line(t, 0, true);
 	return rc;
 }
 

@@ -97,6 +97,55 @@ static void eval_json(struct session *s, const struct tune_res *r,
 	out_obj_end(&s->out);
 }
 
+/* The rule the best follows (tune_pick), said where the best is shown. */
+static const char *best_rule(const struct tune_res *r)
+{
+	return r->maximize ? "the greatest mean among the feasible points "
+	       "measured in the searched box (hypercube, local search, "
+	       "sensitivity probes; the default is the baseline)" :
+	       "the least mean among the feasible points measured in the "
+	       "searched box (hypercube, local search, sensitivity probes; "
+	       "the default is the baseline)";
+}
+
+/* Why evaluation e, better than the best on the mean, is not the best. */
+static void why_not(const struct tune_res *r, const struct tune_eval *e,
+		    char *buf, size_t len)
+{
+	size_t k, o = 0;
+
+	*buf = '\0';
+	if (!strcmp(e->phase, "default"))
+		o += (size_t)snprintf(buf, len, "the default: the baseline, "
+				      "not a candidate");
+	for (k = 0; k < r->ncons && o < len; k++) {
+		const struct tune_cons *q = &r->cons[k];
+		double x = e->con[k];
+		bool ok = !strcmp(q->op, "<=") ? x <= q->v :
+			  !strcmp(q->op, ">=") ? x >= q->v :
+			  !strcmp(q->op, "<") ? x < q->v : x > q->v;
+
+		if (!ok)
+			o += (size_t)snprintf(buf + o, len - o, "%sinfeasible: "
+					      "%s %.6g, not %s %.6g", o ? "; " :
+					      "", q->col, x, q->op, q->v);
+	}
+	if (!e->feasible && !*buf)
+		snprintf(buf, len, "infeasible: %s not measured", r->obj);
+	else if (!*buf)	/* a file from before the rule took probes */
+		snprintf(buf, len, "a %s point this tune's file did not count "
+			 "(saved by an older pccbench)", e->phase);
+}
+
+/* Is e better than the best on the objective's mean alone? */
+static bool beats_on_mean(const struct tune_res *r, const struct tune_eval *e)
+{
+	const struct tune_eval *b = &r->ev[r->best];
+
+	return isfinite(e->obj) && (r->maximize ? e->obj > b->obj :
+				    e->obj < b->obj);
+}
+
 static void print_json(struct session *s, const struct tune_res *r)
 {
 	size_t i;
@@ -117,10 +166,25 @@ static void print_json(struct session *s, const struct tune_res *r)
 	out_u64(&s->out, "runs", r->runs);
 	out_u64(&s->out, "evals", r->nev);
 	out_real(&s->out, "wall_s", r->wall_s);
+	out_str(&s->out, "best_rule", best_rule(r));
 	if (r->best >= 0)
 		eval_json(s, r, "best", &r->ev[r->best]);
 	if (r->def >= 0)
 		eval_json(s, r, "default", &r->ev[r->def]);
+	out_arr_begin(&s->out, "better_on_mean");
+	for (i = 0; r->best >= 0 && i < r->nev; i++) {
+		char why[400];
+
+		if (!beats_on_mean(r, &r->ev[i]))
+			continue;
+		why_not(r, &r->ev[i], why, sizeof(why));
+		out_obj_begin(&s->out, NULL);
+		out_u64(&s->out, "eval", i);
+		out_real(&s->out, "obj", r->ev[i].obj);
+		out_str(&s->out, "why", why);
+		out_obj_end(&s->out);
+	}
+	out_arr_end(&s->out);
 	out_arr_begin(&s->out, "path");
 	for (i = 0; i < r->nev; i++) {
 		out_obj_begin(&s->out, NULL);
@@ -140,6 +204,7 @@ void tune_print(struct session *s, const struct tune_res *r)
 	FILE *fp = s->out.fp;
 	size_t i, k;
 	char pt[256], goal[128], nsc[48] = "";
+	int center = tune_pick(r, false);	/* the probes' */
 
 	if (s->out.json) {
 		print_json(s, r);
@@ -164,13 +229,27 @@ void tune_print(struct session *s, const struct tune_res *r)
 			pt, e->obj, e->obj_ci, e->feasible ? "" : "  x",
 			(int)i == r->best ? "  <- best" : "");
 	}
+	fprintf(fp, "  the best: %s\n", best_rule(r));
 	if (r->best >= 0)
 		eval_line(s, r, "best", &r->ev[r->best]);
 	if (r->def >= 0)
 		eval_line(s, r, "default", &r->ev[r->def]);
 	if (r->best < 0)
 		fprintf(fp, "  no evaluated point met the constraints\n");
-	for (k = 0; r->best >= 0 && k < r->nprm; k++) {
+	for (i = 0; r->best >= 0 && i < r->nev; i++) {
+		char why[400];
+
+		if (!beats_on_mean(r, &r->ev[i]))
+			continue;
+		why_not(r, &r->ev[i], why, sizeof(why));
+		point_text(s, r, &r->ev[i], pt, sizeof(pt));
+		fprintf(fp, "  better on the mean, not chosen: eval %zu (%s) %s "
+			"%.6g: %s\n", i, pt, r->obj, r->ev[i].obj, why);
+	}
+	if (center >= 0 && center != r->best)
+		fprintf(fp, "  the probes were measured around the search's "
+			"best, eval %zu (a probe beat it):\n", (size_t)center);
+	for (k = 0; center >= 0 && k < r->nprm; k++) {
 		char ci[40];
 		int side;
 
@@ -186,9 +265,9 @@ void tune_print(struct session *s, const struct tune_res *r)
 			}
 			fmt_raw(s, &r->prm[k], r->ev[j].raw[k], v, sizeof(v));
 			fprintf(fp, "  %s %s -> %s %+.3g%% %s", side ? "up" :
-				"down", v, r->obj, r->ev[r->best].obj ?
-				100 * (r->ev[j].obj - r->ev[r->best].obj) /
-				fabs(r->ev[r->best].obj) : 0,
+				"down", v, r->obj, r->ev[center].obj ?
+				100 * (r->ev[j].obj - r->ev[center].obj) /
+				fabs(r->ev[center].obj) : 0,
 				ci_paren(r->ev[j].obj_ci, ci, sizeof(ci)));
 		}
 		fputc('\n', fp);
@@ -209,13 +288,82 @@ static int cmd_tune_show(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* The best point as param writes for the active slot; refused without
- * one, or when that slot holds another algorithm than the tune's.
+/* The tune's algorithm id: its slot's on the device when that slot still
+ * holds the tune's algorithm, else the first slot that does.
+ */
+static int tune_algo_id(struct session *s, const struct tune_res *r,
+			uint32_t *id)
+{
+	uint32_t info[PPCC_SLOTS];
+	struct slot_view *v;
+	unsigned k;
+	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+
+	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
+		unsigned slot = (r->slot + k) % PPCC_SLOTS;
+
+		if (!info[slot])
+			continue;
+		rc = sess_slot_view(s, slot, &v);
+		if (!rc && !strcmp(v->name, r->algo)) {
+			*id = v->algo_num >> 16;
+			return 0;
+		}
+	}
+	return rc ? rc : pcb_error(&s->err, PCB_E_STATE, "tune %s was made for "
+				   "%s; no slot of %s holds it", r->name,
+				   r->algo, s->devname);
+}
+
+/* The slot `to` names (tune.h). */
+static int target_slot(struct session *s, const struct tune_res *r,
+		       enum tune_target to, uint32_t id, unsigned *slot)
+{
+	uint32_t info[PPCC_SLOTS];
+	struct slot_view *v;
+	unsigned k;
+	int rc;
+
+	if (to == TUNE_TUNED) {
+		*slot = r->slot;
+		return 0;
+	}
+	if (to == TUNE_ACTIVE)
+		return sess_active_slot(s, slot);
+	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
+		if (!info[k])
+			continue;
+		rc = sess_slot_view(s, k, &v);
+		if (!rc && v->algo_num >> 16 == id) {
+			*slot = k;
+			return 0;
+		}
+	}
+	return rc;
+}
+
+int tune_slot(struct session *s, const struct tune_res *r,
+	      enum tune_target to, unsigned *slot)
+{
+	uint32_t id = 0;
+	int rc = sess_device(s);
+
+	if (!rc)
+		rc = tune_algo_id(s, r, &id);
+	return rc ? rc : target_slot(s, r, to, id, slot);
+}
+
+/* The best point as param writes for the slot `to` names; refused
+ * without one, or when that slot holds another algorithm than the tune's
+ * (another build of it, the debug one, is the same algorithm).
  */
 int tune_best_writes(struct session *s, const struct tune_res *r,
-		     unsigned *slot, struct param_write *w)
+		     enum tune_target to, unsigned *slot,
+		     struct param_write *w)
 {
 	struct slot_view *v;
+	uint32_t id = 0;
 	size_t k;
 	int rc;
 
@@ -224,46 +372,48 @@ int tune_best_writes(struct session *s, const struct tune_res *r,
 				 "the constraints; nothing to apply", r->name);
 	rc = sess_device(s);
 	if (!rc)
-		rc = sess_active_slot(s, slot);
+		rc = tune_algo_id(s, r, &id);
+	if (!rc)
+		rc = target_slot(s, r, to, id, slot);
 	if (!rc)
 		rc = sess_slot_view(s, *slot, &v);
-	if (!rc && strcmp(v->name, r->algo))
+	if (!rc && v->algo_num >> 16 != id)
 		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s was made for %s; "
-			       "the active slot %u holds %s", r->name, r->algo,
-			       *slot, v->name);
+			       "the %s slot %u holds %s", r->name, r->algo,
+			       to == TUNE_ACTIVE ? "active" : "tune's", *slot,
+			       v->name);
 	for (k = 0; !rc && k < r->nprm; k++) {
 		struct param_view *p;
 
 		rc = sess_param_find(s, v, r->prm[k].name, &p);
-		if (!rc && p->index != r->prm[k].index)
-			rc = pcb_error(&s->err, PCB_E_STATE, "tune %s: %s is "
-				       "param %u here, %u in the tune", r->name,
-				       p->info.name, p->index,
-				       r->prm[k].index);
 		if (!rc)
 			rc = sess_check_value(s, p, r->ev[r->best].raw[k]);
+		if (rc)
+			break;
 		memset(&w[k], 0, sizeof(w[k]));
-		w[k].index = r->prm[k].index;
+		w[k].index = p->index;
 		w[k].value = r->ev[r->best].raw[k];
 	}
 	return rc;
 }
 
-/* tune apply NAME: the best point, checked, journaled and read back in
- * one transaction ('journal undo' takes it back).
+/* tune apply NAME: the best point written to the slot the tune ran on
+ * (in debug mode slot 1: its counters keep watching the result),
+ * checked, journaled and read back in one transaction ('journal undo'
+ * takes it back).  A slot that is not the active one is said.
  */
 static int cmd_tune_apply(struct session *s, int argc, char **argv)
 {
 	struct param_write w[SW_MAX_AXES];
 	struct tune_res r;
 	char dir[PCB_PATH_LEN], pt[256];
-	unsigned slot = 0;
+	unsigned slot = 0, act;
 	int rc;
 
 	(void)argc;
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = tune_best_writes(s, &r, &slot, w);
+		rc = tune_best_writes(s, &r, TUNE_TUNED, &slot, w);
 	if (!rc && !s->dry_run)
 		rc = sess_lock(s);
 	if (!rc) {
@@ -279,17 +429,67 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "tune", "tune %s: ", r.name);
 		out_field_str(&s->out, "point", "%s", pt);
-		out_text(&s->out, " written to slot %u%s\n", slot, s->dry_run ?
-			 " (dry run: nothing written)" : " ('journal undo' "
-			 "takes it back)");
+		out_field_uint(&s->out, "slot", " written to slot %u", slot);
+		out_text(&s->out, "%s\n", s->dry_run ? " (dry run: nothing "
+			 "written)" : " ('journal undo' takes it back)");
+		out_bool(&s->out, "changed", s->nwrites > s->cmd_w0);
 		out_obj_end(&s->out);
+		if (!sess_active_slot(s, &act) && act != slot)
+			sess_warn(s, "slot %u is not the active one (slot %u "
+				  "is): the values run when slot %u does; 'tune "
+				  "profile %s' makes a profile for the "
+				  "deployment slot", slot, act, slot, r.name);
+		pcb_err_reset(&s->err);
 	}
 	tune_res_free(&r);
 	return rc;
 }
 
-/* tune profile NAME [PROFILE]: the device's slot with the best point in
- * it, as a profile file (profile apply reads it).
+/* The deployment profile of pr (the device's slots) with the best point
+ * w in slot `dep`: that slot enabled without counters, every other slot
+ * of the algorithm (its debug build) and every lower slot disabled (so
+ * `dep` is the active one), with their states only; other slots left out.
+ */
+static int deploy_slots(struct session *s, struct profile *pr, unsigned dep,
+			uint32_t id, const struct param_write *w, size_t nw)
+{
+	size_t i, k, j, n = 0;
+
+	for (i = 0; i < pr->nslots; i++) {
+		struct pslot *ps = &pr->s[i];
+
+		if (ps->slot != dep && ps->slot > dep &&
+		    ps->algo_num >> 16 != id)
+			continue;
+		if (ps->slot == dep) {
+			for (k = 0; k < nw; k++) {
+				for (j = 0; j < ps->nparams &&
+				     ps->p[j].index != w[k].index; j++)
+					;
+				if (j == ps->nparams)
+					return pcb_error(&s->err, PCB_E_STATE,
+							 "tune: slot %u has no "
+							 "param %u", dep,
+							 w[k].index);
+				ps->p[j].raw = w[k].value;
+			}
+			ps->enabled = true;
+		} else {
+			ps->nparams = 0;
+			ps->enabled = false;
+		}
+		ps->counters = false;
+		if (n != i)
+			pr->s[n] = *ps;
+		n++;
+	}
+	pr->nslots = n;
+	return 0;
+}
+
+/* tune profile NAME [PROFILE]: the best point as a deployment profile
+ * (tune.h: the slot that runs the algorithm with debug mode off, enabled;
+ * no debug slot enabled), whatever slot the tune ran on.
  */
 static int cmd_tune_profile(struct session *s, int argc, char **argv)
 {
@@ -298,29 +498,23 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	const char *pname = argc > 1 ? argv[1] : argv[0];
 	struct tune_res r = { .ev = NULL };
 	char dir[PCB_PATH_LEN], path[PCB_PATH_LEN];
+	struct slot_view *v;
 	struct pcb_wfile wf;
 	unsigned slot = 0;
-	size_t k, j;
 	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 
 	if (!rc)
 		rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = tune_best_writes(s, &r, &slot, w);
+		rc = tune_best_writes(s, &r, TUNE_DEPLOY, &slot, w);
 	if (!rc)
 		rc = profile_path(s, pname, path, sizeof(path));
 	if (!rc)
-		rc = profile_read_device(s, (int)slot, pr);
-	for (k = 0; !rc && k < r.nprm; k++) {
-		for (j = 0; j < pr->nslots && pr->s[j].slot != slot; j++)
-			;
-		if (j == pr->nslots)
-			rc = pcb_error(&s->err, PCB_E_STATE, "tune: slot %u is "
-				       "empty", slot);
-		for (size_t i = 0; !rc && i < pr->s[j].nparams; i++)
-			if (pr->s[j].p[i].index == w[k].index)
-				pr->s[j].p[i].raw = w[k].value;
-	}
+		rc = profile_read_device(s, -1, pr);
+	if (!rc)
+		rc = sess_slot_view(s, slot, &v);
+	if (!rc)
+		rc = deploy_slots(s, pr, slot, v->algo_num >> 16, w, r.nprm);
 	if (!rc) {
 		snprintf(pr->name, sizeof(pr->name), "%s", pname);
 		rc = pcb_wfile_open(&wf, path, PCB_MODE_DATA, &s->err);
@@ -332,7 +526,10 @@ static int cmd_tune_profile(struct session *s, int argc, char **argv)
 	if (!rc) {
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "profile", "profile %s: ", pname);
-		out_field_str(&s->out, "tune", "tune %s's best -> ", r.name);
+		out_field_str(&s->out, "tune", "tune %s's best", r.name);
+		out_field_uint(&s->out, "slot", " in slot %u", slot);
+		out_text(&s->out, " (%s, enabled; its debug build disabled) -> ",
+			 v->name);
 		out_field_str(&s->out, "file", "%s\n", path);
 		out_obj_end(&s->out);
 	}
@@ -609,7 +806,8 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.min_args = 1,
 		.max_args = 1,
 		.args = "NAME",
-		.help = "write the best point (checked, journaled, read back; one "
+		.help = "write the best point to the slot the tune ran on (in "
+			"debug mode slot 1; checked, journaled, read back; one "
 			"journal transaction: 'journal undo' takes it back)",
 		.example = "tune apply tune1",
 		.flags = CMD_WRITES | CMD_DEVICE,
@@ -638,8 +836,10 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.min_args = 1,
 		.max_args = 2,
 		.args = "NAME [PROFILE]",
-		.help = "the device's slot with the best point in it, saved as a "
-			"profile ('profile apply' writes it)",
+		.help = "the best point as a deployment profile: the slot that "
+			"runs the algorithm with debug mode off (slot 0 for "
+			"ZTR-RTT) with it, enabled, no debug slot enabled "
+			"('profile apply' writes it)",
 		.example = "tune profile tune1 tuned",
 		.flags = CMD_DEVICE,
 		.complete = tune_name_complete,

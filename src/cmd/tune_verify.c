@@ -95,9 +95,42 @@ static int verify_words(struct session *s, const struct tune_res *r,
 	return rc ? rc : vadd(s, o, m);
 }
 
+/* Where the rounds ran: the deployment slot, or said plainly that it
+ * was another build of the algorithm (slot 1, the debug build) and what
+ * that means.
+ */
+static void verify_where(struct session *s, unsigned slot, unsigned dep)
+{
+	struct pcb_err keep = s->err;
+	struct slot_view *v, *d;
+
+	out_field_uint(&s->out, "slot", "  measured on slot %u", slot);
+	out_u64(&s->out, "deployment_slot", dep);
+	if (sess_slot_view(s, slot, &v) || sess_slot_view(s, dep, &d)) {
+		s->err = keep;
+		out_text(&s->out, "\n");
+		return;
+	}
+	if (slot == dep) {
+		out_text(&s->out, " (%s): the deployment slot, where it runs "
+			 "in production\n", v->name);
+		return;
+	}
+	out_text(&s->out, " (%s), NOT the deployment slot %u (%s): the "
+		 "%s build of the same algorithm (id 0x%04x), the same "
+		 "params and control law%s; production runs slot %u: 'algo "
+		 "debug off' and verify again (with a column the host "
+		 "counts: the algorithm's own exist in the debug build only) "
+		 "to measure it there\n", v->name, dep, d->name,
+		 v->ncounters ? "debug" : "other", v->algo_num >> 16,
+		 v->ncounters ? " with its counters on (avg_rtt comes from "
+		 "them)" : "", dep);
+}
+
 /* The results of the rounds: A's and B's means, B - A with its CI. */
 static void verify_report(struct session *s, const struct tune_res *r,
-			  const struct plan *pl, int col, size_t rounds)
+			  const struct plan *pl, int col, size_t rounds,
+			  unsigned slot, unsigned dep)
 {
 	double *d = calloc(3 * rounds + 1, sizeof(*d)), ma, mb, md, ca, cb,
 	       cd;
@@ -128,6 +161,7 @@ static void verify_report(struct session *s, const struct tune_res *r,
 		 rounds < 2 ? "; one round: no interval" :
 		 fabs(md) > cd ? "" : "; the interval holds 0: no difference "
 		 "shown");
+	verify_where(s, slot, dep);
 	out_obj_end(&s->out);
 	free(d);
 }
@@ -144,12 +178,14 @@ int cmd_tune_verify(struct session *s, int argc, char **argv)
 	struct plan *pl = NULL;
 	char dir[PCB_PATH_LEN], what[256];
 	size_t k, i, n = 0;
-	unsigned slot = 0;
+	unsigned slot = 0, dep = 0;
 	int rc, col = -1;
 
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc)
-		rc = tune_best_writes(s, &r, &slot, w);
+		rc = tune_best_writes(s, &r, TUNE_ACTIVE, &slot, w);
+	if (!rc)
+		rc = tune_slot(s, &r, TUNE_DEPLOY, &dep);
 	if (!rc)
 		rc = verify_words(s, &r, argc, argv, &o);
 	if (!rc) {
@@ -218,7 +254,7 @@ int cmd_tune_verify(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sw_run_live(s, pl, orig, pcb_mono_s());
 	if (!rc)
-		verify_report(s, &r, pl, col, o.rounds);
+		verify_report(s, &r, pl, col, o.rounds, slot, dep);
 out:
 	for (i = 0; i < (size_t)o.n; i++)
 		free(o.w[i]);

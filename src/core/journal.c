@@ -178,6 +178,9 @@ static bool parse_line(struct journal *j, char *line)
 
 		if (t && sscanf(t, " tx=%u", &e.tx) != 1)
 			return false;
+		t = strstr(line, " undo=");
+		if (t && (sscanf(t, " undo=%u", &e.undo) != 1 || !e.undo))
+			return false;
 	}
 	/* a time a calendar can show (year 1970..9999), a real pid */
 	if (!e.seq || e.time < 0 || e.time > 253402300799LL || e.pid <= 0 ||
@@ -364,6 +367,9 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 	if (e->tx)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 " tx=%u", e->tx);
+	if (e->undo)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 " undo=%u", e->undo);
 	rc = journal_append(j, line, err);
 	if (rc)
 		return rc;

@@ -7,7 +7,9 @@
  * ("D seq ok|failed").  A write that is part of a transaction (a
  * profile applied, an undo of one) ends its W line with " tx=N", N the
  * transaction's first seq: `journal undo` takes the whole transaction
- * back.  Each process brackets its writes with "S pid" and
+ * back.  A write that takes another back (`journal undo`) ends it with
+ * " undo=N", N the seq it undoes: a write with a confirmed undo is
+ * undone.  Each process brackets its writes with "S pid" and
  * "E pid".  Every line ends with " crc=XXXXXXXX", the CRC-32 of the text
  * before it, so a torn, zeroed or flipped record is found, never read as
  * something else.  The journal holds every write since the last restore or
@@ -47,6 +49,7 @@ struct jentry {
 	uint32_t old, new;	/* J_PARAM raw; J_ALGO enabled | counters<<1 */
 	int outcome;		/* 0 unknown, 1 ok, -1 failed */
 	unsigned tx;		/* a transaction (its first seq), or 0 */
+	unsigned undo;		/* the write this one takes back, or 0 */
 };
 
 struct journal;

@@ -89,6 +89,16 @@ struct session {
 	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */
 	unsigned tx;		/* journal transaction of the writes, or 0 */
+	unsigned undo;		/* the journaled write they take back, or 0 */
+	/* the command running: whether it may write (its JSON error then
+	 * says "changed": whether it wrote), the writes before it, and the
+	 * exit status it asks for without an error (`profile diff` 1 when
+	 * different; `profile apply --detailed-exitcode` 2 when changed) */
+	bool cmd_writes;
+	unsigned long cmd_w0;
+	int status;
+	bool detailed_exit;	/* the command's error exits 1 (2 means
+				 * changed) */
 };
 
 void sess_init(struct session *s, const char *devname);

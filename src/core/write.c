@@ -132,6 +132,7 @@ static int journal_writes(struct session *s, unsigned slot,
 		e.old = w[i].old;
 		e.new = w[i].value;
 		e.tx = s->tx;
+		e.undo = s->undo;
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
 			return rc;
@@ -328,6 +329,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
 								<< 1;
 		e.tx = s->tx;
+		e.undo = s->undo;
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
 			return rc;

@@ -207,6 +207,10 @@ void sw_progress(struct session *s, const struct plan *pl, double t0,
 
 	if (!isatty(STDERR_FILENO) || s->out.json)
 		return;
+	if (pl->progress) {
+		pl->progress(pl->progress_ctx, pl);
+		return;
+	}
 	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s", pl->name,
 		pl->ndone, pl->nruns, el);
 	if (!final && now && pl->ndone < pl->nruns)

@@ -136,6 +136,10 @@ struct plan {
 	unsigned shard_i, shard_n;	/* runs r with r % n == i; n 0: all */
 	bool zip;		/* a list of points (tune): point p is value p
 				 * of every axis, not the cross product */
+	/* who tells the progress: NULL the sweep's own line, else this
+	 * (a tune: one line for the whole tune) */
+	void (*progress)(void *ctx, const struct plan *pl);
+	void *progress_ctx;
 };
 
 /* What `sweep merge` found in the results it merged. */

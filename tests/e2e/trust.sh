@@ -40,9 +40,10 @@ check "debug slot is active" 1 "$("$BIN" -d sim:d -j algo list | tr '{' '\n' | g
 "$BIN" -d sim:k -y -c 'param set ALPHA 0.3' >/dev/null
 "$BIN" -d sim:k -y -c 'algo debug on keep' >/dev/null
 check "keep leaves slot 1's ALPHA" 6553 "$("$BIN" -d sim:k -j param get ALPHA | raw)"
-# DCQCN active -> debug on -> off: DCQCN active again, slot 0 still off
+# DCQCN active -> debug on (-y: only with --force) -> off: DCQCN active
+# again, slot 0 still off
 "$BIN" -d sim:q -y -c 'algo disable 0; algo enable 2' >/dev/null
-out=$("$BIN" -d sim:q -y -c 'algo debug on; algo debug off')
+out=$("$BIN" -d sim:q -y -c 'algo debug on --force; algo debug off')
 case "$out" in *"nothing copied"*"debug mode off; active: slot 2 (DCQCN)"*) ;;
 	*) echo "trust: debug off after DCQCN: $out"; fail=1 ;; esac
 check "slot 0 stays off" "false" "$("$BIN" -d sim:q -j algo list | tr '{' '\n' | grep '"slot":0' | sed 's/.*"enabled":\([a-z]*\).*/\1/')"

@@ -4,7 +4,9 @@
  *
  * Environment: FAKE_MSTREG_DEVICE (default 0000:08:00.0) is the one device
  * that exists; FAKE_MSTREG_SIM (default "fake") the sim device behind it;
- * FAKE_MSTREG_COUNT, a file that gets one line per run.
+ * FAKE_MSTREG_COUNT, a file that gets one line per run;
+ * FAKE_MSTREG_FAIL_CMD=N: every SET of cmd_type N fails as a device
+ * refusal (BAD_PARAM) before reaching the firmware (fault injection).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -295,6 +297,17 @@ int main(int argc, char **argv)
 		}
 	}
 	printf(" Sending access register...\n\n");
+	{
+		const char *fail = getenv("FAKE_MSTREG_FAIL_CMD");
+		const struct adb_field *f = adb_reg_field(r, "cmd_type");
+
+		if (fail && *fail && f &&
+		    adb_get(f, buf) == (uint32_t)strtoul(fail, NULL, 0)) {
+			close_fw();
+			return die("Failed to send access register: %s",
+				   status_text(REG_STATUS_BAD_PARAM));
+		}
+	}
 	simfw_access(fw, REG_SET, PPCC_REG_ID, buf, sizeof(buf), &st, &err);
 	close_fw();
 	if (st)
