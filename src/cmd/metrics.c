@@ -12,22 +12,17 @@
  *
  * `export metrics to FILE` replaces FILE whole (temp file + rename,
  * fsafe.h), so node_exporter's textfile collector never reads half of
- * it; `serve metrics` answers GET /metrics over HTTP (libmicrohttpd,
- * driven from this thread: the device is only ever read here), reading
- * the device at most once per interval.
+ * it; `serve metrics` (serve.c) answers GET /metrics with the same
+ * text.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
-#include <time.h>
 
 #include "cmd.h"
+#include "cmd/metrics.h"
 #include "device.h"
 #include "fxp.h"
 #include "prom.h"
@@ -363,8 +358,7 @@ static int add_retx(struct mx *m)
 	return rc;
 }
 
-/* Everything, once, as exposition text (malloc'd). */
-static int collect(struct session *s, char **buf, size_t *len)
+int mx_collect(struct session *s, char **buf, size_t *len)
 {
 	struct prom_set p;
 	struct mx m = { .s = s, .p = &p };
@@ -415,20 +409,9 @@ static const struct cmd_kw export_keys[] = {
 	{ 0 }
 };
 
-static const struct cmd_kw serve_keys[] = {
-	{ .name = "every", .arg = "I" },
-	{ .name = "for", .arg = "D" },
-	{ 0 }
-};
-
-struct mx_opts {
-	const char *to;
-	int64_t every, dur;	/* ps; 0: not given */
-};
-
-static int parse_opts(struct session *s, const char *who,
-		      const struct cmd_kw *keys, int argc, char **argv,
-		      struct mx_opts *o)
+int mx_parse_opts(struct session *s, const char *who,
+		  const struct cmd_kw *keys, int argc, char **argv,
+		  struct mx_opts *o)
 {
 	int i;
 
@@ -445,7 +428,8 @@ static int parse_opts(struct session *s, const char *who,
 			o->to = argv[i + 1];
 			continue;
 		}
-		d = kw->name[0] == 'e' ? &o->every : &o->dur;
+		d = kw->name[0] == 'e' ? &o->every : kw->name[0] == 't' ?
+		    &o->timeout : &o->dur;
 		if (pcb_parse_duration_ps(argv[i + 1], -1, d) ||
 		    *d < 1000000000LL || *d > 86400 * 1000000000000LL)
 			return cmd_bad_duration(s, who, argv[i + 1],
@@ -458,7 +442,7 @@ static int write_out(struct session *s, const char *to)
 {
 	char *buf;
 	size_t len;
-	int rc = collect(s, &buf, &len);
+	int rc = mx_collect(s, &buf, &len);
 
 	if (rc)
 		return rc;
@@ -479,7 +463,7 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 {
 	struct mx_opts o = { 0 };
 	int64_t t0, next;
-	int rc = parse_opts(s, "export metrics", export_keys, argc, argv, &o);
+	int rc = mx_parse_opts(s, "export metrics", export_keys, argc, argv, &o);
 
 	if (!rc && (o.every || o.dur) && !o.to)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'every' "
@@ -508,220 +492,6 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* ---- serve metrics ----------------------------------------------------- */
-
-struct srv {
-	struct session *s;
-	int64_t every_ns;
-	char *text;		/* the last collection */
-	size_t len;
-	int64_t at;		/* when (monotonic ns); text NULL: never */
-	/* the last collection's error and a newline, or "" */
-	char err[sizeof(((struct pcb_err *)0)->msg) + 1];
-};
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* The cached text, collected again when older than the interval. */
-static void srv_refresh(struct srv *v)
-{
-	int64_t now = mono_ns();
-	char *buf;
-	size_t len;
-
-	if ((v->text || *v->err) && now - v->at < v->every_ns)
-		return;
-	v->at = now;
-	if (collect(v->s, &buf, &len)) {
-		snprintf(v->err, sizeof(v->err), "%s\n", v->s->err.msg);
-		fprintf(v->s->errfp, "serve metrics: %s", v->err);
-		pcb_err_reset(&v->s->err);
-		free(v->text);
-		v->text = NULL;
-		return;
-	}
-	*v->err = '\0';
-	free(v->text);
-	v->text = buf;
-	v->len = len;
-}
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code,
-			     const char *type, const char *body, size_t len)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(len, (void *)body,
-					    MHD_RESPMEM_MUST_COPY);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", type);
-	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, "Allow", "GET, HEAD");
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_len, void **con_cls)
-{
-	static const char text[] = "text/plain; charset=utf-8";
-	struct srv *v = cls;
-
-	(void)version;
-	(void)upload;
-	if (*upload_len) {	/* a body we do not read */
-		*upload_len = 0;
-		return MHD_YES;
-	}
-	(void)con_cls;
-	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, text,
-			     "only GET\n", 9);
-	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, text,
-			     "not found: try /metrics\n", 24);
-	srv_refresh(v);
-	if (!v->text)
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, text, v->err,
-			     strlen(v->err));
-	return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; "
-		     "charset=utf-8", v->text, v->len);
-}
-
-/* "[ADDR:]PORT": an IPv4 address or [IPv6]; 127.0.0.1 without one. */
-static int parse_listen(struct session *s, const char *t,
-			struct sockaddr_storage *sa, bool *v6)
-{
-	const char *colon = strrchr(t, ':');
-	char host[64] = "127.0.0.1", *end;
-	unsigned long port;
-	size_t hl;
-
-	if (colon) {
-		hl = (size_t)(colon - t);
-		if (hl >= sizeof(host))
-			hl = sizeof(host) - 1;
-		memcpy(host, t, hl);
-		host[hl] = '\0';
-		t = colon + 1;
-	}
-	errno = 0;
-	port = strtoul(t, &end, 10);
-	if (!*t || *end || errno || port > 65535 || *t == '-' || *t == '+')
-		return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad "
-				 "port '%s' (0..65535; 0: any free one)", t);
-	memset(sa, 0, sizeof(*sa));
-	hl = strlen(host);
-	*v6 = hl > 2 && host[0] == '[' && host[hl - 1] == ']';
-	if (*v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)sa;
-
-		host[hl - 1] = '\0';
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1)
-			return 0;
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)sa;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET, host, &a->sin_addr) == 1)
-			return 0;
-	}
-	return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad address "
-			 "'%s' (an IPv4 address or [IPv6], no names)", host);
-}
-
-/* One pass of the daemon's sockets: wait at most 100 ms. */
-static int srv_poll(struct session *s, struct MHD_Daemon *d)
-{
-	fd_set rs, ws, es;
-	MHD_socket max = 0;
-	MHD_UNSIGNED_LONG_LONG to;
-	struct timeval tv = { 0, 100000 };
-
-	FD_ZERO(&rs);
-	FD_ZERO(&ws);
-	FD_ZERO(&es);
-	if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: the "
-				 "HTTP daemon failed");
-	if (MHD_get_timeout(d, &to) == MHD_YES && to < 100) {
-		tv.tv_sec = 0;
-		tv.tv_usec = (long)to * 1000;
-	}
-	if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: select: "
-				 "%s", strerror(errno));
-	MHD_run_from_select(d, &rs, &ws, &es);
-	return 0;
-}
-
-/* serve metrics [ADDR:]PORT [every I] [for D]: GET /metrics until Ctrl-C
- * (or for D of wall time); the device is read at most once per I (1 s
- * unless given), from this thread.
- */
-static int cmd_serve_metrics(struct session *s, int argc, char **argv)
-{
-	struct mx_opts o = { 0 };
-	struct srv v = { .s = s };
-	struct sockaddr_storage sa;
-	struct MHD_Daemon *d;
-	const union MHD_DaemonInfo *di;
-	char addr[64];
-	bool v6 = false;
-	int64_t end;
-	int rc;
-
-	rc = parse_opts(s, "serve metrics", serve_keys, argc - 1, argv + 1,
-			&o);
-	if (!rc)
-		rc = parse_listen(s, argv[0], &sa, &v6);
-	if (rc)
-		return rc;
-	v.every_ns = o.every ? o.every / 1000 : 1000000000LL;
-	d = MHD_start_daemon(v6 ? MHD_USE_IPv6 : 0, 0, NULL, NULL, on_request,
-			     &v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-			     MHD_OPTION_END);
-	if (!d)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
-				 "listen on %s (in use, or not an address "
-				 "of this host?)", argv[0]);
-	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	if (v6)
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
-			  addr, sizeof(addr));
-	else
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr,
-			  addr, sizeof(addr));
-	fprintf(s->out.fp, "serving http://%s%s%s:%u/metrics (Ctrl-C stops)"
-		"\n", v6 ? "[" : "", addr, v6 ? "]" : "",
-		di ? (unsigned)di->port : 0);
-	fflush(s->out.fp);
-	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
-	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end))
-		rc = srv_poll(s, d);
-	MHD_stop_daemon(d);
-	free(v.text);
-	if (!rc && s->stop && *s->stop == SIGINT)
-		*s->stop = 0;	/* Ctrl-C: the way out */
-	return rc;
-}
-
 const struct cmd_row cmd_export_verbs[] = {
 	{
 		.name = "metrics",
@@ -734,23 +504,6 @@ const struct cmd_row cmd_export_verbs[] = {
 			   "pccbench.prom every 10s",
 		.flags = CMD_DEVICE | CMD_DEFAULT,
 		.keys = export_keys,
-	},
-	{ 0 }
-};
-
-const struct cmd_row cmd_serve_verbs[] = {
-	{
-		.name = "metrics",
-		.fn = cmd_serve_metrics,
-		.min_args = 1,
-		.max_args = 5,
-		.args = "[ADDR:]PORT",
-		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
-			"unless ADDR is given); the device is read at most once "
-			"per I (1s); Ctrl-C stops",
-		.example = "serve metrics 9464",
-		.flags = CMD_DEVICE | CMD_DEFAULT,
-		.keys = serve_keys,
 	},
 	{ 0 }
 };
