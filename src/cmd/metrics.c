@@ -33,9 +33,93 @@
 struct mx {
 	struct session *s;
 	struct prom_set *p;
+	struct mx_state *st;	/* the counters' history */
+	int64_t now;		/* the device's clock at this collection */
 	char port[12];
 	bool has_port;
 };
+
+/* One counter's history: its last reading, the 64-bit total made of it
+ * and its rate over the last interval (per ps; < 0: not known).
+ */
+struct mx_hist {
+	char key[PROM_KEY_LEN];
+	uint64_t raw, ext;
+	int64_t at;
+	double rate;
+	bool have;		/* read before */
+};
+
+/* The history of the device's 32-bit counters, made into 64-bit totals
+ * across their wraps.  A counter wrapping at max + 1 read at least twice
+ * per wrap increases by less than half its range between two readings;
+ * so a reading below the last is a wrap when the increase it implies is
+ * less than half the range, else a reset (a clear: the total goes on
+ * from the new value, as Prometheus does).  The increase is not sure
+ * when it is half the range or more, or when the last interval's rate
+ * says so: then no average is given for the interval, and a warning.
+ */
+static struct mx_hist *hist_get(struct mx_state *st, const char *key)
+{
+	struct mx_hist *h;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->h[i].key, key))
+			return &st->h[i];
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 16;
+
+		h = realloc(st->h, cap * sizeof(*h));
+		if (!h)
+			return NULL;
+		st->h = h;
+		st->cap = cap;
+	}
+	h = &st->h[st->n++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->key, sizeof(h->key), "%s", key);
+	h->rate = -1;
+	return h;
+}
+
+/* The reading v at device time now of a counter wrapping at max + 1:
+ * its 64-bit total; *d its increase since the last reading and *sure
+ * whether that is certain (false on the first reading).
+ */
+static uint64_t hist_extend(struct mx_hist *h, uint64_t v, uint64_t max,
+			    int64_t now, uint64_t *d, bool *sure)
+{
+	/* range 0: a 64-bit counter, whose arithmetic wraps by itself */
+	uint64_t range = max == UINT64_MAX ? 0 : max + 1;
+	uint64_t half = range ? range / 2 : UINT64_MAX / 2 + 1;
+
+	*d = 0;
+	*sure = false;
+	if (h->have) {
+		*d = range ? (v + range - h->raw % range) % range : v - h->raw;
+		if (v < h->raw && *d >= half)
+			*d = v;		/* a reset, not a wrap */
+		*sure = *d < half && !(h->rate > 0 && now > h->at &&
+				       h->rate * (double)(now - h->at) >=
+				       (double)half);
+		h->rate = now > h->at ? (double)*d / (double)(now - h->at) :
+			  h->rate;
+		h->ext += *d;
+	} else {
+		h->ext = v;
+	}
+	h->raw = v;
+	h->at = now;
+	h->have = true;
+	return h->ext;
+}
+
+void mx_state_release(struct mx_state *st)
+{
+	free(st->h);
+	memset(st, 0, sizeof(*st));
+}
 
 enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_UNIT, L_MAX };
 
@@ -154,8 +238,14 @@ static int find_counter(const struct slot_view *v, size_t n,
 static int add_counters(struct mx *m, unsigned slot, const char *sl,
 			struct slot_view *v)
 {
+	static const char help_total[] = "an algorithm counter (PPCC) in "
+		"base units: a 64-bit total this process makes of the "
+		"device's 32-bit counter across its wraps, from the device's "
+		"value at its first reading";
 	struct session *s = m->s;
 	uint32_t vals[ALGO_MAX_COUNTERS];
+	uint64_t d[ALGO_MAX_COUNTERS] = { 0 };
+	bool sure[ALGO_MAX_COUNTERS] = { false };
 	struct prom_label l[L_MAX];
 	int isum, inum, rc;
 	size_t i, n;
@@ -167,8 +257,22 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		const char *units = c->desc ? c->desc->units : "";
 		bool gauge = c->desc && c->desc->kind != ALGO_CK_SUM;
 		const char *suf;
-		char name[64];
+		char name[64], key[PROM_KEY_LEN];
+		uint64_t total = vals[i];
+		struct mx_hist *h;
 		double k;
+
+		if (!gauge) {	/* a total across the device's wraps */
+			snprintf(key, sizeof(key), "%s/%u/%s", s->devid, slot,
+				 c->info.name);
+			h = hist_get(m->st, key);
+			if (!h)
+				return pcb_error(&s->err, PCB_E_NOMEM,
+						 "out of memory");
+			total = hist_extend(h, vals[i], c->info.max ?
+					    c->info.max : UINT32_MAX, m->now,
+					    &d[i], &sure[i]);
+		}
 
 		suf = base_unit(units, &k);
 		if (!suf && fxp_units(units, &k))
@@ -186,24 +290,36 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		       suf ? NULL : units);
 		if (!suf)
 			rc = prom_add_u64(m->p, name, gauge ? PROM_GAUGE :
-					  PROM_COUNTER, "an algorithm counter "
-					  "(PPCC), as 'counter show'", l, L_MAX,
-					  vals[i], &s->err);
+					  PROM_COUNTER, gauge ? "an algorithm "
+					  "counter (PPCC), as 'counter show'" :
+					  help_total, l, L_MAX, total, &s->err);
 		else
 			rc = prom_add(m->p, name, gauge ? PROM_GAUGE :
-				      PROM_COUNTER, "an algorithm counter "
-				      "(PPCC) in base units", l, L_MAX,
-				      in_base(vals[i], k), &s->err);
+				      PROM_COUNTER, gauge ? "an algorithm "
+				      "counter (PPCC) in base units" :
+				      help_total, l, L_MAX,
+				      in_base((double)total, k), &s->err);
 	}
 	isum = find_counter(v, n, "SUM_RTT");
 	inum = find_counter(v, n, "NUM_RTT");
-	if (rc || isum < 0 || inum < 0 || !vals[inum])
+	if (rc || isum < 0 || inum < 0)
 		return rc;
+	if ((d[isum] || d[inum]) && (!sure[isum] || !sure[inum])) {
+		sess_warn(s, "metrics: slot %u: %s or %s may have wrapped more "
+			  "than once since the last reading: no average RTT "
+			  "for this interval (read more often)", slot,
+			  v->counters[isum].info.name,
+			  v->counters[inum].info.name);
+		return 0;
+	}
+	if (!d[inum])	/* the first reading, or no sample meanwhile */
+		return 0;
 	labels(m, l, sl, v->name, NULL, NULL, NULL);
 	return prom_add(m->p, "pccbench_algo_avg_rtt_seconds", PROM_GAUGE,
-			"the average RTT since the counters were cleared: "
-			"SUM_RTT / NUM_RTT", l, L_MAX,
-			(double)vals[isum] / vals[inum] / 1e9, &s->err);
+			"the average RTT over the interval since the last "
+			"reading (its SUM_RTT / NUM_RTT increases); none on "
+			"the first reading or without samples", l, L_MAX,
+			(double)d[isum] / (double)d[inum] / 1e9, &s->err);
 }
 
 static int add_slots(struct mx *m)
@@ -358,15 +474,18 @@ static int add_retx(struct mx *m)
 	return rc;
 }
 
-int mx_collect(struct session *s, char **buf, size_t *len)
+int mx_collect(struct session *s, struct mx_state *st, char **buf,
+	       size_t *len)
 {
 	struct prom_set p;
-	struct mx m = { .s = s, .p = &p };
+	struct mx m = { .s = s, .p = &p, .st = st };
 	FILE *fp;
 	int rc;
 
 	prom_init(&p);
 	rc = sess_device(s);
+	if (!rc)
+		m.now = dev_now(s);
 	/* the host counters first: they name the port the others carry */
 	if (!rc) {
 		rc = add_host(&m);
@@ -438,11 +557,11 @@ int mx_parse_opts(struct session *s, const char *who,
 	return 0;
 }
 
-static int write_out(struct session *s, const char *to)
+static int write_out(struct session *s, struct mx_state *st, const char *to)
 {
 	char *buf;
 	size_t len;
-	int rc = mx_collect(s, &buf, &len);
+	int rc = mx_collect(s, st, &buf, &len);
 
 	if (rc)
 		return rc;
@@ -462,8 +581,10 @@ static int write_out(struct session *s, const char *to)
 static int cmd_export_metrics(struct session *s, int argc, char **argv)
 {
 	struct mx_opts o = { 0 };
+	struct mx_state st = { 0 };
 	int64_t t0, next;
-	int rc = mx_parse_opts(s, "export metrics", export_keys, argc, argv, &o);
+	int rc = mx_parse_opts(s, "export metrics", export_keys, argc, argv,
+			       &o);
 
 	if (!rc && (o.every || o.dur) && !o.to)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'every' "
@@ -473,15 +594,15 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'for D' "
 			       "needs 'every I'");
 	if (!rc)
-		rc = write_out(s, o.to);
+		rc = write_out(s, &st, o.to);
 	if (rc || !o.every)
-		return rc;
+		goto out;
 	t0 = dev_now(s);
 	for (next = t0 + o.every; !rc && (!o.dur || next <= t0 + o.dur);
 	     next += o.every) {
 		rc = dev_run_until(s, next, false);
 		if (!rc)
-			rc = write_out(s, o.to);
+			rc = write_out(s, &st, o.to);
 	}
 	if (rc == -PCB_E_INTR && !o.dur) {	/* Ctrl-C: the way out */
 		pcb_err_reset(&s->err);
@@ -489,6 +610,8 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 			*s->stop = 0;
 		rc = 0;
 	}
+out:
+	mx_state_release(&st);
 	return rc;
 }
 

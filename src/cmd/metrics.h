@@ -20,7 +20,24 @@ int mx_parse_opts(struct session *s, const char *who,
 		  const struct cmd_kw *keys, int argc, char **argv,
 		  struct mx_opts *o);
 
-/* Everything, once, as exposition text (malloc'd, the caller frees). */
-int mx_collect(struct session *s, char **buf, size_t *len);
+#define PROM_KEY_LEN 320
+
+/* What one collection leaves for the next: the counters' last readings
+ * (metrics.c), so totals go on across the device's 32-bit wraps and an
+ * average covers the interval between two collections.  Zeroed to start;
+ * mx_state_release frees it.
+ */
+struct mx_hist;
+struct mx_state {
+	struct mx_hist *h;
+	size_t n, cap;
+};
+void mx_state_release(struct mx_state *st);
+
+/* Everything, once, as exposition text (malloc'd, the caller frees);
+ * st carries the counters' history from one collection to the next.
+ */
+int mx_collect(struct session *s, struct mx_state *st, char **buf,
+	       size_t *len);
 
 #endif

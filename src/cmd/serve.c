@@ -57,6 +57,7 @@ struct conn {
 struct srv {
 	struct session *s;
 	int64_t every_ns, timeout_ns;
+	struct mx_state st;	/* the counters' history */
 	char *text;		/* the last collection */
 	size_t len;
 	int64_t at;		/* when (monotonic ns); text NULL: never */
@@ -256,7 +257,7 @@ static void srv_refresh(struct srv *v)
 	if ((v->text || *v->err) && now - v->at < v->every_ns)
 		return;
 	v->at = now;
-	if (mx_collect(v->s, &buf, &len)) {
+	if (mx_collect(v->s, &v->st, &buf, &len)) {
 		snprintf(v->err, sizeof(v->err), "%s\n", v->s->err.msg);
 		fprintf(v->s->errfp, "serve metrics: %s", v->err);
 		pcb_err_reset(&v->s->err);
@@ -459,6 +460,7 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 	}
 	MHD_stop_daemon(d);
 	free(v.text);
+	mx_state_release(&v.st);
 	if (!rc && s->stop && *s->stop == SIGINT)
 		*s->stop = 0;	/* Ctrl-C: the way out */
 	return rc;

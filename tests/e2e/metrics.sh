@@ -36,10 +36,34 @@ wait_for() {
 "$BIN" export metrics >"$tmp/once.prom" || fail=1
 lint=$(promtool check metrics <"$tmp/once.prom" 2>&1)
 check "promtool check metrics" "0 " "$? $lint"
-# the average RTT is counter show's, in seconds
-ns=$("$BIN" -j counter show | jget avg_rtt_ns)
-s=$(sed -n 's/^pccbench_algo_avg_rtt_seconds{.*} //p' "$tmp/once.prom")
-check "avg RTT" "ok" "$(awk -v a="$ns" -v b="$s" 'BEGIN { d = a / 1e9 - b; if (a > 0 && d < 1e-10 && d > -1e-10) print "ok"; else print a, b }')"
+# one reading: SUM_RTT is counter show's, in seconds; no average (an
+# average covers the interval between two readings)
+ns=$("$BIN" -j counter show | tr '{' '\n' | sed -n 's/.*"name":"ZTR_CC_SUM_RTT","value":\([0-9]*\).*/\1/p')
+s=$(sed -n 's/^pccbench_algo_seconds_total{.*"ZTR_CC_SUM_RTT"} //p' "$tmp/once.prom")
+check "SUM_RTT" "ok" "$(awk -v a="$ns" -v b="$s" 'BEGIN { d = a / 1e9 - b; if (a > 0 && d < 1e-10 && d > -1e-10) print "ok"; else print a, b }')"
+check "no average from one reading" "0" "$(grep -c '^pccbench_algo_avg_rtt_seconds' "$tmp/once.prom")"
+
+# ZTR_CC_SUM_RTT (ns) is 32-bit: 200 ms of a 64:1 incast at 400G wraps it
+# twice.  Read every 10 ms, the exported total goes on past 2^32 ns (the
+# device's value plus whole wraps) and the average covers the last
+# interval: between the device's MIN_RTT and MAX_RTT and within 50 % of
+# the wrap-corrected average since the clear (the device's own ratio,
+# SUM_RTT / NUM_RTT, is a third of it after the wraps)
+w="$tmp/wrap"
+mkdir "$w"
+XDG_STATE_HOME="$w" "$BIN" -c "algo debug on; sim scenario incast senders 64 rate 400g; export metrics to $w/w.prom every 10ms for 200ms" >/dev/null || fail=1
+raw=$(XDG_STATE_HOME="$w" "$BIN" -j counter show | tr '{' '\n' | sed -n 's/.*"name":"ZTR_CC_SUM_RTT","value":\([0-9]*\).*/\1/p')
+v() { sed -n "s/^$1{.*$2} //p" "$w/w.prom"; }
+sum=$(v pccbench_algo_seconds_total '"ZTR_CC_SUM_RTT"')
+num=$(v pccbench_algo_events_total '"ZTR_CC_NUM_RTT"')
+avg=$(v pccbench_algo_avg_rtt_seconds '')
+lo=$(v pccbench_algo_extreme_seconds '"ZTR_CC_MIN_RTT"')
+hi=$(v pccbench_algo_extreme_seconds '"ZTR_CC_MAX_RTT"')
+check "SUM_RTT: the device's value and whole wraps ($raw, $sum)" "ok" \
+	"$(awk -v r="$raw" -v s="$sum" 'BEGIN { k = (s * 1e9 - r) / 4294967296; d = k - int(k + 0.5); if (k >= 1 && d < 1e-6 && d > -1e-6) print "ok"; else print k }')"
+check "average over the last interval ($avg; $lo..$hi; $sum / $num)" "ok" \
+	"$(awk -v a="$avg" -v l="$lo" -v h="$hi" -v s="$sum" -v n="$num" 'BEGIN { m = s / n; if (a >= l && a <= h && a > m / 1.5 && a < m * 1.5) print "ok"; else print "no" }')"
+promtool check metrics <"$w/w.prom" >/dev/null 2>&1 || check "promtool: the wrapped file" "ok" "no"
 # a host counter: the IB 4-byte words as bytes (the sim's host NICs
 # count what the device's fabric ran in this process)
 w=$("$BIN" -j -c "sleep 1ms; export metrics to $tmp/host.prom; counter show host" |
@@ -76,7 +100,7 @@ prometheus-node-exporter --web.listen-address="127.0.0.1:$np" \
 	--collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$tf" >"$tmp/node.log" 2>&1 &
 pids="$pids $!"
-wait_for "http://127.0.0.1:$np/metrics" pccbench_algo_avg_rtt_seconds || fail=1
+wait_for "http://127.0.0.1:$np/metrics" pccbench_algo_enabled || fail=1
 "$BIN" export metrics to "$tf/pccbench.prom" every 1ms for 40ms &
 exporter=$!
 n=0
@@ -84,7 +108,7 @@ bad=0
 while kill -0 "$exporter" 2>/dev/null || [ $n -lt 3 ]; do
 	curl -s --max-time 5 "http://127.0.0.1:$np/metrics" >"$tmp/scrape"
 	grep -q '^node_textfile_scrape_error 0$' "$tmp/scrape" &&
-		grep -q '^pccbench_algo_avg_rtt_seconds{' "$tmp/scrape" || bad=$((bad + 1))
+		grep -q '^pccbench_algo_enabled{' "$tmp/scrape" || bad=$((bad + 1))
 	n=$((n + 1))
 	[ $n -ge 200 ] && break
 done
@@ -108,7 +132,7 @@ check "405 for POST" "405" "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$u
 curl -s "$url" >"$tmp/served.prom"
 check "served text passes promtool" "0" \
 	"$(promtool check metrics <"$tmp/served.prom" >/dev/null 2>&1; echo $?)"
-s=$(sed -n 's/^pccbench_algo_avg_rtt_seconds{.*} //p' "$tmp/served.prom")
+s=$(sed -n 's/^pccbench_algo_seconds_total{.*"ZTR_CC_SUM_RTT"} //p' "$tmp/served.prom")
 # read once per interval: a param written meanwhile shows only after it
 "$BIN" param set MAX_DELAY 300us >/dev/null || fail=1
 check "cached for the interval" "0.00025" \
@@ -126,7 +150,7 @@ EOF
 prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--web.listen-address="127.0.0.1:$pp" >"$tmp/prom.log" 2>&1 &
 pids="$pids $!"
-q="http://127.0.0.1:$pp/api/v1/query?query=pccbench_algo_avg_rtt_seconds"
+q="http://127.0.0.1:$pp/api/v1/query?query=pccbench_algo_seconds_total"
 if wait_for "$q" '"result":\[{'; then
 	r=$(curl -s "$q")
 	check "prometheus: job and device" "yes" \
