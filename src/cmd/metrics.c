@@ -20,9 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "cmd/metrics.h"
+#include "discover.h"
 #include "device.h"
 #include "fxp.h"
 #include "prom.h"
@@ -38,6 +40,9 @@ struct mx {
 	char port[12];
 	bool has_port;
 };
+
+static int mx_devices(struct session *s, struct mx_state *st,
+		      const char *list);
 
 /* One counter's history: its last reading, the 64-bit total made of it
  * and its rate over the last interval (per ps; < 0: not known).
@@ -115,8 +120,20 @@ static uint64_t hist_extend(struct mx_hist *h, uint64_t v, uint64_t max,
 	return h->ext;
 }
 
+int mx_state_init(struct session *s, struct mx_state *st,
+		  const struct mx_opts *o)
+{
+	memset(st, 0, sizeof(*st));
+	return o->devices ? mx_devices(s, st, o->devices) : 0;
+}
+
 void mx_state_release(struct mx_state *st)
 {
+	size_t i;
+
+	for (i = 0; i < st->ndevs; i++)
+		sess_release(&st->devs[i]);
+	free(st->devs);
 	free(st->h);
 	memset(st, 0, sizeof(*st));
 }
@@ -474,24 +491,21 @@ static int add_retx(struct mx *m)
 	return rc;
 }
 
-int mx_collect(struct session *s, struct mx_state *st, char **buf,
-	       size_t *len)
+/* One device's series into p (its errors in its session's err). */
+static int collect_dev(struct session *s, struct mx_state *st,
+		       struct prom_set *p, char *port, size_t plen)
 {
-	struct prom_set p;
-	struct mx m = { .s = s, .p = &p, .st = st };
-	FILE *fp;
-	int rc;
+	struct mx m = { .s = s, .p = p, .st = st };
+	int rc = sess_device(s);
 
-	prom_init(&p);
-	rc = sess_device(s);
 	if (!rc)
 		m.now = dev_now(s);
 	/* the host counters first: they name the port the others carry */
 	if (!rc) {
 		rc = add_host(&m);
 		if (rc && rc != -PCB_E_NOMEM) {
-			sess_warn(s, "metrics: no host counters: %s",
-				  s->err.msg);
+			sess_warn(s, "metrics: %s: no host counters: %s",
+				  s->devid, s->err.msg);
 			pcb_err_reset(&s->err);
 			rc = 0;
 		}
@@ -500,6 +514,139 @@ int mx_collect(struct session *s, struct mx_state *st, char **buf,
 		rc = add_slots(&m);
 	if (!rc)
 		rc = add_retx(&m);
+	snprintf(port, plen, "%s", m.has_port ? m.port : "");
+	return rc;
+}
+
+/* A sysfs attribute's first line ("" when it cannot be read). */
+static void sysfs_line(const char *rdma, const char *attr, char *out,
+		       size_t len)
+{
+	char path[PCB_PATH_LEN], *buf = NULL;
+	struct pcb_err e = { 0 };
+	size_t n = 0;
+
+	*out = '\0';
+	if (!rdma[0] || strchr(rdma, '/') || pcb_path(path, sizeof(path), &e,
+	    "%s/class/infiniband/%s/%s", pcb_sysfs(), rdma, attr) ||
+	    pcb_read_file(path, 256, &buf, &n, &e))
+		return;
+	snprintf(out, len, "%.*s", (int)strcspn(buf, "\n"), buf);
+	free(buf);
+}
+
+/* pccbench_device_info: the names other exporters give the device (the
+ * RDMA device and netdev node_exporter's infiniband and ethtool
+ * collectors label with), its port, model and firmware, for joins.
+ */
+static int add_info(struct session *s, const struct pcb_nic *nics,
+		    size_t nn, const char *id, const char *port,
+		    struct prom_set *p, struct pcb_err *err)
+{
+	const struct pcb_nic *c = NULL;
+	char fw[64] = "";
+	struct prom_label l[6];
+	size_t i;
+
+	(void)s;
+	for (i = 0; i < nn; i++)
+		if (!strcmp(nics[i].bdf, id))
+			c = &nics[i];
+	if (c)
+		sysfs_line(c->rdma, "fw_ver", fw, sizeof(fw));
+	l[0] = (struct prom_label){ "device", id };
+	l[1] = (struct prom_label){ "rdma", c && c->rdma[0] ? c->rdma : NULL };
+	l[2] = (struct prom_label){ "netdev", c && c->netdev[0] ? c->netdev :
+				    NULL };
+	l[3] = (struct prom_label){ "port", *port ? port : NULL };
+	l[4] = (struct prom_label){ "model", c && c->model[0] ? c->model :
+				    NULL };
+	l[5] = (struct prom_label){ "fw", *fw ? fw : NULL };
+	return prom_add(p, "pccbench_device_info", PROM_GAUGE, "1 for each "
+			"device, its other names as labels (the RDMA device "
+			"and netdev node_exporter labels with): join on them",
+			l, 6, 1, err);
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Every device, each into its own set merged when whole: a device that
+ * fails is pccbench_device_up 0 and a warning with its error, never a
+ * hole in the others.
+ */
+static int collect_all(struct session *s, struct mx_state *st,
+		       struct prom_set *all)
+{
+	static const struct prom_label ver = { "version", PCCB_VERSION };
+	struct pcb_nic *nics = NULL;
+	struct pcb_err e = { 0 };
+	size_t i, nn = 0, nd = st->ndevs ? st->ndevs : 1;
+	int rc;
+
+	st->nfailed = 0;
+	rc = prom_add(all, "pccbench_build_info", PROM_GAUGE, "1; the "
+		      "version of pccbench as a label", &ver, 1, 1, &s->err);
+	if (pcb_discover(&nics, &nn, &e))	/* no names to join: fine */
+		nn = 0;
+	for (i = 0; !rc && i < nd; i++) {
+		struct session *d = st->ndevs ? &st->devs[i] : s;
+		struct prom_set one;
+		struct prom_label l;
+		char port[12], id[sizeof(d->devid)];
+		int64_t t0 = mono_ns();
+		int drc;
+
+		prom_init(&one);
+		drc = collect_dev(d, st, &one, port, sizeof(port));
+		snprintf(id, sizeof(id), "%s", d->devid[0] ? d->devid :
+			 d->devname);
+		if (drc == -PCB_E_NOMEM) {
+			s->err = d->err;
+			rc = drc;
+		} else if (drc) {
+			sess_warn(s, "metrics: %s: %s", id, d->err.msg);
+			if (!st->nfailed++)
+				st->err = d->err;
+			pcb_err_reset(&d->err);
+		} else {
+			rc = prom_merge(all, &one, &s->err);
+			if (!rc)
+				rc = add_info(d, nics, nn, id, port, all,
+					      &s->err);
+		}
+		prom_release(&one);
+		l = (struct prom_label){ "device", id };
+		if (!rc)
+			rc = prom_add(all, "pccbench_device_up", PROM_GAUGE,
+				      "1 when the device was read whole, 0 "
+				      "when it failed (the error is logged)",
+				      &l, 1, !drc, &s->err);
+		if (!rc)
+			rc = prom_add(all, "pccbench_scrape_duration_seconds",
+				      PROM_GAUGE, "how long reading the "
+				      "device took", &l, 1,
+				      (double)(mono_ns() - t0) / 1e9,
+				      &s->err);
+	}
+	free(nics);
+	return rc;
+}
+
+int mx_collect(struct session *s, struct mx_state *st, char **buf,
+	       size_t *len)
+{
+	struct prom_set p;
+	FILE *fp;
+	int rc;
+
+	prom_init(&p);
+	rc = collect_all(s, st, &p);
 	*buf = NULL;
 	*len = 0;
 	if (!rc) {
@@ -521,10 +668,88 @@ int mx_collect(struct session *s, struct mx_state *st, char **buf,
 	return rc;
 }
 
+/* The sessions of `devices all|DEV,DEV...`: the host's NVIDIA NIC ports
+ * (physical functions that reach PPCC) or those named, each opened like
+ * the session's own device but read-only (metrics never write).
+ */
+static int mx_devices(struct session *s, struct mx_state *st,
+		      const char *list)
+{
+	struct pcb_nic *nics = NULL;
+	char *names[MX_MAX_DEVS], *copy = NULL, *tok, *save = NULL;
+	size_t i, n = 0, nn = 0;
+	int rc = 0;
+
+	if (!strcmp(list, "all")) {
+		rc = pcb_discover(&nics, &nn, &s->err);
+		for (i = 0; !rc && i < nn && n < MX_MAX_DEVS; i++)
+			if (pcb_fn_has_ppcc(nics[i].kind) && !nics[i].vf)
+				names[n++] = nics[i].bdf;
+		if (!rc && !n)
+			rc = pcb_error(&s->err, PCB_E_DEVICE, "metrics: "
+				       "devices all: no NVIDIA NIC port on "
+				       "this host ('dev list')");
+	} else {
+		copy = strdup(list);
+		if (!copy)
+			return pcb_error(&s->err, PCB_E_NOMEM,
+					 "out of memory");
+		for (tok = strtok_r(copy, ",", &save); tok && !rc;
+		     tok = strtok_r(NULL, ",", &save)) {
+			for (i = 0; i < n && strcmp(names[i], tok); i++)
+				;
+			if (i < n)
+				rc = pcb_error(&s->err, PCB_E_USAGE, "metrics: "
+					       "devices: '%s' given twice",
+					       tok);
+			else if (n == MX_MAX_DEVS)
+				rc = pcb_error(&s->err, PCB_E_USAGE, "metrics: "
+					       "devices: more than %d",
+					       MX_MAX_DEVS);
+			else
+				names[n++] = tok;
+		}
+		if (!rc && !n)
+			rc = pcb_error(&s->err, PCB_E_USAGE, "metrics: "
+				       "devices: give all or DEV,DEV...");
+	}
+	if (!rc) {
+		st->devs = calloc(n, sizeof(*st->devs));
+		if (!st->devs)
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	for (i = 0; !rc && i < n; i++) {
+		struct session *d = &st->devs[i];
+
+		sess_init(d, names[i]);
+		st->ndevs++;
+		d->backend = s->backend ? strdup(s->backend) : NULL;
+		d->mstreg_prog = s->mstreg_prog ? strdup(s->mstreg_prog) :
+				 NULL;
+		d->telemetry = s->telemetry ? strdup(s->telemetry) : NULL;
+		d->timeout_ms = s->timeout_ms;
+		d->read_only = true;
+		d->errfp = s->errfp;
+		d->out = s->out;
+		d->stop = s->stop;
+		if (!d->devname || (s->backend && !d->backend) ||
+		    (s->mstreg_prog && !d->mstreg_prog) ||
+		    (s->telemetry && !d->telemetry))
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		else if (sess_set_device(d, names[i]))
+			rc = pcb_error(&s->err, d->err.code, "%s",
+				       d->err.msg);
+	}
+	free(copy);
+	free(nics);
+	return rc;
+}
+
 static const struct cmd_kw export_keys[] = {
 	{ .name = "to", .arg = "FILE", .flags = KW_FILE },
 	{ .name = "every", .arg = "I" },
 	{ .name = "for", .arg = "D" },
+	{ .name = "devices", .arg = "all|DEV,..." },
 	{ 0 }
 };
 
@@ -543,8 +768,9 @@ int mx_parse_opts(struct session *s, const char *who,
 		if (i + 1 >= argc)
 			return pcb_error(&s->err, PCB_E_USAGE, "%s: '%s' "
 					 "needs %s", who, kw->name, kw->arg);
-		if (!strcmp(kw->name, "to")) {
-			o->to = argv[i + 1];
+		if (!strcmp(kw->name, "to") || !strcmp(kw->name, "devices")) {
+			*(kw->name[0] == 't' ? &o->to : &o->devices) =
+				argv[i + 1];
 			continue;
 		}
 		d = kw->name[0] == 'e' ? &o->every : kw->name[0] == 't' ?
@@ -557,6 +783,9 @@ int mx_parse_opts(struct session *s, const char *who,
 	return 0;
 }
 
+/* One collection to FILE or stdout; a device that failed (its error
+ * already a warning) is the return code of a single export.
+ */
 static int write_out(struct session *s, struct mx_state *st, const char *to)
 {
 	char *buf;
@@ -594,7 +823,14 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'for D' "
 			       "needs 'every I'");
 	if (!rc)
+		rc = mx_state_init(s, &st, &o);
+	if (!rc)
 		rc = write_out(s, &st, o.to);
+	if (!rc && !o.every && st.nfailed) {
+		s->err = st.err;	/* reported once already: a warning */
+		s->reported = true;
+		rc = -st.err.code;
+	}
 	if (rc || !o.every)
 		goto out;
 	t0 = dev_now(s);
@@ -619,7 +855,7 @@ const struct cmd_row cmd_export_verbs[] = {
 	{
 		.name = "metrics",
 		.fn = cmd_export_metrics,
-		.max_args = 6,
+		.max_args = 8,
 		.help = "params, algorithm and host counters and retx bins in the "
 			"Prometheus text format: stdout, or FILE replaced whole "
 			"(node_exporter's textfile collector), again each I",

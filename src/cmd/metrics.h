@@ -11,7 +11,7 @@
 #include "session.h"
 
 struct mx_opts {
-	const char *to;
+	const char *to, *devices;
 	int64_t every, dur, timeout;	/* ps; 0: not given */
 };
 
@@ -27,11 +27,22 @@ int mx_parse_opts(struct session *s, const char *who,
  * average covers the interval between two collections.  Zeroed to start;
  * mx_state_release frees it.
  */
+#define MX_MAX_DEVS 64
+
 struct mx_hist;
 struct mx_state {
 	struct mx_hist *h;
 	size_t n, cap;
+	/* `devices`: a session per device; none: the session's own */
+	struct session *devs;
+	size_t ndevs;
+	/* the last collection: devices that failed, the first's error */
+	size_t nfailed;
+	struct pcb_err err;
 };
+/* The devices of o->devices (none: the session's own device). */
+int mx_state_init(struct session *s, struct mx_state *st,
+		  const struct mx_opts *o);
 void mx_state_release(struct mx_state *st);
 
 /* Everything, once, as exposition text (malloc'd, the caller frees);

@@ -328,6 +328,7 @@ static const struct cmd_kw serve_keys[] = {
 	{ .name = "every", .arg = "I" },
 	{ .name = "for", .arg = "D" },
 	{ .name = "timeout", .arg = "T" },
+	{ .name = "devices", .arg = "all|DEV,..." },
 	{ 0 }
 };
 
@@ -422,8 +423,12 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 			   argv + 1, &o);
 	if (!rc)
 		rc = parse_listen(s, argv[0], &sa, &v6);
-	if (rc)
+	if (!rc)
+		rc = mx_state_init(s, &v.st, &o);
+	if (rc) {
+		mx_state_release(&v.st);
 		return rc;
+	}
 	v.every_ns = o.every ? o.every / 1000 : 1000000000LL;
 	v.timeout_ns = o.timeout ? o.timeout / 1000 : 10000000000LL;
 	/* the daemon's idle timeout (whole seconds): for a connection
@@ -438,10 +443,12 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, &v,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, &v,
 			     MHD_OPTION_END);
-	if (!d)
+	if (!d) {
+		mx_state_release(&v.st);
 		return pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
 				 "listen on %s (in use, or not an address "
 				 "of this host?)", argv[0]);
+	}
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	if (v6)
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
@@ -471,7 +478,7 @@ const struct cmd_row cmd_serve_verbs[] = {
 		.name = "metrics",
 		.fn = cmd_serve_metrics,
 		.min_args = 1,
-		.max_args = 7,
+		.max_args = 9,
 		.args = "[ADDR:]PORT",
 		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
 			"unless ADDR is given); the device is read at most once "

@@ -76,6 +76,43 @@ check "a param in seconds" 'pccbench_param_seconds{device="sim:default",slot="1"
 check "HELP and TYPE once per family" "0" \
 	"$(grep '^# TYPE' "$tmp/once.prom" | sort | uniq -d | wc -l)"
 
+# one endpoint per host (issue 35.1, 35.2): `devices all` reads every
+# NVIDIA port of the fixture host; two do not answer (no fwctl node, no
+# such mstreg device): each is pccbench_device_up 0 with its error
+# logged, while the one that answers is served whole, with the names
+# node_exporter's collectors use as device_info labels
+fx="$top/tests/fixtures"
+mkdir "$tmp/bin"
+ln -s "$top/${O:-build}/tests/fake-mstreg" "$tmp/bin/mstreg"
+PATH="$tmp/bin:$PATH" PCCBENCH_PCI_DUMP="$fx/pci/lspci-x.txt" \
+	PCCBENCH_SYSFS="$fx/sysfs" PCCBENCH_DEVROOT="$tmp/dev" \
+	FAKE_MSTREG_DEVICE=0000:08:00.1 FAKE_MSTREG_SIM="fake" \
+	"$BIN" export metrics devices all >"$tmp/all.prom" 2>"$tmp/all.err"
+check "devices all: exit (two failed)" "2" "$?"
+check "devices all: up" 'pccbench_device_up{device="0000:03:00.0"} 0
+pccbench_device_up{device="0000:08:00.0"} 0
+pccbench_device_up{device="0000:08:00.1"} 1' "$(grep '^pccbench_device_up' "$tmp/all.prom")"
+check "devices all: the errors logged" "2" \
+	"$(grep -c -e '^warning: metrics: 0000:03:00.0:.*Failed to open device' -e '^warning: metrics: 0000:08:00.0:.*cannot open' "$tmp/all.err")"
+check "devices all: the one that answers, whole" "4" \
+	"$(grep -c '^pccbench_algo_enabled{device="0000:08:00.1"' "$tmp/all.prom")"
+check "devices all: device_info" \
+	'pccbench_device_info{device="0000:08:00.1",rdma="mlx5_1",netdev="ens1f1np1",model="ConnectX-7",fw="28.39.1002"} 1' \
+	"$(grep '^pccbench_device_info' "$tmp/all.prom")"
+check "devices all: promtool" "0" \
+	"$(promtool check metrics <"$tmp/all.prom" >/dev/null 2>&1; echo $?)"
+# a list: sims and a PCI address that is not there
+"$BIN" export metrics devices sim:m1,0000:ff:1f.7,sim:m2 >"$tmp/list.prom" 2>/dev/null
+check "devices list: exit" "2" "$?"
+check "devices list: up" "1 0 1" "$(sed -n 's/^pccbench_device_up{.*} //p' "$tmp/list.prom" | tr '\n' ' ' | sed 's/ $//')"
+check "devices list: both sims" "4 4" \
+	"$(grep -c '^pccbench_algo_enabled{device="sim:m1"' "$tmp/list.prom") $(grep -c '^pccbench_algo_enabled{device="sim:m2"' "$tmp/list.prom")"
+check "build_info" 'pccbench_build_info{version="'"$("$BIN" --version | awk '{ print $NF }')"'"} 1' \
+	"$(grep '^pccbench_build_info' "$tmp/list.prom")"
+check "scrape duration per device" "3" "$(grep -c '^pccbench_scrape_duration_seconds{device=' "$tmp/list.prom")"
+"$BIN" export metrics devices sim:m1,sim:m1 >/dev/null 2>&1
+check "devices given twice" "1" "$?"
+
 # bad input: one line, exit 1, no file
 tf="$tmp/textfile"
 mkdir "$tf"
