@@ -16,6 +16,7 @@
  * text.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,19 +448,23 @@ static int add_host(struct mx *m)
 	return rc;
 }
 
-/* The adp_retx bins while the histogram runs: timeouts per bin, each
- * bin's range in seconds as labels (the last one open).
+/* The adp_retx bins while the histogram runs, as a Prometheus histogram
+ * of the retransmission timeouts' durations: a bucket per bin, its upper
+ * bound in seconds as `le` (the last bin is open: +Inf), counts
+ * cumulative, so histogram_quantile() works.  No _sum: the device counts
+ * per bin, and the open last bin has no value to estimate it from.
  */
 static int add_retx(struct mx *m)
 {
 	struct session *s = m->s;
-	uint64_t bins[RETX_MAX_BINS], lo, hi, u;
-	struct prom_label l[L_MAX + 2];
+	uint64_t bins[RETX_MAX_BINS], lo, hi, u, cum = 0;
+	struct prom_bucket b[RETX_MAX_BINS + 1];
+	struct prom_label l[L_MAX];
 	struct retx_dev *rd;
 	struct retx_cfg cfg;
 	bool running = false;
 	uint32_t i;
-	int rc = 0;
+	size_t nb = 0;
 
 	if (dev_retx(s, &rd)) {		/* a device without one */
 		pcb_err_reset(&s->err);
@@ -469,29 +474,27 @@ static int add_retx(struct mx *m)
 	if (!running)
 		return 0;
 	u = tel_retx_unit_ps(cfg.unit);
-	for (i = 0; !rc && i < cfg.num_bins && i < RETX_MAX_BINS; i++) {
-		char b[8], from[40], to[40];
-
+	for (i = 0; i < cfg.num_bins && i < RETX_MAX_BINS; i++) {
 		tel_retx_bin_range(&cfg, i, &lo, &hi);
-		snprintf(b, sizeof(b), "%u", i);
-		snprintf(from, sizeof(from), "%.9g", (double)lo * u * 1e-12);
+		cum += bins[i];
+		b[nb].le = hi == UINT64_MAX ? INFINITY :
+			   (double)(hi + 1) * (double)u / 1e12;
+		b[nb++].count = cum;
 		if (hi == UINT64_MAX)
-			snprintf(to, sizeof(to), "+Inf");
-		else
-			snprintf(to, sizeof(to), "%.9g",
-				 (double)(hi + 1) * u * 1e-12);
-		labels(m, l, NULL, NULL, "bin", b, NULL);
-		l[L_MAX] = (struct prom_label){ "from_seconds", from };
-		l[L_MAX + 1] = (struct prom_label){ "to_seconds", to };
-		rc = prom_add_u64(m->p, "pccbench_retx_timeouts_total",
-				  PROM_COUNTER, "retransmission timeouts in "
-				  "the adp_retx histogram's bin [from, to)",
-				  l, L_MAX + 2, bins[i], &s->err);
+			break;
 	}
-	return rc;
+	if (!nb || !isinf(b[nb - 1].le)) {	/* every bin closed */
+		b[nb].le = INFINITY;
+		b[nb++].count = cum;
+	}
+	labels(m, l, NULL, NULL, NULL, NULL, NULL);
+	return prom_add_hist(m->p, "pccbench_retx_timeout_seconds",
+			     "retransmission timeouts by duration: the adp_retx "
+			     "histogram's bins as buckets (le: a bin's upper "
+			     "bound); no _sum (the device counts per bin)", l,
+			     L_MAX, b, nb, NAN, &s->err);
 }
 
-/* One device's series into p (its errors in its session's err). */
 static int collect_dev(struct session *s, struct mx_state *st,
 		       struct prom_set *p, char *port, size_t plen)
 {

@@ -32,7 +32,7 @@ wait_for() {
 }
 
 # some traffic on the sim, counters on, the retx histogram running
-"$BIN" -c 'algo debug on; retx start; sim run 2ms' >/dev/null || fail=1
+"$BIN" -c 'algo debug on; retx start; sim scenario incast senders 16 loss 0.01; sim run 5ms' >/dev/null || fail=1
 "$BIN" export metrics >"$tmp/once.prom" || fail=1
 lint=$(promtool check metrics <"$tmp/once.prom" 2>&1)
 check "promtool check metrics" "0 " "$? $lint"
@@ -70,7 +70,16 @@ w=$("$BIN" -j -c "sleep 1ms; export metrics to $tmp/host.prom; counter show host
 	tr '{' '\n' | sed -n 's/"name":"port_rcv_data","value":\([0-9]*\).*/\1/p')
 b=$(sed -n 's/^pccbench_host_port_rcv_data_bytes_total{device="sim:default"} //p' "$tmp/host.prom")
 check "port_rcv_data as bytes" "yes $((w * 4))" "$([ "${w:-0}" -gt 0 ] && echo yes) $b"
-check "retx bins" "8" "$(grep -c '^pccbench_retx_timeouts_total{' "$tmp/once.prom")"
+# the adp_retx histogram as a Prometheus histogram (issue 35.3): a
+# bucket per bin at its upper bound, cumulative, the open last bin +Inf,
+# _count the total; equal to what `retx read` counts
+"$BIN" -j retx read | tr '{' '\n' | sed -n 's/.*"to":\([0-9a-z]*\),"unit":"usec","count":\([0-9]*\).*/\1 \2/p' |
+	awk '{ c += $2; printf "pccbench_retx_timeout_seconds_bucket{device=\"sim:default\",le=\"%s\"} %d\n", $1 == "null" ? "+Inf" : ($1 + 1) / 1e6, c }
+	END { printf "pccbench_retx_timeout_seconds_count{device=\"sim:default\"} %d\n", c }' >"$tmp/hist.want"
+check "retx histogram" "$(cat "$tmp/hist.want")" "$(grep '^pccbench_retx_timeout_seconds_' "$tmp/host.prom")"
+check "retx histogram: timeouts seen" "yes" \
+	"$(awk '/_count/ { if ($2 > 0) print "yes"; else print "none" }' "$tmp/hist.want")"
+
 check "a param in seconds" 'pccbench_param_seconds{device="sim:default",slot="1",algo="ZTR_RTT_DEBUG",param="MAX_DELAY"} 0.00025' \
 	"$(grep '^pccbench_param_seconds.*MAX_DELAY' "$tmp/once.prom")"
 check "HELP and TYPE once per family" "0" \
@@ -195,6 +204,17 @@ if wait_for "$q" '"result":\[{'; then
 	v=$(echo "$r" | sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')
 	check "prometheus: the value served" "ok" \
 		"$(awk -v a="$s" -v b="$v" 'BEGIN { if (a > 0 && a == b + 0) print "ok"; else print a, b }')"
+	# the median as histogram_quantile interpolates it, from the text
+	# served: in the bucket that holds it
+	hq=$(awk -F'[" ]' 'BEGIN { n = 0 } /^pccbench_retx_timeout_seconds_bucket/ { le[n] = $4; c[n++] = $NF }
+		/^pccbench_retx_timeout_seconds_count/ { t = $NF }
+		END { r = t / 2; for (i = 0; i < n; i++) if (c[i] >= r) break;
+		lo = i ? le[i - 1] : 0; pc = i ? c[i - 1] : 0
+		printf "%.9g", lo + (le[i] - lo) * (r - pc) / (c[i] - pc) }' "$tmp/served.prom")
+	hv=$(curl -s "http://127.0.0.1:$pp/api/v1/query?query=histogram_quantile(0.5,pccbench_retx_timeout_seconds_bucket)" |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p')
+	check "prometheus: histogram_quantile" "ok" \
+		"$(awk -v a="$hq" -v b="$hv" 'BEGIN { d = a - b; if (a > 0 && d < 1e-12 && d > -1e-12) print "ok"; else print a, b }')"
 else
 	fail=1
 	tail -5 "$tmp/prom.log"
