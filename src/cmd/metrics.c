@@ -7,8 +7,8 @@
  * NUM_RTT, as `counter show`); then the device's host counters (the
  * kernel's and ethtool's names, device.h) and, while the adp_retx
  * histogram runs, its bins.  Values are in base units (seconds, bytes,
- * bytes per second) where the descriptor gives a unit we know; others
- * keep theirs and say it in a `unit` label.
+ * bytes per second) where the descriptor gives a unit we know, the unit
+ * in the name, never in a label (param_unit says how each is decided).
  *
  * `export metrics to FILE` replaces FILE whole (temp file + rename,
  * fsafe.h), so node_exporter's textfile collector never reads half of
@@ -139,11 +139,11 @@ void mx_state_release(struct mx_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
-enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_UNIT, L_MAX };
+enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_MAX };
 
 static size_t labels(const struct mx *m, struct prom_label *l,
 		     const char *slot, const char *algo, const char *key,
-		     const char *val, const char *unit)
+		     const char *val)
 {
 	l[L_DEVICE] = (struct prom_label){ "device", m->s->devid };
 	l[L_PORT] = (struct prom_label){ "port", m->has_port ? m->port :
@@ -151,13 +151,11 @@ static size_t labels(const struct mx *m, struct prom_label *l,
 	l[L_SLOT] = (struct prom_label){ "slot", slot };
 	l[L_ALGO] = (struct prom_label){ "algo", algo };
 	l[L_KEY] = (struct prom_label){ key ? key : "param", val };
-	l[L_UNIT] = (struct prom_label){ "unit", unit && *unit ? unit : NULL };
 	return L_MAX;
 }
 
 /* A descriptor's unit as a metric name's suffix and what to divide by
- * for base units; NULL when it has none we know (the unit then goes in a
- * label).
+ * for base units; NULL when it has none (param_unit decides then).
  */
 static const char *base_unit(const char *units, double *div)
 {
@@ -190,6 +188,46 @@ static double in_base(double v, double div)
 	return v / div;
 }
 
+/* A param's metric name suffix and its value in the unit that names:
+ * base units where the descriptor's unit has one (base_unit); a
+ * dimensionless fraction as _ratio (fixed point as its real number,
+ * percent / 100, "/1024" / 1024, a log2 gain exponent as 2^-v: DCQCN's
+ * rpg_gd cuts by alpha / 2^gd); "B/100Gb/s" kept and named
+ * _bytes_per_100gbps (an increase per 100 Gb/s of port bandwidth, no
+ * base unit says that); a bool or a plain count unsuffixed.  NULL when
+ * the param is not described (a device's algorithm we have no descriptor
+ * for) or its unit is one we do not know: then only its raw value.
+ */
+static const char *param_unit(const struct param_view *p, uint32_t raw,
+			      double *v)
+{
+	unsigned fb = algo_ptype_frac_bits(p->type);
+	const char *u = p->units ? p->units : "", *suf;
+	double k;
+
+	*v = fb ? fxp_to_real(raw, fb) : raw;
+	if (!p->desc)
+		return NULL;
+	suf = base_unit(u, &k);
+	if (suf) {
+		*v = in_base(*v, k);
+		return suf;
+	}
+	if (!*u)
+		return fb ? "_ratio" : "";
+	if (!strcmp(u, "%") || !strcmp(u, "/1024")) {
+		*v /= u[0] == '%' ? 100 : 1024;
+		return "_ratio";
+	}
+	if (!strcmp(u, "log2")) {
+		*v = ldexp(1, -(int)(raw > 64 ? 64 : raw));
+		return "_ratio";
+	}
+	if (!strcmp(u, "B/100Gb/s"))
+		return "_bytes_per_100gbps";
+	return NULL;
+}
+
 static int add_params(struct mx *m, unsigned slot, const char *sl,
 		      struct slot_view *v)
 {
@@ -202,26 +240,23 @@ static int add_params(struct mx *m, unsigned slot, const char *sl,
 
 	for (i = 0; !rc && i < n && i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
-		unsigned fb = algo_ptype_frac_bits(p->type);
-		double real = fb ? fxp_to_real(vals[i], fb) : vals[i], k;
-		const char *suf = base_unit(p->units, &k);
+		double real;
+		const char *suf = param_unit(p, vals[i], &real);
 		char name[64];
 
-		snprintf(name, sizeof(name), "pccbench_param%s",
-			 suf ? suf : "");
-		labels(m, l, sl, v->name, "param", p->info.name,
-		       suf ? NULL : p->units);
-		rc = prom_add(m->p, name, PROM_GAUGE, "an algorithm "
-			      "parameter as a real number (base units where "
-			      "its unit is known, else as 'param get')", l,
-			      L_MAX, in_base(real, k), &s->err);
-		if (!rc) {
-			l[L_UNIT].value = NULL;
+		labels(m, l, sl, v->name, "param", p->info.name);
+		if (suf) {
+			snprintf(name, sizeof(name), "pccbench_param%s", suf);
+			rc = prom_add(m->p, name, PROM_GAUGE, "an algorithm "
+				      "parameter as a real number, in the unit "
+				      "its name says (none: a count or a bool)",
+				      l, L_MAX, real, &s->err);
+		}
+		if (!rc)
 			rc = prom_add_u64(m->p, "pccbench_param_raw",
 					  PROM_GAUGE, "an algorithm parameter's "
 					  "raw register value", l, L_MAX,
 					  vals[i], &s->err);
-		}
 	}
 	return rc;
 }
@@ -294,7 +329,7 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 
 		suf = base_unit(units, &k);
 		if (!suf && fxp_units(units, &k))
-			suf = "";	/* a real number without unit */
+			suf = "_ratio";	/* a fraction of the line rate */
 		if (gauge)	/* pccbench_algo_extreme_seconds */
 			snprintf(name, sizeof(name), "pccbench_algo_extreme%s",
 				 suf ? suf : "");
@@ -304,8 +339,7 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		else
 			snprintf(name, sizeof(name),
 				 "pccbench_algo_events_total");
-		labels(m, l, sl, v->name, "counter", c->info.name,
-		       suf ? NULL : units);
+		labels(m, l, sl, v->name, "counter", c->info.name);
 		if (!suf)
 			rc = prom_add_u64(m->p, name, gauge ? PROM_GAUGE :
 					  PROM_COUNTER, gauge ? "an algorithm "
@@ -332,7 +366,7 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 	}
 	if (!d[inum])	/* the first reading, or no sample meanwhile */
 		return 0;
-	labels(m, l, sl, v->name, NULL, NULL, NULL);
+	labels(m, l, sl, v->name, NULL, NULL);
 	return prom_add(m->p, "pccbench_algo_avg_rtt_seconds", PROM_GAUGE,
 			"the average RTT over the interval since the last "
 			"reading (its SUM_RTT / NUM_RTT increases); none on "
@@ -362,7 +396,7 @@ static int add_slots(struct mx *m)
 		if (rc)
 			break;
 		snprintf(id, sizeof(id), "0x%04x", v->algo_num >> 16);
-		labels(m, l, sl, v->name, "algo_id", id, NULL);
+		labels(m, l, sl, v->name, "algo_id", id);
 		rc = prom_add(m->p, "pccbench_algo_enabled", PROM_GAUGE,
 			      "1 when the slot's algorithm is enabled", l,
 			      L_MAX, en, &s->err);
@@ -390,7 +424,7 @@ static int add_host_one(struct mx *m, const char *ctr, uint64_t v)
 	size_t len = strlen(ctr);
 	char name[160], help[200];
 
-	labels(m, l, NULL, NULL, NULL, NULL, NULL);
+	labels(m, l, NULL, NULL, NULL, NULL);
 	snprintf(help, sizeof(help), "host counter %s (the kernel's or "
 		 "ethtool's name)", ctr);
 	if (!strcmp(ctr, "port_rcv_data") || !strcmp(ctr, "port_xmit_data")) {
@@ -435,7 +469,9 @@ static int add_host(struct mx *m)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	rc = c->read(c, v, &s->err);
 	for (i = 0; !rc && i < c->n; i++) {
-		if (v[i] == UINT64_MAX)
+		/* hw_counters/lifespan is a setting (ms between the
+		 * driver's queries), not a count */
+		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan"))
 			continue;
 		rc = add_host_one(m, c->name(c, i), v[i]);
 		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */
@@ -487,7 +523,7 @@ static int add_retx(struct mx *m)
 		b[nb].le = INFINITY;
 		b[nb++].count = cum;
 	}
-	labels(m, l, NULL, NULL, NULL, NULL, NULL);
+	labels(m, l, NULL, NULL, NULL, NULL);
 	return prom_add_hist(m->p, "pccbench_retx_timeout_seconds",
 			     "retransmission timeouts by duration: the adp_retx "
 			     "histogram's bins as buckets (le: a bin's upper "

@@ -82,6 +82,24 @@ check "retx histogram: timeouts seen" "yes" \
 
 check "a param in seconds" 'pccbench_param_seconds{device="sim:default",slot="1",algo="ZTR_RTT_DEBUG",param="MAX_DELAY"} 0.00025' \
 	"$(grep '^pccbench_param_seconds.*MAX_DELAY' "$tmp/once.prom")"
+# units in names, never in a label (issue 35.4): fixed point, percent,
+# /1024 and a log2 gain as ratios; bytes per 100 Gb/s named so; a bool
+# or a count bare (DCQCN in slot 2 for its units)
+"$BIN" -d sim:units -c 'algo enable 2' >/dev/null || fail=1
+"$BIN" -d sim:units export metrics >"$tmp/units.prom" || fail=1
+u() { grep "^$1{.*param=\"$2\"}" "$tmp/units.prom" | sed 's/{.*}//'; }
+check "units in names" "pccbench_param_ratio 0.0999908447265625
+pccbench_param_ratio 0.00048828125
+pccbench_param_ratio 0.5
+pccbench_param_ratio 0.9951171875
+pccbench_param_bytes_per_100gbps 9
+pccbench_param 1
+pccbench_param 1
+pccbench_param_bytes_per_second 625000" \
+	"$(u pccbench_param_ratio ALPHA; u pccbench_param_ratio rpg_gd; u pccbench_param_ratio rpg_min_dec_fac
+	u pccbench_param_ratio dce_tcp_g; u pccbench_param_bytes_per_100gbps AI; u pccbench_param TX_DEC
+	u pccbench_param rpg_threshold; u pccbench_param_bytes_per_second rpg_ai_rate)"
+check "no unit label" "0" "$(grep -c 'unit=' "$tmp/units.prom")"
 check "HELP and TYPE once per family" "0" \
 	"$(grep '^# TYPE' "$tmp/once.prom" | sort | uniq -d | wc -l)"
 
@@ -90,11 +108,19 @@ check "HELP and TYPE once per family" "0" \
 # such mstreg device): each is pccbench_device_up 0 with its error
 # logged, while the one that answers is served whole, with the names
 # node_exporter's collectors use as device_info labels
+# (the fixture host, with firmware version and hw_counters for mlx5_1,
+# among them `lifespan`, a setting that is no counter)
 fx="$top/tests/fixtures"
 mkdir "$tmp/bin"
 ln -s "$top/${O:-build}/tests/fake-mstreg" "$tmp/bin/mstreg"
+cp -a "$fx/sysfs" "$tmp/sys"
+echo 28.39.1002 >"$tmp/sys/class/infiniband/mlx5_1/fw_ver"
+hw="$tmp/sys/class/infiniband/mlx5_1/ports/1/hw_counters"
+mkdir -p "$hw"
+echo 7 >"$hw/np_cnp_sent"
+echo 10 >"$hw/lifespan"
 PATH="$tmp/bin:$PATH" PCCBENCH_PCI_DUMP="$fx/pci/lspci-x.txt" \
-	PCCBENCH_SYSFS="$fx/sysfs" PCCBENCH_DEVROOT="$tmp/dev" \
+	PCCBENCH_SYSFS="$tmp/sys" PCCBENCH_DEVROOT="$tmp/dev" \
 	FAKE_MSTREG_DEVICE=0000:08:00.1 FAKE_MSTREG_SIM="fake" \
 	"$BIN" export metrics devices all >"$tmp/all.prom" 2>"$tmp/all.err"
 check "devices all: exit (two failed)" "2" "$?"
@@ -106,8 +132,11 @@ check "devices all: the errors logged" "2" \
 check "devices all: the one that answers, whole" "4" \
 	"$(grep -c '^pccbench_algo_enabled{device="0000:08:00.1"' "$tmp/all.prom")"
 check "devices all: device_info" \
-	'pccbench_device_info{device="0000:08:00.1",rdma="mlx5_1",netdev="ens1f1np1",model="ConnectX-7",fw="28.39.1002"} 1' \
+	'pccbench_device_info{device="0000:08:00.1",rdma="mlx5_1",netdev="ens1f1np1",port="1",model="ConnectX-7",fw="28.39.1002"} 1' \
 	"$(grep '^pccbench_device_info' "$tmp/all.prom")"
+check "a hw counter, and lifespan (no counter) left out" \
+	'pccbench_host_np_cnp_sent_total{device="0000:08:00.1",port="1"} 7 0' \
+	"$(grep '^pccbench_host_np_cnp_sent' "$tmp/all.prom") $(grep -c lifespan "$tmp/all.prom")"
 check "devices all: promtool" "0" \
 	"$(promtool check metrics <"$tmp/all.prom" >/dev/null 2>&1; echo $?)"
 # a list: sims and a PCI address that is not there
