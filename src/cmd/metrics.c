@@ -16,6 +16,7 @@
  * text.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,9 +42,6 @@ struct mx {
 	char port[12];
 	bool has_port;
 };
-
-static int mx_devices(struct session *s, struct mx_state *st,
-		      const char *list);
 
 /* One counter's history: its last reading, the 64-bit total made of it
  * and its rate over the last interval (per ps; < 0: not known).
@@ -121,12 +119,6 @@ static uint64_t hist_extend(struct mx_hist *h, uint64_t v, uint64_t max,
 	return h->ext;
 }
 
-int mx_state_init(struct session *s, struct mx_state *st,
-		  const struct mx_opts *o)
-{
-	memset(st, 0, sizeof(*st));
-	return o->devices ? mx_devices(s, st, o->devices) : 0;
-}
 
 void mx_state_release(struct mx_state *st)
 {
@@ -136,6 +128,7 @@ void mx_state_release(struct mx_state *st)
 		sess_release(&st->devs[i]);
 	free(st->devs);
 	free(st->h);
+	free(st->collect_buf);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -413,6 +406,84 @@ static int add_slots(struct mx *m)
 	return rc;
 }
 
+/* The host counters exported unless `collect` says otherwise: those
+ * node_exporter's default collectors do not give, RoCE's congestion
+ * and error counters (hw_counters), PFC pauses, discards.  Left out: the
+ * InfiniBand port counters (`counters/`: its infiniband collector), the
+ * netdev statistics (netdev) and byte and packet volumes (netdev; per
+ * priority, ethtool's).
+ */
+static const char *const collect_default[] = {
+	"-port_*", "-net_*", "-rx_*bytes*", "-tx_*bytes*", "-rx_*packets*",
+	"-tx_*packets*", "-symbol_error", "-link_downed",
+	"-link_error_recovery", "-local_link_integrity_errors",
+	"-excessive_buffer_overrun_errors", "-VL15_dropped", "-multicast_*",
+	"-unicast_*",
+};
+
+/* Whether a rule list (+GLOB includes, -GLOB excludes, the last that
+ * matches decides) keeps name; *hit whether any matched.
+ */
+static bool collect_rules(const char *const *r, size_t n, const char *name,
+			  bool *hit)
+{
+	bool keep = true;
+	size_t i;
+
+	*hit = false;
+	for (i = 0; i < n; i++) {
+		const char *g = r[i] + (r[i][0] == '-' || r[i][0] == '+');
+
+		if (!fnmatch(g, name, 0)) {
+			keep = r[i][0] != '-';
+			*hit = true;
+		}
+	}
+	return keep;
+}
+
+bool mx_collects(const struct mx_state *st, const char *name)
+{
+	size_t nd = sizeof(collect_default) / sizeof(collect_default[0]);
+	bool hit, keep = collect_rules(collect_default, nd, name, &hit);
+	bool mine = collect_rules((const char *const *)st->collect,
+				  st->ncollect, name, &hit);
+
+	return hit ? mine : keep;
+}
+
+/* `collect GLOB,...`: the rules after the default ones. */
+static int mx_collect_parse(struct session *s, struct mx_state *st,
+			    const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+
+	if (!copy)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	st->collect_buf = copy;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const char *g = tok + (tok[0] == '-' || tok[0] == '+');
+
+		if (!*g || strlen(g) > 128 || strspn(g, "abcdefghijklmnopqrstu"
+		    "vwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.*?[]!-") !=
+		    strlen(g))
+			return pcb_error(&s->err, PCB_E_USAGE, "metrics: "
+					 "collect: bad glob '%s' (+GLOB or "
+					 "-GLOB, comma separated: a counter "
+					 "name with * ? [...])", tok);
+		if (st->ncollect == MX_MAX_COLLECT)
+			return pcb_error(&s->err, PCB_E_USAGE, "metrics: "
+					 "collect: more than %d globs",
+					 MX_MAX_COLLECT);
+		st->collect[st->ncollect++] = tok;
+	}
+	if (!st->ncollect)
+		return pcb_error(&s->err, PCB_E_USAGE, "metrics: collect: "
+				 "give +GLOB or -GLOB, comma separated");
+	return 0;
+}
+
 /* A host counter's metric: its own name under pccbench_host_, a counter;
  * the IB port_*_data words (4 bytes each) as bytes, the ethtool pause
  * durations (microseconds) as seconds.
@@ -471,7 +542,8 @@ static int add_host(struct mx *m)
 	for (i = 0; !rc && i < c->n; i++) {
 		/* hw_counters/lifespan is a setting (ms between the
 		 * driver's queries), not a count */
-		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan"))
+		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan") ||
+		    !mx_collects(m->st, c->name(c, i)))
 			continue;
 		rc = add_host_one(m, c->name(c, i), v[i]);
 		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */
@@ -784,11 +856,25 @@ static int mx_devices(struct session *s, struct mx_state *st,
 	return rc;
 }
 
+int mx_state_init(struct session *s, struct mx_state *st,
+		  const struct mx_opts *o)
+{
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (o->collect)
+		rc = mx_collect_parse(s, st, o->collect);
+	if (!rc && o->devices)
+		rc = mx_devices(s, st, o->devices);
+	return rc;
+}
+
 static const struct cmd_kw export_keys[] = {
 	{ .name = "to", .arg = "FILE", .flags = KW_FILE },
 	{ .name = "every", .arg = "I" },
 	{ .name = "for", .arg = "D" },
 	{ .name = "devices", .arg = "all|DEV,..." },
+	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
 	{ 0 }
 };
 
@@ -807,8 +893,13 @@ int mx_parse_opts(struct session *s, const char *who,
 		if (i + 1 >= argc)
 			return pcb_error(&s->err, PCB_E_USAGE, "%s: '%s' "
 					 "needs %s", who, kw->name, kw->arg);
-		if (!strcmp(kw->name, "to") || !strcmp(kw->name, "devices")) {
-			*(kw->name[0] == 't' ? &o->to : &o->devices) =
+		if (!strcmp(kw->name, "to")) {
+			o->to = argv[i + 1];
+			continue;
+		}
+		if (!strcmp(kw->name, "devices") ||
+		    !strcmp(kw->name, "collect")) {
+			*(kw->name[0] == 'd' ? &o->devices : &o->collect) =
 				argv[i + 1];
 			continue;
 		}
@@ -894,7 +985,7 @@ const struct cmd_row cmd_export_verbs[] = {
 	{
 		.name = "metrics",
 		.fn = cmd_export_metrics,
-		.max_args = 8,
+		.max_args = 10,
 		.help = "params, algorithm and host counters and retx bins in the "
 			"Prometheus text format: stdout, or FILE replaced whole "
 			"(node_exporter's textfile collector), again each I",

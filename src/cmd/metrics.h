@@ -4,6 +4,7 @@
 #ifndef PCCB_CMD_METRICS_H
 #define PCCB_CMD_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,7 +12,7 @@
 #include "session.h"
 
 struct mx_opts {
-	const char *to, *devices;
+	const char *to, *devices, *collect;
 	int64_t every, dur, timeout;	/* ps; 0: not given */
 };
 
@@ -28,6 +29,7 @@ int mx_parse_opts(struct session *s, const char *who,
  * mx_state_release frees it.
  */
 #define MX_MAX_DEVS 64
+#define MX_MAX_COLLECT 64
 
 struct mx_hist;
 struct mx_state {
@@ -36,6 +38,9 @@ struct mx_state {
 	/* `devices`: a session per device; none: the session's own */
 	struct session *devs;
 	size_t ndevs;
+	/* `collect`: the host counters' rules after the default ones */
+	char *collect[MX_MAX_COLLECT], *collect_buf;
+	size_t ncollect;
 	/* the last collection: devices that failed, the first's error */
 	size_t nfailed;
 	struct pcb_err err;
@@ -44,6 +49,8 @@ struct mx_state {
 int mx_state_init(struct session *s, struct mx_state *st,
 		  const struct mx_opts *o);
 void mx_state_release(struct mx_state *st);
+/* Whether a host counter is exported (the default set, then `collect`). */
+bool mx_collects(const struct mx_state *st, const char *name);
 
 /* Everything, once, as exposition text (malloc'd, the caller frees);
  * st carries the counters' history from one collection to the next.

@@ -329,6 +329,7 @@ static const struct cmd_kw serve_keys[] = {
 	{ .name = "for", .arg = "D" },
 	{ .name = "timeout", .arg = "T" },
 	{ .name = "devices", .arg = "all|DEV,..." },
+	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
 	{ 0 }
 };
 
@@ -478,7 +479,7 @@ const struct cmd_row cmd_serve_verbs[] = {
 		.name = "metrics",
 		.fn = cmd_serve_metrics,
 		.min_args = 1,
-		.max_args = 9,
+		.max_args = 11,
 		.args = "[ADDR:]PORT",
 		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
 			"unless ADDR is given); the device is read at most once "

@@ -66,7 +66,7 @@ check "average over the last interval ($avg; $lo..$hi; $sum / $num)" "ok" \
 promtool check metrics <"$w/w.prom" >/dev/null 2>&1 || check "promtool: the wrapped file" "ok" "no"
 # a host counter: the IB 4-byte words as bytes (the sim's host NICs
 # count what the device's fabric ran in this process)
-w=$("$BIN" -j -c "sleep 1ms; export metrics to $tmp/host.prom; counter show host" |
+w=$("$BIN" -j -c "sleep 1ms; export metrics to $tmp/host.prom collect +port_*; counter show host" |
 	tr '{' '\n' | sed -n 's/"name":"port_rcv_data","value":\([0-9]*\).*/\1/p')
 b=$(sed -n 's/^pccbench_host_port_rcv_data_bytes_total{device="sim:default"} //p' "$tmp/host.prom")
 check "port_rcv_data as bytes" "yes $((w * 4))" "$([ "${w:-0}" -gt 0 ] && echo yes) $b"
@@ -151,6 +151,24 @@ check "scrape duration per device" "3" "$(grep -c '^pccbench_scrape_duration_sec
 "$BIN" export metrics devices sim:m1,sim:m1 >/dev/null 2>&1
 check "devices given twice" "1" "$?"
 
+# cardinality (issue 35.5): by default only the host counters node_exporter
+# does not give (RoCE congestion and errors, PFC pauses, discards);
+# `collect` globs add or remove, the last matching one decides
+fam() { grep "^pccbench_host_" "$1" | sed 's/{.*//; s/^pccbench_host_//' | sort -u | tr '\n' ' '; }
+check "default host counters" "local_ack_timeout_err_total np_cnp_sent_total np_ecn_marked_roce_packets_total out_of_sequence_total packet_seq_err_total rp_cnp_handled_total " \
+	"$(fam "$tmp/once.prom" | sed 's/rx_prio[^ ]* //g; s/tx_prio[^ ]* //g; s/sim_[^ ]* //g')"
+check "default: PFC pauses per priority" "24" "$(fam "$tmp/once.prom" | tr ' ' '\n' | grep -c '_prio[0-7]_pause')"
+check "default: no volumes, no port counters" "0" "$(fam "$tmp/once.prom" | tr ' ' '\n' | grep -c -e bytes_total -e '^[rt]x_[a-z0-9_]*packets_total' -e '^port_')"
+"$BIN" export metrics collect '-*,+np_*,+rx_prio3_*' >"$tmp/c1.prom" || fail=1
+check "collect -*,+np_*,+rx_prio3_*" "np_cnp_sent_total np_ecn_marked_roce_packets_total rx_prio3_bytes_total rx_prio3_packets_total rx_prio3_pause_duration_seconds_total rx_prio3_pause_total " "$(fam "$tmp/c1.prom")"
+"$BIN" export metrics collect '+*' >"$tmp/c2.prom" || fail=1
+check "collect +*: every counter" "$("$BIN" -j counter show host | tr '{' '\n' | grep -c '"name"')" \
+	"$(fam "$tmp/c2.prom" | wc -w)"
+for bad in "," "+a;b" "+" "-"; do
+	"$BIN" export metrics collect "$bad" >"$tmp/out" 2>&1
+	check "collect '$bad': one line, exit 1" "1 1" "$? $(wc -l <"$tmp/out")"
+done
+
 # bad input: one line, exit 1, no file
 tf="$tmp/textfile"
 mkdir "$tf"
@@ -190,7 +208,7 @@ done
 wait "$exporter"
 check "export every 1ms for 40ms" "0" "$?"
 check "node_exporter scrapes with an error or without our metrics (of $n)" "0" "$bad"
-grep -q '^pccbench_host_port_rcv_data_bytes_total{device="sim:default"}' "$tmp/scrape" ||
+grep -q '^pccbench_host_np_cnp_sent_total{device="sim:default"}' "$tmp/scrape" ||
 	check "node_exporter shows a host counter" "yes" "no"
 
 # ---- serve metrics: 404, the interval's cache, a real prometheus ----
