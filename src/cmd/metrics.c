@@ -898,9 +898,10 @@ int mx_parse_opts(struct session *s, const char *who,
 			continue;
 		}
 		if (!strcmp(kw->name, "devices") ||
-		    !strcmp(kw->name, "collect")) {
-			*(kw->name[0] == 'd' ? &o->devices : &o->collect) =
-				argv[i + 1];
+		    !strcmp(kw->name, "collect") ||
+		    !strcmp(kw->name, "web-config")) {
+			*(kw->name[0] == 'd' ? &o->devices : kw->name[0] ==
+			  'c' ? &o->collect : &o->web) = argv[i + 1];
 			continue;
 		}
 		d = kw->name[0] == 'e' ? &o->every : kw->name[0] == 't' ?

@@ -12,7 +12,7 @@
 #include "session.h"
 
 struct mx_opts {
-	const char *to, *devices, *collect;
+	const char *to, *devices, *collect, *web;
 	int64_t every, dur, timeout;	/* ps; 0: not given */
 };
 

@@ -36,6 +36,7 @@
 #include "cmd.h"
 #include "cmd/metrics.h"
 #include "units.h"
+#include "webcfg.h"
 
 enum {
 	SRV_CONNS = 64,		/* connections we keep */
@@ -58,6 +59,7 @@ struct srv {
 	struct session *s;
 	int64_t every_ns, timeout_ns;
 	struct mx_state st;	/* the counters' history */
+	struct webcfg web;	/* `web-config`: TLS, basic auth */
 	char *text;		/* the last collection */
 	size_t len;
 	int64_t at;		/* when (monotonic ns); text NULL: never */
@@ -289,6 +291,41 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned code,
 	return ret;
 }
 
+/* Basic auth against the web configuration's users. */
+static bool authorized(struct srv *v, struct MHD_Connection *c)
+{
+	char *pass = NULL, *user;
+	bool ok;
+
+	user = MHD_basic_auth_get_username_password(c, &pass);
+	ok = user && pass && webcfg_check(&v->web, user, pass);
+	if (pass) {
+		memset(pass, 0, strlen(pass));
+		MHD_free(pass);
+	}
+	if (user)
+		MHD_free(user);
+	return ok;
+}
+
+static enum MHD_Result deny(struct MHD_Connection *c)
+{
+	static const char msg[] = "401 unauthorized: this endpoint wants a "
+				  "user and password\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(sizeof(msg) - 1, (void *)msg,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "text/plain; "
+				"charset=utf-8");
+	ret = MHD_queue_basic_auth_fail_response(c, "pccbench", r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -308,6 +345,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*upload_len = 0;
 		return MHD_YES;
 	}
+	if (v->web.nusers && !authorized(v, c))
+		return deny(c);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, text,
 			     "only GET\n", 9);
@@ -330,6 +369,7 @@ static const struct cmd_kw serve_keys[] = {
 	{ .name = "timeout", .arg = "T" },
 	{ .name = "devices", .arg = "all|DEV,..." },
 	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
+	{ .name = "web-config", .arg = "FILE", .flags = KW_FILE },
 	{ 0 }
 };
 
@@ -426,29 +466,51 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 		rc = parse_listen(s, argv[0], &sa, &v6);
 	if (!rc)
 		rc = mx_state_init(s, &v.st, &o);
-	if (rc) {
-		mx_state_release(&v.st);
-		return rc;
-	}
+	if (!rc && o.web)
+		rc = webcfg_load(&v.web, o.web, &s->err);
+	if (!rc && v.web.cert && MHD_is_feature_supported(MHD_FEATURE_TLS) !=
+	    MHD_YES)
+		rc = pcb_error(&s->err, PCB_E_STATE, "serve metrics: this "
+			       "libmicrohttpd has no TLS: cannot serve "
+			       "https");
+	if (rc)
+		goto out;
 	v.every_ns = o.every ? o.every / 1000 : 1000000000LL;
 	v.timeout_ns = o.timeout ? o.timeout / 1000 : 10000000000LL;
 	/* the daemon's idle timeout (whole seconds): for a connection
 	 * whose answer is not being read
 	 */
 	idle = (unsigned)((v.timeout_ns + 999999999) / 1000000000);
-	d = MHD_start_daemon(v6 ? MHD_USE_IPv6 : 0, 0, NULL, NULL, on_request,
-			     &v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-			     MHD_OPTION_CONNECTION_LIMIT,
-			     (unsigned)(SRV_CONNS + SRV_SLACK),
-			     MHD_OPTION_CONNECTION_TIMEOUT, idle,
-			     MHD_OPTION_NOTIFY_CONNECTION, on_connection, &v,
-			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, &v,
-			     MHD_OPTION_END);
+	{
+		/* TLS: the PEM texts from the web configuration */
+		struct MHD_OptionItem tls[] = {
+			{ MHD_OPTION_HTTPS_MEM_KEY, 0, v.web.key },
+			{ MHD_OPTION_HTTPS_MEM_CERT, 0, v.web.cert },
+			{ MHD_OPTION_END, 0, NULL }
+		};
+
+		if (!v.web.cert)
+			tls[0].option = MHD_OPTION_END;
+		d = MHD_start_daemon((v6 ? MHD_USE_IPv6 : 0) |
+				     (v.web.cert ? MHD_USE_TLS : 0), 0, NULL,
+				     NULL, on_request, &v,
+				     MHD_OPTION_SOCK_ADDR,
+				     (struct sockaddr *)&sa,
+				     MHD_OPTION_CONNECTION_LIMIT,
+				     (unsigned)(SRV_CONNS + SRV_SLACK),
+				     MHD_OPTION_CONNECTION_TIMEOUT, idle,
+				     MHD_OPTION_NOTIFY_CONNECTION,
+				     on_connection, &v,
+				     MHD_OPTION_NOTIFY_COMPLETED,
+				     on_completed, &v,
+				     MHD_OPTION_ARRAY, tls, MHD_OPTION_END);
+	}
 	if (!d) {
-		mx_state_release(&v.st);
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
-				 "listen on %s (in use, or not an address "
-				 "of this host?)", argv[0]);
+		rc = pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
+			       "listen on %s (in use, not an address of this "
+			       "host%s?)", argv[0], v.web.cert ? ", or a "
+			       "certificate and key that do not match" : "");
+		goto out;
 	}
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	if (v6)
@@ -457,9 +519,10 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 	else
 		inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr,
 			  addr, sizeof(addr));
-	fprintf(s->out.fp, "serving http://%s%s%s:%u/metrics (Ctrl-C stops)"
-		"\n", v6 ? "[" : "", addr, v6 ? "]" : "",
-		di ? (unsigned)di->port : 0);
+	fprintf(s->out.fp, "serving http%s://%s%s%s:%u/metrics%s (Ctrl-C "
+		"stops)\n", v.web.cert ? "s" : "", v6 ? "[" : "", addr,
+		v6 ? "]" : "", di ? (unsigned)di->port : 0,
+		v.web.nusers ? ", basic auth" : "");
 	fflush(s->out.fp);
 	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
 	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end)) {
@@ -467,10 +530,12 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 		conn_expire(&v);
 	}
 	MHD_stop_daemon(d);
-	free(v.text);
-	mx_state_release(&v.st);
 	if (!rc && s->stop && *s->stop == SIGINT)
 		*s->stop = 0;	/* Ctrl-C: the way out */
+out:
+	free(v.text);
+	mx_state_release(&v.st);
+	webcfg_release(&v.web);
 	return rc;
 }
 
@@ -479,7 +544,7 @@ const struct cmd_row cmd_serve_verbs[] = {
 		.name = "metrics",
 		.fn = cmd_serve_metrics,
 		.min_args = 1,
-		.max_args = 11,
+		.max_args = 13,
 		.args = "[ADDR:]PORT",
 		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
 			"unless ADDR is given); the device is read at most once "
