@@ -488,16 +488,18 @@ static int mx_collect_parse(struct session *s, struct mx_state *st,
  * the IB port_*_data words (4 bytes each) as bytes, the ethtool pause
  * durations (microseconds) as seconds.
  */
-static int add_host_one(struct mx *m, const char *ctr, uint64_t v)
+static int add_host_one(struct mx *m, const char *ctr, uint64_t v,
+			bool wide)
 {
 	struct session *s = m->s;
 	struct prom_label l[L_MAX];
 	size_t len = strlen(ctr);
-	char name[160], help[200];
+	char name[160], help[240];
 
 	labels(m, l, NULL, NULL, NULL, NULL);
 	snprintf(help, sizeof(help), "host counter %s (the kernel's or "
-		 "ethtool's name)", ctr);
+		 "ethtool's name)%s", ctr, wide ? "; 32-bit on the NIC, a "
+		 "64-bit total this process makes across its wraps" : "");
 	if (!strcmp(ctr, "port_rcv_data") || !strcmp(ctr, "port_xmit_data")) {
 		if (prom_name(name, sizeof(name), "pccbench_host_", ctr,
 			      "_bytes_total"))
@@ -517,6 +519,35 @@ static int add_host_one(struct mx *m, const char *ctr, uint64_t v)
 			 "long for a metric", ctr);
 }
 
+/* mlx5's queue counters (hw_counters/, drivers/infiniband/hw/mlx5/
+ * counters.c, the q-counters; not the congestion ones, np_* and rp_*,
+ * which are 64-bit) are 32-bit and wrap; the kernel shows them as they
+ * are.  Made 64-bit totals as the PPCC counters are (hist_extend): one
+ * that is in fact wider comes out the same while it grows by less than
+ * 2^31 between two readings, which events do.
+ */
+static bool q_counter(const char *name)
+{
+	static const char *const q[] = {
+		"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
+		"rx_dct_connect", "out_of_buffer", "out_of_sequence",
+		"duplicate_request", "rnr_nak_retry_err", "packet_seq_err",
+		"implied_nak_seq_err", "local_ack_timeout_err",
+		"resp_local_length_error", "resp_cqe_error", "req_cqe_error",
+		"req_remote_invalid_request", "req_remote_access_errors",
+		"resp_remote_access_errors", "resp_cqe_flush_error",
+		"req_cqe_flush_error", "roce_adp_retrans", "roce_adp_retrans_to",
+		"roce_slow_restart", "roce_slow_restart_cnps",
+		"roce_slow_restart_trans", "rx_icrc_encapsulated",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
+		if (!strcmp(name, q[i]))
+			return true;
+	return false;
+}
+
 /* The host counters; one that cannot be read this time is left out (a
  * missing series, never a 0), as is one whose name clashes with
  * another's once made a metric name (a warning).
@@ -526,6 +557,7 @@ static int add_host(struct mx *m)
 	struct session *s = m->s;
 	struct dev_ctrs *c;
 	uint64_t *v;
+	bool wide;
 	size_t i;
 	int rc = dev_ctrs(s, &c);
 
@@ -545,7 +577,25 @@ static int add_host(struct mx *m)
 		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan") ||
 		    !mx_collects(m->st, c->name(c, i)))
 			continue;
-		rc = add_host_one(m, c->name(c, i), v[i]);
+		wide = q_counter(c->name(c, i));
+		if (wide) {	/* 64 bits across the q-counter's wraps */
+			char key[PROM_KEY_LEN];
+			struct mx_hist *h;
+			uint64_t d;
+			bool sure;
+
+			snprintf(key, sizeof(key), "%s/host/%s", s->devid,
+				 c->name(c, i));
+			h = hist_get(m->st, key);
+			if (!h) {
+				rc = pcb_error(&s->err, PCB_E_NOMEM,
+					       "out of memory");
+				break;
+			}
+			v[i] = hist_extend(h, v[i], UINT32_MAX, m->now, &d,
+					   &sure);
+		}
+		rc = add_host_one(m, c->name(c, i), v[i], wide);
 		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */
 			sess_warn(s, "metrics: %s", s->err.msg);
 			pcb_err_reset(&s->err);

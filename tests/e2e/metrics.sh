@@ -139,6 +139,22 @@ check "a hw counter, and lifespan (no counter) left out" \
 	"$(grep '^pccbench_host_np_cnp_sent' "$tmp/all.prom") $(grep -c lifespan "$tmp/all.prom")"
 check "devices all: promtool" "0" \
 	"$(promtool check metrics <"$tmp/all.prom" >/dev/null 2>&1; echo $?)"
+# a 32-bit q-counter that wraps between two readings (the file rewritten
+# after the first): its exported total goes on past 2^32 (issue 32.1)
+echo 4294967290 >"$hw/out_of_sequence"
+PATH="$tmp/bin:$PATH" PCCBENCH_PCI_DUMP="$fx/pci/lspci-x.txt" \
+	PCCBENCH_SYSFS="$tmp/sys" PCCBENCH_DEVROOT="$tmp/dev" \
+	FAKE_MSTREG_DEVICE=0000:08:00.1 FAKE_MSTREG_SIM="fake" \
+	"$BIN" export metrics to "$tmp/q.prom" devices 0000:08:00.1 every 2s for 4s 2>/dev/null &
+qp=$!
+i=0
+while [ ! -s "$tmp/q.prom" ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+q1=$(sed -n 's/^pccbench_host_out_of_sequence_total{.*} //p' "$tmp/q.prom")
+echo 5 >"$hw/out_of_sequence"
+wait "$qp"
+check "q-counter across its wrap" "4294967290 4294967301" \
+	"$q1 $(sed -n 's/^pccbench_host_out_of_sequence_total{.*} //p' "$tmp/q.prom")"
+
 # a list: sims and a PCI address that is not there
 "$BIN" export metrics devices sim:m1,0000:ff:1f.7,sim:m2 >"$tmp/list.prom" 2>/dev/null
 check "devices list: exit" "2" "$?"
