@@ -232,7 +232,7 @@ grep -q '^pccbench_host_np_cnp_sent_total{device="sim:default"}' "$tmp/scrape" |
 pids="$pids $!"
 srv=$!
 i=0
-while ! grep -q '^serving' "$tmp/serve.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+while ! grep -qs '^serving' "$tmp/serve.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 url=$(sed -n 's|^serving \(http://127.0.0.1:[0-9]*/metrics\).*|\1|p' "$tmp/serve.out")
 check "serve binds 127.0.0.1" "yes" "$([ -n "$url" ] && echo yes)"
 sp=$(echo "$url" | sed 's|.*:\([0-9]*\)/metrics|\1|')

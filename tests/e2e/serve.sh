@@ -26,7 +26,7 @@ start_serve() {
 	"$BIN" serve metrics "$@" >"$out" 2>&1 &
 	pids="$pids $!"
 	i=0
-	while ! grep -q '^serving' "$out" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! grep -qs '^serving' "$out" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
 	url=$(sed -n 's|^serving \(https*://127.0.0.1:[0-9]*/metrics\).*|\1|p' "$out")
 	port=$(echo "$url" | sed 's|.*:\([0-9]*\)/metrics|\1|')
 	[ -n "$port" ] || { cat "$out"; echo "serve: never served"; exit 1; }
