@@ -1,8 +1,9 @@
 /* serve.c - `serve metrics`: the text of `export metrics` (metrics.c) on
  * http://ADDR:PORT/metrics for a Prometheus server to scrape.
  *
- * libmicrohttpd, driven from this thread (select), so the device is only
- * ever read here, at most once per interval however often it is scraped.
+ * libmicrohttpd, driven from this thread (its epoll descriptor), so the
+ * device is only ever read here, at most once per interval however often
+ * it is scraped.
  *
  * One local user must not be able to silence the endpoint by holding
  * connections open (idle ones, or slow ones that send a request a byte
@@ -29,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -39,8 +40,8 @@
 #include "webcfg.h"
 
 enum {
-	SRV_CONNS = 64,		/* connections we keep */
-	SRV_PER_IP = 16,	/* of them from one address */
+	SRV_CONNS = 256,	/* connections we keep */
+	SRV_PER_IP = 128,	/* of them from one address */
 	SRV_SLACK = 16,		/* the daemon's limit is ours + this: room
 				 * for those shut down but not yet closed */
 };
@@ -418,28 +419,24 @@ static int parse_listen(struct session *s, const char *t,
 			 "'%s' (an IPv4 address or [IPv6], no names)", host);
 }
 
-/* One pass of the daemon's sockets: wait at most 100 ms. */
-static int srv_poll(struct session *s, struct MHD_Daemon *d)
+/* One pass of the daemon's sockets: wait at most 100 ms on its epoll
+ * descriptor (no FD_SETSIZE bound on the descriptors: hundreds of
+ * connections beside many devices' open counter files), then run it.
+ */
+static int srv_poll(struct session *s, struct MHD_Daemon *d, int efd)
 {
-	fd_set rs, ws, es;
-	MHD_socket max = 0;
+	struct pollfd p = { .fd = efd, .events = POLLIN };
 	MHD_UNSIGNED_LONG_LONG to;
-	struct timeval tv = { 0, 100000 };
+	int ms = 100;
 
-	FD_ZERO(&rs);
-	FD_ZERO(&ws);
-	FD_ZERO(&es);
-	if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
+	if (MHD_get_timeout(d, &to) == MHD_YES && to < 100)
+		ms = (int)to;
+	if (poll(&p, 1, ms) < 0 && errno != EINTR)
+		return pcb_error(&s->err, PCB_E_IO, "serve metrics: poll: %s",
+				 strerror(errno));
+	if (MHD_run(d) != MHD_YES)
 		return pcb_error(&s->err, PCB_E_IO, "serve metrics: the "
 				 "HTTP daemon failed");
-	if (MHD_get_timeout(d, &to) == MHD_YES && to < 100) {
-		tv.tv_sec = 0;
-		tv.tv_usec = (long)to * 1000;
-	}
-	if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: select: "
-				 "%s", strerror(errno));
-	MHD_run_from_select(d, &rs, &ws, &es);
 	return 0;
 }
 
@@ -458,7 +455,7 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 	bool v6 = false;
 	unsigned idle;
 	int64_t end;
-	int rc;
+	int rc, efd;
 
 	rc = mx_parse_opts(s, "serve metrics", serve_keys, argc - 1,
 			   argv + 1, &o);
@@ -491,7 +488,7 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 
 		if (!v.web.cert)
 			tls[0].option = MHD_OPTION_END;
-		d = MHD_start_daemon((v6 ? MHD_USE_IPv6 : 0) |
+		d = MHD_start_daemon(MHD_USE_EPOLL | (v6 ? MHD_USE_IPv6 : 0) |
 				     (v.web.cert ? MHD_USE_TLS : 0), 0, NULL,
 				     NULL, on_request, &v,
 				     MHD_OPTION_SOCK_ADDR,
@@ -512,6 +509,8 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 			       "certificate and key that do not match" : "");
 		goto out;
 	}
+	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_EPOLL_FD);
+	efd = di ? di->epoll_fd : -1;
 	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	if (v6)
 		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
@@ -526,7 +525,7 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 	fflush(s->out.fp);
 	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
 	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end)) {
-		rc = srv_poll(s, d);
+		rc = srv_poll(s, d, efd);
 		conn_expire(&v);
 	}
 	MHD_stop_daemon(d);
