@@ -35,11 +35,12 @@ WFLAGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
 WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
 # readline and libpci ship .pc files on Debian; a plain -l where they do not.
-PKG_MODS := libxml-2.0 json-c libmicrohttpd nlopt
+PKG_MODS := libxml-2.0 json-c libmicrohttpd nlopt yaml-0.1
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_MODS) 2>/dev/null)
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_MODS) 2>/dev/null) \
 	$(shell $(PKG_CONFIG) --libs libpci 2>/dev/null || echo -lpci) \
-	$(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline) -lm
+	$(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline) \
+	$(shell $(PKG_CONFIG) --libs libcrypt 2>/dev/null || echo -lcrypt) -lm
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 CPPFLAGS += -D_GNU_SOURCE -DPCCB_VERSION='"$(VERSION)"' -Ireg -Isrc -Isrc/core -Isrc/util -Ialgos \
 	-include reg/banned.h

@@ -8,17 +8,18 @@ set -eu
 
 # to build (debian/control's Build-Depends say the same)
 pkgs="gcc make pkg-config libxml2-dev libpci-dev libreadline-dev \
-libjson-c-dev libmicrohttpd-dev libnlopt-dev"
+libjson-c-dev libmicrohttpd-dev libnlopt-dev libyaml-dev libcrypt-dev"
 # to run and test: cmocka, gnuplot, mstflint's mstreg, tmux (repl.sh),
 # Prometheus' promtool and server, node_exporter and curl (metrics.sh),
 # GNU parallel and Slurm (sweep_shard.sh), binutils' readelf (doca.sh), tshark
 # (sim2_trace.sh reads the simulator's pcap with Wireshark's dissectors;
 # without it an awk reader checks the capture), ansible-core and
 # systemd's systemd-analyze (rollout.sh: contrib/ansible and
-# contrib/systemd)
+# contrib/systemd), openssl and apache2-utils's htpasswd (serve.sh: a
+# throwaway certificate and a bcrypt hash)
 pkgs="$pkgs libcmocka-dev gnuplot-nox mstflint tmux prometheus \
 prometheus-node-exporter curl parallel binutils tshark slurm-wlm \
-ansible-core systemd"
+ansible-core systemd openssl apache2-utils"
 [ "${WITH_CLANG:-0}" = 1 ] && pkgs="$pkgs clang"
 # make deb: the Debian packaging tools
 [ "${WITH_DEB:-0}" = 1 ] && pkgs="$pkgs dpkg-dev debhelper lintian fakeroot"

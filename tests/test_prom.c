@@ -172,6 +172,64 @@ static void test_names(void **state)
 	assert_false(prom_label_name_valid("__x"));
 }
 
+/* A histogram: cumulative buckets with le (the last +Inf), _sum when
+ * given, _count; buckets that are not increasing, or without +Inf, are
+ * refused; a merge adds another set's samples to the families by name
+ * and refuses a series already there.
+ */
+static void test_hist_merge(void **state)
+{
+	const struct prom_label d = { "device", "a" }, e = { "device", "b" };
+	const struct prom_bucket b[] = { { 0.0001, 0 }, { 0.0002, 3 },
+					  { INFINITY, 5 } };
+	const struct prom_bucket bad1[] = { { 0.0002, 3 }, { 0.0001, 4 },
+					    { INFINITY, 5 } };
+	const struct prom_bucket bad2[] = { { 0.0001, 3 }, { INFINITY, 2 } };
+	const struct prom_bucket bad3[] = { { 0.0001, 3 } };
+	struct pcb_err err = { 0 };
+	struct prom_set p, q;
+	char *s;
+
+	(void)state;
+	prom_init(&p);
+	prom_init(&q);
+	assert_int_equal(prom_add_hist(&p, "x_seconds", "h", &d, 1, b, 3,
+				       NAN, &err), 0);
+	assert_int_equal(prom_add_hist(&q, "x_seconds", "h", &e, 1, b, 3,
+				       0.5, &err), 0);
+	assert_int_equal(prom_add(&q, "y", PROM_GAUGE, "y", &e, 1, 1, &err),
+			 0);
+	assert_int_equal(prom_merge(&p, &q, &err), 0);
+	s = render(&p);
+	assert_string_equal(s,
+		"# HELP x_seconds h\n"
+		"# TYPE x_seconds histogram\n"
+		"x_seconds_bucket{device=\"a\",le=\"0.0001\"} 0\n"
+		"x_seconds_bucket{device=\"a\",le=\"0.0002\"} 3\n"
+		"x_seconds_bucket{device=\"a\",le=\"+Inf\"} 5\n"
+		"x_seconds_count{device=\"a\"} 5\n"
+		"x_seconds_bucket{device=\"b\",le=\"0.0001\"} 0\n"
+		"x_seconds_bucket{device=\"b\",le=\"0.0002\"} 3\n"
+		"x_seconds_bucket{device=\"b\",le=\"+Inf\"} 5\n"
+		"x_seconds_sum{device=\"b\"} 0.5\n"
+		"x_seconds_count{device=\"b\"} 5\n"
+		"# HELP y y\n"
+		"# TYPE y gauge\n"
+		"y{device=\"b\"} 1\n");
+	free(s);
+	assert_int_equal(prom_merge(&p, &q, &err), -PCB_E_INVAL);
+	assert_int_equal(prom_add_hist(&p, "z", "h", &d, 1, bad1, 3, NAN,
+				       &err), -PCB_E_INVAL);
+	assert_int_equal(prom_add_hist(&p, "z", "h", &d, 1, bad2, 2, NAN,
+				       &err), -PCB_E_INVAL);
+	assert_int_equal(prom_add_hist(&p, "z", "h", &d, 1, bad3, 1, NAN,
+				       &err), -PCB_E_INVAL);
+	assert_int_equal(prom_add(&p, "x_seconds", PROM_GAUGE, "h", &e, 1, 1,
+				  &err), -PCB_E_INVAL);
+	prom_release(&p);
+	prom_release(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_hist_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,27 +7,25 @@
  * NUM_RTT, as `counter show`); then the device's host counters (the
  * kernel's and ethtool's names, device.h) and, while the adp_retx
  * histogram runs, its bins.  Values are in base units (seconds, bytes,
- * bytes per second) where the descriptor gives a unit we know; others
- * keep theirs and say it in a `unit` label.
+ * bytes per second) where the descriptor gives a unit we know, the unit
+ * in the name, never in a label (param_unit says how each is decided).
  *
  * `export metrics to FILE` replaces FILE whole (temp file + rename,
  * fsafe.h), so node_exporter's textfile collector never reads half of
- * it; `serve metrics` answers GET /metrics over HTTP (libmicrohttpd,
- * driven from this thread: the device is only ever read here), reading
- * the device at most once per interval.
+ * it; `serve metrics` (serve.c) answers GET /metrics with the same
+ * text.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <microhttpd.h>
-#include <netinet/in.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #include <time.h>
 
 #include "cmd.h"
+#include "cmd/metrics.h"
+#include "discover.h"
 #include "device.h"
 #include "fxp.h"
 #include "prom.h"
@@ -38,15 +36,94 @@
 struct mx {
 	struct session *s;
 	struct prom_set *p;
+	struct mx_state *st;	/* the counters' history */
+	int64_t now;		/* the device's clock at this collection */
 	char port[12];
 	bool has_port;
 };
 
-enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_UNIT, L_MAX };
+/* One counter's history: its last reading, the 64-bit total made of it
+ * and its rate over the last interval (per ps; < 0: not known).
+ */
+struct mx_hist {
+	char key[PROM_KEY_LEN];
+	uint64_t raw, ext;
+	int64_t at;
+	double rate;
+	bool have;		/* read before */
+};
+
+/* The history of the device's 32-bit counters, made into 64-bit totals
+ * across their wraps.  A counter wrapping at max + 1 read at least twice
+ * per wrap increases by less than half its range between two readings;
+ * so a reading below the last is a wrap when the increase it implies is
+ * less than half the range, else a reset (a clear: the total goes on
+ * from the new value, as Prometheus does).  The increase is not sure
+ * when it is half the range or more, or when the last interval's rate
+ * says so: then no average is given for the interval, and a warning.
+ */
+static struct mx_hist *hist_get(struct mx_state *st, const char *key)
+{
+	struct mx_hist *h;
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->h[i].key, key))
+			return &st->h[i];
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 16;
+
+		h = realloc(st->h, cap * sizeof(*h));
+		if (!h)
+			return NULL;
+		st->h = h;
+		st->cap = cap;
+	}
+	h = &st->h[st->n++];
+	memset(h, 0, sizeof(*h));
+	snprintf(h->key, sizeof(h->key), "%s", key);
+	h->rate = -1;
+	return h;
+}
+
+/* The reading v at device time now of a counter wrapping at max + 1:
+ * its 64-bit total; *d its increase since the last reading and *sure
+ * whether that is certain (false on the first reading).
+ */
+static uint64_t hist_extend(struct mx_hist *h, uint64_t v, uint64_t max,
+			    int64_t now, uint64_t *d, bool *sure)
+{
+	/* range 0: a 64-bit counter, whose arithmetic wraps by itself */
+	uint64_t range = max == UINT64_MAX ? 0 : max + 1;
+	uint64_t half = range ? range / 2 : UINT64_MAX / 2 + 1;
+
+	*d = 0;
+	*sure = false;
+	if (h->have) {
+		*d = range ? (v + range - h->raw % range) % range : v - h->raw;
+		if (v < h->raw && *d >= half)
+			*d = v;		/* a reset, not a wrap */
+		*sure = *d < half && !(h->rate > 0 && now > h->at &&
+				       h->rate * (double)(now - h->at) >=
+				       (double)half);
+		h->rate = now > h->at ? (double)*d / (double)(now - h->at) :
+			  h->rate;
+		h->ext += *d;
+	} else {
+		h->ext = v;
+	}
+	h->raw = v;
+	h->at = now;
+	h->have = true;
+	return h->ext;
+}
+
+
+enum { L_DEVICE, L_PORT, L_SLOT, L_ALGO, L_KEY, L_MAX };
 
 static size_t labels(const struct mx *m, struct prom_label *l,
 		     const char *slot, const char *algo, const char *key,
-		     const char *val, const char *unit)
+		     const char *val)
 {
 	l[L_DEVICE] = (struct prom_label){ "device", m->s->devid };
 	l[L_PORT] = (struct prom_label){ "port", m->has_port ? m->port :
@@ -54,13 +131,11 @@ static size_t labels(const struct mx *m, struct prom_label *l,
 	l[L_SLOT] = (struct prom_label){ "slot", slot };
 	l[L_ALGO] = (struct prom_label){ "algo", algo };
 	l[L_KEY] = (struct prom_label){ key ? key : "param", val };
-	l[L_UNIT] = (struct prom_label){ "unit", unit && *unit ? unit : NULL };
 	return L_MAX;
 }
 
 /* A descriptor's unit as a metric name's suffix and what to divide by
- * for base units; NULL when it has none we know (the unit then goes in a
- * label).
+ * for base units; NULL when it has none (param_unit decides then).
  */
 static const char *base_unit(const char *units, double *div)
 {
@@ -93,6 +168,46 @@ static double in_base(double v, double div)
 	return v / div;
 }
 
+/* A param's metric name suffix and its value in the unit that names:
+ * base units where the descriptor's unit has one (base_unit); a
+ * dimensionless fraction as _ratio (fixed point as its real number,
+ * percent / 100, "/1024" / 1024, a log2 gain exponent as 2^-v: DCQCN's
+ * rpg_gd cuts by alpha / 2^gd); "B/100Gb/s" kept and named
+ * _bytes_per_100gbps (an increase per 100 Gb/s of port bandwidth, no
+ * base unit says that); a bool or a plain count unsuffixed.  NULL when
+ * the param is not described (a device's algorithm we have no descriptor
+ * for) or its unit is one we do not know: then only its raw value.
+ */
+static const char *param_unit(const struct param_view *p, uint32_t raw,
+			      double *v)
+{
+	unsigned fb = algo_ptype_frac_bits(p->type);
+	const char *u = p->units ? p->units : "", *suf;
+	double k;
+
+	*v = fb ? fxp_to_real(raw, fb) : raw;
+	if (!p->desc)
+		return NULL;
+	suf = base_unit(u, &k);
+	if (suf) {
+		*v = in_base(*v, k);
+		return suf;
+	}
+	if (!*u)
+		return fb ? "_ratio" : "";
+	if (!strcmp(u, "%") || !strcmp(u, "/1024")) {
+		*v /= u[0] == '%' ? 100 : 1024;
+		return "_ratio";
+	}
+	if (!strcmp(u, "log2")) {
+		*v = ldexp(1, -(int)(raw > 64 ? 64 : raw));
+		return "_ratio";
+	}
+	if (!strcmp(u, "B/100Gb/s"))
+		return "_bytes_per_100gbps";
+	return NULL;
+}
+
 static int add_params(struct mx *m, unsigned slot, const char *sl,
 		      struct slot_view *v)
 {
@@ -105,26 +220,23 @@ static int add_params(struct mx *m, unsigned slot, const char *sl,
 
 	for (i = 0; !rc && i < n && i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
-		unsigned fb = algo_ptype_frac_bits(p->type);
-		double real = fb ? fxp_to_real(vals[i], fb) : vals[i], k;
-		const char *suf = base_unit(p->units, &k);
+		double real;
+		const char *suf = param_unit(p, vals[i], &real);
 		char name[64];
 
-		snprintf(name, sizeof(name), "pccbench_param%s",
-			 suf ? suf : "");
-		labels(m, l, sl, v->name, "param", p->info.name,
-		       suf ? NULL : p->units);
-		rc = prom_add(m->p, name, PROM_GAUGE, "an algorithm "
-			      "parameter as a real number (base units where "
-			      "its unit is known, else as 'param get')", l,
-			      L_MAX, in_base(real, k), &s->err);
-		if (!rc) {
-			l[L_UNIT].value = NULL;
+		labels(m, l, sl, v->name, "param", p->info.name);
+		if (suf) {
+			snprintf(name, sizeof(name), "pccbench_param%s", suf);
+			rc = prom_add(m->p, name, PROM_GAUGE, "an algorithm "
+				      "parameter as a real number, in the unit "
+				      "its name says (none: a count or a bool)",
+				      l, L_MAX, real, &s->err);
+		}
+		if (!rc)
 			rc = prom_add_u64(m->p, "pccbench_param_raw",
 					  PROM_GAUGE, "an algorithm parameter's "
 					  "raw register value", l, L_MAX,
 					  vals[i], &s->err);
-		}
 	}
 	return rc;
 }
@@ -159,8 +271,14 @@ static int find_counter(const struct slot_view *v, size_t n,
 static int add_counters(struct mx *m, unsigned slot, const char *sl,
 			struct slot_view *v)
 {
+	static const char help_total[] = "an algorithm counter (PPCC) in "
+		"base units: a 64-bit total this process makes of the "
+		"device's 32-bit counter across its wraps, from the device's "
+		"value at its first reading";
 	struct session *s = m->s;
 	uint32_t vals[ALGO_MAX_COUNTERS];
+	uint64_t d[ALGO_MAX_COUNTERS] = { 0 };
+	bool sure[ALGO_MAX_COUNTERS] = { false };
 	struct prom_label l[L_MAX];
 	int isum, inum, rc;
 	size_t i, n;
@@ -172,12 +290,26 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		const char *units = c->desc ? c->desc->units : "";
 		bool gauge = c->desc && c->desc->kind != ALGO_CK_SUM;
 		const char *suf;
-		char name[64];
+		char name[64], key[PROM_KEY_LEN];
+		uint64_t total = vals[i];
+		struct mx_hist *h;
 		double k;
+
+		if (!gauge) {	/* a total across the device's wraps */
+			snprintf(key, sizeof(key), "%s/%u/%s", s->devid, slot,
+				 c->info.name);
+			h = hist_get(m->st, key);
+			if (!h)
+				return pcb_error(&s->err, PCB_E_NOMEM,
+						 "out of memory");
+			total = hist_extend(h, vals[i], c->info.max ?
+					    c->info.max : UINT32_MAX, m->now,
+					    &d[i], &sure[i]);
+		}
 
 		suf = base_unit(units, &k);
 		if (!suf && fxp_units(units, &k))
-			suf = "";	/* a real number without unit */
+			suf = "_ratio";	/* a fraction of the line rate */
 		if (gauge)	/* pccbench_algo_extreme_seconds */
 			snprintf(name, sizeof(name), "pccbench_algo_extreme%s",
 				 suf ? suf : "");
@@ -187,28 +319,39 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		else
 			snprintf(name, sizeof(name),
 				 "pccbench_algo_events_total");
-		labels(m, l, sl, v->name, "counter", c->info.name,
-		       suf ? NULL : units);
+		labels(m, l, sl, v->name, "counter", c->info.name);
 		if (!suf)
 			rc = prom_add_u64(m->p, name, gauge ? PROM_GAUGE :
-					  PROM_COUNTER, "an algorithm counter "
-					  "(PPCC), as 'counter show'", l, L_MAX,
-					  vals[i], &s->err);
+					  PROM_COUNTER, gauge ? "an algorithm "
+					  "counter (PPCC), as 'counter show'" :
+					  help_total, l, L_MAX, total, &s->err);
 		else
 			rc = prom_add(m->p, name, gauge ? PROM_GAUGE :
-				      PROM_COUNTER, "an algorithm counter "
-				      "(PPCC) in base units", l, L_MAX,
-				      in_base(vals[i], k), &s->err);
+				      PROM_COUNTER, gauge ? "an algorithm "
+				      "counter (PPCC) in base units" :
+				      help_total, l, L_MAX,
+				      in_base((double)total, k), &s->err);
 	}
 	isum = find_counter(v, n, "SUM_RTT");
 	inum = find_counter(v, n, "NUM_RTT");
-	if (rc || isum < 0 || inum < 0 || !vals[inum])
+	if (rc || isum < 0 || inum < 0)
 		return rc;
-	labels(m, l, sl, v->name, NULL, NULL, NULL);
+	if ((d[isum] || d[inum]) && (!sure[isum] || !sure[inum])) {
+		sess_warn(s, "metrics: slot %u: %s or %s may have wrapped more "
+			  "than once since the last reading: no average RTT "
+			  "for this interval (read more often)", slot,
+			  v->counters[isum].info.name,
+			  v->counters[inum].info.name);
+		return 0;
+	}
+	if (!d[inum])	/* the first reading, or no sample meanwhile */
+		return 0;
+	labels(m, l, sl, v->name, NULL, NULL);
 	return prom_add(m->p, "pccbench_algo_avg_rtt_seconds", PROM_GAUGE,
-			"the average RTT since the counters were cleared: "
-			"SUM_RTT / NUM_RTT", l, L_MAX,
-			(double)vals[isum] / vals[inum] / 1e9, &s->err);
+			"the average RTT over the interval since the last "
+			"reading (its SUM_RTT / NUM_RTT increases); none on "
+			"the first reading or without samples", l, L_MAX,
+			(double)d[isum] / (double)d[inum] / 1e9, &s->err);
 }
 
 static int add_slots(struct mx *m)
@@ -233,7 +376,7 @@ static int add_slots(struct mx *m)
 		if (rc)
 			break;
 		snprintf(id, sizeof(id), "0x%04x", v->algo_num >> 16);
-		labels(m, l, sl, v->name, "algo_id", id, NULL);
+		labels(m, l, sl, v->name, "algo_id", id);
 		rc = prom_add(m->p, "pccbench_algo_enabled", PROM_GAUGE,
 			      "1 when the slot's algorithm is enabled", l,
 			      L_MAX, en, &s->err);
@@ -254,16 +397,18 @@ static int add_slots(struct mx *m)
  * the IB port_*_data words (4 bytes each) as bytes, the ethtool pause
  * durations (microseconds) as seconds.
  */
-static int add_host_one(struct mx *m, const char *ctr, uint64_t v)
+static int add_host_one(struct mx *m, const char *ctr, uint64_t v,
+			bool wide)
 {
 	struct session *s = m->s;
 	struct prom_label l[L_MAX];
 	size_t len = strlen(ctr);
-	char name[160], help[200];
+	char name[160], help[240];
 
-	labels(m, l, NULL, NULL, NULL, NULL, NULL);
+	labels(m, l, NULL, NULL, NULL, NULL);
 	snprintf(help, sizeof(help), "host counter %s (the kernel's or "
-		 "ethtool's name)", ctr);
+		 "ethtool's name)%s", ctr, wide ? "; 32-bit on the NIC, a "
+		 "64-bit total this process makes across its wraps" : "");
 	if (!strcmp(ctr, "port_rcv_data") || !strcmp(ctr, "port_xmit_data")) {
 		if (prom_name(name, sizeof(name), "pccbench_host_", ctr,
 			      "_bytes_total"))
@@ -292,6 +437,7 @@ static int add_host(struct mx *m)
 	struct session *s = m->s;
 	struct dev_ctrs *c;
 	uint64_t *v;
+	bool wide;
 	size_t i;
 	int rc = dev_ctrs(s, &c);
 
@@ -306,9 +452,30 @@ static int add_host(struct mx *m)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	rc = c->read(c, v, &s->err);
 	for (i = 0; !rc && i < c->n; i++) {
-		if (v[i] == UINT64_MAX)
+		/* hw_counters/lifespan is a setting (ms between the
+		 * driver's queries), not a count */
+		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan") ||
+		    !mx_collects(m->st, c->name(c, i)))
 			continue;
-		rc = add_host_one(m, c->name(c, i), v[i]);
+		wide = mx_q_counter(c->name(c, i));
+		if (wide) {	/* 64 bits across the q-counter's wraps */
+			char key[PROM_KEY_LEN];
+			struct mx_hist *h;
+			uint64_t d;
+			bool sure;
+
+			snprintf(key, sizeof(key), "%s/host/%s", s->devid,
+				 c->name(c, i));
+			h = hist_get(m->st, key);
+			if (!h) {
+				rc = pcb_error(&s->err, PCB_E_NOMEM,
+					       "out of memory");
+				break;
+			}
+			v[i] = hist_extend(h, v[i], UINT32_MAX, m->now, &d,
+					   &sure);
+		}
+		rc = add_host_one(m, c->name(c, i), v[i], wide);
 		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */
 			sess_warn(s, "metrics: %s", s->err.msg);
 			pcb_err_reset(&s->err);
@@ -319,19 +486,23 @@ static int add_host(struct mx *m)
 	return rc;
 }
 
-/* The adp_retx bins while the histogram runs: timeouts per bin, each
- * bin's range in seconds as labels (the last one open).
+/* The adp_retx bins while the histogram runs, as a Prometheus histogram
+ * of the retransmission timeouts' durations: a bucket per bin, its upper
+ * bound in seconds as `le` (the last bin is open: +Inf), counts
+ * cumulative, so histogram_quantile() works.  No _sum: the device counts
+ * per bin, and the open last bin has no value to estimate it from.
  */
 static int add_retx(struct mx *m)
 {
 	struct session *s = m->s;
-	uint64_t bins[RETX_MAX_BINS], lo, hi, u;
-	struct prom_label l[L_MAX + 2];
+	uint64_t bins[RETX_MAX_BINS], lo, hi, u, cum = 0;
+	struct prom_bucket b[RETX_MAX_BINS + 1];
+	struct prom_label l[L_MAX];
 	struct retx_dev *rd;
 	struct retx_cfg cfg;
 	bool running = false;
 	uint32_t i;
-	int rc = 0;
+	size_t nb = 0;
 
 	if (dev_retx(s, &rd)) {		/* a device without one */
 		pcb_err_reset(&s->err);
@@ -341,44 +512,41 @@ static int add_retx(struct mx *m)
 	if (!running)
 		return 0;
 	u = tel_retx_unit_ps(cfg.unit);
-	for (i = 0; !rc && i < cfg.num_bins && i < RETX_MAX_BINS; i++) {
-		char b[8], from[40], to[40];
-
+	for (i = 0; i < cfg.num_bins && i < RETX_MAX_BINS; i++) {
 		tel_retx_bin_range(&cfg, i, &lo, &hi);
-		snprintf(b, sizeof(b), "%u", i);
-		snprintf(from, sizeof(from), "%.9g", (double)lo * u * 1e-12);
+		cum += bins[i];
+		b[nb].le = hi == UINT64_MAX ? INFINITY :
+			   (double)(hi + 1) * (double)u / 1e12;
+		b[nb++].count = cum;
 		if (hi == UINT64_MAX)
-			snprintf(to, sizeof(to), "+Inf");
-		else
-			snprintf(to, sizeof(to), "%.9g",
-				 (double)(hi + 1) * u * 1e-12);
-		labels(m, l, NULL, NULL, "bin", b, NULL);
-		l[L_MAX] = (struct prom_label){ "from_seconds", from };
-		l[L_MAX + 1] = (struct prom_label){ "to_seconds", to };
-		rc = prom_add_u64(m->p, "pccbench_retx_timeouts_total",
-				  PROM_COUNTER, "retransmission timeouts in "
-				  "the adp_retx histogram's bin [from, to)",
-				  l, L_MAX + 2, bins[i], &s->err);
+			break;
 	}
-	return rc;
+	if (!nb || !isinf(b[nb - 1].le)) {	/* every bin closed */
+		b[nb].le = INFINITY;
+		b[nb++].count = cum;
+	}
+	labels(m, l, NULL, NULL, NULL, NULL);
+	return prom_add_hist(m->p, "pccbench_retx_timeout_seconds",
+			     "retransmission timeouts by duration: the adp_retx "
+			     "histogram's bins as buckets (le: a bin's upper "
+			     "bound); no _sum (the device counts per bin)", l,
+			     L_MAX, b, nb, NAN, &s->err);
 }
 
-/* Everything, once, as exposition text (malloc'd). */
-static int collect(struct session *s, char **buf, size_t *len)
+static int collect_dev(struct session *s, struct mx_state *st,
+		       struct prom_set *p, char *port, size_t plen)
 {
-	struct prom_set p;
-	struct mx m = { .s = s, .p = &p };
-	FILE *fp;
-	int rc;
+	struct mx m = { .s = s, .p = p, .st = st };
+	int rc = sess_device(s);
 
-	prom_init(&p);
-	rc = sess_device(s);
+	if (!rc)
+		m.now = dev_now(s);
 	/* the host counters first: they name the port the others carry */
 	if (!rc) {
 		rc = add_host(&m);
 		if (rc && rc != -PCB_E_NOMEM) {
-			sess_warn(s, "metrics: no host counters: %s",
-				  s->err.msg);
+			sess_warn(s, "metrics: %s: no host counters: %s",
+				  s->devid, s->err.msg);
 			pcb_err_reset(&s->err);
 			rc = 0;
 		}
@@ -387,6 +555,89 @@ static int collect(struct session *s, char **buf, size_t *len)
 		rc = add_slots(&m);
 	if (!rc)
 		rc = add_retx(&m);
+	snprintf(port, plen, "%s", m.has_port ? m.port : "");
+	return rc;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Every device, each into its own set merged when whole: a device that
+ * fails is pccbench_device_up 0 and a warning with its error, never a
+ * hole in the others.
+ */
+static int collect_all(struct session *s, struct mx_state *st,
+		       struct prom_set *all)
+{
+	static const struct prom_label ver = { "version", PCCB_VERSION };
+	struct pcb_nic *nics = NULL;
+	struct pcb_err e = { 0 };
+	size_t i, nn = 0, nd = st->ndevs ? st->ndevs : 1;
+	int rc;
+
+	st->nfailed = 0;
+	rc = prom_add(all, "pccbench_build_info", PROM_GAUGE, "1; the "
+		      "version of pccbench as a label", &ver, 1, 1, &s->err);
+	if (pcb_discover(&nics, &nn, &e))	/* no names to join: fine */
+		nn = 0;
+	for (i = 0; !rc && i < nd; i++) {
+		struct session *d = st->ndevs ? &st->devs[i] : s;
+		struct prom_set one;
+		struct prom_label l;
+		char port[12], id[sizeof(d->devid)];
+		int64_t t0 = mono_ns();
+		int drc;
+
+		prom_init(&one);
+		drc = collect_dev(d, st, &one, port, sizeof(port));
+		snprintf(id, sizeof(id), "%s", d->devid[0] ? d->devid :
+			 d->devname);
+		if (drc == -PCB_E_NOMEM) {
+			s->err = d->err;
+			rc = drc;
+		} else if (drc) {
+			sess_warn(s, "metrics: %s: %s", id, d->err.msg);
+			if (!st->nfailed++)
+				st->err = d->err;
+			pcb_err_reset(&d->err);
+		} else {
+			rc = prom_merge(all, &one, &s->err);
+			if (!rc)
+				rc = mx_add_info(all, nics, nn, id, port,
+						 &s->err);
+		}
+		prom_release(&one);
+		l = (struct prom_label){ "device", id };
+		if (!rc)
+			rc = prom_add(all, "pccbench_device_up", PROM_GAUGE,
+				      "1 when the device was read whole, 0 "
+				      "when it failed (the error is logged)",
+				      &l, 1, !drc, &s->err);
+		if (!rc)
+			rc = prom_add(all, "pccbench_scrape_duration_seconds",
+				      PROM_GAUGE, "how long reading the "
+				      "device took", &l, 1,
+				      (double)(mono_ns() - t0) / 1e9,
+				      &s->err);
+	}
+	free(nics);
+	return rc;
+}
+
+int mx_collect(struct session *s, struct mx_state *st, char **buf,
+	       size_t *len)
+{
+	struct prom_set p;
+	FILE *fp;
+	int rc;
+
+	prom_init(&p);
+	rc = collect_all(s, st, &p);
 	*buf = NULL;
 	*len = 0;
 	if (!rc) {
@@ -412,23 +663,14 @@ static const struct cmd_kw export_keys[] = {
 	{ .name = "to", .arg = "FILE", .flags = KW_FILE },
 	{ .name = "every", .arg = "I" },
 	{ .name = "for", .arg = "D" },
+	{ .name = "devices", .arg = "all|DEV,..." },
+	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
 	{ 0 }
 };
 
-static const struct cmd_kw serve_keys[] = {
-	{ .name = "every", .arg = "I" },
-	{ .name = "for", .arg = "D" },
-	{ 0 }
-};
-
-struct mx_opts {
-	const char *to;
-	int64_t every, dur;	/* ps; 0: not given */
-};
-
-static int parse_opts(struct session *s, const char *who,
-		      const struct cmd_kw *keys, int argc, char **argv,
-		      struct mx_opts *o)
+int mx_parse_opts(struct session *s, const char *who,
+		  const struct cmd_kw *keys, int argc, char **argv,
+		  struct mx_opts *o)
 {
 	int i;
 
@@ -445,7 +687,15 @@ static int parse_opts(struct session *s, const char *who,
 			o->to = argv[i + 1];
 			continue;
 		}
-		d = kw->name[0] == 'e' ? &o->every : &o->dur;
+		if (!strcmp(kw->name, "devices") ||
+		    !strcmp(kw->name, "collect") ||
+		    !strcmp(kw->name, "web-config")) {
+			*(kw->name[0] == 'd' ? &o->devices : kw->name[0] ==
+			  'c' ? &o->collect : &o->web) = argv[i + 1];
+			continue;
+		}
+		d = kw->name[0] == 'e' ? &o->every : kw->name[0] == 't' ?
+		    &o->timeout : &o->dur;
 		if (pcb_parse_duration_ps(argv[i + 1], -1, d) ||
 		    *d < 1000000000LL || *d > 86400 * 1000000000000LL)
 			return cmd_bad_duration(s, who, argv[i + 1],
@@ -454,11 +704,14 @@ static int parse_opts(struct session *s, const char *who,
 	return 0;
 }
 
-static int write_out(struct session *s, const char *to)
+/* One collection to FILE or stdout; a device that failed (its error
+ * already a warning) is the return code of a single export.
+ */
+static int write_out(struct session *s, struct mx_state *st, const char *to)
 {
 	char *buf;
 	size_t len;
-	int rc = collect(s, &buf, &len);
+	int rc = mx_collect(s, st, &buf, &len);
 
 	if (rc)
 		return rc;
@@ -478,8 +731,10 @@ static int write_out(struct session *s, const char *to)
 static int cmd_export_metrics(struct session *s, int argc, char **argv)
 {
 	struct mx_opts o = { 0 };
+	struct mx_state st = { 0 };
 	int64_t t0, next;
-	int rc = parse_opts(s, "export metrics", export_keys, argc, argv, &o);
+	int rc = mx_parse_opts(s, "export metrics", export_keys, argc, argv,
+			       &o);
 
 	if (!rc && (o.every || o.dur) && !o.to)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'every' "
@@ -489,15 +744,22 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "export metrics: 'for D' "
 			       "needs 'every I'");
 	if (!rc)
-		rc = write_out(s, o.to);
+		rc = mx_state_init(s, &st, &o);
+	if (!rc)
+		rc = write_out(s, &st, o.to);
+	if (!rc && !o.every && st.nfailed) {
+		s->err = st.err;	/* reported once already: a warning */
+		s->reported = true;
+		rc = -st.err.code;
+	}
 	if (rc || !o.every)
-		return rc;
+		goto out;
 	t0 = dev_now(s);
 	for (next = t0 + o.every; !rc && (!o.dur || next <= t0 + o.dur);
 	     next += o.every) {
 		rc = dev_run_until(s, next, false);
 		if (!rc)
-			rc = write_out(s, o.to);
+			rc = write_out(s, &st, o.to);
 	}
 	if (rc == -PCB_E_INTR && !o.dur) {	/* Ctrl-C: the way out */
 		pcb_err_reset(&s->err);
@@ -505,220 +767,8 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 			*s->stop = 0;
 		rc = 0;
 	}
-	return rc;
-}
-
-/* ---- serve metrics ----------------------------------------------------- */
-
-struct srv {
-	struct session *s;
-	int64_t every_ns;
-	char *text;		/* the last collection */
-	size_t len;
-	int64_t at;		/* when (monotonic ns); text NULL: never */
-	/* the last collection's error and a newline, or "" */
-	char err[sizeof(((struct pcb_err *)0)->msg) + 1];
-};
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* The cached text, collected again when older than the interval. */
-static void srv_refresh(struct srv *v)
-{
-	int64_t now = mono_ns();
-	char *buf;
-	size_t len;
-
-	if ((v->text || *v->err) && now - v->at < v->every_ns)
-		return;
-	v->at = now;
-	if (collect(v->s, &buf, &len)) {
-		snprintf(v->err, sizeof(v->err), "%s\n", v->s->err.msg);
-		fprintf(v->s->errfp, "serve metrics: %s", v->err);
-		pcb_err_reset(&v->s->err);
-		free(v->text);
-		v->text = NULL;
-		return;
-	}
-	*v->err = '\0';
-	free(v->text);
-	v->text = buf;
-	v->len = len;
-}
-
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned code,
-			     const char *type, const char *body, size_t len)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(len, (void *)body,
-					    MHD_RESPMEM_MUST_COPY);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, "Content-Type", type);
-	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, "Allow", "GET, HEAD");
-	ret = MHD_queue_response(c, code, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
-				  const char *url, const char *method,
-				  const char *version, const char *upload,
-				  size_t *upload_len, void **con_cls)
-{
-	static const char text[] = "text/plain; charset=utf-8";
-	struct srv *v = cls;
-
-	(void)version;
-	(void)upload;
-	if (*upload_len) {	/* a body we do not read */
-		*upload_len = 0;
-		return MHD_YES;
-	}
-	(void)con_cls;
-	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, text,
-			     "only GET\n", 9);
-	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, text,
-			     "not found: try /metrics\n", 24);
-	srv_refresh(v);
-	if (!v->text)
-		return reply(c, MHD_HTTP_INTERNAL_SERVER_ERROR, text, v->err,
-			     strlen(v->err));
-	return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; "
-		     "charset=utf-8", v->text, v->len);
-}
-
-/* "[ADDR:]PORT": an IPv4 address or [IPv6]; 127.0.0.1 without one. */
-static int parse_listen(struct session *s, const char *t,
-			struct sockaddr_storage *sa, bool *v6)
-{
-	const char *colon = strrchr(t, ':');
-	char host[64] = "127.0.0.1", *end;
-	unsigned long port;
-	size_t hl;
-
-	if (colon) {
-		hl = (size_t)(colon - t);
-		if (hl >= sizeof(host))
-			hl = sizeof(host) - 1;
-		memcpy(host, t, hl);
-		host[hl] = '\0';
-		t = colon + 1;
-	}
-	errno = 0;
-	port = strtoul(t, &end, 10);
-	if (!*t || *end || errno || port > 65535 || *t == '-' || *t == '+')
-		return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad "
-				 "port '%s' (0..65535; 0: any free one)", t);
-	memset(sa, 0, sizeof(*sa));
-	hl = strlen(host);
-	*v6 = hl > 2 && host[0] == '[' && host[hl - 1] == ']';
-	if (*v6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)sa;
-
-		host[hl - 1] = '\0';
-		a->sin6_family = AF_INET6;
-		a->sin6_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET6, host + 1, &a->sin6_addr) == 1)
-			return 0;
-	} else {
-		struct sockaddr_in *a = (struct sockaddr_in *)sa;
-
-		a->sin_family = AF_INET;
-		a->sin_port = htons((uint16_t)port);
-		if (inet_pton(AF_INET, host, &a->sin_addr) == 1)
-			return 0;
-	}
-	return pcb_error(&s->err, PCB_E_INVAL, "serve metrics: bad address "
-			 "'%s' (an IPv4 address or [IPv6], no names)", host);
-}
-
-/* One pass of the daemon's sockets: wait at most 100 ms. */
-static int srv_poll(struct session *s, struct MHD_Daemon *d)
-{
-	fd_set rs, ws, es;
-	MHD_socket max = 0;
-	MHD_UNSIGNED_LONG_LONG to;
-	struct timeval tv = { 0, 100000 };
-
-	FD_ZERO(&rs);
-	FD_ZERO(&ws);
-	FD_ZERO(&es);
-	if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: the "
-				 "HTTP daemon failed");
-	if (MHD_get_timeout(d, &to) == MHD_YES && to < 100) {
-		tv.tv_sec = 0;
-		tv.tv_usec = (long)to * 1000;
-	}
-	if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: select: "
-				 "%s", strerror(errno));
-	MHD_run_from_select(d, &rs, &ws, &es);
-	return 0;
-}
-
-/* serve metrics [ADDR:]PORT [every I] [for D]: GET /metrics until Ctrl-C
- * (or for D of wall time); the device is read at most once per I (1 s
- * unless given), from this thread.
- */
-static int cmd_serve_metrics(struct session *s, int argc, char **argv)
-{
-	struct mx_opts o = { 0 };
-	struct srv v = { .s = s };
-	struct sockaddr_storage sa;
-	struct MHD_Daemon *d;
-	const union MHD_DaemonInfo *di;
-	char addr[64];
-	bool v6 = false;
-	int64_t end;
-	int rc;
-
-	rc = parse_opts(s, "serve metrics", serve_keys, argc - 1, argv + 1,
-			&o);
-	if (!rc)
-		rc = parse_listen(s, argv[0], &sa, &v6);
-	if (rc)
-		return rc;
-	v.every_ns = o.every ? o.every / 1000 : 1000000000LL;
-	d = MHD_start_daemon(v6 ? MHD_USE_IPv6 : 0, 0, NULL, NULL, on_request,
-			     &v, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)32,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
-			     MHD_OPTION_END);
-	if (!d)
-		return pcb_error(&s->err, PCB_E_IO, "serve metrics: cannot "
-				 "listen on %s (in use, or not an address "
-				 "of this host?)", argv[0]);
-	di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-	if (v6)
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr,
-			  addr, sizeof(addr));
-	else
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr,
-			  addr, sizeof(addr));
-	fprintf(s->out.fp, "serving http://%s%s%s:%u/metrics (Ctrl-C stops)"
-		"\n", v6 ? "[" : "", addr, v6 ? "]" : "",
-		di ? (unsigned)di->port : 0);
-	fflush(s->out.fp);
-	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
-	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end))
-		rc = srv_poll(s, d);
-	MHD_stop_daemon(d);
-	free(v.text);
-	if (!rc && s->stop && *s->stop == SIGINT)
-		*s->stop = 0;	/* Ctrl-C: the way out */
+out:
+	mx_state_release(&st);
 	return rc;
 }
 
@@ -726,7 +776,7 @@ const struct cmd_row cmd_export_verbs[] = {
 	{
 		.name = "metrics",
 		.fn = cmd_export_metrics,
-		.max_args = 6,
+		.max_args = 10,
 		.help = "params, algorithm and host counters and retx bins in the "
 			"Prometheus text format: stdout, or FILE replaced whole "
 			"(node_exporter's textfile collector), again each I",
@@ -734,23 +784,6 @@ const struct cmd_row cmd_export_verbs[] = {
 			   "pccbench.prom every 10s",
 		.flags = CMD_DEVICE | CMD_DEFAULT,
 		.keys = export_keys,
-	},
-	{ 0 }
-};
-
-const struct cmd_row cmd_serve_verbs[] = {
-	{
-		.name = "metrics",
-		.fn = cmd_serve_metrics,
-		.min_args = 1,
-		.max_args = 5,
-		.args = "[ADDR:]PORT",
-		.help = "an HTTP endpoint /metrics for Prometheus (127.0.0.1 "
-			"unless ADDR is given); the device is read at most once "
-			"per I (1s); Ctrl-C stops",
-		.example = "serve metrics 9464",
-		.flags = CMD_DEVICE | CMD_DEFAULT,
-		.keys = serve_keys,
 	},
 	{ 0 }
 };

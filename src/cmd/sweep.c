@@ -412,18 +412,81 @@ static int sweep_shard(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* A job array running every shard of the plan (sbatch FILE). */
-static int write_slurm(struct session *s, const struct plan *pl,
-		       const char *file, unsigned nshards)
-{
-	struct pcb_wfile w;
-	const char *c;
-	int rc = pcb_wfile_open(&w, file, PCB_MODE_DATA, &s->err);
+/* What `--slurm` writes besides the array: cpus per task (from
+ * --cpus, 1 by default: the nodes', not this host's), the time limit of
+ * each task and of the merge (--time, in minutes; 60 by default) and the
+ * folder of their output files (--output, the sweep's slurm/ by default).
+ */
+struct slurm_opts {
+	const char *file, *outdir;
+	unsigned long shards, cpus, minutes;
+};
 
+/* --time: minutes (Slurm's unit), or with s, min, h or d; 1 min..30 d,
+ * a part minute counting whole.
+ */
+static int slurm_minutes(struct session *s, const char *t,
+			 unsigned long *min)
+{
+	static const struct {
+		const char *unit;
+		double s;
+	} u[] = { { "", 60 }, { "s", 1 }, { "min", 60 }, { "h", 3600 },
+		  { "d", 86400 } };
+	char *end;
+	double v = strtod(t, &end);
+	size_t i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcmp(end, u[i].unit) && end != t && *t != '-' &&
+		    v * u[i].s >= 60 && v * u[i].s <= 30 * 86400) {
+			*min = (unsigned long)ceil(v * u[i].s / 60 - 1e-9);
+			return 0;
+		}
+	return pcb_error(&s->err, PCB_E_RANGE, "sweep plan: --time '%s': "
+			 "minutes, or a number with s, min, h or d, from 1min "
+			 "to 30d", t);
+}
+
+/* s as one single-quoted shell word. */
+static void sh_quote(FILE *fp, const char *s)
+{
+	fputc('\'', fp);
+	for (; *s; s++)
+		fputs(*s == '\'' ? "'\\''" : (char[2]){ *s, 0 }, fp);
+	fputc('\'', fp);
+}
+
+/* A job array running every shard of the plan (sbatch FILE); its first
+ * task submits the merge as a job that waits for the whole array
+ * (afterok), so `sbatch FILE` leaves a merged sweep.
+ */
+static int write_slurm(struct session *s, const struct plan *pl,
+		       const struct slurm_opts *o)
+{
+	char out[PCB_PATH_LEN];
+	struct pcb_wfile w;
+	int rc = 0;
+
+	if (o->outdir)
+		rc = realpath(o->outdir, out) && !pcb_check_dir(out, &s->err) ?
+		     0 : s->err.code ? -s->err.code :
+		     pcb_error(&s->err, PCB_E_NOENT, "sweep plan: --output "
+			       "'%s': not a folder", o->outdir);
+	else
+		rc = pcb_path(out, sizeof(out), &s->err, "%s/slurm", pl->dir);
+	if (!rc && !o->outdir)
+		rc = pcb_mkdirs(out, 0700, &s->err);
+	if (!rc && strpbrk(out, "% \t\n\"'\\"))
+		rc = pcb_error(&s->err, PCB_E_INVAL, "sweep plan: --output "
+			       "'%s': no %%, blank, quote or backslash in a "
+			       "Slurm path", out);
+	if (!rc)
+		rc = pcb_wfile_open(&w, o->file, PCB_MODE_DATA, &s->err);
 	if (rc)
 		return rc;
 	fprintf(w.fp, "#!/bin/bash\n"
-		"# pccbench sweep %s: %zu runs in %u shards as a Slurm job "
+		"# pccbench sweep %s: %zu runs in %lu shards as a Slurm job "
 		"array.\n"
 		"# Each task runs one shard; every node needs pccbench on "
 		"PATH, this\n"
@@ -431,52 +494,81 @@ static int write_slurm(struct session *s, const struct plan *pl,
 		"pccbench, e.g. a\n"
 		"# shared home) and the device the sweep was planned on, "
 		"with the same\n"
-		"# params.  When all are done: pccbench sweep merge %s\n"
+		"# params.  Task 0 submits 'pccbench sweep merge %s' as a job "
+		"that runs\n"
+		"# when every task has succeeded (afterok).  Output: %s/\n"
 		"#SBATCH --job-name=pccbench-%s\n"
-		"#SBATCH --array=0-%u\n"
-		"#SBATCH --cpus-per-task=%u\n"
+		"#SBATCH --array=0-%lu\n"
+		"#SBATCH --cpus-per-task=%lu\n"
+		"#SBATCH --time=%lu\n"
+		"#SBATCH --output=%s/%%x-%%A_%%a.out\n"
 		"set -eu\n"
-		"exec pccbench -d '", pl->name, pl->nruns, nshards, pl->name,
-		pl->name, pl->name, nshards - 1, pl->jobs);
-	for (c = s->devname; *c; c++)	/* a single-quoted word */
-		fputs(*c == '\'' ? "'\\''" : (char[2]){ *c, 0 }, w.fp);
-	fprintf(w.fp, "' sweep run %s --shard \"${SLURM_ARRAY_TASK_ID}/%u\" "
-		"jobs \"${SLURM_CPUS_PER_TASK:-1}\"\n", pl->name, nshards);
+		"dev=", pl->name, pl->nruns, o->shards, pl->name, pl->name,
+		out, pl->name, o->shards - 1, o->cpus, o->minutes, out);
+	sh_quote(w.fp, s->devname);
+	fprintf(w.fp, "\nif [ \"${SLURM_ARRAY_TASK_ID}\" = 0 ]; then\n"
+		"\tsbatch --parsable --job-name=pccbench-%s-merge "
+		"--dependency=afterok:\"${SLURM_ARRAY_JOB_ID}\" \\\n"
+		"\t\t--time=%lu --cpus-per-task=1 --output=", pl->name,
+		o->minutes);
+	sh_quote(w.fp, out);
+	fprintf(w.fp, "/%%x-%%j.out \\\n"
+		"\t\t--wrap=\"exec pccbench -d $(printf %%q \"$dev\") sweep "
+		"merge %s\"\n"
+		"fi\n"
+		"exec pccbench -d \"$dev\" sweep run %s --shard "
+		"\"${SLURM_ARRAY_TASK_ID}/%lu\" jobs \"${SLURM_CPUS_PER_TASK:-%lu}"
+		"\"\n", pl->name, pl->name, o->shards, o->cpus);
 	return pcb_wfile_commit(&w, &s->err);
 }
 
-/* sweep plan NAME PARAM SPEC ... [--slurm FILE [--shards N]]: the plan
+/* sweep plan NAME PARAM SPEC ... [--slurm FILE [--shards N] [--cpus N]
+ * [--time T] [--output DIR]]: the plan
  * saved, nothing run.
  */
 static int cmd_sweep_plan(struct session *s, int argc, char **argv)
 {
 	struct plan *pl = calloc(1, sizeof(*pl));
 	char *words[SW_MAX_ARGS + 2];
+	struct slurm_opts so = { .cpus = 1, .minutes = 60 };
 	const char *slurm = NULL;
 	uint32_t vals[ALGO_MAX_PARAMS] = { 0 };
 	unsigned long shards = 0;
+	bool more = false;
 	size_t n = 0;
 	int i, nw = 0, rc = 0;
 
 	if (!pl)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	for (i = 1; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "--slurm") && i + 1 < argc)
+		if (!strcmp(argv[i], "--slurm") && i + 1 < argc) {
 			slurm = argv[++i];
-		else if (!strcmp(argv[i], "--shards") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--shards") && i + 1 < argc) {
 			rc = sw_parse_count(&s->err, "--shards", argv[++i],
 					    SW_MAX_RUNS, "shards", &shards);
-		else if (nw < SW_MAX_ARGS)
+		} else if (!strcmp(argv[i], "--cpus") && i + 1 < argc) {
+			rc = sw_parse_count(&s->err, "--cpus", argv[++i], 4096,
+					    "CPUs per task", &so.cpus);
+			more = true;
+		} else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
+			rc = slurm_minutes(s, argv[++i], &so.minutes);
+			more = true;
+		} else if (!strcmp(argv[i], "--output") && i + 1 < argc) {
+			so.outdir = argv[++i];
+			more = true;
+		} else if (nw < SW_MAX_ARGS) {
 			words[nw++] = argv[i];
-		else
+		} else {
 			rc = pcb_error(&s->err, PCB_E_RANGE, "sweep plan: too "
 				       "many words");
+		}
 	}
 	words[nw++] = "into";
 	words[nw++] = argv[0];
-	if (!rc && shards && !slurm)
-		rc = pcb_error(&s->err, PCB_E_USAGE, "sweep plan: --shards "
-			       "goes with --slurm FILE");
+	if (!rc && (shards || more) && !slurm)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "sweep plan: --shards, "
+			       "--cpus, --time and --output go with --slurm "
+			       "FILE");
 	if (!rc)
 		rc = sw_plan_parse(s, pl, nw, words, false);
 	if (!rc && !shards)
@@ -496,8 +588,11 @@ static int cmd_sweep_plan(struct session *s, int argc, char **argv)
 		rc = sw_save_definition(s, pl, vals, n);
 	if (!rc)
 		rc = sw_save_meta(s, pl, time(NULL), 0, "planned");
-	if (!rc && slurm)
-		rc = write_slurm(s, pl, slurm, (unsigned)shards);
+	if (!rc && slurm) {
+		so.file = slurm;
+		so.shards = shards;
+		rc = write_slurm(s, pl, &so);
+	}
 	if (!rc) {
 		print_plan(s, pl);
 		out_text(&s->out, "sweep %s planned, nothing run: 'sweep resume "
@@ -710,7 +805,8 @@ static bool sweep_plan_complete(struct session *s, char **argv, int argc,
 {
 	if (argc == 0)
 		return true;	/* a new name */
-	if (!strcmp(argv[argc - 1], "--slurm"))
+	if (!strcmp(argv[argc - 1], "--slurm") ||
+	    !strcmp(argv[argc - 1], "--output"))
 		return false;
 	return sweep_run_complete(s, argv + 1, argc - 1, c);
 }
@@ -776,13 +872,14 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.min_args = 3,
 		.max_args = -1,
 		.args = "NAME PARAM SPEC ... (as 'sweep run') [--slurm FILE "
-			"[--shards N]]",
+			"[--shards N] [--cpus N] [--time T] [--output DIR]]",
 		.help = "save a sweep's plan without running it: 'sweep resume "
 			"NAME' runs it here, 'sweep run NAME --shard I/N [jobs N]' "
 			"runs the runs r with r mod N = I (on any machine, into "
 			"NAME/shard-I-of-N), 'sweep merge' gathers them; --slurm "
 			"writes a job array running N shards (default: the runs, "
-			"at most 32)",
+			"at most 32), N CPUs each (1), T long (60 minutes), "
+			"output in DIR (NAME/slurm), then a merge job",
 		.example = "sweep plan big ALPHA 0.05:0.5:0.05 AI 5:100:5 for 10ms "
 			"measure util,queue_p99 --slurm big.sbatch",
 		.flags = CMD_WRITES | CMD_DEVICE,

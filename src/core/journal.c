@@ -12,6 +12,7 @@
 
 #include "fsafe.h"
 #include "journal.h"
+#include "who.h"
 #include "paths.h"
 
 #define JOURNAL_MAX_LINE 512
@@ -130,6 +131,19 @@ static void mark_bad(struct journal *j, size_t lineno)
 		j->first_bad = lineno;
 }
 
+/* The rest of an "S pid" record since who the process ran as was
+ * recorded: " uid=N user=NAME host=NAME" (older journals have none).
+ */
+static bool who_ok(const char *line)
+{
+	char user[64], host[256], tail;
+	unsigned uid;
+	const char *t = strchr(line + 2, ' ');
+
+	return t && sscanf(t, " uid=%u user=%63s host=%255s%c", &uid, user,
+			   host, &tail) == 3;
+}
+
 /* Parse one record (checksum already checked); false if malformed. */
 static bool parse_line(struct journal *j, char *line)
 {
@@ -140,7 +154,8 @@ static bool parse_line(struct journal *j, char *line)
 	int n;
 
 	memset(&e, 0, sizeof(e));
-	if (sscanf(line, "S %ld%c", &pid, &tail) == 1) {
+	n = sscanf(line, "S %ld%c", &pid, &tail);
+	if (n == 1 || (n == 2 && tail == ' ' && who_ok(line))) {
 		return find_sess(j, pid, true) != NULL;
 	}
 	if (sscanf(line, "E %ld%c", &pid, &tail) == 1) {
@@ -344,7 +359,11 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 		return pcb_error(err, PCB_E_CORRUPT, "%s", line);
 
 	if (!j->started) {
-		snprintf(line, sizeof(line), "S %ld", (long)getpid());
+		struct who w;
+
+		who_am_i(&w);
+		snprintf(line, sizeof(line), "S %ld uid=%u user=%s host=%s",
+			 w.pid, (unsigned)w.uid, w.user, w.host);
 		rc = journal_append(j, line, err);
 		if (rc)
 			return rc;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <syslog.h>
 
 #include "fsafe.h"
 #include "fxp.h"
@@ -20,6 +21,7 @@
 #include "session.h"
 #include "suggest.h"
 #include "units.h"
+#include "who.h"
 #include "device.h"
 #include "tel/diag.h"
 #include "mstreg.h"
@@ -110,6 +112,54 @@ static void describe_writes(struct session *s, unsigned slot,
 	}
 }
 
+/* The audit trail: every register write, once its outcome is known (ok,
+ * failed, or unknown when the read-back failed), also a syslog record
+ * (LOG_AUTHPRIV: it names who changed a production machine's
+ * configuration, as configuration tools' records do): who (uid, user,
+ * host, pid), when (local time with its UTC offset), what (device, port,
+ * slot, param or algorithm, old -> new) and the journal's seq.  One line
+ * of key=value words; what comes from the device is made one word first.
+ */
+static void audit(struct session *s, unsigned slot, const char *what,
+		  int outcome, unsigned seq)
+{
+	static bool open;
+	unsigned port = pcb_handle_port(s->devname);
+	char when[40], ps[24] = "", js[24] = "";
+	struct who w;
+
+	if (!open) {
+		openlog("pccbench", LOG_PID, LOG_AUTHPRIV);
+		open = true;
+	}
+	who_am_i(&w);
+	who_time(when, sizeof(when));
+	if (port)
+		snprintf(ps, sizeof(ps), " port=%u", port);
+	if (seq)
+		snprintf(js, sizeof(js), " journal_seq=%u", seq);
+	syslog(LOG_AUTHPRIV | (outcome > 0 ? LOG_NOTICE : LOG_WARNING),
+	       "register write device=%s%s slot=%u %s result=%s uid=%u "
+	       "user=%s host=%s pid=%ld time=%s%s", s->devid, ps, slot, what,
+	       outcome > 0 ? "ok" : outcome < 0 ? "failed" : "unknown",
+	       (unsigned)w.uid, w.user, w.host, w.pid, when, js);
+}
+
+/* audit() for a param: "param=NAME old=A new=B raw=0x..->0x.." */
+static void audit_param(struct session *s, unsigned slot,
+			const struct param_view *p, const struct param_write *w,
+			int outcome, unsigned seq)
+{
+	char name[64], a[32], b[32], what[200];
+
+	pcb_file_token(name, sizeof(name), p->info.name);
+	sess_format_value(s, p->type, w->old, a, sizeof(a));
+	sess_format_value(s, p->type, w->value, b, sizeof(b));
+	snprintf(what, sizeof(what), "param=%s old=%s new=%s raw=0x%08x->"
+		 "0x%08x", name, a, b, w->old, w->value);
+	audit(s, slot, what, outcome, seq);
+}
+
 /* A journal line per changed param, before anything is sent. */
 static int journal_writes(struct session *s, unsigned slot,
 			  const struct slot_view *v,
@@ -197,6 +247,9 @@ static int settle_writes(struct session *s, unsigned slot,
 			*bad = (int)i;
 		if (seq[i] && known)
 			journal_end(s->journal, seq[i], ok, NULL);
+		if (w[i].changed)
+			audit_param(s, slot, &v->params[w[i].index], &w[i],
+				    !known ? 0 : ok ? 1 : -1, seq[i]);
 	}
 	return rc;
 }
@@ -350,5 +403,14 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			       cen2 ? "on" : "off");
 	if (journal)
 		journal_end(s->journal, e.seq, rc == 0, NULL);
+	{
+		char what[160], name[64];
+
+		pcb_file_token(name, sizeof(name), v->name);
+		snprintf(what, sizeof(what), "algo=%s enabled=%u->%u "
+			 "counter_en=%u->%u", name, en, enable, cen,
+			 enable && (counters || cen));
+		audit(s, slot, what, rc ? -1 : 1, journal ? e.seq : 0);
+	}
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 struct prom_sample {
 	char *labels;		/* "{a=\"b\",...}" or "" */
+	const char *suffix;	/* a histogram's "_bucket", ... or "" */
 	char value[40];
 };
 
@@ -148,6 +149,12 @@ static char *render_labels(const struct prom_label *l, size_t nl,
 	return buf;
 }
 
+static const char *type_name(enum prom_type t)
+{
+	return t == PROM_COUNTER ? "counter" : t == PROM_HISTOGRAM ?
+	       "histogram" : "gauge";
+}
+
 static struct prom_family *family(struct prom_set *p, const char *name,
 				  enum prom_type type, const char *help,
 				  struct pcb_err *err)
@@ -160,10 +167,8 @@ static struct prom_family *family(struct prom_set *p, const char *name,
 			if (p->fam[i].type != type) {
 				pcb_error(err, PCB_E_INVAL, "metric '%s' "
 					  "added as a %s and a %s", name,
-					  p->fam[i].type == PROM_COUNTER ?
-					  "counter" : "gauge",
-					  type == PROM_COUNTER ? "counter" :
-					  "gauge");
+					  type_name(p->fam[i].type),
+					  type_name(type));
 				return NULL;
 			}
 			return &p->fam[i];
@@ -198,23 +203,19 @@ out_nomem:
 	return NULL;
 }
 
-static int add(struct prom_set *p, const char *name, enum prom_type type,
-	       const char *help, const struct prom_label *l, size_t nl,
-	       const char *value, struct pcb_err *err)
+/* A sample of f, rendered labels and value (labels taken: freed on
+ * error too).
+ */
+static int add_sample(struct prom_family *f, const char *suffix,
+		      char *labels, const char *value, struct pcb_err *err)
 {
-	struct prom_family *f = family(p, name, type, help, err);
-	char *labels;
 	size_t i;
 
-	if (!f)
-		return -err->code;
-	labels = render_labels(l, nl, err);
-	if (!labels)
-		return -err->code;
 	for (i = 0; i < f->n; i++)
-		if (!strcmp(f->s[i].labels, labels)) {
-			pcb_error(err, PCB_E_INVAL, "metric %s%s added twice",
-				  name, labels);
+		if (!strcmp(f->s[i].labels, labels) &&
+		    !strcmp(f->s[i].suffix, suffix)) {
+			pcb_error(err, PCB_E_INVAL, "metric %s%s%s added twice",
+				  f->name, suffix, labels);
 			free(labels);
 			return -err->code;
 		}
@@ -230,9 +231,25 @@ static int add(struct prom_set *p, const char *name, enum prom_type type,
 		f->cap = cap;
 	}
 	f->s[f->n].labels = labels;
+	f->s[f->n].suffix = suffix;
 	snprintf(f->s[f->n].value, sizeof(f->s[0].value), "%s", value);
 	f->n++;
 	return 0;
+}
+
+static int add(struct prom_set *p, const char *name, enum prom_type type,
+	       const char *help, const struct prom_label *l, size_t nl,
+	       const char *value, struct pcb_err *err)
+{
+	struct prom_family *f = family(p, name, type, help, err);
+	char *labels;
+
+	if (!f)
+		return -err->code;
+	labels = render_labels(l, nl, err);
+	if (!labels)
+		return -err->code;
+	return add_sample(f, "", labels, value, err);
 }
 
 /* The shortest of %.15g..%.17g that reads back as v. */
@@ -275,6 +292,84 @@ int prom_add_u64(struct prom_set *p, const char *name, enum prom_type type,
 	return add(p, name, type, help, l, nl, b, err);
 }
 
+int prom_add_hist(struct prom_set *p, const char *name, const char *help,
+		  const struct prom_label *l, size_t nl,
+		  const struct prom_bucket *b, size_t nb, double sum,
+		  struct pcb_err *err)
+{
+	struct prom_label *ll;
+	struct prom_family *f;
+	char v[40], le[40], *labels;
+	uint64_t last = 0;
+	size_t i;
+	int rc = 0;
+
+	if (!nb || !isinf(b[nb - 1].le) || b[nb - 1].le < 0)
+		return pcb_error(err, PCB_E_INVAL, "histogram '%s': the last "
+				 "bucket must be +Inf", name);
+	for (i = 0; i < nb; i++) {
+		if ((i && !(b[i].le > b[i - 1].le)) || b[i].count < last)
+			return pcb_error(err, PCB_E_INVAL, "histogram '%s': "
+					 "buckets not increasing", name);
+		last = b[i].count;
+	}
+	f = family(p, name, PROM_HISTOGRAM, help, err);
+	ll = calloc(nl + 1, sizeof(*ll));
+	if (!f || !ll) {
+		free(ll);
+		return f ? pcb_error(err, PCB_E_NOMEM, "out of memory") :
+		       -err->code;
+	}
+	memcpy(ll, l, nl * sizeof(*l));
+	ll[nl].name = "le";
+	ll[nl].value = le;
+	for (i = 0; !rc && i < nb; i++) {
+		format_double(le, sizeof(le), b[i].le);
+		snprintf(v, sizeof(v), "%" PRIu64, b[i].count);
+		labels = render_labels(ll, nl + 1, err);
+		rc = labels ? add_sample(f, "_bucket", labels, v, err) :
+		     -err->code;
+	}
+	if (!rc && !isnan(sum)) {
+		format_double(v, sizeof(v), sum);
+		labels = render_labels(l, nl, err);
+		rc = labels ? add_sample(f, "_sum", labels, v, err) :
+		     -err->code;
+	}
+	if (!rc) {
+		snprintf(v, sizeof(v), "%" PRIu64, last);
+		labels = render_labels(l, nl, err);
+		rc = labels ? add_sample(f, "_count", labels, v, err) :
+		     -err->code;
+	}
+	free(ll);
+	return rc;
+}
+
+int prom_merge(struct prom_set *p, const struct prom_set *from,
+	       struct pcb_err *err)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; !rc && i < from->nfam; i++) {
+		const struct prom_family *g = &from->fam[i];
+		struct prom_family *f = family(p, g->name, g->type, g->help,
+					       err);
+
+		if (!f)
+			return -err->code;
+		for (k = 0; !rc && k < g->n; k++) {
+			char *labels = strdup(g->s[k].labels);
+
+			rc = labels ? add_sample(f, g->s[k].suffix, labels,
+						 g->s[k].value, err) :
+			     pcb_error(err, PCB_E_NOMEM, "out of memory");
+		}
+	}
+	return rc;
+}
+
 int prom_write(const struct prom_set *p, FILE *fp, struct pcb_err *err)
 {
 	size_t i, k;
@@ -284,11 +379,10 @@ int prom_write(const struct prom_set *p, FILE *fp, struct pcb_err *err)
 
 		fprintf(fp, "# HELP %s ", f->name);
 		escape(fp, f->help, false);
-		fprintf(fp, "\n# TYPE %s %s\n", f->name,
-			f->type == PROM_COUNTER ? "counter" : "gauge");
+		fprintf(fp, "\n# TYPE %s %s\n", f->name, type_name(f->type));
 		for (k = 0; k < f->n; k++)
-			fprintf(fp, "%s%s %s\n", f->name, f->s[k].labels,
-				f->s[k].value);
+			fprintf(fp, "%s%s%s %s\n", f->name, f->s[k].suffix,
+				f->s[k].labels, f->s[k].value);
 	}
 	if (fflush(fp) || ferror(fp))
 		return pcb_error(err, PCB_E_IO, "writing metrics failed");

@@ -28,7 +28,7 @@
 
 #include "err.h"
 
-enum prom_type { PROM_GAUGE, PROM_COUNTER };
+enum prom_type { PROM_GAUGE, PROM_COUNTER, PROM_HISTOGRAM };
 
 /* A label: a NULL value leaves the label out. */
 struct prom_label {
@@ -58,6 +58,24 @@ int prom_add(struct prom_set *p, const char *name, enum prom_type type,
 int prom_add_u64(struct prom_set *p, const char *name, enum prom_type type,
 		 const char *help, const struct prom_label *l, size_t nl,
 		 uint64_t v, struct pcb_err *err);
+
+/* A histogram: buckets b[0..nb) with increasing upper bounds `le`, the
+ * last +Inf, and cumulative counts (observations <= le); written as
+ * name_bucket{...,le="..."}, name_sum (left out when sum is NaN) and
+ * name_count (the +Inf bucket's count).
+ */
+struct prom_bucket {
+	double le;
+	uint64_t count;
+};
+int prom_add_hist(struct prom_set *p, const char *name, const char *help,
+		  const struct prom_label *l, size_t nl,
+		  const struct prom_bucket *b, size_t nb, double sum,
+		  struct pcb_err *err);
+
+/* Every sample of `from` added to p (families by name, as prom_add). */
+int prom_merge(struct prom_set *p, const struct prom_set *from,
+	       struct pcb_err *err);
 
 /* The exposition text; -PCB_E_IO when the stream fails. */
 int prom_write(const struct prom_set *p, FILE *fp, struct pcb_err *err);

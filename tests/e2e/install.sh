@@ -41,6 +41,28 @@ check "verbs after -d DEV" "show " "$(comp "$prog" -d sim diag sh)"
 check "options" "--backend " "$(comp "$prog" --back)"
 check "backend" "mstreg " "$(comp "$prog" --backend m)"
 check "objects: export" "export " "$(comp "$prog" exp)"
+# every option of --help and of main.c's table is offered, and the
+# values of --telemetry (issue 35.8)
+want=$( { "$BIN" --help 2>&1 | grep -o -e '--[a-z-]*' -e '^  -[a-zA-Z]'
+	sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument.*/--\1/p' "$top/src/main.c"; } |
+	tr -d ' ' | sort -u | tr '\n' ' ')
+got=$(comp "$prog" -)
+for o in $want; do
+	case " $got " in *" $o "*) ;; *) echo "install: completion lacks $o"; fail=1 ;; esac
+done
+check "telemetry values" "doca native none " "$(comp "$prog" --telemetry '')"
+check "after --telemetry VALUE, objects" "dev diag " "$(comp "$prog" --telemetry none d)"
+# the man page: every variable the program reads under ENVIRONMENT, and
+# the exit codes of a run stopped by a signal
+envs=$(cd "$top" && { grep -rho 'getenv("[A-Z_]*")' src reg; grep -rho '"XDG_[A-Z_]*_HOME"' reg; } |
+	grep -o '[A-Z_]*[A-Z]' | sort -u)
+man_env=$(sed -n '/^\.SH ENVIRONMENT/,/^\.SH /p' "$top/src/pccbench.1")
+for e in $envs; do
+	echo "$man_env" | grep -q "\b$e\b" || { echo "install: man ENVIRONMENT lacks $e"; fail=1; }
+done
+check "man: some variables" "yes" "$([ "$(echo "$envs" | wc -w)" -ge 12 ] && echo yes)"
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$top/src/pccbench.1" | grep -q '^\.BR 130 ", " 143' ||
+	{ echo "install: man EXIT STATUS lacks 130/143"; fail=1; }
 
 # make uninstall takes back all of it, and nothing else
 touch "$tmp/usr/bin/other"

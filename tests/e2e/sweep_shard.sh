@@ -24,6 +24,30 @@ case $out in *"sweep big planned, nothing run"*) ;;
 	*) echo "sweep_shard: plan said: $out"; fail=1 ;; esac
 check "planned: no results" "no" "$([ -e "$d/big/results.csv" ] && echo yes || echo no)"
 check "slurm array" "#SBATCH --array=0-2" "$(grep -x '#SBATCH --array=0-2' "$tmp/big.sbatch")"
+# CPUs per task from --cpus (1 without: never this host's), a time limit,
+# output files in the sweep's slurm/ (made), a merge job after the array
+check "slurm defaults" "#SBATCH --cpus-per-task=1
+#SBATCH --time=60
+#SBATCH --output=$d/big/slurm/%x-%A_%a.out" \
+	"$(grep -e '^#SBATCH --cpus' -e '^#SBATCH --time' -e '^#SBATCH --output' "$tmp/big.sbatch")"
+check "slurm output folder" "yes" "$([ -d "$d/big/slurm" ] && echo yes)"
+grep -q '^	sbatch --parsable --job-name=pccbench-big-merge --dependency=afterok:"${SLURM_ARRAY_JOB_ID}"' "$tmp/big.sbatch" ||
+	check "slurm merge job" "yes" "no"
+bash -n "$tmp/big.sbatch" || check "slurm script syntax" "ok" "no"
+# shellcheck disable=SC2086
+"$BIN" $S sweep plan opts $W --slurm "$tmp/opts.sbatch" --shards 2 --cpus 8 --time 2h \
+	--output "$tmp" >/dev/null || fail=1
+check "slurm options" "#SBATCH --cpus-per-task=8
+#SBATCH --time=120
+#SBATCH --output=$tmp/%x-%A_%a.out" \
+	"$(grep -e '^#SBATCH --cpus' -e '^#SBATCH --time' -e '^#SBATCH --output' "$tmp/opts.sbatch")"
+for bad in "--time 30s" "--time 31d" "--time x" "--cpus 0" "--output $tmp/none" "--cpus 2"; do
+	# shellcheck disable=SC2086
+	case $bad in "--cpus 2") sl="" ;; *) sl="--slurm $tmp/bad.sbatch" ;; esac
+	# shellcheck disable=SC2086
+	"$BIN" $S sweep plan bad1 $W $sl $bad >"$tmp/out" 2>&1
+	check "plan $bad: one line, exit 1" "1 1" "$? $(wc -l <"$tmp/out")"
+done
 
 # shards 0 and 1 through GNU parallel, shard 2 as Slurm's task 2 would
 parallel --will-cite -j 2 "$BIN" $S sweep run big --shard '{}/3' jobs 1 ::: 0 1 \
@@ -113,14 +137,23 @@ EOF
 	export SLURM_CONF="$sl/slurm.conf"
 	slurmctld -i >"$sl/ctld.out" 2>&1 && slurmd >"$sl/d.out" 2>&1 ||
 		{ echo "sweep_shard: Slurm does not start:"; cat "$sl"/*.out; exit 1; }
+	# the array, then the merge job its task 0 submitted (afterok): the
+	# merged results come from Slurm alone
 	# shellcheck disable=SC2086
-	"$BIN" $S sweep plan arr $W --slurm "$tmp/arr.sbatch" --shards 3 >/dev/null
-	PATH="$tmp/bin:$PATH" timeout 120 sbatch --wait -o "$sl/out-%a.txt" \
-		"$tmp/arr.sbatch" >"$sl/sbatch.out" 2>&1
+	"$BIN" $S sweep plan arr $W --slurm "$tmp/arr.sbatch" --shards 3 \
+		--time 5min >/dev/null
+	PATH="$tmp/bin:$PATH" timeout 120 sbatch --wait "$tmp/arr.sbatch" \
+		>"$sl/sbatch.out" 2>&1
 	check "sbatch --wait rc" 0 $?
-	"$BIN" $S sweep merge arr >/dev/null 2>&1
+	i=0
+	while [ -n "$(squeue -h -n pccbench-arr-merge 2>/dev/null)" ] && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "the array's outputs" "3" "$(ls "$d/arr/slurm" | grep -c '^pccbench-arr-[0-9]*_[0-2]\.out$')"
+	check "the merge job's output" "1" "$(ls "$d/arr/slurm" | grep -c '^pccbench-arr-merge-[0-9]*\.out$')"
 	cmp -s "$d/ref/results.csv" "$d/arr/results.csv" ||
-		{ echo "sweep_shard: the Slurm array's merge differs from the sweep run in one go"; cat "$sl"/out-*.txt "$sl/sbatch.out"; fail=1; }
+		{ echo "sweep_shard: the Slurm merge job's results differ from the sweep run in one go"; cat "$d/arr/slurm"/* "$sl/sbatch.out"; fail=1; }
 	slurm_stop
 	unset SLURM_CONF
 else
