@@ -22,6 +22,47 @@ static void test_delta(void **state)
 	assert_int_equal(series_delta(3, 3, UINT32_MAX, false), 0);
 }
 
+/* Issue 32.1: a growth only where it is sure */
+static void test_growth(void **state)
+{
+	uint64_t g = 0;
+
+	(void)state;
+	/* below half the width, no bounds: one wrap at most */
+	assert_int_equal(series_growth(UINT32_MAX - 4, 5, UINT32_MAX, false,
+				       0, INFINITY, &g), 0);
+	assert_int_equal(g, 10);
+	/* above half the width another wrap may hide in it */
+	g = 7;
+	assert_int_equal(series_growth(0, 3000000000u, UINT32_MAX, false, 0,
+				       INFINITY, &g), -1);
+	assert_int_equal(g, 7);
+	/* a 24-bit counter: half of its width is 8388607 */
+	assert_int_equal(series_growth(0, 9000000, 16777215, false, 0,
+				       INFINITY, &g), -1);
+	/* bounds that allow one growth only: two more wraps, placed */
+	assert_int_equal(series_growth(100, 50, 999, false, 2900, 3100, &g),
+			 2);
+	assert_int_equal(g, 2950);
+	/* bounds that allow no growth of 0 wraps and several others */
+	assert_int_equal(series_growth(0, 10, 999, false, 1500, 5000, &g),
+			 -1);
+	/* bounds that contradict the reads */
+	assert_int_equal(series_growth(0, 500, 999, false, 0, 400, &g), -1);
+	/* bounds that leave 0 wraps and more: the half-width rule */
+	assert_int_equal(series_growth(0, 300, 999, false, 100, 5000, &g), 0);
+	assert_int_equal(g, 300);
+	assert_int_equal(series_growth(0, 700, 999, false, 100, 5000, &g),
+			 -1);
+	/* the whole width below hi: sure even above half of it */
+	assert_int_equal(series_growth(0, 700, 999, false, 600, 999, &g), 0);
+	assert_int_equal(g, 700);
+	/* clear-on-read: the read is the growth, the same rules */
+	assert_int_equal(series_growth(500, 7, UINT32_MAX, true, 0, INFINITY,
+				       &g), 0);
+	assert_int_equal(g, 7);
+}
+
 static void test_corr(void **state)
 {
 	double x[40], y[40], z[40], w[40], r;
@@ -301,6 +342,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_mlx5_columns),
 		cmocka_unit_test(test_corr),
 		cmocka_unit_test(test_csv),

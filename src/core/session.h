@@ -79,6 +79,9 @@ struct session {
 	struct hostctr *host;	/* `counter show host`'s source, lazily */
 	uint64_t *host_prev;	/* its last values: deltas since then */
 	char host_key[80];	/* whose: a handle, or "" the device's */
+	uint32_t *ctr_prev;	/* `counter show`'s last read (or the 0s of
+				 * `counter clear`), or NULL */
+	unsigned ctr_prev_slot;	/* its slot */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */

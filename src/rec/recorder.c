@@ -228,17 +228,62 @@ static double pick(const struct recorder *r, const struct rec_snap *n, int k,
 	return v ? v * scale : NAN;	/* a gauge never set: missing */
 }
 
-static uint64_t growth(const struct recorder *r, const struct rec_snap *n,
-		       int k)
+/* The growth of counter k over the interval, in [lo, hi] when the
+ * caller knows bounds (hi = INFINITY: none); NAN when the interval was
+ * too long to be sure how often it wrapped, said once per column.
+ */
+static double growth(struct recorder *r, const struct rec_snap *n, int k,
+		     int col, double lo, double hi, double dt)
 {
-	return series_delta(r->prev.pcc[r->kidx[k]], n->pcc[r->kidx[k]],
-			    UINT32_MAX, r->clear);
+	uint64_t g;
+
+	if (series_growth(r->prev.pcc[r->kidx[k]], n->pcc[r->kidx[k]],
+			  r->kmax[k], r->clear, lo, hi, &g) >= 0)
+		return (double)g;
+	if (!(r->unsure >> col & 1))
+		sess_warn(r->s, "record: %s missing from t %.6f s: %s (wraps "
+			  "past %u) may have wrapped more than once in that "
+			  "%.6f s interval; a shorter 'every' keeps it sure",
+			  rec_fixed_cols[col].name, dev_now(r->s) / 1e12,
+			  knames[k], r->kmax[k], dt);
+	r->unsure |= 1u << col;
+	return NAN;
 }
 
-static double rate(const struct recorder *r, const struct rec_snap *n, int k,
-		   double dt)
+static double rate(struct recorder *r, const struct rec_snap *n, int k,
+		   int col, double dt)
 {
-	return r->kidx[k] < 0 ? NAN : (double)growth(r, n, k) / dt;
+	return r->kidx[k] < 0 ? NAN :
+	       growth(r, n, k, col, 0, INFINITY, dt) / dt;
+}
+
+/* The average RTT of the interval: the growth of SUM_RTT over that of
+ * NUM_RTT.  Every sample lies between the MIN_RTT and MAX_RTT gauges
+ * (the interval's, or since the clear: wider), so SUM_RTT grew by
+ * between NUM's growth times each: bounds that place its wraps.
+ */
+static double avg_rtt(struct recorder *r, const struct rec_snap *n,
+		      double dt)
+{
+	double dn, ds, lo = 0, hi = INFINITY;
+
+	dn = growth(r, n, REC_K_NUM, REC_C_AVG_RTT, 0, INFINITY, dt);
+	if (isnan(dn)) {
+		r->rtt_unsure = true;
+		return NAN;
+	}
+	if (r->kidx[REC_K_MIN_RTT] >= 0)
+		lo = dn * n->pcc[r->kidx[REC_K_MIN_RTT]];
+	if (r->kidx[REC_K_MAX_RTT] >= 0 && n->pcc[r->kidx[REC_K_MAX_RTT]])
+		hi = dn * n->pcc[r->kidx[REC_K_MAX_RTT]];
+	ds = growth(r, n, REC_K_SUM, REC_C_AVG_RTT, lo, hi, dt);
+	if (isnan(ds)) {
+		r->rtt_unsure = true;
+		return NAN;
+	}
+	r->rtt_sum += (uint64_t)ds;
+	r->rtt_num += (uint64_t)dn;
+	return dn ? ds / dn : NAN;
 }
 
 /* A 64-bit counter's growth; a counter that went back (reset by the
@@ -259,26 +304,19 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[i] = NAN;
 	row[REC_C_T] = t;
 	if (r->slot >= 0) {
-		if (r->kidx[REC_K_SUM] >= 0 && r->kidx[REC_K_NUM] >= 0) {
-			uint64_t ds = growth(r, n, REC_K_SUM);
-			uint64_t dn = growth(r, n, REC_K_NUM);
-
-			r->rtt_sum += ds;
-			r->rtt_num += dn;
-
-			row[REC_C_AVG_RTT] = dn ? (double)ds / (double)dn : NAN;
-		}
+		if (r->kidx[REC_K_SUM] >= 0 && r->kidx[REC_K_NUM] >= 0)
+			row[REC_C_AVG_RTT] = avg_rtt(r, n, dt);
 		row[REC_C_MIN_RTT] = pick(r, n, REC_K_MIN_RTT, 1);
 		row[REC_C_MAX_RTT] = pick(r, n, REC_K_MAX_RTT, 1);
 		row[REC_C_MIN_RATE] = pick(r, n, REC_K_MIN_RATE,
 					   100.0 / (1 << 20));
 		row[REC_C_MAX_RATE] = pick(r, n, REC_K_MAX_RATE,
 					   100.0 / (1 << 20));
-		row[REC_C_AI] = rate(r, n, REC_K_AI, dt);
-		row[REC_C_HAI] = rate(r, n, REC_K_HAI, dt);
-		row[REC_C_DEC] = rate(r, n, REC_K_DEC, dt);
-		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, dt);
-		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, dt);
+		row[REC_C_AI] = rate(r, n, REC_K_AI, REC_C_AI, dt);
+		row[REC_C_HAI] = rate(r, n, REC_K_HAI, REC_C_HAI, dt);
+		row[REC_C_DEC] = rate(r, n, REC_K_DEC, REC_C_DEC, dt);
+		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, REC_C_HYPER, dt);
+		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, REC_C_TXDEC, dt);
 	}
 	for (i = 0; i < REC_H_COUNT; i++) {	/* the device's counters */
 		uint64_t ha = r->prev.host[i], hb = n->host[i];
@@ -314,8 +352,12 @@ static int find_slot(struct recorder *r)
 		size_t j;
 
 		for (j = 0; j < v->ncounters; j++)
-			if (!strcmp(v->counters[j].info.name, knames[k]))
+			if (!strcmp(v->counters[j].info.name, knames[k])) {
 				r->kidx[k] = (int)j;
+				r->kmax[k] = v->counters[j].info.max ?
+					     v->counters[j].info.max :
+					     UINT32_MAX;
+			}
 	}
 	return rc;
 }
@@ -427,6 +469,7 @@ int rec_baseline(struct recorder *r)
 	int rc;
 
 	r->rtt_sum = r->rtt_num = 0;
+	r->rtt_unsure = false;
 	r->retx_gen = (size_t)-1;
 	r->prev_t = dev_now(r->s);
 	rc = read_sources(r, &r->prev);

@@ -11,7 +11,11 @@
  * not model it by design).  Rates are per second of device time; an
  * interval without RTT samples has no average RTT (missing, never 0); a
  * counter that went back (a driver reload) gives a gap, never a negative
- * rate.  `record`, `watch` and `sweep` all record through here.
+ * rate.  The PCC counters are 32 bits at most and wrap at the max their
+ * counter info reports: each interval's growth is taken modulo that
+ * width (series_growth), and an interval too long to be sure how often
+ * a counter wrapped gives a missing value and one warning, never a
+ * wrong number.  `record`, `watch` and `sweep` all record through here.
  *
  * Column names are stable (rec_fixed_cols); units go in the series
  * header.  Ownership: rec_open/rec_close; the session and its device
@@ -60,6 +64,10 @@ struct recorder {
 	struct session *s;
 	int slot;			/* PCC counters' slot, -1 none */
 	int kidx[REC_K_COUNT];		/* counter index, -1 absent */
+	uint32_t kmax[REC_K_COUNT];	/* its largest value (counter info):
+					 * it wraps to 0 past it */
+	uint32_t unsure;		/* REC_C_* bits already warned of: an
+					 * interval too long to be sure */
 	bool clear;			/* get-and-clear the PCC counters */
 	int prio;			/* pause columns of one priority, or -1 */
 	bool retx;			/* histogram running: bins columns */
@@ -82,6 +90,8 @@ struct recorder {
 	int64_t prev_t;			/* when (device ps) */
 	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
 					 * the last rec_capture */
+	bool rtt_unsure;		/* some interval's growth unknown:
+					 * the sums are not the capture's */
 };
 
 /* The timeline columns (a bit per REC_C_* index) a device counter of

@@ -349,6 +349,29 @@ uint64_t series_delta(uint64_t prev, uint64_t cur, uint64_t max, bool clear)
 	return max - prev + cur + 1;	/* wrapped once */
 }
 
+int series_growth(uint64_t prev, uint64_t cur, uint64_t max, bool clear,
+		  double lo, double hi, uint64_t *out)
+{
+	uint64_t d = series_delta(prev, cur, max, clear);
+	double w = (double)max + 1, k0, k1;
+
+	/* the k with lo <= d + k w <= hi */
+	k0 = lo > (double)d ? ceil((lo - (double)d) / w) : 0;
+	k1 = isinf(hi) ? INFINITY : floor((hi - (double)d) / w);
+	if (isnan(k0) || isnan(k1) || k0 > k1)
+		return -1;		/* the bounds contradict the reads */
+	if (k0 == k1 && k0 <= 1e6) {
+		*out = d + (uint64_t)k0 * (max + 1);
+		return (int)k0;		/* the only growth they allow */
+	}
+	/* several: without a wrap only when the reads were less than half
+	 * a wrap apart */
+	if (k0 > 0 || d > max / 2)
+		return -1;
+	*out = d;
+	return 0;
+}
+
 static size_t pairs(const double *x, const double *y, size_t len,
 		    double *a, double *b)
 {
