@@ -117,11 +117,34 @@ static void test_corr(void **state)
 	x[9] = 0.3;
 	for (i = 0; i < 40; i++)
 		y[i] = i >= 3 ? x[i - 3] : NAN;
-	lag = series_best_lag(x, y, 40, 6, &r);
+	lag = series_best_lag(x, y, 40, 6, 20, &r, &n);
 	assert_int_equal(lag, 3);
 	assert_true(fabs(r - 1) < 1e-12);
-	lag = series_best_lag(y, x, 40, 6, &r);
+	assert_int_equal(n, 37);	/* 40 - 3, and y's first 3 missing */
+	lag = series_best_lag(y, x, 40, 6, 20, &r, &n);
 	assert_int_equal(lag, -3);
+	/* issue 32.7: a lag that leaves fewer pairs than asked is not one
+	 * to pick, however high its r: y repeats x 30 intervals later, an
+	 * r of 1 over the last 10 pairs only */
+	for (i = 0; i < 40; i++)
+		y[i] = i >= 30 ? x[i - 30] : cos((double)i * 2.3);
+	lag = series_best_lag(x, y, 40, 35, 3, &r, &n);
+	assert_int_equal(lag, 30);
+	assert_int_equal(n, 10);
+	lag = series_best_lag(x, y, 40, 35, 20, &r, &n);
+	assert_true(lag < 21 && lag > -21 && n >= 20 && fabs(r) < 0.999);
+	lag = series_best_lag(x, y, 40, 6, 41, &r, &n);
+	assert_true(lag == 0 && isnan(r) && n == 0);
+	/* Fisher's z: r 0.5 over 28 pairs: tanh(atanh(0.5) -+ 1.96/5) */
+	{
+		double lo, hi;
+
+		series_fisher_ci(0.5, 28, 1, &lo, &hi);
+		assert_true(fabs(lo - 0.156028) < 1e-5);
+		assert_true(fabs(hi - 0.735818) < 1e-5);
+		series_fisher_ci(0.5, 3, 1, &lo, &hi);
+		assert_true(isnan(lo) && isnan(hi));
+	}
 }
 
 static void test_csv(void **state)

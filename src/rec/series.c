@@ -506,26 +506,47 @@ int series_linfit(const double *x, const double *y, size_t len, double *a,
 }
 
 int series_best_lag(const double *x, const double *y, size_t len, int max,
-		    double *r)
+		    size_t min_pairs, double *r, size_t *n)
 {
 	int lag, best = 0;
-	size_t n;
+	size_t m;
 
 	*r = NAN;
+	*n = 0;
 	for (lag = -max; lag <= max; lag++) {
 		size_t off = (size_t)(lag < 0 ? -lag : lag);
 		double v;
 
 		if (off >= len)
 			continue;
-		v = lag >= 0 ? series_pearson(x, y + off, len - off, &n) :
-			       series_pearson(x + off, y, len - off, &n);
-		if (!isnan(v) && (isnan(*r) || fabs(v) > fabs(*r) + 1e-12)) {
+		v = lag >= 0 ? series_pearson(x, y + off, len - off, &m) :
+			       series_pearson(x + off, y, len - off, &m);
+		if (m < min_pairs || isnan(v))
+			continue;
+		if (isnan(*r) || fabs(v) > fabs(*r) + 1e-12) {
 			*r = v;
+			*n = m;
 			best = lag;
 		}
 	}
 	return best;
+}
+
+void series_fisher_ci(double r, size_t n, double k, double *lo, double *hi)
+{
+	double z, h;
+
+	*lo = *hi = NAN;
+	if (n < 4 || isnan(r))
+		return;
+	if (fabs(r) >= 1) {
+		*lo = *hi = r;
+		return;
+	}
+	z = atanh(r);
+	h = 1.959963984540054 * sqrt(k / (double)(n - 3));
+	*lo = tanh(z - h);
+	*hi = tanh(z + h);
 }
 
 double *series_column(const struct series *ser, size_t c)

@@ -87,9 +87,18 @@ double series_spearman(const double *x, const double *y, size_t len,
  */
 int series_linfit(const double *x, const double *y, size_t len, double *a,
 		  double *b);
-/* The lag in [-max, max] maximising |r| of x[t] against y[t + lag]. */
+/* The lag in [-max, max] maximising |r| of x[t] against y[t + lag],
+ * among the lags that keep at least min_pairs complete pairs: lag > 0
+ * means x leads y (y follows it by lag intervals).  *r NAN and 0 when no
+ * lag has the pairs; *n the pairs behind *r.
+ */
 int series_best_lag(const double *x, const double *y, size_t len, int max,
-		    double *r);
+		    size_t min_pairs, double *r, size_t *n);
+/* The 95 % interval of a correlation r over n pairs (Fisher's z:
+ * atanh(r) +- 1.96 sqrt(k / (n - 3)), k 1 for Pearson, 1.06 for
+ * Spearman); NAN below 4 pairs.
+ */
+void series_fisher_ci(double r, size_t n, double k, double *lo, double *hi);
 
 /* One column as a malloc'd vector (NULL: out of memory). */
 double *series_column(const struct series *ser, size_t c);
