@@ -127,6 +127,57 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 	return 0;
 }
 
+void sw_table_warn_flat(struct session *s, const char *name,
+			const struct table *t, int64_t warmup)
+{
+	char list[256] = "";
+	bool same = true;
+	size_t k, p;
+
+	for (k = 0; k < t->nprim; k++) {
+		double lo = NAN, hi = NAN, ci = NAN, sum = 0;
+		size_t n = 0;
+
+		for (p = 0; p < t->npoints; p++) {
+			double m = t->mean[p * t->nprim + k];
+			double c = t->ci[p * t->nprim + k];
+
+			if (isnan(m))
+				continue;
+			lo = isnan(lo) || m < lo ? m : lo;
+			hi = isnan(hi) || m > hi ? m : hi;
+			ci = isnan(ci) || c > ci ? c : ci;
+			sum += m;
+			n++;
+		}
+		if (n < 2)
+			continue;
+		if (!isnan(ci) && ci > 0 && hi - lo <= ci)
+			same = false;	/* within the repeats' noise */
+		else if (hi - lo > 1e-3 * fabs(sum / (double)n))
+			continue;	/* else the same everywhere */
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", *list ? ", " : "", t->pname[k]);
+	}
+	if (!*list)
+		return;
+	fflush(s->out.fp);	/* after what it is about */
+	if (!same)
+		sess_warn(s, "sweep %s: %s differ between points by less than "
+			  "the repeats' 95 %% intervals: the noise hides what "
+			  "the params do; more repeats or a longer 'for' "
+			  "narrow the intervals", name, list);
+	else
+		sess_warn(s, "sweep %s: %s the same at every point (within "
+			  "0.1 %%): %s", name, list, warmup == 0 ?
+			  "without a warmup the window may hold only the "
+			  "start burst; 'warmup 5ms' or a longer 'for' "
+			  "measures the steady state" : "the window may hold "
+			  "only the start burst or be too short for the "
+			  "params to act (or they do not act on this "
+			  "scenario); a longer 'warmup' or 'for' tells");
+}
+
 /* A results column by name: exact, or a measure's mean. */
 static int table_col(const struct table *t, const char *name)
 {
