@@ -75,11 +75,15 @@ static void print_summary(struct session *s, struct simdev *d,
 	/* lost probes have no RTT: the figures of those answered are then
 	 * lower bounds */
 	if (m->rtt_samples)
+		/* what it averages, beside the algorithm's own NUM_RTT
+		 * samples (counter show): the late answers differ */
 		out_text(o, "RTT          mean %s%.2f us  p99 %s%.2f us  "
-			 "(%llu probes, %llu answered after the timeout; idle "
-			 "path %.2f us)\n", m->probes_lost ? ">= " : "",
-			 m->rtt_mean / 1e3, m->probes_lost ? ">= " : "",
-			 m->rtt_p99 / 1e3, (unsigned long long)m->rtt_samples,
+			 "(the %llu probes answered in this run, each alike; "
+			 "%llu after the timeout, which the algorithm's "
+			 "NUM_RTT does not count; idle path %.2f us)\n",
+			 m->probes_lost ? ">= " : "", m->rtt_mean / 1e3,
+			 m->probes_lost ? ">= " : "", m->rtt_p99 / 1e3,
+			 (unsigned long long)m->rtt_samples,
 			 (unsigned long long)m->rtt_late, m->base_rtt / 1e3);
 	else
 		out_text(o, "RTT          - (no probes answered; idle path "
