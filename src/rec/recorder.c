@@ -217,15 +217,35 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 	return 0;
 }
 
-static double pick(const struct recorder *r, const struct rec_snap *n, int k,
-		   double scale)
+/* A gauge (MIN_/MAX_RTT, _RATE) as the interval's own extreme.  Read
+ * and cleared every interval, the read is it.  Else the device keeps it
+ * since its last clear, and it is the interval's only where the interval
+ * set a new extreme (a max that grew, a min that fell or was first set):
+ * otherwise the interval's is unknown (below the max kept), so missing,
+ * never the stale value of an earlier run.
+ */
+static double gauge(struct recorder *r, const struct rec_snap *n, int k,
+		    bool max, double scale)
 {
-	uint32_t v;
+	uint32_t v, was;
 
 	if (r->kidx[k] < 0)
 		return NAN;
 	v = n->pcc[r->kidx[k]];
-	return v ? v * scale : NAN;	/* a gauge never set: missing */
+	was = r->prev.pcc[r->kidx[k]];
+	if (!v)
+		return NAN;	/* a gauge never set */
+	if (r->clear || (max ? v > was : !was || v < was))
+		return v * scale;
+	if (!(r->unsure >> REC_C_MIN_RTT & 1))	/* said once, for all */
+		sess_warn(r->s, "record: min_rtt, max_rtt, min_rate, max_rate "
+			  "have a value only in the intervals that set a new "
+			  "extreme (first missing at t %.6f s): the device "
+			  "keeps them since its last clear; 'clear on' reads "
+			  "and clears them every interval",
+			  dev_now(r->s) / 1e12);
+	r->unsure |= 1u << REC_C_MIN_RTT;
+	return NAN;
 }
 
 /* The growth of counter k over the interval, in [lo, hi] when the
@@ -306,12 +326,12 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 	if (r->slot >= 0) {
 		if (r->kidx[REC_K_SUM] >= 0 && r->kidx[REC_K_NUM] >= 0)
 			row[REC_C_AVG_RTT] = avg_rtt(r, n, dt);
-		row[REC_C_MIN_RTT] = pick(r, n, REC_K_MIN_RTT, 1);
-		row[REC_C_MAX_RTT] = pick(r, n, REC_K_MAX_RTT, 1);
-		row[REC_C_MIN_RATE] = pick(r, n, REC_K_MIN_RATE,
-					   100.0 / (1 << 20));
-		row[REC_C_MAX_RATE] = pick(r, n, REC_K_MAX_RATE,
-					   100.0 / (1 << 20));
+		row[REC_C_MIN_RTT] = gauge(r, n, REC_K_MIN_RTT, false, 1);
+		row[REC_C_MAX_RTT] = gauge(r, n, REC_K_MAX_RTT, true, 1);
+		row[REC_C_MIN_RATE] = gauge(r, n, REC_K_MIN_RATE, false,
+					    100.0 / (1 << 20));
+		row[REC_C_MAX_RATE] = gauge(r, n, REC_K_MAX_RATE, true,
+					    100.0 / (1 << 20));
 		row[REC_C_AI] = rate(r, n, REC_K_AI, REC_C_AI, dt);
 		row[REC_C_HAI] = rate(r, n, REC_K_HAI, REC_C_HAI, dt);
 		row[REC_C_DEC] = rate(r, n, REC_K_DEC, REC_C_DEC, dt);

@@ -143,7 +143,9 @@ export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
 "$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 10ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
-check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause, drop and retransmission columns stay empty" "$(cat "$tmp/nic.err")"
+# (besides the gauges' note, issue 32.4: the traffic ends within the
+# recording, so later intervals set no new extreme)
+check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause, drop and retransmission columns stay empty" "$(grep -v 'have a value only in the intervals that set a new extreme' "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
 grep -q "series nic: 6 points x 26 columns, 600ms every 100ms" "$tmp/nic.out" ||
 	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }
