@@ -36,18 +36,22 @@ for h in 0000:08:00.0 08:00.0 mlx5_0 mlx5_0/1 ens1f0np0; do
 done
 # the growth since the last look, exact; a counter that went back is no
 # number (a driver reload), never a negative one
-# (two looks in one session; the files move while it sleeps between
-# them, once the first look is out)
-printf 'counter show host mlx5_0\nsleep 2s wall\ncounter show host mlx5_0\n' >"$tmp/look.pcb"
-: >"$tmp/look.json"	# there before the wait below reads it
-"$BIN" -j -x "$tmp/look.pcb" >"$tmp/look.json" 2>/dev/null &
+# (two looks in one session, its commands from a FIFO: the files move
+# once the first look is out, before the second is asked for; conditions,
+# not times)
+mkfifo "$tmp/look.in"
+"$BIN" -j <"$tmp/look.in" >"$tmp/look.json" 2>/dev/null &
 pid=$!
+exec 3>"$tmp/look.in"
+echo 'counter show host mlx5_0' >&3
 i=0
-while [ "$(grep -c '' "$tmp/look.json")" -lt 1 ] && [ $i -lt 200 ]; do
+while [ "$(grep -c '' "$tmp/look.json")" -lt 1 ] && [ $i -lt 1200 ]; do
 	sleep 0.05; i=$((i + 1))
 done
 echo 137 >"$port/hw_counters/np_cnp_sent"
 echo 40 >"$port/hw_counters/rp_cnp_handled"
+echo 'counter show host mlx5_0' >&3
+exec 3>&-
 wait $pid
 check "look exit" 0 $?
 second=$(tail -n 1 "$tmp/look.json")
@@ -72,7 +76,10 @@ export FAKE_MSTREG_SIM=hc
 hw="$port/hw_counters"
 echo 100 >"$hw/np_cnp_sent"
 echo 100 >"$hw/rp_cnp_handled"
-"$BIN" $M -c "record for 1s every 100ms into hc while 'sh -c \"sleep 0.25; echo 1100 >$hw/np_cnp_sent; echo 2000 >$port/counters/port_rcv_data; echo 107 >$hw/roce_adp_retrans; echo 103 >$hw/roce_adp_retrans_to; echo 111 >$hw/roce_slow_restart; echo 150 >$hw/out_of_sequence; echo 120 >$hw/packet_seq_err; echo 102 >$hw/local_ack_timeout_err; sleep 0.3; echo 1400 >$hw/np_cnp_sent; echo 5 >$hw/np_ecn_marked_roce_packets; echo 109 >$hw/roce_adp_retrans; sleep 5\"'" \
+# (the driver writes once the first interval is over, which the sums
+# below need: its length is not in the file; later is as good, and the
+# record's 3 s leave 10x the 0.25 s the writes wait)
+"$BIN" $M -c "record for 3s every 100ms into hc while 'sh -c \"sleep 0.25; echo 1100 >$hw/np_cnp_sent; echo 2000 >$port/counters/port_rcv_data; echo 107 >$hw/roce_adp_retrans; echo 103 >$hw/roce_adp_retrans_to; echo 111 >$hw/roce_slow_restart; echo 150 >$hw/out_of_sequence; echo 120 >$hw/packet_seq_err; echo 102 >$hw/local_ack_timeout_err; echo 1400 >$hw/np_cnp_sent; echo 5 >$hw/np_ecn_marked_roce_packets; echo 109 >$hw/roce_adp_retrans; sleep 5\"'" \
 	>/dev/null 2>"$tmp/hc.err"
 check "real record exit" 0 $?
 check "real record warning" "warning: record: 0000:08:00.0 has no counter for pauses (rx_prioN_pause), drops (rx_discards_phy), pause_rx (rx_prioN_pause), pause_tx (tx_prioN_pause): empty columns" "$(grep "has no counter" "$tmp/hc.err")"
