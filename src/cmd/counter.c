@@ -113,6 +113,8 @@ static void show_rtt(struct session *s, const struct slot_view *v,
 	k = rtt_avg(v, x, NULL, vals, &a, &n);
 	if (prev)
 		pk = rtt_avg(v, x, prev, vals, &pa, &pn);
+	if (pk >= 0 && !pn)
+		prev = NULL;	/* nothing new since the last look */
 	if (s->out.json) {
 		snprintf(b, sizeof(b), "%.1f", a);
 		if (k >= 0 && n)
@@ -154,9 +156,6 @@ static void show_rtt(struct session *s, const struct slot_view *v,
 	if (pk < 0)
 		fprintf(s->out.fp, "avg RTT since the last look: unknown: %s "
 			"may have wrapped more than once since\n", sum);
-	else if (!pn)
-		fprintf(s->out.fp, "avg RTT since the last look: - (no RTT "
-			"samples)\n");
 	else
 		fprintf(s->out.fp, "avg RTT since the last look: %.1f ns over "
 			"%" PRIu64 " samples\n", pa, pn);

@@ -348,24 +348,70 @@ static int64_t next_step(struct simdev *d, int64_t left)
 	return step;
 }
 
+/* The "k v" pairs of c that differ from its kind's defaults and that
+ * argv (the keys given now) does not set, into buf: what a scenario kept
+ * from before.  Both as sim_cfg_format says them.
+ */
+static void kept_keys(const struct sim_cfg *c, int argc, char **argv,
+		      char *buf, size_t len)
+{
+	char now[1024], def[1024], *w[SIM_MAX_WORDS], *dw[SIM_MAX_WORDS];
+	char *sp, *save;
+	struct sim_cfg d;
+	int n = 0, nd = 0, i, j, a;
+
+	*buf = '\0';
+	kind_default(&d, c->kind);
+	sim_cfg_format(c, now, sizeof(now));
+	sim_cfg_format(&d, def, sizeof(def));
+	for (sp = strtok_r(now, " ", &save); sp && n < SIM_MAX_WORDS;
+	     sp = strtok_r(NULL, " ", &save))
+		w[n++] = sp;
+	for (sp = strtok_r(def, " ", &save); sp && nd < SIM_MAX_WORDS;
+	     sp = strtok_r(NULL, " ", &save))
+		dw[nd++] = sp;
+	for (i = 1; i + 1 < n; i += 2) {	/* after the kind */
+		for (a = 0; a < argc && strcmp(argv[a], w[i]); a += 2)
+			;
+		if (a < argc)
+			continue;		/* given now */
+		for (j = 1; j + 1 < nd && strcmp(dw[j], w[i]); j += 2)
+			;
+		if (j + 1 < nd && !strcmp(dw[j + 1], w[i + 1]))
+			continue;		/* as its default */
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s",
+			 *buf ? " " : "", w[i], w[i + 1]);
+	}
+}
+
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
-		    char **argv, struct pcb_err *err)
+		    char **argv, char *kept, size_t klen,
+		    struct pcb_err *err)
 {
 	struct sim_cfg c, base;
 	enum sim_kind k;
 	int rc;
 
+	*kept = '\0';
 	if (!strcmp(kind, "reset") && !argc) {
 		sim_cfg_default(&c);
 		rc = 0;
 	} else if (!sim_kind_parse(kind, &k)) {
-		/* the current kind: its keys change, the rest stays; another
-		 * kind starts from its defaults */
-		if (k == d->cfg.kind)
+		/* the current kind: its keys change, the rest stays (said);
+		 * another kind, or "fresh", starts from its defaults */
+		bool fresh = argc && !strcmp(argv[0], "fresh");
+
+		if (fresh) {
+			argc--;
+			argv++;
+		}
+		if (k == d->cfg.kind && !fresh)
 			base = d->cfg;
 		else
 			kind_default(&base, k);
 		rc = set_pairs(&c, &base, argc, argv, err);
+		if (!rc)
+			kept_keys(&c, argc, argv, kept, klen);
 	} else {	/* keys alone: onto the current scenario */
 		char *w[SIM_MAX_WORDS];
 

@@ -61,11 +61,14 @@ int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 			  char **argv, struct pcb_err *err);
 /* Change the scenario and drop the fabric: "KIND k v ..." of the current
  * kind changes those keys and keeps the rest, of another kind starts from
- * its defaults; "k v ..." alone changes the current one; "reset" goes
- * back to the default scenario.
+ * its defaults; "KIND fresh k v ..." starts from KIND's defaults whatever
+ * came before; "k v ..." alone changes the current one; "reset" goes
+ * back to the default scenario.  kept: the "k v" pairs a KIND kept from
+ * before that differ from its defaults ("pfc off buffer 4MB"), or "".
  */
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
-		    char **argv, struct pcb_err *err);
+		    char **argv, char *kept, size_t klen,
+		    struct pcb_err *err);
 /* The algorithm `sim model` means when none is named: the active
  * slot's, else ZTR-RTT. */
 const struct algo_ops *simdev_model_algo(struct simdev *d);
