@@ -147,9 +147,10 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	size_t i;
 	int rc = fabric(&m->base, &sim, err);
 
+	if (!rc)	/* kept with the device: they outlive a process */
+		rc = simdev_host_counters(m->sd, p, err);
 	if (rc)
 		return rc;
-	sim_port_counters(sim, p);
 	v[F_CNP_H] = p->cnp_handled;
 	v[F_CNP_S] = p->cnp_sent;
 	v[F_ECN] = p->ecn_marked;

@@ -55,6 +55,13 @@ struct simdev {
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 		struct pcb_err *err);
 void simdev_close(struct simdev *d);
+/* The device's host counters: those kept with it (every fabric before
+ * this one, in any process) plus this process's fabric's.  A NIC's
+ * counters outlive the process that made the traffic; `sim show` and
+ * `sim counters` stay the fabric's own, since it started.
+ */
+int simdev_host_counters(struct simdev *d, struct sim_port_counters *out,
+			 struct pcb_err *err);
 
 /* "KIND key value ..." onto the defaults, all or nothing (no device). */
 int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
