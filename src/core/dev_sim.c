@@ -187,14 +187,22 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 		    struct pcb_err *err)
 {
 	struct sim_device *m = sim_of(d);
+	struct simdev *sd;
+	uint32_t nics = 0;
+	int rc = dev_simdev(d->s, &sd);
 
-	(void)err;
+	if (!rc)	/* the scenario's: it may have changed */
+		rc = simdev_nics(sd, &nics, err);
+	if (rc)
+		return rc;
+	m->ctrs.nics = nics;
+	snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over the "
+		 "fabric's %u host NICs, none a port's own ('sim show' for "
+		 "the fabric)", d->s->devid, nics);
 	if (!m->ctrs.n) {
 		m->ctrs.n = NCTRS;
 		m->ctrs.name = ctr_name;
 		m->ctrs.read = ctr_read;
-		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: the "
-			 "fabric's host NICs, summed", d->s->devid);
 		/* the sim retransmits on timeouts with a backed-off timer
 		 * and does not tell adaptive retransmissions apart */
 		m->ctrs.unmodeled = "adp_retrans,adp_retrans_timeouts,"

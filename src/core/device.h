@@ -58,6 +58,9 @@ struct dev_ctrs {
 	char where[192];	/* what is counted, for headers */
 	unsigned port;		/* the NIC port counted; 0: none, or the
 				 * sim's hosts summed */
+	unsigned nics;		/* NICs each counter sums: 0 or 1 one
+				 * port's; more: an aggregate, whose
+				 * timeline units say so */
 	char warn[256];		/* what could not be opened, or "" */
 	const char *unmodeled;	/* columns the device does not model by
 				 * design ("adp_retrans,..."), or NULL */

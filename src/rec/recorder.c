@@ -463,9 +463,21 @@ int rec_columns(struct recorder *r, struct series *ser)
 {
 	uint32_t i;
 
-	for (i = 0; i < REC_C_FIXED; i++)
-		series_add_col(ser, rec_fixed_cols[i].name,
-			       rec_fixed_cols[i].unit);
+	for (i = 0; i < REC_C_FIXED; i++) {
+		char u[48];
+
+		/* a sum over NICs (the sim's fabric) says so in its unit
+		 * ("Gb/s_sum17nic"): no port's own, it may pass a port's
+		 * line rate */
+		snprintf(u, sizeof(u), "%s", rec_fixed_cols[i].unit);
+		if (i >= REC_H_FIRST && r->ctrs && r->ctrs->nics > 1)
+			snprintf(u, sizeof(u), "%s_sum%unic",
+				 rec_fixed_cols[i].unit, r->ctrs->nics);
+		if (!series_unit_ok(u))		/* too long: the count out */
+			snprintf(u, sizeof(u), "%s_sumnic",
+				 rec_fixed_cols[i].unit);
+		series_add_col(ser, rec_fixed_cols[i].name, u);
+	}
 	for (i = 0; i < r->nbins; i++) {
 		char col[24];
 

@@ -11,6 +11,7 @@
 
 #include "fsafe.h"
 #include "paths.h"
+#include "sim/sim_int.h"
 #include "sim/simdev.h"
 
 #define SYNC_PS (100 * PS_PER_US)
@@ -383,6 +384,15 @@ int simdev_host_counters(struct simdev *d, struct sim_port_counters *out,
 		w[i] += v[i];
 	memcpy(out, w, sizeof(w));
 	return 0;
+}
+
+int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err)
+{
+	struct sim *sim;
+	int rc = simdev_sim(d, &sim, err);
+
+	*n = rc ? 0 : sim->nhosts;
+	return rc;
 }
 
 void simdev_close(struct simdev *d)

@@ -62,6 +62,8 @@ void simdev_close(struct simdev *d);
  */
 int simdev_host_counters(struct simdev *d, struct sim_port_counters *out,
 			 struct pcb_err *err);
+/* How many host NICs the fabric has (those simdev_host_counters sums). */
+int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err);
 
 /* "KIND key value ..." onto the defaults, all or nothing (no device). */
 int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
