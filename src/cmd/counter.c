@@ -266,6 +266,18 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	return 0;
 }
 
+/* A counter that went back from a to b: its growth through one wrap of
+ * its width (a 32-bit Q-counter), less than half of it; false: a reset.
+ */
+static bool host_wrap(const struct dev_ctrs *c, size_t i, uint64_t a,
+		      uint64_t b, uint64_t *g)
+{
+	uint64_t max = c->max ? c->max(c, i) : UINT64_MAX;
+
+	return max < UINT64_MAX && a <= max && b <= max &&
+	       series_growth(a, b, max, false, 0, INFINITY, g) >= 0;
+}
+
 /* counter show host [HANDLE]: the device's host counters (device.h: the
  * kernel's and ethtool's names; the sim device names its host NICs'
  * alike), or those of HANDLE (mlx5_0, mlx5_0/2, a netdev, a PCI address),
@@ -281,7 +293,7 @@ static int show_host(struct session *s, const char *handle)
 	struct dev_host_ctrs other;	/* HANDLE's: another NIC */
 	struct dev_ctrs *c = &other.c;
 	char key[80];
-	uint64_t *v;
+	uint64_t *v, g;
 	struct tbl t;
 	size_t i;
 	int rc = 0;
@@ -333,10 +345,14 @@ static int show_host(struct session *s, const char *handle)
 		else
 			tbl_u64(&t, v[i]);
 		if (!s->host_prev || v[i] == UINT64_MAX ||
-		    s->host_prev[i] == UINT64_MAX || v[i] < s->host_prev[i])
-			tbl_null(&t);	/* first look, missing or reset */
-		else
+		    s->host_prev[i] == UINT64_MAX)
+			tbl_null(&t);	/* first look or missing */
+		else if (v[i] >= s->host_prev[i])
 			tbl_u64(&t, v[i] - s->host_prev[i]);
+		else if (host_wrap(c, i, s->host_prev[i], v[i], &g))
+			tbl_u64(&t, g);	/* a 32-bit Q-counter wrapped */
+		else
+			tbl_null(&t);	/* reset */
 	}
 	out_text(&s->out, "%s\n", c->where);
 	tbl_print(&t, &s->out, NULL);

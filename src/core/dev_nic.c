@@ -127,6 +127,11 @@ static int host_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	return hostctr_read(((struct dev_host_ctrs *)c)->h, v, err);
 }
 
+static uint64_t host_max(const struct dev_ctrs *c, size_t i)
+{
+	return hostctr_max(((const struct dev_host_ctrs *)c)->h, i);
+}
+
 void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h)
 {
 	memset(hc, 0, sizeof(*hc));
@@ -134,6 +139,7 @@ void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h)
 	hc->c.n = h->n;
 	hc->c.name = host_name;
 	hc->c.read = host_read;
+	hc->c.max = host_max;
 	hc->c.port = h->port;
 	snprintf(hc->c.where, sizeof(hc->c.where), "%s%s%s port %u%s%s",
 		 h->bdf, *h->bdf ? " " : "", *h->rdma ? h->rdma :

@@ -162,24 +162,39 @@ static void host_map(struct recorder *r)
 			  "columns", r->s->devname, missing);
 }
 
-/* The columns' sums from one read; a missing counter makes its sum
- * missing, never a smaller number.
+/* Each column's growth since the read before: its counters' growths,
+ * each modulo the counter's width (a 32-bit Q-counter wraps: the growth
+ * through one wrap is kept while less than half its range, as
+ * series_growth takes it), summed and scaled.  A missing counter, or one
+ * that went back more than that (a driver reload: reset), makes the
+ * column's growth missing, never a smaller or negative number.
  */
-static void host_sums(const struct recorder *r, uint64_t *out)
+static void host_growth(const struct recorder *r, double *out)
 {
 	size_t q;
 	int k;
 
 	for (q = 0; q < REC_H_COUNT; q++) {
-		uint64_t sum = 0;
+		double sum = 0;
 
-		for (k = 0; r->hidx[q][k] >= 0 && sum != UINT64_MAX; k++) {
-			uint64_t v = r->hvals[r->hidx[q][k]];
+		for (k = 0; r->hidx[q][k] >= 0 && !isnan(sum); k++) {
+			size_t i = (size_t)r->hidx[q][k];
+			uint64_t a = r->hprev[i], b = r->hvals[i], g;
+			uint64_t max = r->ctrs->max ? r->ctrs->max(r->ctrs, i) :
+				       UINT64_MAX;
 
-			sum = v == UINT64_MAX ? UINT64_MAX : sum + v;
+			if (a == UINT64_MAX || b == UINT64_MAX)
+				sum = NAN;
+			else if (b >= a)
+				sum += (double)(b - a);
+			else if (max < UINT64_MAX && a <= max && b <= max &&
+				 series_growth(a, b, max, false, 0, INFINITY,
+					       &g) >= 0)
+				sum += (double)g;	/* wrapped */
+			else
+				sum = NAN;		/* reset */
 		}
-		out[q] = k == 0 ? UINT64_MAX :
-			 sum == UINT64_MAX ? sum : sum * r->hscale[q];
+		out[q] = k == 0 ? NAN : sum * (double)r->hscale[q];
 	}
 }
 
@@ -187,7 +202,7 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 {
 	struct retx_cfg cfg;
 	bool running;
-	size_t got;
+	size_t got, i;
 	int rc;
 
 	memset(n, 0, sizeof(*n));
@@ -197,13 +212,15 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		if (rc)
 			return rc;
 	}
+	for (i = 0; i < REC_H_COUNT; i++)
+		n->host[i] = NAN;
 	if (r->ctrs) {
 		rc = r->ctrs->read(r->ctrs, r->hvals, &r->s->err);
 		if (rc)
 			return rc;
-		host_sums(r, n->host);
-	} else {
-		memset(n->host, 0xff, sizeof(n->host));
+		if (n != &r->prev)	/* an interval: since the read before */
+			host_growth(r, n->host);
+		memcpy(r->hprev, r->hvals, r->ctrs->n * sizeof(*r->hvals));
 	}
 	if (r->nids) {
 		rc = dev_diag_sources(r->s, n->ds);
@@ -306,14 +323,6 @@ static double avg_rtt(struct recorder *r, const struct rec_snap *n,
 	return dn ? ds / dn : NAN;
 }
 
-/* A 64-bit counter's growth; a counter that went back (reset by the
- * driver) gives no number.
- */
-static double grow(uint64_t a, uint64_t b)
-{
-	return b >= a ? (double)(b - a) : NAN;
-}
-
 /* One row from the interval that ended at `t` (s) and lasted dt. */
 static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		     double dt, double *row)
@@ -339,9 +348,7 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, REC_C_TXDEC, dt);
 	}
 	for (i = 0; i < REC_H_COUNT; i++) {	/* the device's counters */
-		uint64_t ha = r->prev.host[i], hb = n->host[i];
-		double g = ha == UINT64_MAX || hb == UINT64_MAX ? NAN :
-			   grow(ha, hb);
+		double g = n->host[i];
 
 		row[REC_H_FIRST + i] = REC_H_FIRST + i == REC_C_RX ||
 				       REC_H_FIRST + i == REC_C_TX ?
@@ -389,7 +396,9 @@ static void find_ctrs(struct recorder *r)
 
 	if (dev_ctrs(r->s, &r->ctrs) ||
 	    !(r->hvals = calloc(r->ctrs->n ? r->ctrs->n : 1,
-				sizeof(*r->hvals)))) {
+				sizeof(*r->hvals))) ||
+	    !(r->hprev = calloc(r->ctrs->n ? r->ctrs->n : 1,
+				sizeof(*r->hprev)))) {
 		sess_warn(r->s, "record: %s: CNP, ECN, Gb/s, pause, drop and "
 			  "retransmission columns stay empty", r->ctrs ?
 			  "out of memory" : r->s->err.msg);
@@ -405,7 +414,9 @@ static void find_ctrs(struct recorder *r)
 void rec_close(struct recorder *r)
 {
 	free(r->hvals);
+	free(r->hprev);
 	r->hvals = NULL;
+	r->hprev = NULL;
 	r->ctrs = NULL;
 }
 

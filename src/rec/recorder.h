@@ -55,7 +55,8 @@ enum { REC_K_SUM, REC_K_NUM, REC_K_MIN_RTT, REC_K_MAX_RTT, REC_K_MIN_RATE,
 
 struct rec_snap {
 	uint32_t pcc[ALGO_MAX_COUNTERS];
-	uint64_t host[REC_H_COUNT];	/* the counters' sums, see above */
+	double host[REC_H_COUNT];	/* the counters' growth since the
+					 * read before, summed; NAN none */
 	uint64_t ds[DS_COUNT];		/* the diag data IDs' sources */
 	uint64_t bins[RETX_MAX_BINS];
 };
@@ -79,6 +80,7 @@ struct recorder {
 	size_t retx_gen;		/* the histogram's at the last peek */
 	struct dev_ctrs *ctrs;		/* the device's counters, or NULL */
 	uint64_t *hvals;		/* a read of them */
+	uint64_t *hprev;		/* the read before */
 	/* told after each row (watch), or NULL */
 	void (*on_row)(void *ctx, const struct series *ser);
 	void *on_row_ctx;
