@@ -6,7 +6,8 @@
 # the cell labels are its 9-point texts, in the data's order (the first
 # param outer, the second inner, row 0 at the bottom).  A label's centre
 # (gnuplot puts the baseline 0.325 font sizes below it, as its tic labels
-# show) must lie inside its cell.
+# show) must lie inside its cell, and every cell is coloured (a 1xN grid
+# drew none as an image).
 . "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
 	XDG_CACHE_HOME="$tmp/cache"
@@ -29,10 +30,18 @@ grid() {
 		match($0, /M[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+ L[0-9.]+,[0-9.]+/)
 		split(substr($0, RSTART + 1, RLENGTH - 1), q, /[ ,L]+/)
 		if (q[5] - q[1] > 200 && q[2] != y0) {
-			if (p > 0 && k != nx * ny) { print "panel " p ": " k " labels"; bad = 1 }
+			if (p > 0) panel_end()
 			x0 = q[1]; y0 = q[2]; w = q[5] - q[1]; h = q[4] - q[2]
-			p++; k = 0
+			p++; k = 0; cells = 0; img = 0
 		}
+	}
+	# the cells coloured: an image, or a filled box per cell inside the
+	# border (the colour box beside it is not)
+	/<image / { img = 1 }
+	/<polygon fill/ {
+		match($0, /points = .[0-9.]+/)
+		px = substr($0, RSTART + 10, RLENGTH - 10)
+		if (px >= x0 - 1 && px < x0 + w) cells++
 	}
 	/font-size="9.00"/ && /translate\(/ {
 		match($0, /translate\([0-9.]+,[0-9.]+\)/)
@@ -46,8 +55,12 @@ grid() {
 			bad = 1
 		}
 	}
-	END {
+	function panel_end() {
 		if (k != nx * ny) { print "panel " p ": " k " labels"; bad = 1 }
+		if (!img && cells < nx * ny) { print "panel " p ": " cells " cells coloured"; bad = 1 }
+	}
+	END {
+		panel_end()
 		print (bad ? "bad" : "ok") " " p
 	}' "$tmp/$4.svg")
 	case "$res" in "ok $5") ;;
