@@ -52,13 +52,16 @@ do for [i = 1:n] {
 		set cbrange [ylo[i]:yhi[i]]
 		set cbtics ()
 		do for [k = tic0[i]:tic0[i] + ntic[i] - 1] { set cbtics add (ticlab[k] ticpos[k]) }
+		# a filled box per cell (an image needs 2 x 2 points at least:
+		# a 1 x N grid drew no colour); the label at the cell's centre,
+		# black on the palette's light end, white on its dark end
 		if (celllabels) {
-			plot datafile using 1:2:(column(3*i) * yscale[i]) with image notitle, \
-				datafile using 1:2:(stringcolumn(3*i+2)) with labels tc rgb "white" font ",9" offset 0,1.2 notitle, \
-				datafile using 1:(column(1) == bestx[i] && column(2) == besty[i] ? column(2) : NaN) with points pt 6 ps 4 lw 3 lc rgb "#d62728" title "best"
+			plot datafile using 1:2:(0.5):(0.5):(column(3*i) * yscale[i]) with boxxyerror fs solid 1.0 noborder lc palette notitle, \
+				datafile using 1:2:(stringcolumn(3*i+2)):((column(3*i) * yscale[i] - ylo[i]) / (yhi[i] - ylo[i]) > 0.6 ? 0 : 0xffffff) with labels center tc rgb variable font ",9" notitle, \
+				datafile using 1:(column(1) == bestx[i] && column(2) == besty[i] ? column(2) : NaN):(0.5):(0.5) with boxxyerror fs empty lc rgb "#d62728" lw 3 title "best"
 		} else {
-			plot datafile using 1:2:(column(3*i) * yscale[i]) with image notitle, \
-				datafile using 1:(column(1) == bestx[i] && column(2) == besty[i] ? column(2) : NaN) with points pt 6 ps 4 lw 3 lc rgb "#d62728" title "best"
+			plot datafile using 1:2:(0.5):(0.5):(column(3*i) * yscale[i]) with boxxyerror fs solid 1.0 noborder lc palette notitle, \
+				datafile using 1:(column(1) == bestx[i] && column(2) == besty[i] ? column(2) : NaN):(0.5):(0.5) with boxxyerror fs empty lc rgb "#d62728" lw 3 title "best"
 		}
 	}
 }

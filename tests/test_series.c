@@ -22,6 +22,47 @@ static void test_delta(void **state)
 	assert_int_equal(series_delta(3, 3, UINT32_MAX, false), 0);
 }
 
+/* Issue 32.1: a growth only where it is sure */
+static void test_growth(void **state)
+{
+	uint64_t g = 0;
+
+	(void)state;
+	/* below half the width, no bounds: one wrap at most */
+	assert_int_equal(series_growth(UINT32_MAX - 4, 5, UINT32_MAX, false,
+				       0, INFINITY, &g), 0);
+	assert_int_equal(g, 10);
+	/* above half the width another wrap may hide in it */
+	g = 7;
+	assert_int_equal(series_growth(0, 3000000000u, UINT32_MAX, false, 0,
+				       INFINITY, &g), -1);
+	assert_int_equal(g, 7);
+	/* a 24-bit counter: half of its width is 8388607 */
+	assert_int_equal(series_growth(0, 9000000, 16777215, false, 0,
+				       INFINITY, &g), -1);
+	/* bounds that allow one growth only: two more wraps, placed */
+	assert_int_equal(series_growth(100, 50, 999, false, 2900, 3100, &g),
+			 2);
+	assert_int_equal(g, 2950);
+	/* bounds that allow no growth of 0 wraps and several others */
+	assert_int_equal(series_growth(0, 10, 999, false, 1500, 5000, &g),
+			 -1);
+	/* bounds that contradict the reads */
+	assert_int_equal(series_growth(0, 500, 999, false, 0, 400, &g), -1);
+	/* bounds that leave 0 wraps and more: the half-width rule */
+	assert_int_equal(series_growth(0, 300, 999, false, 100, 5000, &g), 0);
+	assert_int_equal(g, 300);
+	assert_int_equal(series_growth(0, 700, 999, false, 100, 5000, &g),
+			 -1);
+	/* the whole width below hi: sure even above half of it */
+	assert_int_equal(series_growth(0, 700, 999, false, 600, 999, &g), 0);
+	assert_int_equal(g, 700);
+	/* clear-on-read: the read is the growth, the same rules */
+	assert_int_equal(series_growth(500, 7, UINT32_MAX, true, 0, INFINITY,
+				       &g), 0);
+	assert_int_equal(g, 7);
+}
+
 static void test_corr(void **state)
 {
 	double x[40], y[40], z[40], w[40], r;
@@ -76,11 +117,34 @@ static void test_corr(void **state)
 	x[9] = 0.3;
 	for (i = 0; i < 40; i++)
 		y[i] = i >= 3 ? x[i - 3] : NAN;
-	lag = series_best_lag(x, y, 40, 6, &r);
+	lag = series_best_lag(x, y, 40, 6, 20, &r, &n);
 	assert_int_equal(lag, 3);
 	assert_true(fabs(r - 1) < 1e-12);
-	lag = series_best_lag(y, x, 40, 6, &r);
+	assert_int_equal(n, 37);	/* 40 - 3, and y's first 3 missing */
+	lag = series_best_lag(y, x, 40, 6, 20, &r, &n);
 	assert_int_equal(lag, -3);
+	/* issue 32.7: a lag that leaves fewer pairs than asked is not one
+	 * to pick, however high its r: y repeats x 30 intervals later, an
+	 * r of 1 over the last 10 pairs only */
+	for (i = 0; i < 40; i++)
+		y[i] = i >= 30 ? x[i - 30] : cos((double)i * 2.3);
+	lag = series_best_lag(x, y, 40, 35, 3, &r, &n);
+	assert_int_equal(lag, 30);
+	assert_int_equal(n, 10);
+	lag = series_best_lag(x, y, 40, 35, 20, &r, &n);
+	assert_true(lag < 21 && lag > -21 && n >= 20 && fabs(r) < 0.999);
+	lag = series_best_lag(x, y, 40, 6, 41, &r, &n);
+	assert_true(lag == 0 && isnan(r) && n == 0);
+	/* Fisher's z: r 0.5 over 28 pairs: tanh(atanh(0.5) -+ 1.96/5) */
+	{
+		double lo, hi;
+
+		series_fisher_ci(0.5, 28, 1, &lo, &hi);
+		assert_true(fabs(lo - 0.156028) < 1e-5);
+		assert_true(fabs(hi - 0.735818) < 1e-5);
+		series_fisher_ci(0.5, 3, 1, &lo, &hi);
+		assert_true(isnan(lo) && isnan(hi));
+	}
 }
 
 static void test_csv(void **state)
@@ -301,6 +365,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_mlx5_columns),
 		cmocka_unit_test(test_corr),
 		cmocka_unit_test(test_csv),

@@ -48,16 +48,45 @@ static void test_ci(void **state)
 	stats_ci95(v, 3, &m, &h, &n);
 	NEAR(m, 2);
 	assert_int_equal(n, 3);
-	assert_true(fabs(h - 4.303 / sqrt(3)) < 1e-9);
+	assert_true(fabs(h - 4.302652730 / sqrt(3)) < 1e-8);
 	stats_ci95(one, 2, &m, &h, &n);
 	NEAR(m, 7);
 	assert_int_equal(n, 1);
 	assert_true(isnan(h));	/* one value: no interval */
 	stats_ci95(same, 4, &m, &h, &n);
 	NEAR(h, 0);
-	NEAR(stats_t975(1), 12.706);
-	NEAR(stats_t975(30), 2.042);
-	NEAR(stats_t975(1000), 1.96);
+}
+
+/* Issue 32.9: the t quantile computed, not a table that rounds df 31..40
+ * to 40's (up to 1 % too narrow).  Reference values: R's qt(0.975, df)
+ * and qt(0.995, df), checked by integrating the density (mpmath).
+ */
+static void test_t(void **state)
+{
+	static const struct {
+		size_t df;
+		double t;
+	} q[] = {
+		{ 1, 12.706204736 }, { 2, 4.302652730 }, { 5, 2.570581836 },
+		{ 30, 2.042272456 }, { 31, 2.039513446 }, { 35, 2.030107928 },
+		{ 45, 2.014103389 }, { 61, 1.999623585 }, { 100, 1.983971519 },
+		{ 121, 1.979763763 }, { 1000, 1.962339081 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		double t = stats_t975(q[i].df);
+
+		if (fabs(t - q[i].t) > 1e-8 * q[i].t)
+			fail_msg("t(0.975, %zu) = %.9f, not %.9f", q[i].df, t,
+				 q[i].t);
+	}
+	assert_true(fabs(stats_t_quantile(0.995, 10) - 3.169272673) < 1e-8);
+	assert_true(fabs(stats_t_quantile(0.025, 10) + 2.228138852) < 1e-8);
+	assert_true(fabs(stats_t_cdf(2.228138852, 10) - 0.975) < 1e-9);
+	assert_true(isnan(stats_t975(0)));
+	assert_true(isnan(stats_t_quantile(1, 5)));
 }
 
 static void test_range(void **state)
@@ -88,6 +117,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_ci),
+		cmocka_unit_test(test_t),
 		cmocka_unit_test(test_range),
 	};
 

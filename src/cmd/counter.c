@@ -1,4 +1,6 @@
 /* counter.c - `counter`: the algorithm counters of the slot holding them. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include "fxp.h"
 #include "device.h"
 #include "host/hostctr.h"
+#include "rec/series.h"
 
 /* The slot with counter_en, or the one named. */
 static int counter_slot(struct session *s, int argc, char **argv,
@@ -47,6 +50,134 @@ static int find_counter(const struct slot_view *v, const char *suffix)
 	return -1;
 }
 
+/* The counters an average RTT is made of. */
+struct rtt_idx {
+	int sum, num, min, max;
+};
+
+/* A counter's largest value, as counter info reports it. */
+static uint64_t cmax(const struct slot_view *v, int i)
+{
+	return v->counters[i].info.max ? v->counters[i].info.max : UINT32_MAX;
+}
+
+/* The average RTT between two reads of the counters (prev NULL: since
+ * the clear, from 0): the growth of SUM_RTT over that of NUM_RTT, each
+ * modulo its width (counter info's max).  Every sample lies between the
+ * MIN_RTT and MAX_RTT gauges, so SUM_RTT's growth lies between NUM_RTT's
+ * times each: bounds that place its wraps (series_growth).  Returns the
+ * wraps placed, or -1 when SUM_RTT may have wrapped an unknown number of
+ * times; *num the samples (0: no average).
+ */
+static int rtt_avg(const struct slot_view *v, const struct rtt_idx *x,
+		   const uint32_t *prev, const uint32_t *cur, double *avg,
+		   uint64_t *num)
+{
+	uint64_t ds, dn;
+	double lo = 0, hi = INFINITY;
+	int k;
+
+	if (series_growth(prev ? prev[x->num] : 0, cur[x->num],
+			  cmax(v, x->num), false, 0, INFINITY,
+			  &dn) < 0)
+		return -1;
+	if (x->min >= 0)
+		lo = (double)dn * cur[x->min];
+	if (x->max >= 0 && cur[x->max])
+		hi = (double)dn * cur[x->max];
+	k = series_growth(prev ? prev[x->sum] : 0, cur[x->sum],
+			  cmax(v, x->sum), false, lo, hi, &ds);
+	*num = dn;
+	if (k >= 0)
+		*avg = dn ? (double)ds / (double)dn : NAN;
+	return k;
+}
+
+/* The average RTT of `counter show`: the algorithm's own RTT samples,
+ * each weighing alike, since the counters were cleared, and since the
+ * last `counter show` of this session (or `counter clear`) when there
+ * was one.  Unknown when SUM_RTT may have wrapped, said in words.
+ */
+static void show_rtt(struct session *s, const struct slot_view *v,
+		     const struct rtt_idx *x, const uint32_t *vals,
+		     unsigned slot)
+{
+	const uint32_t *prev = s->ctr_prev && s->ctr_prev_slot == slot ?
+			       s->ctr_prev : NULL;
+	const char *sum = v->counters[x->sum].info.name;
+	uint64_t n = 0, pn = 0;
+	double a = NAN, pa = NAN;
+	int k, pk = -1;
+	char b[32];
+
+	k = rtt_avg(v, x, NULL, vals, &a, &n);
+	if (prev)
+		pk = rtt_avg(v, x, prev, vals, &pa, &pn);
+	if (pk >= 0 && !pn)
+		prev = NULL;	/* nothing new since the last look */
+	if (s->out.json) {
+		snprintf(b, sizeof(b), "%.1f", a);
+		if (k >= 0 && n)
+			out_num(&s->out, "avg_rtt_ns", b);
+		else
+			out_null(&s->out, "avg_rtt_ns");
+		out_u64(&s->out, "avg_rtt_samples", n);
+		out_str(&s->out, "avg_rtt_of", "the algorithm's RTT samples "
+			"since the counters were cleared, each alike");
+		if (k > 0)
+			out_u64(&s->out, "sum_rtt_wraps", (uint64_t)k);
+		if (k < 0)
+			out_str(&s->out, "avg_rtt_unknown", "SUM_RTT may have "
+				"wrapped");
+		if (prev) {
+			snprintf(b, sizeof(b), "%.1f", pa);
+			if (pk >= 0 && pn)
+				out_num(&s->out, "avg_rtt_since_last_ns", b);
+			else
+				out_null(&s->out, "avg_rtt_since_last_ns");
+			out_u64(&s->out, "avg_rtt_since_last_samples", pn);
+		}
+		return;
+	}
+	if (k < 0)
+		fprintf(s->out.fp, "avg RTT since the clear: unknown: %s "
+			"(wraps past %" PRIu64 " ns) may have wrapped more often "
+			"than MIN_RTT..MAX_RTT can tell\n", sum, cmax(v, x->sum));
+	else if (!n)
+		fprintf(s->out.fp, "avg RTT: - (no RTT samples since the "
+			"clear)\n");
+	else
+		fprintf(s->out.fp, "avg RTT: %.1f ns over %" PRIu64 " samples "
+			"since the clear (the algorithm's RTT samples, each "
+			"alike: SUM_RTT/NUM_RTT%s)\n", a, n, k ? ", SUM_RTT "
+			"wrapped and placed by MIN_RTT..MAX_RTT" : "");
+	if (!prev)
+		return;
+	if (pk < 0)
+		fprintf(s->out.fp, "avg RTT since the last look: unknown: %s "
+			"may have wrapped more than once since\n", sum);
+	else
+		fprintf(s->out.fp, "avg RTT since the last look: %.1f ns over "
+			"%" PRIu64 " samples\n", pa, pn);
+}
+
+/* Keep this read for the next look's average (clear: the counters now
+ * hold 0).
+ */
+static void keep_read(struct session *s, unsigned slot, const uint32_t *vals,
+		      size_t n, bool clear)
+{
+	if (!s->ctr_prev)
+		s->ctr_prev = calloc(ALGO_MAX_COUNTERS,
+				     sizeof(*s->ctr_prev));
+	if (!s->ctr_prev)
+		return;		/* no average since the last look */
+	memset(s->ctr_prev, 0, ALGO_MAX_COUNTERS * sizeof(*s->ctr_prev));
+	if (!clear)
+		memcpy(s->ctr_prev, vals, n * sizeof(*vals));
+	s->ctr_prev_slot = slot;
+}
+
 static int show(struct session *s, int argc, char **argv, bool clear)
 {
 	static const struct tbl_col cols[] = {
@@ -56,10 +187,12 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	};
 	uint32_t vals[ALGO_MAX_COUNTERS];
 	struct slot_view *v;
+	struct rtt_idx x;
 	unsigned slot = 0;
 	size_t i, n;
 	struct tbl t;
-	int isum, inum, rc;
+	bool rtt;
+	int rc;
 
 	rc = counter_slot(s, argc, argv, &slot, &v);
 	if (rc)
@@ -83,7 +216,10 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 			 "; are counters enabled on slot %u?", slot);
 	if (rc)
 		return rc;
+	if (n > v->ncounters)
+		n = v->ncounters;
 	if (clear) {
+		keep_read(s, slot, vals, n, true);
 		out_obj_begin(&s->out, NULL);
 		out_field_uint(&s->out, "cleared_slot", "slot %u: ", slot);
 		out_text(&s->out, "%zu counters cleared\n", n);
@@ -91,7 +227,7 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 		return 0;
 	}
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < n && i < v->ncounters; i++) {
+	for (i = 0; i < n; i++) {
 		const struct counter_view *c = &v->counters[i];
 
 		tbl_row(&t);
@@ -101,44 +237,45 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 		tbl_str(&t, c->desc ? c->desc->units : "");
 		tbl_str(&t, c->info.descr);
 	}
-	isum = find_counter(v, "SUM_RTT");
-	inum = find_counter(v, "NUM_RTT");
+	x.sum = find_counter(v, "SUM_RTT");
+	x.num = find_counter(v, "NUM_RTT");
+	x.min = find_counter(v, "MIN_RTT");
+	x.max = find_counter(v, "MAX_RTT");
+	if ((size_t)(x.min + 1) > n)
+		x.min = -1;
+	if ((size_t)(x.max + 1) > n)
+		x.max = -1;
+	rtt = x.sum >= 0 && x.num >= 0 && (size_t)x.num < n &&
+	      (size_t)x.sum < n;
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_u64(&s->out, "slot", slot);
 		out_str(&s->out, "algo", v->name);
 		tbl_print(&t, &s->out, "counters");
-		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
-		    (size_t)isum < n) {
-			if (vals[inum]) {
-				char b[32];
-
-				snprintf(b, sizeof(b), "%.1f",
-					 (double)vals[isum] / vals[inum]);
-				out_num(&s->out, "avg_rtt_ns", b);
-			} else {
-				out_null(&s->out, "avg_rtt_ns");
-			}
-		}
+		if (rtt)
+			show_rtt(s, v, &x, vals, slot);
 		out_obj_end(&s->out);
 	} else {
 		fprintf(s->out.fp, "slot %u: %s\n", slot, v->name);
 		tbl_print(&t, &s->out, NULL);
-		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
-		    (size_t)isum < n) {
-			if (vals[inum])
-				fprintf(s->out.fp,
-					"avg RTT: %.1f ns (SUM_RTT/NUM_RTT "
-					"over %u samples)\n",
-					(double)vals[isum] / vals[inum],
-					vals[inum]);
-			else
-				fprintf(s->out.fp,
-					"avg RTT: - (no RTT samples)\n");
-		}
+		if (rtt)
+			show_rtt(s, v, &x, vals, slot);
 	}
 	tbl_release(&t);
+	keep_read(s, slot, vals, n, false);
 	return 0;
+}
+
+/* A counter that went back from a to b: its growth through one wrap of
+ * its width (a 32-bit Q-counter), less than half of it; false: a reset.
+ */
+static bool host_wrap(const struct dev_ctrs *c, size_t i, uint64_t a,
+		      uint64_t b, uint64_t *g)
+{
+	uint64_t max = c->max ? c->max(c, i) : UINT64_MAX;
+
+	return max < UINT64_MAX && a <= max && b <= max &&
+	       series_growth(a, b, max, false, 0, INFINITY, g) >= 0;
 }
 
 /* counter show host [HANDLE]: the device's host counters (device.h: the
@@ -156,7 +293,7 @@ static int show_host(struct session *s, const char *handle)
 	struct dev_host_ctrs other;	/* HANDLE's: another NIC */
 	struct dev_ctrs *c = &other.c;
 	char key[80];
-	uint64_t *v;
+	uint64_t *v, g;
 	struct tbl t;
 	size_t i;
 	int rc = 0;
@@ -216,10 +353,14 @@ static int show_host(struct session *s, const char *handle)
 		else
 			tbl_u64(&t, v[i]);
 		if (!s->host_prev || v[i] == UINT64_MAX ||
-		    s->host_prev[i] == UINT64_MAX || v[i] < s->host_prev[i])
-			tbl_null(&t);	/* first look, missing or reset */
-		else
+		    s->host_prev[i] == UINT64_MAX)
+			tbl_null(&t);	/* first look or missing */
+		else if (v[i] >= s->host_prev[i])
 			tbl_u64(&t, v[i] - s->host_prev[i]);
+		else if (host_wrap(c, i, s->host_prev[i], v[i], &g))
+			tbl_u64(&t, g);	/* a 32-bit Q-counter wrapped */
+		else
+			tbl_null(&t);	/* reset */
 	}
 	out_text(&s->out, "%s\n", c->where);
 	tbl_print(&t, &s->out, NULL);

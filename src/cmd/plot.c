@@ -654,9 +654,11 @@ static void plot_vars(FILE *fp, struct plot_req *q, const char *dat,
 			"a = %.17g\nb = %.17g\n", q->sx + 1, q->sy + 1,
 			q->rval, q->fa, q->fb);
 		for (k = 0; k < 2; k++) {	/* "name (unit)" */
+			char u[48];
+
+			plot_unit_text(axis[k]->unit, u, sizeof(u));
 			snprintf(lab, sizeof(lab), "%s%s%s%s", axis[k]->name,
-				 *axis[k]->unit ? " (" : "", axis[k]->unit,
-				 *axis[k]->unit ? ")" : "");
+				 *u ? " (" : "", u, *u ? ")" : "");
 			plot_str(fp, k ? "yname" : "xname", lab);
 		}
 	} else if (q->hist) {

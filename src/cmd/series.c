@@ -163,13 +163,56 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* A lag is searched only while it keeps CORR_MIN_PAIRS complete pairs
+ * and half of those at lag 0: an r over a few pairs at the series' end
+ * is noise that a maximum over many lags picks.
+ */
+#define CORR_MIN_PAIRS 20
+
+/* The interval of a recorded series (its t column), or NAN. */
+static double series_interval(const struct series *ser)
+{
+	int t = series_col(ser, "t");
+
+	if (t < 0 || ser->nrows < 2)
+		return NAN;
+	return (series_at(ser, ser->nrows - 1, (size_t)t) -
+		series_at(ser, 0, (size_t)t)) / (double)(ser->nrows - 1);
+}
+
+/* r with the pairs behind it and its 95 % interval. */
+static void corr_r(struct out *o, const char *key, const char *what,
+		   double r, size_t n, double k)
+{
+	char kn[40], klo[40];
+	double lo, hi;
+
+	series_fisher_ci(r, n, k, &lo, &hi);
+	snprintf(kn, sizeof(kn), "%s_pairs", key);
+	snprintf(klo, sizeof(klo), "%s_ci95", key);
+	out_text(o, "%s ", what);
+	out_field_real(o, key, "%.4f ", r);
+	out_field_u64(o, kn, "(%llu pairs", n);
+	if (isnan(lo)) {
+		out_null(o, klo);
+		out_text(o, ")");
+		return;
+	}
+	out_text(o, ", 95 %% CI %.2f..%.2f)", lo, hi);
+	out_arr_begin(o, klo);
+	out_real(o, NULL, lo);
+	out_real(o, NULL, hi);
+	out_arr_end(o);
+}
+
 static int corr_pair(struct session *s, const struct series *ser, int a,
 		     int b, int maxlag)
 {
 	double *x = series_column(ser, (size_t)a), *y = series_column(ser, (size_t)b);
+	const char *xn = ser->cols[a].name, *yn = ser->cols[b].name;
 	struct out *o = &s->out;
-	double pr, sr, lr = NAN;
-	size_t n, n2;
+	double pr, sr, lr = NAN, dt = series_interval(ser);
+	size_t n, n2, nl = 0, need;
 	int lag = 0;
 
 	if (!x || !y) {
@@ -183,23 +226,46 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 		free(x);
 		free(y);
 		return pcb_error(&s->err, PCB_E_STATE, "corr: %s ~ %s: %s",
-				 ser->cols[a].name, ser->cols[b].name, n < 3 ?
+				 xn, yn, n < 3 ?
 				 (n ? "fewer than 3 intervals have both" :
 				  "no interval has both (one of them is empty "
 				  "throughout?)") :
 				 "one of them does not vary");
 	}
+	need = n / 2 > CORR_MIN_PAIRS ? n / 2 : CORR_MIN_PAIRS;
 	if (maxlag)
-		lag = series_best_lag(x, y, ser->nrows, maxlag, &lr);
+		lag = series_best_lag(x, y, ser->nrows, maxlag, need, &lr,
+				      &nl);
 	out_obj_begin(o, NULL);
-	out_field_str(o, "x", "%s ~ ", ser->cols[a].name);
-	out_field_str(o, "y", "%s over ", ser->cols[b].name);
-	out_field_u64(o, "points", "%llu points: ", n);
-	out_field_real(o, "pearson", "pearson %.4f, ", pr);
-	out_field_real(o, "spearman", "spearman %.4f", sr);
-	if (maxlag) {
-		out_field_int(o, "best_lag", "; best lag %d intervals ", lag);
-		out_field_real(o, "r_at_lag", "(r %.4f)", lr);
+	out_field_str(o, "x", "%s ~ ", xn);
+	out_field_str(o, "y", "%s over ", yn);
+	out_field_u64(o, "points", "%llu points: ", ser->nrows);
+	corr_r(o, "pearson", "pearson", pr, n, 1);
+	out_text(o, ", ");
+	corr_r(o, "spearman", "spearman", sr, n2, 1.06);
+	if (maxlag && isnan(lr)) {
+		out_null(o, "best_lag");
+		out_field_u64(o, "lag_min_pairs", "; no lag: each needs %llu "
+			      "pairs", need);
+	} else if (maxlag) {
+		out_field_int(o, "best_lag", "; best lag %d intervals", lag);
+		out_field_u64(o, "lag_min_pairs", " of those keeping %llu "
+			      "pairs or more: ", need);
+		corr_r(o, "r_at_lag", "r", lr, nl, 1);
+		/* lag > 0: y[t + lag] follows x[t] */
+		out_str(o, "leads", lag > 0 ? xn : lag < 0 ? yn : "");
+		out_str(o, "follows", lag > 0 ? yn : lag < 0 ? xn : "");
+		out_real(o, "lead_s", isnan(dt) ? NAN : fabs(lag * dt));
+		if (!lag)
+			out_text(o, "; neither leads");
+		else if (isnan(dt))
+			out_text(o, "; %s leads %s by %d intervals",
+				 lag > 0 ? xn : yn, lag > 0 ? yn : xn,
+				 abs(lag));
+		else
+			out_text(o, "; %s leads %s by %d intervals (%.3g ms)",
+				 lag > 0 ? xn : yn, lag > 0 ? yn : xn,
+				 abs(lag), fabs(lag * dt) * 1e3);
 	}
 	out_nl(o);
 	out_obj_end(o);

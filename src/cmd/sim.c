@@ -78,11 +78,15 @@ static void print_summary(struct session *s, struct simdev *d,
 	/* lost probes have no RTT: the figures of those answered are then
 	 * lower bounds */
 	if (m->rtt_samples)
+		/* what it averages, beside the algorithm's own NUM_RTT
+		 * samples (counter show): the late answers differ */
 		out_text(o, "RTT          mean %s%.2f us  p99 %s%.2f us  "
-			 "(%llu probes, %llu answered after the timeout; idle "
-			 "path %.2f us)\n", m->probes_lost ? ">= " : "",
-			 m->rtt_mean / 1e3, m->probes_lost ? ">= " : "",
-			 m->rtt_p99 / 1e3, (unsigned long long)m->rtt_samples,
+			 "(the %llu probes answered in this run, each alike; "
+			 "%llu after the timeout, which the algorithm's "
+			 "NUM_RTT does not count; idle path %.2f us)\n",
+			 m->probes_lost ? ">= " : "", m->rtt_mean / 1e3,
+			 m->probes_lost ? ">= " : "", m->rtt_p99 / 1e3,
+			 (unsigned long long)m->rtt_samples,
 			 (unsigned long long)m->rtt_late, m->base_rtt / 1e3);
 	else
 		out_text(o, "RTT          - (no probes answered; idle path "
@@ -172,16 +176,25 @@ static int fabric(struct session *s, struct simdev **d, struct sim **sim)
 static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 {
 	struct simdev *d;
-	char cfg[1024];
+	char cfg[1024], kept[1024] = "";
 	int rc = dev_simdev(s, &d);
 
 	if (!rc && argc)
-		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, &s->err);
+		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, kept,
+				     sizeof(kept), &s->err);
 	if (rc)
 		return rc;
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
 	out_obj_begin(&s->out, NULL);
 	out_field_str(&s->out, "scenario", "%s\n", cfg);
+	/* what an earlier 'sim scenario' left set, every time */
+	if (*kept) {
+		out_text(&s->out, "kept from before, not %s's defaults: ",
+			 argv[0]);
+		out_field_str(&s->out, "kept", "%s ", kept);
+		out_text(&s->out, "('sim scenario %s fresh ...' starts from "
+			 "its defaults)\n", argv[0]);
+	}
 	out_obj_end(&s->out);
 	return 0;
 }
@@ -452,7 +465,13 @@ static bool sim_scenario_complete(struct session *s, char **argv, int argc,
 	(void)s;
 	if (argc == 0)
 		cand_list(c, dev_workload_kinds());
-	else if (argc % 2 == 1 && (wkeys = dev_workload_keys(argv[0])))
+	if (argc == 1)
+		cand_add(c, "fresh");	/* from the kind's defaults */
+	if (argc > 1 && !strcmp(argv[1], "fresh")) {
+		argv++;
+		argc--;
+	}
+	if (argc % 2 == 1 && (wkeys = dev_workload_keys(argv[0])))
 		cand_list(c, wkeys);
 	return true;
 }
@@ -515,10 +534,11 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.name = "scenario",
 		.fn = cmd_sim_scenario,
 		.max_args = -1,
-		.args = "[NAME KEY VALUE...]",
+		.args = "[NAME [fresh] KEY VALUE...]",
 		.help = "set the workload: incast, staircase, permutation, mix, "
 			"allreduce, alltoall (the last four on a leaf-spine or "
-			"fat tree)",
+			"fat tree); the keys it keeps from before are said, "
+			"'fresh' starts from its defaults",
 		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
 		.complete = sim_scenario_complete,

@@ -251,6 +251,16 @@ static int sweep_exec(struct session *s, struct plan *pl, bool resume)
 	else
 		out_text(&s->out, " ('sweep show %s')\n", pl->name);
 	out_obj_end(&s->out);
+	if (!pl->shard_n) {	/* a shard is not the whole grid */
+		struct pcb_err keep = s->err;
+		struct table t;
+		char dir[PCB_PATH_LEN];
+
+		if (!sw_table_load(s, pl->name, &t, dir, sizeof(dir)))
+			sw_table_warn_flat(s, pl->name, &t, pl->warmup);
+		sw_table_free(&t);
+		s->err = keep;
+	}
 	if (*pl->plot)
 		rc = sweep_plot(s, pl->name, pl->plot);
 	return rc;

@@ -471,6 +471,7 @@ int cmd_sweep_show(struct session *s, int argc, char **argv)
 	}
 	tbl_print(&tb, &s->out, NULL);
 	tbl_release(&tb);
+	sw_table_warn_flat(s, argv[0], &t, -1);
 	if (bcol != -1 && !s->out.json) {
 		if (best < 0)
 			fprintf(s->out.fp, "no point meets the conditions\n");

@@ -136,6 +136,11 @@ static int host_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	return rc;
 }
 
+static uint64_t host_max(const struct dev_ctrs *c, size_t i)
+{
+	return hostctr_max(((const struct dev_host_ctrs *)c)->h, i);
+}
+
 void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
 			struct session *s)
 {
@@ -147,6 +152,7 @@ void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
 	hc->c.gen = h->gen;
 	hc->c.name = host_name;
 	hc->c.read = host_read;
+	hc->c.max = host_max;
 	hc->c.port = h->port;
 	snprintf(hc->c.where, sizeof(hc->c.where), "%s%s%s port %u%s%s",
 		 h->bdf, *h->bdf ? " " : "", *h->rdma ? h->rdma :

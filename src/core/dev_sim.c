@@ -147,9 +147,10 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	size_t i;
 	int rc = fabric(&m->base, &sim, err);
 
+	if (!rc)	/* kept with the device: they outlive a process */
+		rc = simdev_host_counters(m->sd, p, err);
 	if (rc)
 		return rc;
-	sim_port_counters(sim, p);
 	v[F_CNP_H] = p->cnp_handled;
 	v[F_CNP_S] = p->cnp_sent;
 	v[F_ECN] = p->ecn_marked;
@@ -186,14 +187,22 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 		    struct pcb_err *err)
 {
 	struct sim_device *m = sim_of(d);
+	struct simdev *sd;
+	uint32_t nics = 0;
+	int rc = dev_simdev(d->s, &sd);
 
-	(void)err;
+	if (!rc)	/* the scenario's: it may have changed */
+		rc = simdev_nics(sd, &nics, err);
+	if (rc)
+		return rc;
+	m->ctrs.nics = nics;
+	snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over the "
+		 "fabric's %u host NICs, none a port's own ('sim show' for "
+		 "the fabric)", d->s->devid, nics);
 	if (!m->ctrs.n) {
 		m->ctrs.n = NCTRS;
 		m->ctrs.name = ctr_name;
 		m->ctrs.read = ctr_read;
-		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: the "
-			 "fabric's host NICs, summed", d->s->devid);
 		/* the sim retransmits on timeouts with a backed-off timer
 		 * and does not tell adaptive retransmissions apart */
 		m->ctrs.unmodeled = "adp_retrans,adp_retrans_timeouts,"

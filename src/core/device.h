@@ -60,9 +60,15 @@ struct dev_ctrs {
 	unsigned gen;
 	const char *(*name)(const struct dev_ctrs *c, size_t i);
 	int (*read)(struct dev_ctrs *c, uint64_t *vals, struct pcb_err *err);
+	/* a counter's largest value, past which it wraps (mlx5's 32-bit
+	 * Q-counters); NULL: every one 64 bits */
+	uint64_t (*max)(const struct dev_ctrs *c, size_t i);
 	char where[192];	/* what is counted, for headers */
 	unsigned port;		/* the NIC port counted; 0: none, or the
 				 * sim's hosts summed */
+	unsigned nics;		/* NICs each counter sums: 0 or 1 one
+				 * port's; more: an aggregate, whose
+				 * timeline units say so */
 	char warn[256];		/* what could not be opened, or "" */
 	const char *unmodeled;	/* columns the device does not model by
 				 * design ("adp_retrans,..."), or NULL */

@@ -53,6 +53,8 @@ static void device_release(struct session *s)
 	free(s->host_prev);
 	s->host = NULL;
 	s->host_prev = NULL;
+	free(s->ctr_prev);
+	s->ctr_prev = NULL;
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);	/* drops the lock too */
 	s->lock_fd = -1;

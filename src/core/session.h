@@ -81,6 +81,9 @@ struct session {
 	char host_key[80];	/* whose: a handle, or "" the device's */
 	size_t host_n;		/* host_prev's count and the names' gen */
 	unsigned host_gen;
+	uint32_t *ctr_prev;	/* `counter show`'s last read (or the 0s of
+				 * `counter clear`), or NULL */
+	unsigned ctr_prev_slot;	/* its slot */
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */

@@ -73,5 +73,12 @@ int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
 bool hostctr_refresh(struct hostctr *h);
 /* The index of a counter, or -1. */
 int hostctr_find(const struct hostctr *h, const char *name);
+/* A counter's largest value, past which it wraps to 0: UINT32_MAX for
+ * mlx5's Q-counters (the RDMA error, retransmission and RoCE
+ * acceleration counters of hw_counters, and the netdev's
+ * rx_out_of_buffer: 32-bit firmware fields the kernel zero-extends),
+ * else UINT64_MAX.
+ */
+uint64_t hostctr_max(const struct hostctr *h, size_t i);
 
 #endif

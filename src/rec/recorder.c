@@ -163,75 +163,109 @@ static void host_map(struct recorder *r, bool quiet)
 			  "columns", r->s->devname, missing);
 }
 
-/* The columns' sums from one read; a missing counter makes its sum
- * missing, never a smaller number.
+/* Each column's growth since the read before: its counters' growths,
+ * each modulo the counter's width (a 32-bit Q-counter wraps: the growth
+ * through one wrap is kept while less than half its range, as
+ * series_growth takes it), summed and scaled.  A missing counter, or one
+ * that went back more than that (a driver reload: reset), makes the
+ * column's growth missing, never a smaller or negative number.
  */
-static void host_sums(const struct recorder *r, uint64_t *out)
+static void host_growth(const struct recorder *r, double *out)
 {
 	size_t q;
 	int k;
 
 	for (q = 0; q < REC_H_COUNT; q++) {
-		uint64_t sum = 0;
+		double sum = 0;
 
-		for (k = 0; r->hidx[q][k] >= 0 && sum != UINT64_MAX; k++) {
-			uint64_t v = r->hvals[r->hidx[q][k]];
+		for (k = 0; r->hidx[q][k] >= 0 && !isnan(sum); k++) {
+			size_t i = (size_t)r->hidx[q][k];
+			uint64_t a = r->hprev[i], b = r->hvals[i], g;
+			uint64_t max = r->ctrs->max ? r->ctrs->max(r->ctrs, i) :
+				       UINT64_MAX;
 
-			sum = v == UINT64_MAX ? UINT64_MAX : sum + v;
+			if (a == UINT64_MAX || b == UINT64_MAX)
+				sum = NAN;
+			else if (b >= a)
+				sum += (double)(b - a);
+			else if (max < UINT64_MAX && a <= max && b <= max &&
+				 series_growth(a, b, max, false, 0, INFINITY,
+					       &g) >= 0)
+				sum += (double)g;	/* wrapped */
+			else
+				sum = NAN;		/* reset */
 		}
-		out[q] = k == 0 ? UINT64_MAX :
-			 sum == UINT64_MAX ? sum : sum * r->hscale[q];
+		out[q] = k == 0 ? NAN : sum * (double)r->hscale[q];
 	}
 }
 
-/* Which counters a column sums, by their names (FNV-1a). */
-static uint64_t host_key(const struct recorder *r, size_t q)
+/* A counter's name as a number (FNV-1a), to find it again in a new set. */
+static uint64_t name_hash(const char *c)
 {
 	uint64_t h = 14695981039346656037ULL;
-	const char *c;
-	int k;
 
-	for (k = 0; r->hidx[q][k] >= 0; k++)
-		for (c = r->ctrs->name(r->ctrs, (size_t)r->hidx[q][k]); ;
-		     c++) {
-			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-			if (!*c)
-				break;
-		}
+	for (; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ULL;
 	return h;
 }
 
 /* The last read found the device's set of counters changed (what went
- * is missing there): take the new set and map the columns again.  A
- * column that now sums other counters has no growth across the change
- * (prev missing), never their difference.
+ * is missing there): take the new set and map the columns again.  Each
+ * counter still there keeps its read before, found by its name; a new
+ * one has none (missing), so a column summing it has no growth across
+ * the change, never another counter's difference.
  */
 static int host_refit(struct recorder *r)
 {
-	uint64_t key[REC_H_COUNT], *v;
-	size_t q;
+	size_t on = r->ctrs->n, n, i, j;
+	uint64_t *okey = calloc(on ? on : 1, sizeof(*okey));
+	uint64_t *v = NULL, *p = NULL;
+	int rc = 0;
 
-	for (q = 0; q < REC_H_COUNT; q++)
-		key[q] = host_key(r, q);
-	if (dev_ctrs(r->s, &r->ctrs))
-		return -r->s->err.code;
-	v = realloc(r->hvals, (r->ctrs->n ? r->ctrs->n : 1) * sizeof(*v));
-	if (!v)
+	if (!okey)
 		return pcb_error(&r->s->err, PCB_E_NOMEM, "out of memory");
+	for (i = 0; i < on; i++)
+		okey[i] = name_hash(r->ctrs->name(r->ctrs, i));
+	if (dev_ctrs(r->s, &r->ctrs)) {
+		free(okey);
+		return -r->s->err.code;
+	}
+	n = r->ctrs->n;
+	v = calloc(n ? n : 1, sizeof(*v));
+	p = calloc(n ? n : 1, sizeof(*p));
+	if (!v || !p) {
+		rc = pcb_error(&r->s->err, PCB_E_NOMEM, "out of memory");
+		goto out_free;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t k = name_hash(r->ctrs->name(r->ctrs, i));
+
+		p[i] = UINT64_MAX;	/* new: no read before */
+		for (j = 0; j < on; j++)
+			if (okey[j] == k) {
+				p[i] = r->hprev[j];
+				break;
+			}
+	}
+	free(r->hvals);
+	free(r->hprev);
 	r->hvals = v;
+	r->hprev = p;
+	v = p = NULL;
 	r->hgen = r->ctrs->gen;
 	host_map(r, true);
-	for (q = 0; q < REC_H_COUNT; q++)
-		if (host_key(r, q) != key[q])
-			r->prev.host[q] = UINT64_MAX;
-	return 0;
+out_free:
+	free(v);
+	free(p);
+	free(okey);
+	return rc;
 }
 
 static int read_sources(struct recorder *r, struct rec_snap *n)
 {
 	struct retx_cfg cfg;
 	bool running;
-	size_t got;
+	size_t got, i;
 	int rc;
 
 	memset(n, 0, sizeof(*n));
@@ -241,15 +275,17 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		if (rc)
 			return rc;
 	}
+	for (i = 0; i < REC_H_COUNT; i++)
+		n->host[i] = NAN;
 	if (r->ctrs) {
 		rc = r->ctrs->gen != r->hgen ? host_refit(r) : 0;
 		if (!rc)
 			rc = r->ctrs->read(r->ctrs, r->hvals, &r->s->err);
 		if (rc)
 			return rc;
-		host_sums(r, n->host);
-	} else {
-		memset(n->host, 0xff, sizeof(n->host));
+		if (n != &r->prev)	/* an interval: since the read before */
+			host_growth(r, n->host);
+		memcpy(r->hprev, r->hvals, r->ctrs->n * sizeof(*r->hvals));
 	}
 	if (r->nids) {
 		rc = dev_diag_sources(r->s, n->ds);
@@ -263,36 +299,93 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 	return 0;
 }
 
-static double pick(const struct recorder *r, const struct rec_snap *n, int k,
-		   double scale)
+/* A gauge (MIN_/MAX_RTT, _RATE) as the interval's own extreme.  Read
+ * and cleared every interval, the read is it.  Else the device keeps it
+ * since its last clear, and it is the interval's only where the interval
+ * set a new extreme (a max that grew, a min that fell or was first set):
+ * otherwise the interval's is unknown (below the max kept), so missing,
+ * never the stale value of an earlier run.
+ */
+static double gauge(struct recorder *r, const struct rec_snap *n, int k,
+		    bool max, double scale)
 {
-	uint32_t v;
+	uint32_t v, was;
 
 	if (r->kidx[k] < 0)
 		return NAN;
 	v = n->pcc[r->kidx[k]];
-	return v ? v * scale : NAN;	/* a gauge never set: missing */
+	was = r->prev.pcc[r->kidx[k]];
+	if (!v)
+		return NAN;	/* a gauge never set */
+	if (r->clear || (max ? v > was : !was || v < was))
+		return v * scale;
+	if (!(r->unsure >> REC_C_MIN_RTT & 1))	/* said once, for all */
+		sess_warn(r->s, "record: min_rtt, max_rtt, min_rate, max_rate "
+			  "have a value only in the intervals that set a new "
+			  "extreme (first missing at t %.6f s): the device "
+			  "keeps them since its last clear; 'clear on' reads "
+			  "and clears them every interval",
+			  dev_now(r->s) / 1e12);
+	r->unsure |= 1u << REC_C_MIN_RTT;
+	return NAN;
 }
 
-static uint64_t growth(const struct recorder *r, const struct rec_snap *n,
-		       int k)
-{
-	return series_delta(r->prev.pcc[r->kidx[k]], n->pcc[r->kidx[k]],
-			    UINT32_MAX, r->clear);
-}
-
-static double rate(const struct recorder *r, const struct rec_snap *n, int k,
-		   double dt)
-{
-	return r->kidx[k] < 0 ? NAN : (double)growth(r, n, k) / dt;
-}
-
-/* A 64-bit counter's growth; a counter that went back (reset by the
- * driver) gives no number.
+/* The growth of counter k over the interval, in [lo, hi] when the
+ * caller knows bounds (hi = INFINITY: none); NAN when the interval was
+ * too long to be sure how often it wrapped, said once per column.
  */
-static double grow(uint64_t a, uint64_t b)
+static double growth(struct recorder *r, const struct rec_snap *n, int k,
+		     int col, double lo, double hi, double dt)
 {
-	return b >= a ? (double)(b - a) : NAN;
+	uint64_t g;
+
+	if (series_growth(r->prev.pcc[r->kidx[k]], n->pcc[r->kidx[k]],
+			  r->kmax[k], r->clear, lo, hi, &g) >= 0)
+		return (double)g;
+	if (!(r->unsure >> col & 1))
+		sess_warn(r->s, "record: %s missing from t %.6f s: %s (wraps "
+			  "past %u) may have wrapped more than once in that "
+			  "%.6f s interval; a shorter 'every' keeps it sure",
+			  rec_fixed_cols[col].name, dev_now(r->s) / 1e12,
+			  knames[k], r->kmax[k], dt);
+	r->unsure |= 1u << col;
+	return NAN;
+}
+
+static double rate(struct recorder *r, const struct rec_snap *n, int k,
+		   int col, double dt)
+{
+	return r->kidx[k] < 0 ? NAN :
+	       growth(r, n, k, col, 0, INFINITY, dt) / dt;
+}
+
+/* The average RTT of the interval: the growth of SUM_RTT over that of
+ * NUM_RTT.  Every sample lies between the MIN_RTT and MAX_RTT gauges
+ * (the interval's, or since the clear: wider), so SUM_RTT grew by
+ * between NUM's growth times each: bounds that place its wraps.
+ */
+static double avg_rtt(struct recorder *r, const struct rec_snap *n,
+		      double dt)
+{
+	double dn, ds, lo = 0, hi = INFINITY;
+
+	dn = growth(r, n, REC_K_NUM, REC_C_AVG_RTT, 0, INFINITY, dt);
+	if (isnan(dn)) {
+		r->rtt_unsure = true;
+		return NAN;
+	}
+	if (r->kidx[REC_K_MIN_RTT] >= 0)
+		lo = dn * n->pcc[r->kidx[REC_K_MIN_RTT]];
+	if (r->kidx[REC_K_MAX_RTT] >= 0 && n->pcc[r->kidx[REC_K_MAX_RTT]])
+		hi = dn * n->pcc[r->kidx[REC_K_MAX_RTT]];
+	ds = growth(r, n, REC_K_SUM, REC_C_AVG_RTT, lo, hi, dt);
+	if (isnan(ds)) {
+		r->rtt_unsure = true;
+		return NAN;
+	}
+	r->rtt_sum += (uint64_t)ds;
+	r->rtt_num += (uint64_t)dn;
+	return dn ? ds / dn : NAN;
 }
 
 /* One row from the interval that ended at `t` (s) and lasted dt. */
@@ -305,31 +398,22 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 		row[i] = NAN;
 	row[REC_C_T] = t;
 	if (r->slot >= 0) {
-		if (r->kidx[REC_K_SUM] >= 0 && r->kidx[REC_K_NUM] >= 0) {
-			uint64_t ds = growth(r, n, REC_K_SUM);
-			uint64_t dn = growth(r, n, REC_K_NUM);
-
-			r->rtt_sum += ds;
-			r->rtt_num += dn;
-
-			row[REC_C_AVG_RTT] = dn ? (double)ds / (double)dn : NAN;
-		}
-		row[REC_C_MIN_RTT] = pick(r, n, REC_K_MIN_RTT, 1);
-		row[REC_C_MAX_RTT] = pick(r, n, REC_K_MAX_RTT, 1);
-		row[REC_C_MIN_RATE] = pick(r, n, REC_K_MIN_RATE,
-					   100.0 / (1 << 20));
-		row[REC_C_MAX_RATE] = pick(r, n, REC_K_MAX_RATE,
-					   100.0 / (1 << 20));
-		row[REC_C_AI] = rate(r, n, REC_K_AI, dt);
-		row[REC_C_HAI] = rate(r, n, REC_K_HAI, dt);
-		row[REC_C_DEC] = rate(r, n, REC_K_DEC, dt);
-		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, dt);
-		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, dt);
+		if (r->kidx[REC_K_SUM] >= 0 && r->kidx[REC_K_NUM] >= 0)
+			row[REC_C_AVG_RTT] = avg_rtt(r, n, dt);
+		row[REC_C_MIN_RTT] = gauge(r, n, REC_K_MIN_RTT, false, 1);
+		row[REC_C_MAX_RTT] = gauge(r, n, REC_K_MAX_RTT, true, 1);
+		row[REC_C_MIN_RATE] = gauge(r, n, REC_K_MIN_RATE, false,
+					    100.0 / (1 << 20));
+		row[REC_C_MAX_RATE] = gauge(r, n, REC_K_MAX_RATE, true,
+					    100.0 / (1 << 20));
+		row[REC_C_AI] = rate(r, n, REC_K_AI, REC_C_AI, dt);
+		row[REC_C_HAI] = rate(r, n, REC_K_HAI, REC_C_HAI, dt);
+		row[REC_C_DEC] = rate(r, n, REC_K_DEC, REC_C_DEC, dt);
+		row[REC_C_HYPER] = rate(r, n, REC_K_HYPER, REC_C_HYPER, dt);
+		row[REC_C_TXDEC] = rate(r, n, REC_K_TXDEC, REC_C_TXDEC, dt);
 	}
 	for (i = 0; i < REC_H_COUNT; i++) {	/* the device's counters */
-		uint64_t ha = r->prev.host[i], hb = n->host[i];
-		double g = ha == UINT64_MAX || hb == UINT64_MAX ? NAN :
-			   grow(ha, hb);
+		double g = n->host[i];
 
 		row[REC_H_FIRST + i] = REC_H_FIRST + i == REC_C_RX ||
 				       REC_H_FIRST + i == REC_C_TX ?
@@ -360,8 +444,12 @@ static int find_slot(struct recorder *r)
 		size_t j;
 
 		for (j = 0; j < v->ncounters; j++)
-			if (!strcmp(v->counters[j].info.name, knames[k]))
+			if (!strcmp(v->counters[j].info.name, knames[k])) {
 				r->kidx[k] = (int)j;
+				r->kmax[k] = v->counters[j].info.max ?
+					     v->counters[j].info.max :
+					     UINT32_MAX;
+			}
 	}
 	return rc;
 }
@@ -373,7 +461,9 @@ static void find_ctrs(struct recorder *r)
 
 	if (dev_ctrs(r->s, &r->ctrs) ||
 	    !(r->hvals = calloc(r->ctrs->n ? r->ctrs->n : 1,
-				sizeof(*r->hvals)))) {
+				sizeof(*r->hvals))) ||
+	    !(r->hprev = calloc(r->ctrs->n ? r->ctrs->n : 1,
+				sizeof(*r->hprev)))) {
 		sess_warn(r->s, "record: %s: CNP, ECN, Gb/s, pause, drop and "
 			  "retransmission columns stay empty", r->ctrs ?
 			  "out of memory" : r->s->err.msg);
@@ -390,7 +480,9 @@ static void find_ctrs(struct recorder *r)
 void rec_close(struct recorder *r)
 {
 	free(r->hvals);
+	free(r->hprev);
 	r->hvals = NULL;
+	r->hprev = NULL;
 	r->ctrs = NULL;
 }
 
@@ -448,9 +540,21 @@ int rec_columns(struct recorder *r, struct series *ser)
 {
 	uint32_t i;
 
-	for (i = 0; i < REC_C_FIXED; i++)
-		series_add_col(ser, rec_fixed_cols[i].name,
-			       rec_fixed_cols[i].unit);
+	for (i = 0; i < REC_C_FIXED; i++) {
+		char u[48];
+
+		/* a sum over NICs (the sim's fabric) says so in its unit
+		 * ("Gb/s_sum17nic"): no port's own, it may pass a port's
+		 * line rate */
+		snprintf(u, sizeof(u), "%s", rec_fixed_cols[i].unit);
+		if (i >= REC_H_FIRST && r->ctrs && r->ctrs->nics > 1)
+			snprintf(u, sizeof(u), "%s_sum%unic",
+				 rec_fixed_cols[i].unit, r->ctrs->nics);
+		if (!series_unit_ok(u))		/* too long: the count out */
+			snprintf(u, sizeof(u), "%s_sumnic",
+				 rec_fixed_cols[i].unit);
+		series_add_col(ser, rec_fixed_cols[i].name, u);
+	}
 	for (i = 0; i < r->nbins; i++) {
 		char col[24];
 
@@ -474,6 +578,7 @@ int rec_baseline(struct recorder *r)
 	int rc;
 
 	r->rtt_sum = r->rtt_num = 0;
+	r->rtt_unsure = false;
 	r->retx_gen = (size_t)-1;
 	r->prev_t = dev_now(r->s);
 	rc = read_sources(r, &r->prev);

@@ -11,7 +11,11 @@
  * not model it by design).  Rates are per second of device time; an
  * interval without RTT samples has no average RTT (missing, never 0); a
  * counter that went back (a driver reload) gives a gap, never a negative
- * rate.  `record`, `watch` and `sweep` all record through here.
+ * rate.  The PCC counters are 32 bits at most and wrap at the max their
+ * counter info reports: each interval's growth is taken modulo that
+ * width (series_growth), and an interval too long to be sure how often
+ * a counter wrapped gives a missing value and one warning, never a
+ * wrong number.  `record`, `watch` and `sweep` all record through here.
  *
  * Column names are stable (rec_fixed_cols); units go in the series
  * header.  Ownership: rec_open/rec_close; the session and its device
@@ -51,7 +55,8 @@ enum { REC_K_SUM, REC_K_NUM, REC_K_MIN_RTT, REC_K_MAX_RTT, REC_K_MIN_RATE,
 
 struct rec_snap {
 	uint32_t pcc[ALGO_MAX_COUNTERS];
-	uint64_t host[REC_H_COUNT];	/* the counters' sums, see above */
+	double host[REC_H_COUNT];	/* the counters' growth since the
+					 * read before, summed; NAN none */
 	uint64_t ds[DS_COUNT];		/* the diag data IDs' sources */
 	uint64_t bins[RETX_MAX_BINS];
 };
@@ -60,6 +65,10 @@ struct recorder {
 	struct session *s;
 	int slot;			/* PCC counters' slot, -1 none */
 	int kidx[REC_K_COUNT];		/* counter index, -1 absent */
+	uint32_t kmax[REC_K_COUNT];	/* its largest value (counter info):
+					 * it wraps to 0 past it */
+	uint32_t unsure;		/* REC_C_* bits already warned of: an
+					 * interval too long to be sure */
 	bool clear;			/* get-and-clear the PCC counters */
 	int prio;			/* pause columns of one priority, or -1 */
 	bool retx;			/* histogram running: bins columns */
@@ -72,6 +81,7 @@ struct recorder {
 	struct dev_ctrs *ctrs;		/* the device's counters, or NULL */
 	uint64_t *hvals;		/* a read of them */
 	unsigned hgen;			/* ctrs->gen the columns were mapped at */
+	uint64_t *hprev;		/* the read before */
 	/* told after each row (watch), or NULL */
 	void (*on_row)(void *ctx, const struct series *ser);
 	void *on_row_ctx;
@@ -83,6 +93,8 @@ struct recorder {
 	int64_t prev_t;			/* when (device ps) */
 	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
 					 * the last rec_capture */
+	bool rtt_unsure;		/* some interval's growth unknown:
+					 * the sums are not the capture's */
 };
 
 /* The timeline columns (a bit per REC_C_* index) a device counter of

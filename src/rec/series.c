@@ -354,6 +354,29 @@ uint64_t series_delta(uint64_t prev, uint64_t cur, uint64_t max, bool clear)
 	return max - prev + cur + 1;	/* wrapped once */
 }
 
+int series_growth(uint64_t prev, uint64_t cur, uint64_t max, bool clear,
+		  double lo, double hi, uint64_t *out)
+{
+	uint64_t d = series_delta(prev, cur, max, clear);
+	double w = (double)max + 1, k0, k1;
+
+	/* the k with lo <= d + k w <= hi */
+	k0 = lo > (double)d ? ceil((lo - (double)d) / w) : 0;
+	k1 = isinf(hi) ? INFINITY : floor((hi - (double)d) / w);
+	if (isnan(k0) || isnan(k1) || k0 > k1)
+		return -1;		/* the bounds contradict the reads */
+	if (k0 == k1 && k0 <= 1e6) {
+		*out = d + (uint64_t)k0 * (max + 1);
+		return (int)k0;		/* the only growth they allow */
+	}
+	/* several: without a wrap only when the reads were less than half
+	 * a wrap apart */
+	if (k0 > 0 || d > max / 2)
+		return -1;
+	*out = d;
+	return 0;
+}
+
 static size_t pairs(const double *x, const double *y, size_t len,
 		    double *a, double *b)
 {
@@ -488,26 +511,47 @@ int series_linfit(const double *x, const double *y, size_t len, double *a,
 }
 
 int series_best_lag(const double *x, const double *y, size_t len, int max,
-		    double *r)
+		    size_t min_pairs, double *r, size_t *n)
 {
 	int lag, best = 0;
-	size_t n;
+	size_t m;
 
 	*r = NAN;
+	*n = 0;
 	for (lag = -max; lag <= max; lag++) {
 		size_t off = (size_t)(lag < 0 ? -lag : lag);
 		double v;
 
 		if (off >= len)
 			continue;
-		v = lag >= 0 ? series_pearson(x, y + off, len - off, &n) :
-			       series_pearson(x + off, y, len - off, &n);
-		if (!isnan(v) && (isnan(*r) || fabs(v) > fabs(*r) + 1e-12)) {
+		v = lag >= 0 ? series_pearson(x, y + off, len - off, &m) :
+			       series_pearson(x + off, y, len - off, &m);
+		if (m < min_pairs || isnan(v))
+			continue;
+		if (isnan(*r) || fabs(v) > fabs(*r) + 1e-12) {
 			*r = v;
+			*n = m;
 			best = lag;
 		}
 	}
 	return best;
+}
+
+void series_fisher_ci(double r, size_t n, double k, double *lo, double *hi)
+{
+	double z, h;
+
+	*lo = *hi = NAN;
+	if (n < 4 || isnan(r))
+		return;
+	if (fabs(r) >= 1) {
+		*lo = *hi = r;
+		return;
+	}
+	z = atanh(r);
+	h = 1.959963984540054 * sqrt(k / (double)(n - 3));
+	*lo = tanh(z - h);
+	*hi = tanh(z + h);
 }
 
 double *series_column(const struct series *ser, size_t c)

@@ -63,6 +63,19 @@ int series_read_csv(struct series **out, const char *name,
  * wrap is understood; with clear-on-read every read is the growth.
  */
 uint64_t series_delta(uint64_t prev, uint64_t cur, uint64_t max, bool clear);
+/* The same growth, only where it is sure.  The true growth is
+ * series_delta's plus k more wraps (k >= 0, a wrap being max + 1); lo and
+ * hi bound it where the caller knows bounds (e.g. NUM_RTT's growth times
+ * MIN_RTT and MAX_RTT for SUM_RTT; else 0 and INFINITY).  When exactly
+ * one k fits, that is the growth, however many wraps; when several fit
+ * and k = 0 is one, the reads are taken as less than one wrap apart only
+ * if the growth is below half the width, as serial-number arithmetic
+ * does (RFC 1982).  Returns k, *out the growth; or -1 when the interval
+ * was too long to be sure (*out untouched).  Every total or rate made
+ * from a PCC counter (32 bits at most) goes through this.
+ */
+int series_growth(uint64_t prev, uint64_t cur, uint64_t max, bool clear,
+		  double lo, double hi, uint64_t *out);
 
 /* Over the pairs where both are present; NAN below 3 pairs or without
  * variance.  *n = the pairs used.
@@ -76,9 +89,18 @@ double series_spearman(const double *x, const double *y, size_t len,
  */
 int series_linfit(const double *x, const double *y, size_t len, double *a,
 		  double *b);
-/* The lag in [-max, max] maximising |r| of x[t] against y[t + lag]. */
+/* The lag in [-max, max] maximising |r| of x[t] against y[t + lag],
+ * among the lags that keep at least min_pairs complete pairs: lag > 0
+ * means x leads y (y follows it by lag intervals).  *r NAN and 0 when no
+ * lag has the pairs; *n the pairs behind *r.
+ */
 int series_best_lag(const double *x, const double *y, size_t len, int max,
-		    double *r);
+		    size_t min_pairs, double *r, size_t *n);
+/* The 95 % interval of a correlation r over n pairs (Fisher's z:
+ * atanh(r) +- 1.96 sqrt(k / (n - 3)), k 1 for Pearson, 1.06 for
+ * Spearman); NAN below 4 pairs.
+ */
+void series_fisher_ci(double r, size_t n, double k, double *lo, double *hi);
 
 /* One column as a malloc'd vector (NULL: out of memory). */
 double *series_column(const struct series *ser, size_t c);

@@ -22,7 +22,13 @@ int stats_summary(const double *v, size_t len, struct stats *out);
  */
 void stats_ci95(const double *v, size_t len, double *mean, double *half,
 		size_t *n);
-/* The two-sided 97.5 % quantile of Student's t with df degrees. */
+/* Student's t with df degrees of freedom, computed (the regularized
+ * incomplete beta function), not looked up: its CDF, its p-quantile
+ * (NAN outside 0 < p < 1 or for df <= 0), and the 97.5 % quantile that a
+ * two-sided 95 % interval takes (NAN for df 0).
+ */
+double stats_t_cdf(double t, double df);
+double stats_t_quantile(double p, double df);
 double stats_t975(size_t df);
 
 /* FROM:TO:STEP as a list: from + i*step for i = 0.. while within `to`

@@ -1,13 +1,17 @@
 /* simdev.c - scenario persistence, algorithm binding, counter sync. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "fsafe.h"
 #include "paths.h"
+#include "sim/sim_int.h"
 #include "sim/simdev.h"
 
 #define SYNC_PS (100 * PS_PER_US)
@@ -254,11 +258,149 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 	return 0;
 }
 
+/* ---- the host counters, kept with the device ---------------------- */
+
+/* A NIC's counters outlive the process that made the traffic, as the
+ * device's other state does: each fabric's host counters are added to
+ * $XDG_STATE_HOME/pccbench/sim/NAME.hostctr when the fabric goes (a new
+ * scenario, `sim reset`, the end of the process), under an flock of the
+ * device file, so two processes on one device add up.  The file is
+ * "hostctr N" and the N fields of struct sim_port_counters in order, then
+ * a checksum line (fsafe.h), written whole through a temp file.  A file
+ * of another N (an older layout) starts the counters over.
+ */
+#define HC_N (sizeof(struct sim_port_counters) / sizeof(uint64_t))
+_Static_assert(sizeof(struct sim_port_counters) % sizeof(uint64_t) == 0,
+	       "struct sim_port_counters holds uint64_t fields only");
+
+static int hc_path(const struct simdev *d, char *buf, size_t len,
+		   struct pcb_err *err)
+{
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "sim", d->name,
+			     ".hostctr", err);
+}
+
+static int hc_load(const struct simdev *d, uint64_t v[HC_N],
+		   struct pcb_err *err)
+{
+	char path[PCB_PATH_LEN], *text, *p, *end;
+	unsigned long long n, x;
+	size_t len, i;
+	int rc = hc_path(d, path, sizeof(path), err);
+
+	memset(v, 0, HC_N * sizeof(*v));
+	if (!rc)
+		rc = pcb_read_file(path, 65536, &text, &len, err);
+	if (rc == -PCB_E_NOENT) {
+		pcb_err_reset(err);
+		return 0;	/* no traffic yet */
+	}
+	if (rc)
+		return rc;
+	if (!pcb_crc_check(text, &len) || !len) {
+		free(text);
+		return pcb_error(err, PCB_E_CORRUPT, "'%s' is damaged (no valid "
+				 "checksum); remove it to start the host "
+				 "counters from 0", path);
+	}
+	text[len] = '\0';
+	rc = strncmp(text, "hostctr ", 8) ? -1 : 0;
+	errno = 0;
+	n = rc ? 0 : strtoull(text + 8, &end, 10);
+	if (!rc && n == HC_N) {
+		for (i = 0, p = end; i < HC_N && !errno; i++, p = end) {
+			x = strtoull(p, &end, 10);
+			if (end == p || (*end != ' ' && *end != '\n'))
+				break;
+			v[i] = x;
+		}
+		rc = i == HC_N && !errno ? 0 : -1;
+	}
+	free(text);
+	if (rc) {
+		memset(v, 0, HC_N * sizeof(*v));
+		return pcb_error(err, PCB_E_CORRUPT, "'%s': not a host "
+				 "counters file; remove it to start them from 0",
+				 path);
+	}
+	return 0;
+}
+
+/* Add the fabric's host counters to the file's; the fabric is about to
+ * go.  Best effort: a fabric that cannot be kept is lost, as the traffic
+ * of a NIC that lost power.
+ */
+static void hc_fold(struct simdev *d)
+{
+	struct sim_port_counters c;
+	uint64_t v[HC_N], w[HC_N];
+	char path[PCB_PATH_LEN], *text = NULL;
+	struct pcb_err err = { 0 };
+	size_t len = 0, i;
+	int fd;
+	FILE *fp;
+
+	if (!d->sim)
+		return;
+	sim_port_counters(d->sim, &c);
+	memcpy(w, &c, sizeof(w));
+	for (i = 0; i < HC_N && !w[i]; i++)
+		;
+	if (i == HC_N || hc_path(d, path, sizeof(path), &err))
+		return;		/* nothing counted */
+	fd = open(simfw_path(d->fw), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	flock(fd, LOCK_EX);
+	if (!hc_load(d, v, &err) && (fp = open_memstream(&text, &len))) {
+		fprintf(fp, "hostctr %zu", HC_N);
+		for (i = 0; i < HC_N; i++)
+			fprintf(fp, " %" PRIu64, v[i] + w[i]);
+		fputc('\n', fp);
+		if (!fclose(fp) && !pcb_crc_seal(&text, &len))
+			pcb_write_file(path, text, len, PCB_MODE_STATE, &err);
+		free(text);
+	}
+	flock(fd, LOCK_UN);
+	close(fd);
+}
+
+int simdev_host_counters(struct simdev *d, struct sim_port_counters *out,
+			 struct pcb_err *err)
+{
+	struct sim_port_counters c;
+	uint64_t v[HC_N], w[HC_N];
+	size_t i;
+	int rc = hc_load(d, v, err);
+
+	if (rc)
+		return rc;
+	memset(w, 0, sizeof(w));
+	if (d->sim) {
+		sim_port_counters(d->sim, &c);
+		memcpy(w, &c, sizeof(w));
+	}
+	for (i = 0; i < HC_N; i++)
+		w[i] += v[i];
+	memcpy(out, w, sizeof(w));
+	return 0;
+}
+
+int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err)
+{
+	struct sim *sim;
+	int rc = simdev_sim(d, &sim, err);
+
+	*n = rc ? 0 : sim->nhosts;
+	return rc;
+}
+
 void simdev_close(struct simdev *d)
 {
 	if (!d)
 		return;
 	diag_sync(d, true);
+	hc_fold(d);
 	sim_free(d->sim);
 	retx_dev_close(d->retx);
 	diag_dev_close(d->diag);
@@ -269,6 +411,7 @@ void simdev_close(struct simdev *d)
 void simdev_reset(struct simdev *d)
 {
 	diag_sync(d, true);
+	hc_fold(d);
 	sim_free(d->sim);
 	d->sim = NULL;
 	d->rto_seen = 0;
@@ -348,24 +491,70 @@ static int64_t next_step(struct simdev *d, int64_t left)
 	return step;
 }
 
+/* The "k v" pairs of c that differ from its kind's defaults and that
+ * argv (the keys given now) does not set, into buf: what a scenario kept
+ * from before.  Both as sim_cfg_format says them.
+ */
+static void kept_keys(const struct sim_cfg *c, int argc, char **argv,
+		      char *buf, size_t len)
+{
+	char now[1024], def[1024], *w[SIM_MAX_WORDS], *dw[SIM_MAX_WORDS];
+	char *sp, *save;
+	struct sim_cfg d;
+	int n = 0, nd = 0, i, j, a;
+
+	*buf = '\0';
+	kind_default(&d, c->kind);
+	sim_cfg_format(c, now, sizeof(now));
+	sim_cfg_format(&d, def, sizeof(def));
+	for (sp = strtok_r(now, " ", &save); sp && n < SIM_MAX_WORDS;
+	     sp = strtok_r(NULL, " ", &save))
+		w[n++] = sp;
+	for (sp = strtok_r(def, " ", &save); sp && nd < SIM_MAX_WORDS;
+	     sp = strtok_r(NULL, " ", &save))
+		dw[nd++] = sp;
+	for (i = 1; i + 1 < n; i += 2) {	/* after the kind */
+		for (a = 0; a < argc && strcmp(argv[a], w[i]); a += 2)
+			;
+		if (a < argc)
+			continue;		/* given now */
+		for (j = 1; j + 1 < nd && strcmp(dw[j], w[i]); j += 2)
+			;
+		if (j + 1 < nd && !strcmp(dw[j + 1], w[i + 1]))
+			continue;		/* as its default */
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s",
+			 *buf ? " " : "", w[i], w[i + 1]);
+	}
+}
+
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
-		    char **argv, struct pcb_err *err)
+		    char **argv, char *kept, size_t klen,
+		    struct pcb_err *err)
 {
 	struct sim_cfg c, base;
 	enum sim_kind k;
 	int rc;
 
+	*kept = '\0';
 	if (!strcmp(kind, "reset") && !argc) {
 		sim_cfg_default(&c);
 		rc = 0;
 	} else if (!sim_kind_parse(kind, &k)) {
-		/* the current kind: its keys change, the rest stays; another
-		 * kind starts from its defaults */
-		if (k == d->cfg.kind)
+		/* the current kind: its keys change, the rest stays (said);
+		 * another kind, or "fresh", starts from its defaults */
+		bool fresh = argc && !strcmp(argv[0], "fresh");
+
+		if (fresh) {
+			argc--;
+			argv++;
+		}
+		if (k == d->cfg.kind && !fresh)
 			base = d->cfg;
 		else
 			kind_default(&base, k);
 		rc = set_pairs(&c, &base, argc, argv, err);
+		if (!rc)
+			kept_keys(&c, argc, argv, kept, klen);
 	} else {	/* keys alone: onto the current scenario */
 		char *w[SIM_MAX_WORDS];
 

@@ -55,17 +55,29 @@ struct simdev {
 int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 		struct pcb_err *err);
 void simdev_close(struct simdev *d);
+/* The device's host counters: those kept with it (every fabric before
+ * this one, in any process) plus this process's fabric's.  A NIC's
+ * counters outlive the process that made the traffic; `sim show` and
+ * `sim counters` stay the fabric's own, since it started.
+ */
+int simdev_host_counters(struct simdev *d, struct sim_port_counters *out,
+			 struct pcb_err *err);
+/* How many host NICs the fabric has (those simdev_host_counters sums). */
+int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err);
 
 /* "KIND key value ..." onto the defaults, all or nothing (no device). */
 int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,
 			  char **argv, struct pcb_err *err);
 /* Change the scenario and drop the fabric: "KIND k v ..." of the current
  * kind changes those keys and keeps the rest, of another kind starts from
- * its defaults; "k v ..." alone changes the current one; "reset" goes
- * back to the default scenario.
+ * its defaults; "KIND fresh k v ..." starts from KIND's defaults whatever
+ * came before; "k v ..." alone changes the current one; "reset" goes
+ * back to the default scenario.  kept: the "k v" pairs a KIND kept from
+ * before that differ from its defaults ("pfc off buffer 4MB"), or "".
  */
 int simdev_scenario(struct simdev *d, const char *kind, int argc,
-		    char **argv, struct pcb_err *err);
+		    char **argv, char *kept, size_t klen,
+		    struct pcb_err *err);
 /* The algorithm `sim model` means when none is named: the active
  * slot's, else ZTR-RTT. */
 const struct algo_ops *simdev_model_algo(struct simdev *d);

@@ -71,8 +71,9 @@ int sw_summarise(struct session *s, const struct plan *pl,
 		}
 		free(col);
 		if (m->col == REC_C_AVG_RTT)
-			st.mean = rec->rtt_num ? (double)rec->rtt_sum /
-						 (double)rec->rtt_num : NAN;
+			st.mean = rec->rtt_num && !rec->rtt_unsure ?
+				  (double)rec->rtt_sum / (double)rec->rtt_num :
+				  NAN;
 		v[o++] = st.mean;
 		v[o++] = st.p50;
 		v[o++] = st.p99;

@@ -382,6 +382,14 @@ void sw_table_free(struct table *t);
 int sw_table_load(struct session *s, const char *name, struct table *t,
 		  char *dir, size_t dlen);
 
+/* One warning line naming the measures whose points do not differ: the
+ * same at every point (within 0.1 % of their mean), or closer than the
+ * widest 95 % interval of the repeats; with the likely cause and the
+ * fix.  warmup: the sweep's (ps), or -1 when not known here.
+ */
+void sw_table_warn_flat(struct session *s, const char *name,
+			const struct table *t, int64_t warmup);
+
 /* The value of column `k` (table_col's answer) at point p. */
 double sw_table_value(const struct table *t, size_t p, int k);
 

@@ -48,7 +48,7 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 	struct sdef *d = calloc(1, sizeof(*d));
 	char path[PCB_PATH_LEN];
 	struct stat st;
-	size_t c, i, p, k;
+	size_t i, p, k;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -65,39 +65,31 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 	if (!rc)
 		rc = sw_results_check(s, d, t->r, path);
 	t->naxes = d->naxes;
+	/* every measure asked for, in the order asked: a sim scalar's
+	 * column, or a timeline column's X_mean (never guessed from the
+	 * names: rtt_p99 is a measure of its own beside rtt_mean)
+	 */
+	for (k = 0; !rc && k < d->nmeas && t->nprim < SW_MAX_MEAS; k++) {
+		char cols[SW_NSTATS][48];
+		const char *unit;
+		int col;
+
+		sw_measure_cols(&d->m[k], cols, &unit);
+		col = series_col(t->r, cols[0]);
+		if (col < 0) {
+			rc = pcb_error(&s->err, PCB_E_CORRUPT, "'%s' has no "
+				       "column %s", path, cols[0]);
+			break;
+		}
+		t->prim[t->nprim] = col;
+		snprintf(t->pname[t->nprim], sizeof(t->pname[0]), "%s",
+			 sw_measure_name(&d->m[k]));
+		t->nprim++;
+	}
 	sw_def_release(d);
 	free(d);
 	if (rc)
 		return rc;
-	for (c = SW_FIXED_COLS + t->naxes; c < t->r->ncols; c++) {
-		const char *cn = t->r->cols[c].name;
-		size_t l = strlen(cn);
-		bool stat = false;
-
-		for (k = 1; k < SW_NSTATS; k++) {	/* X_p50 beside X_mean */
-			size_t sl = strlen(sw_stat_names[k]);
-			char mean[64];
-
-			if (l > sl + 1 && cn[l - sl - 1] == '_' &&
-			    !strcmp(cn + l - sl, sw_stat_names[k])) {
-				snprintf(mean, sizeof(mean), "%.*s_mean",
-					 (int)(l - sl - 1), cn);
-				stat |= series_col(t->r, mean) >= 0;
-			}
-		}
-		if (stat || t->nprim == SW_MAX_MEAS)
-			continue;
-		t->prim[t->nprim] = (int)c;
-		snprintf(t->pname[t->nprim], sizeof(t->pname[0]), "%s", cn);
-		if (l > 5 && !strcmp(cn + l - 5, "_mean")) {	/* X_mean, X_p50 */
-			char p50[64];
-
-			snprintf(p50, sizeof(p50), "%.*s_p50", (int)l - 5, cn);
-			if (series_col(t->r, p50) >= 0)
-				t->pname[t->nprim][l - 5] = '\0';
-		}
-		t->nprim++;
-	}
 	for (i = 0; i < t->r->nrows; i++) {	/* checked: whole, in range */
 		size_t v = (size_t)series_at(t->r, i, 0);
 
@@ -133,6 +125,57 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 				   &t->ci[p * t->nprim + k], &used);
 		}
 	return 0;
+}
+
+void sw_table_warn_flat(struct session *s, const char *name,
+			const struct table *t, int64_t warmup)
+{
+	char list[256] = "";
+	bool same = true;
+	size_t k, p;
+
+	for (k = 0; k < t->nprim; k++) {
+		double lo = NAN, hi = NAN, ci = NAN, sum = 0;
+		size_t n = 0;
+
+		for (p = 0; p < t->npoints; p++) {
+			double m = t->mean[p * t->nprim + k];
+			double c = t->ci[p * t->nprim + k];
+
+			if (isnan(m))
+				continue;
+			lo = isnan(lo) || m < lo ? m : lo;
+			hi = isnan(hi) || m > hi ? m : hi;
+			ci = isnan(ci) || c > ci ? c : ci;
+			sum += m;
+			n++;
+		}
+		if (n < 2)
+			continue;
+		if (!isnan(ci) && ci > 0 && hi - lo <= ci)
+			same = false;	/* within the repeats' noise */
+		else if (hi - lo > 1e-3 * fabs(sum / (double)n))
+			continue;	/* else the same everywhere */
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", *list ? ", " : "", t->pname[k]);
+	}
+	if (!*list)
+		return;
+	fflush(s->out.fp);	/* after what it is about */
+	if (!same)
+		sess_warn(s, "sweep %s: %s differ between points by less than "
+			  "the repeats' 95 %% intervals: the noise hides what "
+			  "the params do; more repeats or a longer 'for' "
+			  "narrow the intervals", name, list);
+	else
+		sess_warn(s, "sweep %s: %s the same at every point (within "
+			  "0.1 %%): %s", name, list, warmup == 0 ?
+			  "without a warmup the window may hold only the "
+			  "start burst; 'warmup 5ms' or a longer 'for' "
+			  "measures the steady state" : "the window may hold "
+			  "only the start burst or be too short for the "
+			  "params to act (or they do not act on this "
+			  "scenario); a longer 'warmup' or 'for' tells");
 }
 
 /* A results column by name: exact, or a measure's mean. */

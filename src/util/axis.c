@@ -61,9 +61,36 @@ static double nice_step(double span, int want)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
+/* ", sum of 17 NICs" after buf, for a unit's "_sum17nic" (recorder.h:
+ * a sum over a fabric's NICs, none a port's own).
+ */
+static void sum_text(const char *sum, char *buf, size_t len)
+{
+	unsigned nics;
+	size_t n = strlen(buf);
+
+	if (sscanf(sum, "_sum%unic", &nics) == 1)
+		snprintf(buf + n, len - n, "%ssum of %u NICs", n ? ", " : "",
+			 nics);
+	else
+		snprintf(buf + n, len - n, "%ssum of NICs", n ? ", " : "");
+}
+
+void plot_unit_text(const char *unit, char *buf, size_t len)
+{
+	const char *sum = strstr(unit, "_sum");
+
+	snprintf(buf, len, "%.*s", sum ? (int)(sum - unit) :
+		 (int)strlen(unit), unit);
+	if (sum)
+		sum_text(sum, buf, len);
+}
+
 void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
 		    double hi, bool ascii, bool zero)
 {
+	const char *sum = strstr(unit, "_sum");
+	int base = sum ? (int)(sum - unit) : (int)strlen(unit);
 	double step, t;
 	bool plain;
 	size_t i;
@@ -71,14 +98,17 @@ void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
 	memset(a, 0, sizeof(*a));
 	a->scale = 1;
 	a->suffix = "";
-	snprintf(a->unit, sizeof(a->unit), "%s", unit);
+	snprintf(a->unit, sizeof(a->unit), "%.*s", base, unit);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(unit, units[i].unit)) {
+		if (!strncmp(unit, units[i].unit, (size_t)base) &&
+		    !units[i].unit[base]) {
 			a->scale = units[i].scale;
 			a->suffix = units[i].suffix;
 			snprintf(a->unit, sizeof(a->unit), "%s",
 				 units[i].shown);
 		}
+	if (sum)	/* a sum over NICs: said after the unit shown */
+		sum_text(sum, a->unit, sizeof(a->unit));
 	if (isnan(lo) || isnan(hi)) {
 		lo = 0;
 		hi = 1;
@@ -90,7 +120,7 @@ void plot_axis_make(struct plot_axis *a, const char *unit, double lo,
 	if (hi <= lo)
 		hi = lo + (lo ? fabs(lo) : a->scale);
 	/* ratios and percentages read best as they are: 0.5, not 500m */
-	plain = !*a->suffix && a->scale == 1 && (!strcmp(unit, "1") ||
+	plain = !*a->suffix && a->scale == 1 && !sum && (!strcmp(unit, "1") ||
 		!strcmp(unit, "%") || !*unit) && fabs(hi) < 1e4 &&
 		fabs(lo) < 1e4;
 	step = nice_step(hi - lo, 4);

@@ -17,12 +17,17 @@
 struct plot_axis {
 	double scale;		/* data value x scale = display value */
 	const char *suffix;	/* after each tick label: "s" for times */
-	char unit[16];		/* for the axis label ("" for none) */
+	char unit[40];		/* for the axis label ("" for none) */
 	double lo, hi;		/* range, display units */
 	size_t nticks;
 	double pos[PLOT_MAX_TICKS];
 	char lab[PLOT_MAX_TICKS][24];
 };
+
+/* A column's unit as a label says it: as it is, or for a sum over NICs
+ * ("Gb/s_sum17nic", recorder.h) "Gb/s, sum of 17 NICs".
+ */
+void plot_unit_text(const char *unit, char *buf, size_t len);
 
 /* The axis of a column of `unit` over data lo..hi (NAN when it has none);
  * ascii: "u" for micro (the text terminal counts bytes).  zero: the range

@@ -44,7 +44,7 @@ out=$("$BIN" plot tri to "$tmp/t.svg" 2>&1 >/dev/null); rc=$?
 check "default plot exit" 0 $rc
 check "all-zero note" "note: pauses is 0 throughout; left out (name it to plot it)" "$out"
 grep -qF '>pauses (1/s)<' "$tmp/t.svg" && { echo "plot: the all-zero pauses panel is drawn"; fail=1; }
-for label in '>t (ms)<' '>avg_rtt<' '>40µs<' '>10M<' '>400G<' '>rx_gbps (b/s)<'; do
+for label in '>t (ms)<' '>avg_rtt<' '>40µs<' '>10M<' '>400G<' '>rx_gbps (b/s, sum of 65 NICs)<'; do
 	grep -qF "$label" "$tmp/t.svg" || { echo "plot: svg lacks '$label'"; fail=1; }
 done
 grep -q '>[0-9.]*e[+-]' "$tmp/t.svg" && { echo "plot: an axis still reads 1e+06"; fail=1; }
@@ -56,7 +56,7 @@ check "named all-zero column exit" 0 $?
 grep -qF '>t (µs)<' "$tmp/s.svg" || { echo "plot: 1 ms not in µs"; fail=1; }
 
 # 4. text plots: each panel says its column and unit
-for label in 'avg_rtt' 'ecn_marked (1/s)' '40us' 't (ms)'; do
+for label in 'avg_rtt' 'ecn_marked (1/s, sum of 65 NICs)' '40us' 't (ms)'; do
 	grep -qF "$label" "$tmp/dumb.txt" || { echo "plot: text plot lacks '$label'"; fail=1; }
 done
 

@@ -10,7 +10,8 @@ dir="$tmp/data/pccbench/series"
 "$BIN" -d sim:r -j -c 'record for 20ms every 200us into inc' >"$tmp/rec.json"
 check "record exit" 0 $?
 check "points" 100 "$(sed -n 's/.*"points":\([0-9]*\).*/\1/p' "$tmp/rec.json")"
-check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s),cnp_sent (1/s),ecn_marked (1/s),rx_gbps (Gb/s),tx_gbps (Gb/s),pauses (1/s),drops (1/s),pause_rx (1/s),pause_tx (1/s),adp_retrans (1/s),adp_retrans_timeouts (1/s),slow_restart (1/s),out_of_sequence (1/s),packet_seq_err (1/s),local_ack_timeout (1/s),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
+# (the sim's host counters are sums over its 9 NICs: the units say so)
+check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s_sum9nic),cnp_sent (1/s_sum9nic),ecn_marked (1/s_sum9nic),rx_gbps (Gb/s_sum9nic),tx_gbps (Gb/s_sum9nic),pauses (1/s_sum9nic),drops (1/s_sum9nic),pause_rx (1/s_sum9nic),pause_tx (1/s_sum9nic),adp_retrans (1/s_sum9nic),adp_retrans_timeouts (1/s_sum9nic),slow_restart (1/s_sum9nic),out_of_sequence (1/s_sum9nic),packet_seq_err (1/s_sum9nic),local_ack_timeout (1/s_sum9nic),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
 	"$(head -n 1 "$dir/inc.csv" | tr -d '\r')"
 check "rows" 101 "$(grep -c '' "$dir/inc.csv")"
 check "last t" "0.02" "$(tail -n 1 "$dir/inc.csv" | cut -d, -f1)"
@@ -47,14 +48,14 @@ check "png width" "000004b0" "$(dd if="$tmp/p.png" bs=1 skip=16 count=4 2>/dev/n
 [ "$(wc -c <"$tmp/p.png")" -gt 10000 ] || { echo "rec: png too small"; fail=1; }
 "$BIN" plot inc hist to "$tmp/h.svg" >/dev/null
 "$BIN" plot inc avg_rtt ecn_marked to "$tmp/p.svg" title 'lossy incast' >/dev/null
-for label in 't (ms)' '>avg_rtt<' 'ecn_marked (1/s)' 'lossy incast' 'µs<'; do
+for label in 't (ms)' '>avg_rtt<' 'ecn_marked (1/s, sum of 9 NICs)' 'lossy incast' 'µs<'; do
 	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
 done
 grep -qF 'retransmission timeout after' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
 r=$("$BIN" -j corr inc ecn_marked avg_rtt | sed 's/.*"pearson":\([-0-9.e]*\).*/\1/')
 "$BIN" plot inc scatter ecn_marked avg_rtt to "$tmp/s.svg" >/dev/null
 check "scatter exit" 0 $?
-for label in 'ecn_marked (1/s)' 'avg_rtt (ns)' "r = $(printf '%.4f' "$r")"; do
+for label in 'ecn_marked (1/s, sum of 9 NICs)' 'avg_rtt (ns)' "r = $(printf '%.4f' "$r")"; do
 	grep -qF "$label" "$tmp/s.svg" || { echo "rec: scatter lacks '$label'"; fail=1; }
 done
 out=$("$BIN" plot inc scatter pauses avg_rtt 2>&1); rc=$?
@@ -143,7 +144,9 @@ export FAKE_MSTREG_SIM=nic
 "$BIN" -d sim:nic -c 'algo debug on; sim scenario incast senders 8' >/dev/null
 "$BIN" $M -c "record for 600ms every 100ms into nic while '$BIN -d sim:nic sim run 10ms'" >"$tmp/nic.out" 2>"$tmp/nic.err"
 check "real record exit" 0 $?
-check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause, drop and retransmission columns stay empty" "$(cat "$tmp/nic.err")"
+# (besides the gauges' note, issue 32.4: the traffic ends within the
+# recording, so later intervals set no new extreme)
+check "no sysfs: one warning" "warning: record: '0000:08:00.0': no host counters (no RDMA device or netdev found): CNP, ECN, Gb/s, pause, drop and retransmission columns stay empty" "$(grep -v 'have a value only in the intervals that set a new extreme' "$tmp/nic.err")"
 check "real record rows" 7 "$(grep -c '' "$dir/nic.csv")"
 grep -q "series nic: 6 points x 26 columns, 600ms every 100ms" "$tmp/nic.out" ||
 	{ echo "rec: real record: $(cat "$tmp/nic.out")"; fail=1; }

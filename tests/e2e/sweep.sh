@@ -194,19 +194,26 @@ check "traffic failure exit" 2 $?
 grep -q "traffic command 'false' failed (exit 1)" "$tmp/m2.err" ||
 	{ echo "sweep: traffic failure: $(cat "$tmp/m2.err")"; fail=1; }
 check "restored after an error" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
+# the traffic command's own duration names it: another worktree's run of
+# this test has its own (pgrep sees the whole machine)
+tag="4.$$"
 for sig in INT TERM; do
-	printf '%s\n' "sweep ALPHA 0.2,0.3,0.4 for 1s every 100ms while 'sleep 4.321' into m$sig" \
+	printf '%s\n' "sweep ALPHA 0.2,0.3,0.4 for 1s every 100ms while 'sleep $tag' into m$sig" \
 		'param set ALPHA 0.9' >"$tmp/s.pcb"
 	"$BIN" $M -y -x "$tmp/s.pcb" >/dev/null 2>&1 &
 	pid=$!
-	sleep 1.3
+	# mid-sweep: once its traffic runs (a condition, not a time)
+	i=0
+	while ! pgrep -f "sleep $tag" >/dev/null && [ $i -lt 1200 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
 	kill -$sig $pid
 	wait $pid
 	rc=$?
 	case $sig in INT) want=130 ;; TERM) want=143 ;; esac	# 128 + signal
 	check "SIG$sig exit" $want $rc
 	check "restored after SIG$sig" "$orig" "$("$BIN" $M -j param get ALPHA AI)"
-	check "SIG$sig: traffic stopped" "" "$(pgrep -f 'sleep 4.321')"
+	check "SIG$sig: traffic stopped" "" "$(pgrep -f "sleep $tag")"
 done
 # a crash (SIGKILL) cannot restore; the journal can (cleared first: it
 # holds every write since, 'algo debug on' included)

@@ -62,7 +62,8 @@ ncpu setsid -w $ns sh -c '
 	kill -0 $(cat "$1/sentinel") && echo alive >"$1/alive"
 	kill $(cat "$1/sentinel")' sh "$tmp" "$BIN" "$grid" </dev/null
 check "257 runs exit" 0 "$(cat "$tmp/big.rc" 2>/dev/null)"
-check "257 runs: stderr" "" "$(head -c 2000 "$tmp/big.err")"
+# (its points all measure the start burst: said in one warning, issue 32.8)
+check "257 runs: stderr" "" "$(grep -v '^warning: sweep big: .* the same at every point' "$tmp/big.err" | head -c 2000)"
 check "257 runs: rows" 258 "$(grep -c '' "$dir/big/results.csv" 2>/dev/null)"
 check "process group spared" alive "$(cat "$tmp/alive" 2>/dev/null)"
 grep -q '"jobs":256,' "$dir/big/meta.json" 2>/dev/null ||

@@ -38,7 +38,7 @@ static void stats(const struct series *ser)
 	series_pearson(x, y, ser->nrows, &n);
 	series_spearman(x, y, ser->nrows, &n);
 	series_linfit(x, y, ser->nrows, &a, &b);
-	series_best_lag(x, y, ser->nrows, 5, &r);
+	series_best_lag(x, y, ser->nrows, 5, 3, &r, &n);
 	free(x);
 	free(y);
 }
