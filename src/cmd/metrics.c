@@ -29,6 +29,7 @@
 #include "device.h"
 #include "fxp.h"
 #include "prom.h"
+#include "rec/series.h"
 #include "units.h"
 #include "tel/retx.h"
 
@@ -93,19 +94,28 @@ static struct mx_hist *hist_get(struct mx_state *st, const char *key)
 static uint64_t hist_extend(struct mx_hist *h, uint64_t v, uint64_t max,
 			    int64_t now, uint64_t *d, bool *sure)
 {
-	/* range 0: a 64-bit counter, whose arithmetic wraps by itself */
-	uint64_t range = max == UINT64_MAX ? 0 : max + 1;
-	uint64_t half = range ? range / 2 : UINT64_MAX / 2 + 1;
+	double half = ((double)max + 1) / 2;
+	uint64_t g;
 
 	*d = 0;
 	*sure = false;
 	if (h->have) {
-		*d = range ? (v + range - h->raw % range) % range : v - h->raw;
-		if (v < h->raw && *d >= half)
-			*d = v;		/* a reset, not a wrap */
-		*sure = *d < half && !(h->rate > 0 && now > h->at &&
-				       h->rate * (double)(now - h->at) >=
-				       (double)half);
+		/* the growth modulo the width, sure while under half of it
+		 * (series_growth, as the recorder and counter show take it)
+		 */
+		bool one = v <= max && h->raw <= max &&
+			   series_growth(h->raw, v, max, false, 0, INFINITY,
+					 &g) >= 0;
+
+		if (one)
+			*d = g;
+		else if (v < h->raw)	/* a reset, not a wrap */
+			*d = v;
+		else			/* half the range or more: not sure */
+			*d = v - h->raw;
+		*sure = (one || (v < h->raw && (double)v < half)) &&
+			!(h->rate > 0 && now > h->at &&
+			  h->rate * (double)(now - h->at) >= half);
 		h->rate = now > h->at ? (double)*d / (double)(now - h->at) :
 			  h->rate;
 		h->ext += *d;
