@@ -489,8 +489,8 @@ static void set_param(struct simfw_slot *sl, const struct algo_desc *d,
  * state; the switch reads as the register's table does.
  */
 /* The PPCC command itself, with the file locked.  Returns a status. */
-/* ENABLE on the SLs of the mask (a mask naming none sets nothing); the
- * counters of one slot at a time.  Whether anything changed.
+/* ENABLE on the SLs of the mask; the counters of one slot at a time.
+ * Whether anything changed.
  */
 static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 			uint32_t sls, uint32_t counter_en, uint32_t trace_en)
@@ -498,8 +498,6 @@ static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 	bool did = false;
 	unsigned i;
 
-	if (!sls)
-		return false;
 	if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
 		did = true;
 	sl->sl_bitmask |= sls;
@@ -549,6 +547,8 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			adb_get(f[PF_LP_MSB], buf) << 8;
 	struct simfw_slot *sl = &fw->st->slots[slot];
 	const struct algo_desc *d = slot < SIMFW_USED ? fw->desc[slot] : NULL;
+	/* a mask naming no SL (seed 004's writes: none in --set) is every
+	 * SL, on a set as on a query */
 	uint32_t sls = adb_get(f[PF_SL_MASK], buf) & SIMFW_ALL_SLS;
 	bool did = false;
 	unsigned i, n;
@@ -558,6 +558,8 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	/* commands other than 0x0 and 0x10 need a present algorithm */
 	if (cmd != PPCC_ALGO_INFO && cmd != PPCC_ALGO_INFO_ARRAY && !d)
 		return REG_STATUS_BAD_PARAM;
+	if (!sls)
+		sls = SIMFW_ALL_SLS;
 	adb_set(f[PF_SL_SUPPORT], buf, 1);
 	switch (cmd) {
 	case PPCC_ALGO_INFO:
@@ -585,9 +587,8 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		}
 		break;
 	case PPCC_ENABLE_STATUS:
-		/* the SLs it runs on (of those asked: a query through
-		 * mstreg names none, so none means all) */
-		n = sl->sl_bitmask & (sls ? sls : SIMFW_ALL_SLS);
+		/* the SLs it runs on, of those asked */
+		n = sl->sl_bitmask & sls;
 		adb_set(f[PF_VALUE], buf, n != 0);
 		adb_set(f[PF_COUNTER_EN], buf, sl->counter_en);
 		adb_set(f[PF_TRACE_EN], buf, sl->trace_en);
@@ -614,7 +615,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_PARAM_SET:
 		if (idx >= sl->nparams)
 			return REG_STATUS_BAD_PARAM;
-		if (m == REG_SET && sls)
+		if (m == REG_SET)
 			set_param(sl, d, idx, adb_get(f[PF_VALUE], buf), &did);
 		else	/* mstreg's read-modify-write reads first */
 			adb_set(f[PF_VALUE], buf, sl->params[idx]);
@@ -629,7 +630,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_BULK_SET:
 		if (m == REG_GET)
 			return REG_STATUS_BAD_PARAM;
-		n = sls ? adb_get(f[PF_TEXT_LEN], buf) / 4 : 0;
+		n = adb_get(f[PF_TEXT_LEN], buf) / 4;
 		if (n > sl->nparams)
 			n = sl->nparams;
 		for (i = 0; i < n; i++)
@@ -638,8 +639,9 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		break;
 	case PPCC_BULK_COUNTERS:
 	case PPCC_BULK_COUNTERS_CLEAR:
-		if (m == REG_SET)
-			return REG_STATUS_BAD_PARAM;
+		/* the register database marks a set reserved, yet seed 004
+		 * queries and resets the counters with --set "cmd_type=12"
+		 * and "13": a set is answered as the query */
 		if (!sl->counter_en || !sl->enabled)
 			return REG_STATUS_NO_RESOURCE;
 		did = read_counters(f, buf, sl, cmd == PPCC_BULK_COUNTERS_CLEAR);

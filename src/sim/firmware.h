@@ -14,11 +14,14 @@
  * Service levels: the device reports sl_bitmask_support = 1 and a set
  * applies to the SLs whose bits its sl_bitmask has, as the register
  * database says ("when a bit is set, its index SL shall be configured"):
- * enable and disable turn the slot on or off on those SLs only, a param
- * set with no SL in its mask sets nothing.  Each slot keeps the SLs it
- * runs on; get enable status answers them in sl_bitmask (of the SLs the
- * query names, all when it names none: a query through mstreg carries no
- * data fields).  Params are one set per slot: no query can name an SL
+ * enable and disable turn the slot on or off on those SLs only.  A mask
+ * naming no SL is every SL, on a set as on a query: seed 004, the only
+ * vendor document, enters debug mode with --set "cmd_type=2" and
+ * "cmd_type=1,counter_en=1", no sl_bitmask, and says it works, and the
+ * database gives 0 no meaning of its own (README "Service levels").
+ * Each slot keeps the SLs it runs on; get enable status answers them in
+ * sl_bitmask (of the SLs the query names).  Bulk counters (0xC, 0xD)
+ * are answered to a set as to a query, as seed 004 uses them.  Params are one set per slot: no query can name an SL
  * through mstreg, so a value per SL could not be read back.  The
  * simulated traffic is on SL 3 (its data priority), so the active
  * algorithm is the lowest slot that runs on SL 3.
