@@ -99,6 +99,7 @@ int ppcc_init(struct ppcc *p, struct reg_dev *dev, struct adb_reg *layout,
 	p->pnat = 0;
 	p->sl_mask = PPCC_ALL_SLS;
 	p->sl_support = -1;
+	p->sl_all = PPCC_ALL_SLS;
 	return 0;
 }
 
@@ -382,6 +383,18 @@ int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
 	return 0;
 }
 
+bool ppcc_sl_state(const struct ppcc *p, const struct ppcc_status *st,
+		   bool enable, bool *enabled)
+{
+	uint32_t want = p->sl_mask == PPCC_ALL_SLS ? p->sl_all : p->sl_mask;
+
+	*enabled = st->enabled;
+	if (!st->sl_support || (st->sls != 0) != st->enabled)
+		return false;
+	*enabled = enable ? (st->sls & want) == want : (st->sls & want) != 0;
+	return true;
+}
+
 int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
 		      bool *enabled, bool *counter_en, struct pcb_err *err)
 {
@@ -390,11 +403,7 @@ int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
 
 	if (rc)
 		return rc;
-	*enabled = st.enabled;
-	if (st.sl_support && enable)
-		*enabled = (st.sls & p->sl_mask) == p->sl_mask;
-	else if (st.sl_support)
-		*enabled = (st.sls & p->sl_mask) != 0;
+	ppcc_sl_state(p, &st, enable, enabled);
 	if (counter_en)
 		*counter_en = st.counter_en;
 	return 0;

@@ -478,6 +478,62 @@ static void test_complete(void **state)
 	sess_release(&s);
 }
 
+/* Issue 37.3: firmware with SLs 0-7 only, and firmware without per-SL
+ * state (sl_bitmask_support 0, enable status's sl_bitmask 0 whatever the
+ * enable bit says): enable, disable, debug on/off, counters and journal
+ * restore all work, checked by the enable bit, and say so.
+ */
+static void test_sl_models(void **state)
+{
+	static const char *const names[] = { "sim:sl8", "sim:slnone",
+					      "sim:slstale" };
+	static const enum simfw_sl_model models[] = {
+		SIMFW_SL_8, SIMFW_SL_NONE, SIMFW_SL_STALE };
+	static const char *const said[] = {	/* at the first enable */
+		"warning: slot 2: enabled on all SLs, the device reports SLs "
+		"0-7: taken as every SL it has (its enable bit is set)\n",
+		"warning: sim:slnone: no per-SL state (sl_bitmask_support 0): "
+		"enable and disable checked by the enable bit\n",
+		"warning: sim:slstale: its sl_bitmask does not follow the "
+		"enable bit: enable and disable checked by the enable bit\n",
+	};
+	static const char *const lines[] = {
+		"algo enable 2", "algo disable 2", "algo debug on",
+		"counter show", "algo debug off", "algo enable 2 counters",
+		"journal restore",
+	};
+	char out[8192];
+	size_t k, i;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct session s;
+		bool en, cen;
+
+		sess_init(&s, names[k]);
+		assert_int_equal(sess_device(&s), 0);
+		assert_int_equal(simfw_set_sl_model(simfw_of(s.dev),
+						    models[k]), 0);
+		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			if (run_out(&s, lines[i], out, sizeof(out)))
+				fail_msg("%s: '%s': %s", names[k], lines[i],
+					 errbuf);
+			else if (!i)
+				assert_string_equal(errbuf, said[k]);
+		/* restored: slot 2 off, slot 0 on and active */
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 2, &en, &cen,
+						    &s.err), 0);
+		assert_false(en || cen);
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 0, &en, NULL,
+						    &s.err), 0);
+		assert_true(en);
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 1, &en, NULL,
+						    &s.err), 0);
+		assert_false(en);
+		sess_release(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_complete),
+		cmocka_unit_test(test_sl_models),
 	};
 
 	tu_private_state();

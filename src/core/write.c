@@ -281,6 +281,45 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 	return rc;
 }
 
+/* After an enable or disable: whether the device shows it done, by its
+ * per-SL state where that is there and consistent, else by the enable
+ * bit, said once a session.  A port with fewer SLs than 16 runs an enable
+ * on all on every SL it has: taken as done by the enable bit, the SLs it
+ * reported kept as "all" for the session, and said.
+ */
+static int algo_check(struct session *s, unsigned slot, bool enable,
+		      bool *en, bool *cen)
+{
+	struct ppcc *p = &s->ppcc;
+	struct ppcc_status st;
+	char list[48];
+	int rc = ppcc_status(p, slot, &st, &s->err);
+
+	if (rc)
+		return rc;
+	*cen = st.counter_en;
+	if (!ppcc_sl_state(p, &st, enable, en)) {
+		if (!p->sl_said)
+			sess_warn(s, "%s: %s: enable and disable checked by "
+				  "the enable bit", s->devname, st.sl_support ?
+				  "its sl_bitmask does not follow the enable "
+				  "bit" : "no per-SL state (sl_bitmask_support "
+				  "0)");
+		p->sl_said = true;
+		return 0;
+	}
+	if (*en != enable && enable && st.enabled &&
+	    p->sl_mask == PPCC_ALL_SLS) {
+		ppcc_sl_format(st.sls, list, sizeof(list));
+		sess_warn(s, "slot %u: enabled on all SLs, the device reports "
+			  "SLs %s: taken as every SL it has (its enable bit "
+			  "is set)", slot, list);
+		p->sl_all = st.sls;
+		*en = true;
+	}
+	return 0;
+}
+
 static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			     bool counters, bool journal)
 {
@@ -336,8 +375,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
 		      ppcc_disable(&s->ppcc, slot, &s->err);
 	if (!rc)
-		rc = ppcc_enable_state(&s->ppcc, slot, enable, &en2, &cen2,
-				       &s->err);
+		rc = algo_check(s, slot, enable, &en2, &cen2);
 	if (!rc && (en2 != enable || (enable && counters && !cen2)))
 		rc = pcb_error(&s->err, PCB_E_MISMATCH,
 			       "slot %u: asked to %s%s but the device reports "

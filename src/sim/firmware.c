@@ -44,7 +44,8 @@ struct simfw_file {
 	uint32_t speed_gbps;
 	uint32_t config_crc;	/* of the port and every slot but counters */
 	uint32_t changing;	/* a SET is under way (crc not yet updated) */
-	uint32_t reserved[5];	/* header is 64 bytes */
+	uint32_t sl_model;	/* enum simfw_sl_model; 0 in older files */
+	uint32_t reserved[4];	/* header is 64 bytes */
 	struct simfw_slot slots[SIMFW_SLOTS];
 };
 
@@ -162,6 +163,12 @@ static uint32_t config_crc(const struct simfw_file *st)
 	return c;
 }
 
+/* The SLs the port has (SIMFW_SL_8: 0-7). */
+static uint32_t sl_valid(const struct simfw_file *st)
+{
+	return st->sl_model == SIMFW_SL_8 ? 0xffu : SIMFW_ALL_SLS;
+}
+
 /* Fresh device: every slot at its descriptor's defaults. */
 static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
 {
@@ -221,6 +228,9 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 	if (st->changing > 1)
 		return pcb_error(err, PCB_E_CORRUPT, "'%s': bad change flag",
 				 fw->path);
+	if (st->sl_model > SIMFW_SL_STALE)
+		return pcb_error(err, PCB_E_CORRUPT, "'%s': bad SL model %u",
+				 fw->path, st->sl_model);
 	/* a process killed in the middle of a SET (we hold the lock, so it
 	 * is gone): its write stands as far as it got, as a register write
 	 * cut short would; the journal still holds the old values */
@@ -248,7 +258,7 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 		}
 		if (sl->algo_info != algo_info_of(d) || sl->enabled > 1 ||
 		    sl->counter_en > 1 || sl->trace_en > 1 ||
-		    sl->sl_bitmask > SIMFW_ALL_SLS ||
+		    (sl->sl_bitmask & ~sl_valid(st)) ||
 		    sl->enabled != (sl->sl_bitmask != 0) ||
 		    sl->debug != simfw_slot_map[s].debug ||
 		    sl->nparams != d->nparams ||
@@ -498,6 +508,8 @@ static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 	bool did = false;
 	unsigned i;
 
+	if (!sls)	/* only SLs the port does not have */
+		return false;
 	if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
 		did = true;
 	sl->sl_bitmask |= sls;
@@ -558,9 +570,10 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	/* commands other than 0x0 and 0x10 need a present algorithm */
 	if (cmd != PPCC_ALGO_INFO && cmd != PPCC_ALGO_INFO_ARRAY && !d)
 		return REG_STATUS_BAD_PARAM;
-	if (!sls)
+	if (!sls || fw->st->sl_model >= SIMFW_SL_NONE)
 		sls = SIMFW_ALL_SLS;
-	adb_set(f[PF_SL_SUPPORT], buf, 1);
+	sls &= sl_valid(fw->st);
+	adb_set(f[PF_SL_SUPPORT], buf, fw->st->sl_model != SIMFW_SL_NONE);
 	switch (cmd) {
 	case PPCC_ALGO_INFO:
 		adb_set(f[PF_VALUE], buf, d ? sl->algo_info : 0);
@@ -592,7 +605,9 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		adb_set(f[PF_VALUE], buf, n != 0);
 		adb_set(f[PF_COUNTER_EN], buf, sl->counter_en);
 		adb_set(f[PF_TRACE_EN], buf, sl->trace_en);
-		adb_set(f[PF_SL_MASK], buf, n);
+		/* a firmware without per-SL state says nothing there */
+		adb_set(f[PF_SL_MASK], buf, fw->st->sl_model >= SIMFW_SL_NONE ?
+			0 : n);
 		break;
 	case PPCC_NUM_PARAMS:
 		adb_set(f[PF_VALUE], buf, sl->nparams);
@@ -693,6 +708,26 @@ int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
 	*status = simfw_ppcc(fw, m, buf);
 	if (m == REG_SET)
 		__atomic_store_n(&fw->st->changing, 0, __ATOMIC_SEQ_CST);
+	flock(fw->fd, LOCK_UN);
+	return 0;
+}
+
+int simfw_set_sl_model(struct simfw *fw, enum simfw_sl_model m)
+{
+	unsigned s;
+
+	if (m > SIMFW_SL_STALE)
+		return -PCB_E_INVAL;
+	flock(fw->fd, LOCK_EX);
+	fw->st->sl_model = m;
+	for (s = 0; s < SIMFW_SLOTS; s++) {	/* the SLs it has */
+		struct simfw_slot *sl = &fw->st->slots[s];
+
+		sl->sl_bitmask &= sl_valid(fw->st);
+		if (sl->enabled && !sl->sl_bitmask)
+			sl->sl_bitmask = sl_valid(fw->st);
+	}
+	changed(fw);
 	flock(fw->fd, LOCK_UN);
 	return 0;
 }
