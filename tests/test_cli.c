@@ -534,6 +534,50 @@ static void test_sl_models(void **state)
 	}
 }
 
+/* Issue 37.4 and 37.5: a param write sends counter_en and trace_en as the
+ * slot has them (someone's trace, the debug counters); `algo enable N`
+ * on a counting slot turns its counters off; the dry run prints exactly
+ * the writes the run makes (none where there is nothing to do).
+ */
+static void test_writes_keep(void **state)
+{
+	struct session s;
+	struct ppcc_status st;
+	char out[8192];
+
+	(void)state;
+	sess_init(&s, "sim:keep");
+	assert_int_equal(sess_device(&s), 0);
+	assert_int_equal(run(&s, "algo debug on"), 0);
+	s.ppcc.keep_trace = 1;		/* another tool's trace on slot 1 */
+	assert_int_equal(ppcc_enable(&s.ppcc, 1, true, &s.err), 0);
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "param set slot 1 ALPHA 0.3", out,
+				 sizeof(out)), 0);
+	assert_non_null(strstr(out, "--op cmd_type=8 --set value=19661,"
+			       "sl_bitmask=65535,counter_en=1,trace_en=1 "));
+	s.dry_run = false;
+	assert_int_equal(run(&s, "param set slot 1 ALPHA 0.3"), 0);
+	assert_string_equal(errbuf, "");
+	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_true(st.enabled && st.counter_en && st.trace_en);
+	/* enable without counters: counters off, trace kept */
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "algo enable 1", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "--op cmd_type=1 --set value=0,"
+			       "sl_bitmask=65535,counter_en=0,trace_en=1 "));
+	s.dry_run = false;
+	assert_int_equal(run(&s, "algo enable 1"), 0);
+	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_true(st.enabled && !st.counter_en && st.trace_en);
+	/* nothing to do: the dry run prints no write */
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "algo enable 1", out, sizeof(out)), 0);
+	assert_null(strstr(out, "mstreg"));
+	s.dry_run = false;
+	sess_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_complete),
 		cmocka_unit_test(test_sl_models),
+		cmocka_unit_test(test_writes_keep),
 	};
 
 	tu_private_state();

@@ -525,10 +525,15 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 			pr->name, s->devname, as);
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		const struct pslot *ps = &pr->s[i];
+		struct ppcc_status st;
 		uint8_t buf[PPCC_SIZE];
 		enum reg_method m;
 		char *line = NULL;
 
+		/* counter_en, trace_en: as the slot has them now */
+		rc = ppcc_status(&s->ppcc, ps->slot, &st, &s->err);
+		if (!rc)
+			ppcc_keep(&s->ppcc, &st);
 		for (k = 0; !rc && k <= ps->nparams; k++) {
 			if (k < ps->nparams && ps->p[k].ro)
 				continue;	/* never written */

@@ -200,19 +200,54 @@ static int settle_writes(struct session *s, unsigned slot,
 	return rc;
 }
 
+/* What a param write must leave as it was (counter_en, trace_en, the
+ * SLs the slot runs on) against what the device reports after it: each
+ * change said.
+ */
+static void check_kept(struct session *s, unsigned slot,
+		       const struct ppcc_status *a)
+{
+	struct pcb_err keep = s->err;
+	struct ppcc_status b;
+	char la[48], lb[48];
+
+	if (ppcc_status(&s->ppcc, slot, &b, &s->err)) {
+		sess_warn(s, "slot %u: enable status after the write: %s",
+			  slot, s->err.msg);
+		s->err = keep;
+		return;
+	}
+	if (a->counter_en != b.counter_en || a->trace_en != b.trace_en)
+		sess_warn(s, "slot %u: the param write changed counter_en %d "
+			  "-> %d, trace_en %d -> %d (sent as they were)", slot,
+			  a->counter_en, b.counter_en, a->trace_en, b.trace_en);
+	if (a->enabled != b.enabled || a->sls != b.sls) {
+		ppcc_sl_format(a->sls, la, sizeof(la));
+		ppcc_sl_format(b.sls, lb, sizeof(lb));
+		sess_warn(s, "slot %u: the param write changed where it runs: "
+			  "%s on SLs '%s' -> %s on SLs '%s'", slot,
+			  a->enabled ? "enabled" : "disabled", la,
+			  b.enabled ? "enabled" : "disabled", lb);
+	}
+}
+
 /* Read, journal, write, read back: under the device lock. */
 static int write_params_locked(struct session *s, unsigned slot,
 			       struct param_write *w, size_t n, bool journal)
 {
 	uint32_t cur[ALGO_MAX_PARAMS] = { 0 };
 	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
+	struct ppcc_status st;
 	struct slot_view *v;
 	size_t i, nchanged = 0;
 	int rc, rb, bad;
 
 	rc = sess_slot_view(s, slot, &v);
+	if (!rc)	/* counter_en, trace_en go as they are */
+		rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
 	if (rc)
 		return rc;
+	ppcc_keep(&s->ppcc, &st);
 	if (n == 0 || n > v->nparams)
 		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
 	if (s->dry_run) {
@@ -249,6 +284,8 @@ static int write_params_locked(struct session *s, unsigned slot,
 		return rc;
 	rc = send_writes(s, slot, v, w, n, cur);
 	rb = settle_writes(s, slot, v, w, n, seq, !rc, &bad);
+	if (!rc && !rb)
+		check_kept(s, slot, &st);
 	if (rc || rb)
 		return rc ? rc : rb;
 	if (bad >= 0) {
@@ -325,6 +362,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 {
 	struct slot_view *v;
 	struct jentry e = { .kind = J_ALGO };
+	struct ppcc_status st;
 	bool en, cen, en2, cen2;
 	int rc;
 
@@ -335,6 +373,17 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		return pcb_error(&s->err, PCB_E_INVAL,
 				 "slot %u (%s) has no counters", slot,
 				 v->name);
+	/* as the device is: whether there is anything to do (an enable
+	 * sets counter_en as asked: without counters, off), and the trace
+	 * the write keeps */
+	rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
+	if (rc)
+		return rc;
+	ppcc_keep(&s->ppcc, &st);
+	ppcc_sl_state(&s->ppcc, &st, enable, &en);
+	cen = st.counter_en;
+	if (en == enable && (!enable || cen == counters))
+		return 0;	/* already so: the dry run prints nothing */
 	if (s->dry_run) {
 		uint8_t buf[PPCC_SIZE];
 
@@ -343,11 +392,6 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
 		return 0;
 	}
-	rc = ppcc_enable_state(&s->ppcc, slot, enable, &en, &cen, &s->err);
-	if (rc)
-		return rc;
-	if (en == enable && (!enable || !counters || cen))
-		return 0;	/* already so */
 	{
 		char what[200];
 
@@ -356,7 +400,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			 enable ? "enable" : "disable", slot, v->name,
 			 enable && counters ? " with counters" : "",
 			 enable ? PPCC_ENABLE : PPCC_DISABLE, en, enable, cen,
-			 enable && (counters || cen));
+			 enable && counters);
 		rc = sess_confirm(s, what);
 		if (rc)
 			return rc;
@@ -364,8 +408,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	if (journal) {
 		e.slot = slot;
 		e.old = (uint32_t)en | (uint32_t)cen << 1;
-		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
-								<< 1;
+		e.new = (uint32_t)enable | (uint32_t)(enable && counters) << 1;
 		e.tx = s->tx;
 		rc = journal_begin(s->journal, &e, &s->err);
 		if (rc)
@@ -376,7 +419,12 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		      ppcc_disable(&s->ppcc, slot, &s->err);
 	if (!rc)
 		rc = algo_check(s, slot, enable, &en2, &cen2);
-	if (!rc && (en2 != enable || (enable && counters && !cen2)))
+	if (!rc && en2 && enable && !counters && cen2)
+		rc = pcb_error(&s->err, PCB_E_MISMATCH, "slot %u: enabled, but "
+			       "the device kept its counters on ('algo "
+			       "disable %u' then 'algo enable %u' turns them "
+			       "off)", slot, slot, slot);
+	else if (!rc && (en2 != enable || (enable && counters && !cen2)))
 		rc = pcb_error(&s->err, PCB_E_MISMATCH,
 			       "slot %u: asked to %s%s but the device reports "
 			       "%s, counters %s", slot,

@@ -519,6 +519,9 @@ static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 			fw->st->slots[i].counter_en = 0;
 		sl->counter_en = 1;
 		did = true;
+	} else if (!counter_en && sl->counter_en) {	/* as asked: off */
+		sl->counter_en = 0;
+		did = true;
 	}
 	if (sl->trace_en != trace_en) {
 		sl->trace_en = !sl->trace_en;
