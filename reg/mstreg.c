@@ -36,13 +36,17 @@ static struct mstreg_dev *to_m(struct reg_dev *dev)
 }
 
 /* The -d argument for a handle: the PCI function it names, as pccbench
- * resolves every form (pci/BDF, mlx5_0/1, a netdev; discover.h), so
- * mstreg opens the function pccbench checked; paths and mstflint's own
- * pciconf-, lid-, ibdr- names go as they are.
+ * resolves every form (pci/BDF, mlx5_0/1, a netdev, an MST name with or
+ * without /dev/mst/; discover.h), so mstreg opens the function pccbench
+ * checked (Debian's mstreg cannot open /dev/mst/ names without NVIDIA's
+ * mst driver); other paths and mstflint's own pciconf-, lid-, ibdr-
+ * names go as they are.
  */
 static int mstreg_device_arg(const char *spec, char *buf, size_t len,
 			     struct pcb_err *err)
 {
+	if (!strncmp(spec, "/dev/mst/mt", 11))	/* the function it names */
+		return pcb_resolve_pci(spec, buf, len, err);
 	if (spec[0] == '/' || !strncmp(spec, "pciconf-", 8) ||
 	    !strncmp(spec, "lid-", 4) || !strncmp(spec, "ibdr-", 5)) {
 		snprintf(buf, len, "%s", spec);

@@ -11,6 +11,7 @@
 
 #include "paths.h"
 #include "dev_impl.h"
+#include "discover.h"
 #include "fwctl.h"
 #include "out.h"
 #include "host/hostctr.h"
@@ -199,7 +200,7 @@ static void doca_names(struct device *d, const char **pci, char *ib,
 	const char *id = d->s->devid, *name = d->s->devname;
 
 	*pci = strchr(id, ':') && strchr(id, '.') ? id : NULL;
-	snprintf(ib, len, "%s", !strncmp(name, "mlx5_", 5) ? name : "");
+	snprintf(ib, len, "%s", pcb_is_rdma_handle(name) ? name : "");
 	if (strchr(ib, '/'))
 		*strchr(ib, '/') = '\0';
 }

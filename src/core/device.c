@@ -33,9 +33,14 @@ void dev_identity(const char *devname, char *out, size_t len)
 {
 	char bdf[32];
 
+	unsigned port = pcb_handle_port(devname);
+
 	if (simulated_name(devname))
 		snprintf(out, len, "sim:%s", strchr(devname, ':') ?
 			 strchr(devname, ':') + 1 : "default");
+	else if (!pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL) &&
+		 port != 1)	/* (PCI function, local_port) */
+		snprintf(out, len, "%s-p%u", bdf, port);
 	else if (!pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
 		snprintf(out, len, "%s", bdf);
 	else

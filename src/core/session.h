@@ -84,7 +84,8 @@ struct session {
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
-	char devid[80];		/* canonical identity: sim:NAME, PCI address */
+	char devid[80];		/* canonical identity: sim:NAME, PCI address
+				 * (BDF-pN: local_port N > 1) */
 	int lock_fd;		/* the device lock's file, -1 until needed */
 	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */

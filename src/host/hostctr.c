@@ -51,7 +51,7 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 		*slash = '\0';
 	}
 	snprintf(path, sizeof(path), "%s/class/net/%s", pcb_sysfs(), name);
-	if (!pcb_is_pci_name(name) && strncmp(name, "mlx5_", 5) &&
+	if (!pcb_is_pci_name(name) && !pcb_is_rdma_handle(name) &&
 	    !stat(path, &st)) {	/* a netdev */
 		snprintf(h->netdev, sizeof(h->netdev), "%s", name);
 		snprintf(path, sizeof(path), "%s/class/net/%s/device",
@@ -64,7 +64,7 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 	}
 	if (pcb_resolve_pci(name, h->bdf, sizeof(h->bdf), err))
 		return -err->code;
-	if (!strncmp(name, "mlx5_", 5))
+	if (pcb_is_rdma_handle(name))
 		snprintf(h->rdma, sizeof(h->rdma), "%s", name);
 	else
 		pcb_rdma_name(h->bdf, h->rdma, sizeof(h->rdma));
