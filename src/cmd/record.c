@@ -266,9 +266,12 @@ int cmd_record(struct session *s, int argc, char **argv)
 		out_field_str(o, "series", "series %s: ", q.name);
 		out_field_u64(o, "points", "%llu points x ", ser->nrows);
 		out_field_u64(o, "columns", "%llu columns, ", ser->ncols);
-		out_text(o, "%s every %s -> ",
+		out_text(o, "%s every %s ",
 			 pcb_format_duration(done_ps, a, sizeof(a)),
 			 pcb_format_duration(q.every, b, sizeof(b)));
+		/* what the device managed: a slow backend stretches it */
+		out_field_real(o, "achieved_interval_s", "(achieved: every "
+			       "%.3g s) -> ", r.achieved_ps / 1e12);
 		out_field_str(o, "file", "%s\n", q.path);
 		out_obj_end(o);
 	}

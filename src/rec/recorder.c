@@ -477,6 +477,7 @@ int rec_baseline(struct recorder *r)
 	r->retx_gen = (size_t)-1;
 	r->prev_t = dev_now(r->s);
 	rc = read_sources(r, &r->prev);
+	r->read_ps = dev_now(r->s) - r->prev_t;
 	r->have_prev = !rc;
 	return rc;
 }
@@ -493,10 +494,20 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	int rc;
 
 	*done = 0;
+	r->achieved_ps = 0;
 	rc = r->have_prev ? 0 : rec_baseline(r);
 	r->have_prev = false;
 	if (rc)
 		return rc;
+	if (r->read_ps > every) {	/* a real NIC's slow backend */
+		char a[32], b[32];
+
+		sess_warn(s, "record: one read of %s takes %s, more than the "
+			  "interval %s: rows come about %s apart (the times "
+			  "are the reads'); ask 'every %s' or more", s->devname,
+			  pcb_format_duration(r->read_ps, a, sizeof(a)),
+			  pcb_format_duration(every, b, sizeof(b)), a, a);
+	}
 	t0 = tprev = r->prev_t;	/* intervals start at the baseline */
 	for (k = 0; k < count; k++) {
 		int64_t tn;
@@ -531,5 +542,7 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	}
 	if (shown)
 		fputc('\n', stderr);
+	if (k)
+		r->achieved_ps = (tprev - t0) / (int64_t)k;
 	return rc;
 }

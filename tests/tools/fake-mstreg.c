@@ -4,7 +4,9 @@
  *
  * Environment: FAKE_MSTREG_DEVICE (default 0000:08:00.0) is the one device
  * that exists; FAKE_MSTREG_SIM (default "fake") the sim device behind it;
- * FAKE_MSTREG_COUNT, a file that gets one line per run.
+ * FAKE_MSTREG_COUNT, a file that gets one line per run;
+ * FAKE_MSTREG_DELAY_MS, how long each run takes at least (mstreg on a
+ * real host takes tens to hundreds of ms).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "adb.h"
 #include "paths.h"
@@ -161,6 +164,13 @@ int main(int argc, char **argv)
 	uint32_t st = 0;
 
 	atexit(release);
+	if (getenv("FAKE_MSTREG_DELAY_MS")) {
+		long ms = atol(getenv("FAKE_MSTREG_DELAY_MS"));
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+		while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
 	count = getenv("FAKE_MSTREG_COUNT");
 	if (count && *count) {
 		FILE *fp = fopen(count, "a");
