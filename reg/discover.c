@@ -12,6 +12,7 @@
 #include <pci/pci.h>
 
 #include "discover.h"
+#include "fsafe.h"
 #include "fwctl.h"
 
 /* The IDs we name ourselves (kernel mlx5_core_pci_table, pci.ids and the
@@ -140,22 +141,45 @@ static int link_bdf(const char *link, char *bdf, size_t len)
 	return 0;
 }
 
-/* A hex number from a sysfs attribute ("0x15b3\n"); -1 if unreadable. */
+/* A sysfs attribute's first line, newline cut: a regular file opened
+ * without following a link and without blocking (a FIFO in a hostile
+ * tree must not hang a scan; fsafe.h); -1 if it is not that.
+ */
+static int sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp = pcb_fopen_read(path, NULL);
+	int rc = -1;
+
+	if (!fp)
+		return -1;
+	if (fgets(buf, (int)len, fp)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		rc = 0;
+	}
+	fclose(fp);
+	return rc;
+}
+
+/* A hex ID from a sysfs attribute ("0x15b3\n", hex digits only, at most
+ * 32 bits); -1 if unreadable or not that.
+ */
 static long sysfs_hex(const char *bdf, const char *attr)
 {
-	char path[PATH_MAX], text[32];
-	long v = -1;
-	FILE *fp;
+	char path[PATH_MAX], text[32], *end;
+	const char *h = text;
+	unsigned long v;
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", pcb_sysfs(),
 		 bdf, attr);
-	fp = fopen(path, "re");
-	if (!fp)
+	if (sysfs_line(path, text, sizeof(text)))
 		return -1;
-	if (fgets(text, sizeof(text), fp))
-		v = strtol(text, NULL, 16);
-	fclose(fp);
-	return v;
+	if (!strncmp(h, "0x", 2))
+		h += 2;
+	if (!*h || strspn(h, "0123456789abcdefABCDEF") != strlen(h) ||
+	    strlen(h) > 8)
+		return -1;
+	v = strtoul(h, &end, 16);
+	return (long)v;
 }
 
 bool pcb_is_rdma_handle(const char *name)
@@ -171,22 +195,6 @@ bool pcb_is_rdma_handle(const char *name)
 	snprintf(path, sizeof(path), "%s/class/infiniband/%.*s", pcb_sysfs(),
 		 (int)l, name);
 	return !stat(path, &st);
-}
-
-/* A one-line sysfs attribute, newline cut; -1 if unreadable. */
-static int sysfs_line(const char *path, char *buf, size_t len)
-{
-	FILE *fp = fopen(path, "re");
-	int rc = -1;
-
-	if (!fp)
-		return -1;
-	if (fgets(buf, (int)len, fp)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		rc = 0;
-	}
-	fclose(fp);
-	return rc;
 }
 
 /* The netdev of an RDMA device's port (its GID table's), "" unknown. */
@@ -525,6 +533,43 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 	return pcb_discover_all(out, count, false, err);
 }
 
+/* libpci reads these of every function under bus/pci/devices with
+ * plain blocking opens: in a tree where one is a FIFO (or a device, or a
+ * link) the scan would hang or read something else.  Refused first.
+ */
+static int pci_tree_check(struct pcb_err *err)
+{
+	static const char *const attrs[] = {
+		"vendor", "device", "class", "config", "irq", "resource",
+		"revision", "subsystem_vendor", "subsystem_device",
+		"numa_node", "label",
+	};
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	struct dirent *de;
+	struct stat st;
+	size_t i;
+	int rc = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices", pcb_sysfs());
+	d = opendir(dir);
+	while (d && !rc && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		for (i = 0; !rc && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir,
+				 de->d_name, attrs[i]);
+			if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+				rc = pcb_error(err, PCB_E_CORRUPT, "PCI scan "
+					       "refused: '%s' is not a regular "
+					       "file", path);
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
 int pcb_discover_all(struct pcb_nic **out, size_t *count, bool all,
 		     struct pcb_err *err)
 {
@@ -536,6 +581,8 @@ int pcb_discover_all(struct pcb_nic **out, size_t *count, bool all,
 	struct pci_dev *dev;
 	char sysp[PATH_MAX];
 
+	if ((!dump || !*dump) && pci_tree_check(err))
+		return -err->code;
 	pa = pci_alloc();
 	if (!pa)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");

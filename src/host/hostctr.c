@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "discover.h"
+#include "fsafe.h"
 #include "host/hostctr.h"
 
 /* The last component of a sysfs link's target: ".../0000:08:00.0". */
@@ -84,20 +85,16 @@ static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
 		struct hostctr_file *nf;
-		struct stat st;
 		int fd;
 
 		if (de->d_name[0] == '.' ||
 		    strlen(prefix) + strlen(de->d_name) >= sizeof(nf->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		/* a regular file, no link followed, no FIFO waited on */
+		fd = pcb_open_read(path, NULL);
 		if (fd < 0)
 			continue;
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-			close(fd);
-			continue;
-		}
 		nf = realloc(h->files, (h->nfiles + 1) * sizeof(*nf));
 		if (!nf) {
 			close(fd);
@@ -299,23 +296,27 @@ int hostctr_find(const struct hostctr *h, const char *name)
 	return -1;
 }
 
-/* The value of a sysfs counter file: digits only, as the kernel prints
- * them; anything else (or nothing) is UINT64_MAX.
+/* The value of a sysfs counter file: decimal digits only, then at most
+ * a newline, as the kernel prints them, within 64 bits ("-5", " 5", "+5",
+ * "0x5" and an overflow are not a count); anything else is UINT64_MAX
+ * (missing).
  */
 static uint64_t read_file(int fd)
 {
 	char buf[32], *end;
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	size_t d;
 	uint64_t v;
 
 	if (n <= 0)
 		return UINT64_MAX;
 	buf[n] = '\0';
+	d = strspn(buf, "0123456789");
+	if (!d || (buf[d] && strcmp(buf + d, "\n")))
+		return UINT64_MAX;
 	errno = 0;
 	v = strtoull(buf, &end, 10);
-	if (end == buf || errno || (*end && *end != '\n'))
-		return UINT64_MAX;
-	return v;
+	return errno ? UINT64_MAX : v;
 }
 
 int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
