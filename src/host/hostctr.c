@@ -73,6 +73,36 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 	return 0;
 }
 
+/* mlx5's Q-counters (spec host-counters-and-doca.md 1.3): 32-bit
+ * firmware fields the kernel zero-extends; "vport_" + these on switchdev
+ * representors.
+ */
+static const char *const q32_names[] = {
+	"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
+	"rx_dct_connect", "out_of_buffer", "out_of_sequence",
+	"duplicate_request", "rnr_nak_retry_err", "packet_seq_err",
+	"implied_nak_seq_err", "local_ack_timeout_err",
+	"resp_local_length_error", "resp_cqe_error", "req_cqe_error",
+	"req_remote_invalid_request", "req_remote_access_errors",
+	"resp_remote_access_errors", "resp_cqe_flush_error",
+	"req_cqe_flush_error", "req_transport_retries_exceeded",
+	"req_rnr_retries_exceeded", "roce_adp_retrans",
+	"roce_adp_retrans_to", "roce_slow_restart", "roce_slow_restart_cnps",
+	"roce_slow_restart_trans",
+};
+
+static bool is_q32(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "vport_", 6))
+		name += 6;
+	for (i = 0; i < sizeof(q32_names) / sizeof(q32_names[0]); i++)
+		if (!strcmp(name, q32_names[i]))
+			return true;
+	return false;
+}
+
 /* Every regular file of dir, opened for re-reading, named prefix+file. */
 static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
 {
@@ -87,7 +117,7 @@ static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
 		struct hostctr_file *nf;
 		int fd;
 
-		if (de->d_name[0] == '.' ||
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
 		    strlen(prefix) + strlen(de->d_name) >= sizeof(nf->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -101,8 +131,10 @@ static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
 			break;
 		}
 		h->files = nf;
+		memset(&nf[h->nfiles], 0, sizeof(*nf));
 		snprintf(nf[h->nfiles].name, sizeof(nf->name), "%s%s", prefix,
 			 de->d_name);
+		nf[h->nfiles].q32 = !*prefix && is_q32(de->d_name);
 		nf[h->nfiles++].fd = fd;
 		added++;
 	}
@@ -326,8 +358,22 @@ int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
 	uint32_t k;
 	int rc;
 
-	for (i = 0; i < nf; i++)
-		vals[i] = read_file(h->files[i].fd);
+	for (i = 0; i < nf; i++) {
+		struct hostctr_file *f = &h->files[i];
+
+		vals[i] = read_file(f->fd);
+		if (!f->q32 || vals[i] == UINT64_MAX)
+			continue;
+		if (vals[i] > UINT32_MAX) {	/* not a 32-bit count */
+			vals[i] = UINT64_MAX;
+			continue;
+		}
+		if (vals[i] < f->last)	/* wrapped, or reset */
+			f->high = f->last >= 1u << 31 ? f->high + (1ULL << 32) :
+				  0;
+		f->last = (uint32_t)vals[i];
+		vals[i] += f->high;
+	}
 	if (h->eth.fd < 0 || nvals <= h->nfiles)
 		return 0;
 	rc = pcb_ethtool_read(&h->eth, err);
