@@ -461,10 +461,41 @@ void pcb_rdma_name(const char *bdf, char *buf, size_t len)
 	buf[strcspn(buf, ",")] = '\0';	/* the first */
 }
 
-void pcb_netdev_name(const char *bdf, char *buf, size_t len)
+/* A netdev that is a switchdev representor: phys_port_name pf0vf1,
+ * pf0sf2, c1pf0vf1 (an uplink's is p0, p1, or none).
+ */
+static bool is_representor(const char *netdev)
 {
-	names_in(bdf, "net", buf, len);
-	buf[strcspn(buf, ",")] = '\0';
+	char path[PATH_MAX], ppn[64];
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/phys_port_name",
+		 pcb_sysfs(), netdev);
+	return !sysfs_line(path, ppn, sizeof(ppn)) &&
+	       (strstr(ppn, "vf") || strstr(ppn, "sf"));
+}
+
+int pcb_netdev_name(const char *bdf, char *buf, size_t len)
+{
+	char all[512], *p, *best = NULL;
+	int n = 0;
+
+	names_in(bdf, "net", all, sizeof(all));
+	buf[0] = '\0';
+	/* the uplink: the first by name that is no representor */
+	for (p = all; *p; n++) {
+		char *e = p + strcspn(p, ",");
+		char c = *e;
+
+		*e = '\0';
+		if (!is_representor(p) && (!best || strcmp(p, best) < 0))
+			best = p;
+		if (!c)
+			break;
+		p = e + 1;
+	}
+	if (best)
+		snprintf(buf, len, "%s", best);
+	return *all ? n + 1 : 0;
 }
 
 static jmp_buf pci_jmp;

@@ -87,8 +87,11 @@ bool pcb_is_rdma_handle(const char *name);
 bool pcb_is_pci_name(const char *name);
 /* The RDMA device of a PCI function ("mlx5_0"), "" when none. */
 void pcb_rdma_name(const char *bdf, char *buf, size_t len);
-/* Its (first) netdev ("ens1f0np0"), "" when none. */
-void pcb_netdev_name(const char *bdf, char *buf, size_t len);
+/* Its uplink netdev ("ens1f0np0"): the first by name that is no
+ * switchdev representor (phys_port_name pf0vf1, ...), "" when none.
+ * Returns how many netdevs the function has.
+ */
+int pcb_netdev_name(const char *bdf, char *buf, size_t len);
 /* $PCCBENCH_SYSFS or /sys. */
 const char *pcb_sysfs(void);
 

@@ -69,7 +69,10 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 		snprintf(h->rdma, sizeof(h->rdma), "%s", name);
 	else
 		pcb_rdma_name(h->bdf, h->rdma, sizeof(h->rdma));
-	pcb_netdev_name(h->bdf, h->netdev, sizeof(h->netdev));
+	if (pcb_netdev_name(h->bdf, h->netdev, sizeof(h->netdev)) > 1)
+		snprintf(h->warn, sizeof(h->warn), "%s has more than one "
+			 "netdev: counting %s, its uplink", h->bdf,
+			 *h->netdev ? h->netdev : "none");
 	return 0;
 }
 
@@ -268,14 +271,17 @@ int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
 		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
 			 "hw_counters", pcb_sysfs(), h->rdma, h->port);
 		if (add_dir(h, dir, "") < 0)
-			snprintf(h->warn, sizeof(h->warn), "%s port %u has no "
-				 "hw_counters", h->rdma, h->port);
+			snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
+				 strlen(h->warn), "%s%s port %u has no "
+				 "hw_counters", *h->warn ? "; " : "", h->rdma,
+				 h->port);
 		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
 			 "counters", pcb_sysfs(), h->rdma, h->port);
 		add_dir(h, dir, "");
 	} else {
-		snprintf(h->warn, sizeof(h->warn), "%s has no RDMA device",
-			 handle);
+		snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
+			 strlen(h->warn), "%s%s has no RDMA device",
+			 *h->warn ? "; " : "", handle);
 	}
 	if (*h->netdev) {
 		snprintf(dir, sizeof(dir), "%s/class/net/%s/statistics",

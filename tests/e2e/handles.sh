@@ -177,6 +177,16 @@ check "runs for refused handles" 0 "$(wc -l <"$tmp/runs")"
 export FAKE_MSTREG_DEVICE=0000:0b:00.0
 check "mlx5_2/1, the uplink" "0000:0b:00.0 port 1" "$(dry mlx5_2/1)"
 unset FAKE_MSTREG_DEVICE
+# issue 37.11: the function's netdev is its uplink, not a representor
+# (in switchdev the VF representors hang under the PF too), and said
+r="$root/0000:00:01.0/0000:0b:00.0/net/a_rep"
+mkdir -p "$r/hw" && ln -s "../../devices/pci0000:00/0000:00:01.0/0000:0b:00.0/net/a_rep" "$sys/class/net/a_rep"
+echo pf0vf1 >"$r/phys_port_name"
+mkdir -p "$sys/class/infiniband/mlx5_2/ports/1/hw_counters"
+echo 1 >"$sys/class/infiniband/mlx5_2/ports/1/hw_counters/np_cnp_sent"
+check "netdev of 0000:0b:00.0: the uplink" "0000:0b:00.0 mlx5_2 port 1, netdev p0" \
+	"$("$BIN" counter show host 0000:0b:00.0 2>"$tmp/nd.err" | head -n 1)"
+check "which netdev, said" 1 "$(grep -c "0000:0b:00.0 has more than one netdev: counting p0, its uplink" "$tmp/nd.err")"
 # identity: (PCI function, local_port); a second physical port gets its
 # own journal, lock and cache
 fn 0000:0c:00.0 0x15b3 0x1021 0x020000 mlx5_3 p1x
