@@ -89,6 +89,8 @@ static int open_transport(struct session *s, struct adb_reg *layout,
 		}
 	}
 	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
+	if (!rc)	/* no tainting scope unless allowed */
+		fwctl_allow_scope(s->dev, s->fwctl_scope);
 	if (!rc && ops == &mstreg_backend_ops) {
 		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
 

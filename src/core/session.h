@@ -49,6 +49,9 @@ struct session {
 	char *devname;
 	char *adb_path;		/* --adb FILE for reg commands */
 	char *backend;		/* --backend sim|mstreg, or NULL: by name */
+	int fwctl_scope;	/* --fwctl-scope: the widest fwctl write
+				 * scope allowed (FWCTL_RPC_*; 0 is
+				 * CONFIGURATION, which taints nothing) */
 	char *mstreg_prog;	/* --mstreg PATH */
 	int timeout_ms;		/* backend program timeout */
 	bool read_only;		/* --read-only: refuse every write */
