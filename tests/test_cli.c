@@ -578,6 +578,45 @@ static void test_writes_keep(void **state)
 	sess_release(&s);
 }
 
+/* Issue 37.13: BW_G is the device's (auto-configured from the link
+ * speed): `param reset all`, a profile and a bulk set leave it alone;
+ * naming it writes it.
+ */
+static void test_bw_g_kept(void **state)
+{
+	struct session s;
+	unsigned long sets;
+	uint32_t v;
+
+	(void)state;
+	sess_init(&s, "sim:bwg");
+	assert_int_equal(sess_device(&s), 0);
+	assert_int_equal(run(&s, "profile save p400"), 0);
+	/* the port came up at 200G: the device set BW_G */
+	assert_int_equal(ppcc_param_set(&s.ppcc, 0, 0, 200, &s.err), 0);
+	assert_int_equal(run(&s, "param reset all"), 0);
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 200);
+	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
+	assert_int_equal(run(&s, "param set ALPHA 0.2 MAX_DEC 0.4"), 0);
+	sets = s.dev->n_set;	/* one set each, no bulk set of BW_G */
+	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
+	assert_int_equal(s.dev->n_set - sets, 2);
+	assert_int_equal(run(&s, "profile apply p400"), 0);
+	assert_non_null(strstr(errbuf, "warning: profile: slot 0 BW_G is set "
+			       "by the device from the link speed; the "
+			       "profile's value is not written"));
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 200);
+	/* named, it is written (one bulk set: BW_G is among them) */
+	sets = s.dev->n_set;
+	assert_int_equal(run(&s, "param set BW_G 400g ALPHA 0.2"), 0);
+	assert_int_equal(s.dev->n_set - sets, 1);
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 400);
+	sess_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_complete),
 		cmocka_unit_test(test_sl_models),
 		cmocka_unit_test(test_writes_keep),
+		cmocka_unit_test(test_bw_g_kept),
 	};
 
 	tu_private_state();

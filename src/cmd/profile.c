@@ -406,6 +406,15 @@ static int apply_locked(struct session *s, const struct profile *pr,
 					  "written", ps->slot, ps->p[k].name);
 				continue;
 			}
+			if (sess_param_auto(ps->p[k].name)) {
+				sess_warn(s, "profile: slot %u %s is set by the "
+					  "device from the link speed; the "
+					  "profile's value is not written ('param "
+					  "set slot %u %s' writes one)",
+					  ps->slot, ps->p[k].name, ps->slot,
+					  ps->p[k].name);
+				continue;
+			}
 			if (check) {
 				const struct param_view *p =
 					view_of(s, ps->slot, ps->p[k].name);
@@ -535,7 +544,8 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 		if (!rc)
 			ppcc_keep(&s->ppcc, &st);
 		for (k = 0; !rc && k <= ps->nparams; k++) {
-			if (k < ps->nparams && ps->p[k].ro)
+			if (k < ps->nparams && (ps->p[k].ro ||
+			    sess_param_auto(ps->p[k].name)))
 				continue;	/* never written */
 			if (k < ps->nparams)
 				m = ppcc_param_set_req(&s->ppcc, ps->slot,

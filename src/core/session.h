@@ -147,9 +147,17 @@ struct param_write {
 	bool changed;
 };
 
-/* Write params of one slot: journal, one set (or one bulk set for several),
- * read back.  A mismatch is an error naming param, sent and read.
- * journal=false for restore, which must not add to the journal.
+/* Is this a param the firmware sets itself (seed 004: BW_G, from the
+ * link speed)?  Only a write that names it writes it: `param reset all`,
+ * profiles and bulk sets leave it alone.
+ */
+bool sess_param_auto(const char *name);
+
+/* Write params of one slot: journal, one set (or one bulk set for several,
+ * unless the bulk set would write back a sess_param_auto param not among
+ * them: then one set each), read back.  A mismatch is an error naming
+ * param, sent and read.  journal=false for restore, which must not add to
+ * the journal.
  */
 int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 		      size_t n, bool journal);

@@ -141,9 +141,33 @@ static int journal_writes(struct session *s, unsigned slot,
 	return 0;
 }
 
+bool sess_param_auto(const char *name)
+{
+	return !strcmp(name, "BW_G");
+}
+
+/* Would a bulk set write back a param the device sets itself, not one
+ * of w's?
+ */
+static bool bulk_writes_auto(const struct slot_view *v,
+			     const struct param_write *w, size_t n)
+{
+	size_t i, k;
+
+	for (k = 0; k < v->nparams; k++) {
+		if (!sess_param_auto(v->params[k].info.name))
+			continue;
+		for (i = 0; i < n && w[i].index != k; i++)
+			;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
 /* One set for one param, one bulk set for several (or one set per
- * param where the transport has no bulk set).  `vals` holds the slot's
- * current values.
+ * param where the transport has no bulk set, or where the bulk set would
+ * write back BW_G).  `vals` holds the slot's current values.
  */
 static int send_writes(struct session *s, unsigned slot,
 		       const struct slot_view *v, const struct param_write *w,
@@ -155,7 +179,8 @@ static int send_writes(struct session *s, unsigned slot,
 	if (n == 1)
 		return ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
 				      &s->err);
-	if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
+	if ((s->dev->ops->caps & REG_CAP_NO_BULK_SET) ||
+	    bulk_writes_auto(v, w, n)) {
 		for (i = 0; i < n && !rc; i++)
 			if (w[i].changed)
 				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
