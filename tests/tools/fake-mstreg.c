@@ -6,7 +6,9 @@
  * that exists; FAKE_MSTREG_SIM (default "fake") the sim device behind it;
  * FAKE_MSTREG_COUNT, a file that gets one line per run;
  * FAKE_MSTREG_DELAY_MS, how long each run takes at least (mstreg on a
- * real host takes tens to hundreds of ms).
+ * real host takes tens to hundreds of ms); FAKE_MSTREG_LOCKED, a file
+ * holding a number N: while N > 0 a run loses mstflint's lock as the real
+ * one does (perror's line, then a -E- line, exit 1) and writes N - 1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -170,6 +172,23 @@ int main(int argc, char **argv)
 
 		while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
 			;
+	}
+	if (getenv("FAKE_MSTREG_LOCKED")) {
+		FILE *fp = fopen(getenv("FAKE_MSTREG_LOCKED"), "r+");
+		long left = 0;
+
+		if (fp && fscanf(fp, "%ld", &left) == 1 && left > 0) {
+			rewind(fp);
+			fprintf(fp, "%ld\n", left - 1);
+			fclose(fp);
+			fputs("failed to perform lock operation.: Resource "
+			      "temporarily unavailable\n-E- Failed to send "
+			      "access register: Resource temporarily "
+			      "unavailable\n", stderr);
+			return 1;
+		}
+		if (fp)
+			fclose(fp);
 	}
 	count = getenv("FAKE_MSTREG_COUNT");
 	if (count && *count) {
