@@ -60,6 +60,7 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	size_t i, n;
 	struct tbl t;
 	int isum, inum, rc;
+	bool ztr;
 
 	rc = counter_slot(s, argc, argv, &slot, &v);
 	if (rc)
@@ -103,10 +104,16 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	}
 	isum = find_counter(v, "SUM_RTT");
 	inum = find_counter(v, "NUM_RTT");
+	/* ZTR-RTT's RTT (ns) and rate (fxp20 of line rate) units are the
+	 * reconstruction's assumption: no NVIDIA document gives them */
+	ztr = v->desc && !strcmp(v->desc->name, "ztr_rtt");
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_u64(&s->out, "slot", slot);
 		out_str(&s->out, "algo", v->name);
+		if (ztr)
+			out_str(&s->out, "units_assumed", "RTT counters in ns, "
+				"rates in fxp20 of line rate");
 		tbl_print(&t, &s->out, "counters");
 		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
 		    (size_t)isum < n) {
@@ -122,15 +129,18 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 		}
 		out_obj_end(&s->out);
 	} else {
-		fprintf(s->out.fp, "slot %u: %s\n", slot, v->name);
+		fprintf(s->out.fp, "slot %u: %s%s\n", slot, v->name, ztr ?
+			" (units assumed: RTT in ns, rates in fxp20 of line "
+			"rate)" : "");
 		tbl_print(&t, &s->out, NULL);
 		if (isum >= 0 && inum >= 0 && (size_t)inum < n &&
 		    (size_t)isum < n) {
 			if (vals[inum])
 				fprintf(s->out.fp,
-					"avg RTT: %.1f ns (SUM_RTT/NUM_RTT "
+					"avg RTT: %.1f ns%s (SUM_RTT/NUM_RTT "
 					"over %u samples)\n",
 					(double)vals[isum] / vals[inum],
+					ztr ? ", assumed unit" : "",
 					vals[inum]);
 			else
 				fprintf(s->out.fp,

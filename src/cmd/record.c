@@ -38,6 +38,11 @@ static int save_meta(struct session *s, struct recorder *r,
 	dev_meta(s, fp);
 	if (r->prio >= 0)
 		fprintf(fp, ",\"prio\":%d", r->prio);
+	if (r->kidx[REC_K_SUM] >= 0 || r->kidx[REC_K_MIN_RATE] >= 0)
+		/* ZTR-RTT's units: the reconstruction's assumption */
+		fputs(",\"units_assumed\":\"avg_rtt, min_rtt, max_rtt in ns; "
+		      "min_rate, max_rate in % of line rate (ZTR-RTT's "
+		      "counters, fxp20)\"", fp);
 	if (r->retx) {	/* what each retx_bin_N column covers, in ps */
 		uint64_t u = tel_retx_unit_ps(r->retx_cfg.unit), lo, hi;
 		uint32_t i;
