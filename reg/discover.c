@@ -350,6 +350,12 @@ static int mst_bdf(const char *name, unsigned id, unsigned card, unsigned fn,
 	return 0;
 }
 
+long pcb_pci_device_id(const char *bdf)
+{
+	return sysfs_hex(bdf, "vendor") == 0x15b3 ? sysfs_hex(bdf, "device") :
+	       -1;
+}
+
 unsigned pcb_handle_port(const char *name)
 {
 	const char *slash = pcb_is_rdma_handle(name) ? strchr(name, '/') :

@@ -92,6 +92,8 @@ void pcb_rdma_name(const char *bdf, char *buf, size_t len);
  * Returns how many netdevs the function has.
  */
 int pcb_netdev_name(const char *bdf, char *buf, size_t len);
+/* A function's PCI device id from sysfs, -1 if unreadable. */
+long pcb_pci_device_id(const char *bdf);
 /* $PCCBENCH_SYSFS or /sys. */
 const char *pcb_sysfs(void);
 

@@ -8,7 +8,10 @@
  * FAKE_MSTREG_DELAY_MS, how long each run takes at least (mstreg on a
  * real host takes tens to hundreds of ms); FAKE_MSTREG_LOCKED, a file
  * holding a number N: while N > 0 a run loses mstflint's lock as the real
- * one does (perror's line, then a -E- line, exit 1) and writes N - 1.
+ * one does (perror's line, then a -E- line, exit 1) and writes N - 1;
+ * FAKE_MSTREG_REFUSE=1, a host refused register access (a BlueField's
+ * restricted host: every run fails with a -E- line, exit 1; the real
+ * text is not known to us, this one is the generic failure).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -189,6 +192,11 @@ int main(int argc, char **argv)
 		}
 		if (fp)
 			fclose(fp);
+	}
+	if (getenv("FAKE_MSTREG_REFUSE")) {
+		fputs("-E- Failed to send access register: Operation not "
+		      "permitted\n", stderr);
+		return 1;
 	}
 	count = getenv("FAKE_MSTREG_COUNT");
 	if (count && *count) {
