@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <pci/pci.h>
 
 #include "discover.h"
+#include "fsafe.h"
 #include "fwctl.h"
 
 /* The IDs we name ourselves (kernel mlx5_core_pci_table, pci.ids and the
@@ -139,28 +141,225 @@ static int link_bdf(const char *link, char *bdf, size_t len)
 	return 0;
 }
 
-/* A hex number from a sysfs attribute ("0x15b3\n"); -1 if unreadable. */
+/* A sysfs attribute's first line, newline cut: a regular file opened
+ * without following a link and without blocking (a FIFO in a hostile
+ * tree must not hang a scan; fsafe.h); -1 if it is not that.
+ */
+static int sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *fp = pcb_fopen_read(path, NULL);
+	int rc = -1;
+
+	if (!fp)
+		return -1;
+	if (fgets(buf, (int)len, fp)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		rc = 0;
+	}
+	fclose(fp);
+	return rc;
+}
+
+/* A hex ID from a sysfs attribute ("0x15b3\n", hex digits only, at most
+ * 32 bits); -1 if unreadable or not that.
+ */
 static long sysfs_hex(const char *bdf, const char *attr)
 {
-	char path[PATH_MAX], text[32];
-	long v = -1;
-	FILE *fp;
+	char path[PATH_MAX], text[32], *end;
+	const char *h = text;
+	unsigned long v;
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/%s", pcb_sysfs(),
 		 bdf, attr);
-	fp = fopen(path, "re");
-	if (!fp)
+	if (sysfs_line(path, text, sizeof(text)))
 		return -1;
-	if (fgets(text, sizeof(text), fp))
-		v = strtol(text, NULL, 16);
-	fclose(fp);
-	return v;
+	if (!strncmp(h, "0x", 2))
+		h += 2;
+	if (!*h || strspn(h, "0123456789abcdefABCDEF") != strlen(h) ||
+	    strlen(h) > 8)
+		return -1;
+	v = strtoul(h, &end, 16);
+	return (long)v;
+}
+
+bool pcb_is_rdma_handle(const char *name)
+{
+	char path[PATH_MAX];
+	size_t l = strcspn(name, "/");
+	struct stat st;
+
+	if (!l || l >= 64 || name[0] == '.')
+		return false;
+	if (!strncmp(name, "mlx5_", 5))
+		return true;
+	snprintf(path, sizeof(path), "%s/class/infiniband/%.*s", pcb_sysfs(),
+		 (int)l, name);
+	return !stat(path, &st);
+}
+
+/* The netdev of an RDMA device's port (its GID table's), "" unknown. */
+static void port_netdev(const char *dev, unsigned port, char *buf,
+			size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u/"
+		 "gid_attrs/ndevs/0", pcb_sysfs(), dev, port);
+	if (sysfs_line(path, buf, len) || strchr(buf, '/') || buf[0] == '.')
+		buf[0] = '\0';
+}
+
+/* A RoCE LAG: the bond's lower PFs ("0000:08:00.0, 0000:08:00.1"). */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+static void lag_pfs(const char *bond, char *buf, size_t len)
+{
+	char dir[PATH_MAX], link[PATH_MAX + 300], bdf[8][32];
+	struct dirent *de;
+	size_t n = 0, i, k = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/class/net/%s", pcb_sysfs(), bond);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < 8) {
+		if (strncmp(de->d_name, "lower_", 6))
+			continue;
+		snprintf(link, sizeof(link), "%s/%s/device", dir, de->d_name);
+		n += !link_bdf(link, bdf[n], sizeof(bdf[n]));
+	}
+	closedir(d);
+	qsort(bdf, n, sizeof(bdf[0]), cmp_str);
+	for (i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? ", " : "",
+				      bdf[i]);
+}
+
+/* Refuse an RDMA handle that names no physical port of one function: a
+ * port the device does not have, a switchdev representor, a RoCE LAG.
+ */
+static int rdma_port_check(const char *name, const char *dev, unsigned port,
+			   struct pcb_err *err)
+{
+	char path[PATH_MAX], nd[64], ppn[64], pfs[256];
+	struct stat st;
+
+	port_netdev(dev, 1, nd, sizeof(nd));
+	snprintf(path, sizeof(path), "%s/class/net/%s/bonding", pcb_sysfs(),
+		 nd);
+	if (!strncmp(dev, "mlx5_bond_", 10) || (*nd && !stat(path, &st))) {
+		lag_pfs(nd, pfs, sizeof(pfs));
+		return pcb_error(err, PCB_E_INVAL, "'%s' is a RoCE LAG%s%s%s%s%s"
+				 ": PPCC is per physical port; give each PF "
+				 "by its PCI address%s", name, *nd ? " (" : "",
+				 nd, *pfs ? " over " : "", pfs, *nd ? ")" : "",
+				 *pfs ? "" : " ('dev list')");
+	}
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports", pcb_sysfs(),
+		 dev);
+	if (stat(path, &st))
+		return 0;	/* no port table to check against */
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/%u", port);
+	if (stat(path, &st))
+		return pcb_error(err, PCB_E_NOENT, "'%s': %s has no port %u "
+				 "(each mlx5 PF is its own single-port RDMA "
+				 "device: give the PF's own, 'dev list')", name,
+				 dev, port);
+	port_netdev(dev, port, nd, sizeof(nd));
+	snprintf(path, sizeof(path), "%s/class/net/%s/phys_port_name",
+		 pcb_sysfs(), nd);
+	if (*nd && !sysfs_line(path, ppn, sizeof(ppn)) &&
+	    (strstr(ppn, "vf") || strstr(ppn, "sf")))
+		return pcb_error(err, PCB_E_INVAL, "'%s': port %u of %s is a "
+				 "representor (netdev %s, %s; switchdev mode), "
+				 "not a physical port: give the PF", name, port,
+				 dev, nd, ppn);
+	return 0;
+}
+
+/* mstflint's names: [/dev/mst/]mt<device id>_pciconf<card>[.<function>];
+ * the card-th NVIDIA card with that (decimal) device id, by PCI address.
+ * false: not such a name.
+ */
+static bool mst_name(const char *n, unsigned *id, unsigned *card,
+		     unsigned *fn)
+{
+	char *end;
+
+	if (!strncmp(n, "/dev/mst/", 9))
+		n += 9;
+	if (strncmp(n, "mt", 2) || n[2] < '0' || n[2] > '9')
+		return false;
+	*id = (unsigned)strtoul(n + 2, &end, 10);
+	if (strncmp(end, "_pciconf", 8) || end[8] < '0' || end[8] > '9')
+		return false;
+	*card = (unsigned)strtoul(end + 8, &end, 10);
+	*fn = 0;
+	if (*end == '.' && end[1] >= '0' && end[1] <= '7' && !end[2]) {
+		*fn = (unsigned)(end[1] - '0');
+		end += 2;
+	}
+	return !*end && *id <= 0xffff && *card < 256;
+}
+
+/* The PCI function of an MST name, from the bus (the mst driver's node
+ * need not exist).
+ */
+static int mst_bdf(const char *name, unsigned id, unsigned card, unsigned fn,
+		   char *bdf, size_t len, struct pcb_err *err)
+{
+	char dir[PATH_MAX], cards[64][16];
+	struct dirent *de;
+	size_t n = 0, i;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices", pcb_sysfs());
+	d = opendir(dir);
+	while (d && (de = readdir(d)) && n < 64) {
+		const char *dot = strrchr(de->d_name, '.');
+
+		if (!pcb_is_pci_name(de->d_name) || !dot ||
+		    (size_t)(dot - de->d_name) >= sizeof(cards[0]) ||
+		    sysfs_hex(de->d_name, "vendor") != 0x15b3 ||
+		    sysfs_hex(de->d_name, "device") != (long)id)
+			continue;
+		snprintf(cards[n], sizeof(cards[0]), "%.*s",
+			 (int)(dot - de->d_name), de->d_name);
+		for (i = 0; i < n && strcmp(cards[i], cards[n]); i++)
+			;
+		n += i == n;
+	}
+	if (d)
+		closedir(d);
+	qsort(cards, n, sizeof(cards[0]), cmp_str);
+	if (card >= n)
+		return pcb_error(err, PCB_E_NOENT, "'%s': %zu card%s with "
+				 "device id %u (0x%04x) here; 'dev list' shows "
+				 "the NVIDIA functions", name, n,
+				 n == 1 ? "" : "s", id, id);
+	snprintf(bdf, len, "%s.%u", cards[card], fn);
+	if (sysfs_hex(bdf, "vendor") != 0x15b3)
+		return pcb_error(err, PCB_E_NOENT, "'%s': %s has no function "
+				 "%u; 'dev list' shows the NVIDIA functions",
+				 name, cards[card], fn);
+	return 0;
+}
+
+long pcb_pci_device_id(const char *bdf)
+{
+	return sysfs_hex(bdf, "vendor") == 0x15b3 ? sysfs_hex(bdf, "device") :
+	       -1;
 }
 
 unsigned pcb_handle_port(const char *name)
 {
-	const char *slash = strncmp(name, "mlx5_", 5) ? NULL :
-			    strchr(name, '/');
+	const char *slash = pcb_is_rdma_handle(name) ? strchr(name, '/') :
+			    NULL;
 	unsigned long p;
 	char *end;
 
@@ -173,7 +372,7 @@ unsigned pcb_handle_port(const char *name)
 int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 		    struct pcb_err *err)
 {
-	unsigned d = 0, b, s, f;
+	unsigned d = 0, b, s, f, mid, mcard, mfn;
 	char tail, link[PATH_MAX], what[80];
 	const char *n = name;
 	long vendor;
@@ -191,9 +390,16 @@ int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 	} else if (n != name) {
 		return pcb_error(err, PCB_E_INVAL, "bad devlink handle '%s' "
 				 "(pci/0000:08:00.0)", name);
-	} else if (!strncmp(n, "mlx5_", 5)) {
+	} else if (mst_name(n, &mid, &mcard, &mfn)) {
+		int rc = mst_bdf(name, mid, mcard, mfn, bdf, len, err);
+
+		if (rc)
+			return rc;
+		snprintf(what, sizeof(what), "MST device");
+	} else if (pcb_is_rdma_handle(n)) {
 		char dev[64];
 		size_t l = strcspn(n, "/");
+		int rc;
 
 		if (n[l] && pcb_handle_port(n) == 1 && strcmp(n + l, "/1"))
 			return pcb_error(err, PCB_E_INVAL, "bad port in '%s' "
@@ -205,6 +411,9 @@ int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 			return pcb_error(err, PCB_E_NOENT, "RDMA device '%s' "
 					 "not found (%s); 'dev list' shows the "
 					 "NVIDIA functions here", dev, link);
+		rc = rdma_port_check(name, dev, pcb_handle_port(n), err);
+		if (rc)
+			return rc;
 		snprintf(what, sizeof(what), "RDMA device %s", dev);
 	} else {
 		snprintf(link, sizeof(link), "%s/class/net/%s/device",
@@ -258,10 +467,41 @@ void pcb_rdma_name(const char *bdf, char *buf, size_t len)
 	buf[strcspn(buf, ",")] = '\0';	/* the first */
 }
 
-void pcb_netdev_name(const char *bdf, char *buf, size_t len)
+/* A netdev that is a switchdev representor: phys_port_name pf0vf1,
+ * pf0sf2, c1pf0vf1 (an uplink's is p0, p1, or none).
+ */
+static bool is_representor(const char *netdev)
 {
-	names_in(bdf, "net", buf, len);
-	buf[strcspn(buf, ",")] = '\0';
+	char path[PATH_MAX], ppn[64];
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/phys_port_name",
+		 pcb_sysfs(), netdev);
+	return !sysfs_line(path, ppn, sizeof(ppn)) &&
+	       (strstr(ppn, "vf") || strstr(ppn, "sf"));
+}
+
+int pcb_netdev_name(const char *bdf, char *buf, size_t len)
+{
+	char all[512], *p, *best = NULL;
+	int n = 0;
+
+	names_in(bdf, "net", all, sizeof(all));
+	buf[0] = '\0';
+	/* the uplink: the first by name that is no representor */
+	for (p = all; *p; n++) {
+		char *e = p + strcspn(p, ",");
+		char c = *e;
+
+		*e = '\0';
+		if (!is_representor(p) && (!best || strcmp(p, best) < 0))
+			best = p;
+		if (!c)
+			break;
+		p = e + 1;
+	}
+	if (best)
+		snprintf(buf, len, "%s", best);
+	return *all ? n + 1 : 0;
 }
 
 static jmp_buf pci_jmp;
@@ -330,6 +570,43 @@ int pcb_discover(struct pcb_nic **out, size_t *count, struct pcb_err *err)
 	return pcb_discover_all(out, count, false, err);
 }
 
+/* libpci reads these of every function under bus/pci/devices with
+ * plain blocking opens: in a tree where one is a FIFO (or a device, or a
+ * link) the scan would hang or read something else.  Refused first.
+ */
+static int pci_tree_check(struct pcb_err *err)
+{
+	static const char *const attrs[] = {
+		"vendor", "device", "class", "config", "irq", "resource",
+		"revision", "subsystem_vendor", "subsystem_device",
+		"numa_node", "label",
+	};
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	struct dirent *de;
+	struct stat st;
+	size_t i;
+	int rc = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices", pcb_sysfs());
+	d = opendir(dir);
+	while (d && !rc && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		for (i = 0; !rc && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir,
+				 de->d_name, attrs[i]);
+			if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+				rc = pcb_error(err, PCB_E_CORRUPT, "PCI scan "
+					       "refused: '%s' is not a regular "
+					       "file", path);
+		}
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
 int pcb_discover_all(struct pcb_nic **out, size_t *count, bool all,
 		     struct pcb_err *err)
 {
@@ -341,6 +618,8 @@ int pcb_discover_all(struct pcb_nic **out, size_t *count, bool all,
 	struct pci_dev *dev;
 	char sysp[PATH_MAX];
 
+	if ((!dump || !*dump) && pci_tree_check(err))
+		return -err->code;
 	pa = pci_alloc();
 	if (!pa)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");

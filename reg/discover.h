@@ -65,20 +65,35 @@ bool pcb_fn_has_ppcc(enum pcb_fn_kind kind);
 
 /* The PCI function of a handle, in the forms engineers use:
  * "0000:08:00.0" and "08:00.0", devlink's "pci/0000:08:00.0", an RDMA
- * device "mlx5_0" or port "mlx5_0/1", a netdev "ens1f0np0" (the last two
- * through sysfs).  A function the bus shows with a vendor other than
- * NVIDIA's, and a name that is none of these, is -PCB_E_NOENT pointing to
- * 'dev list'; a bad address or port -PCB_E_INVAL.
+ * device by any name ("mlx5_0", rdma-core's "rocep8s0f0", "ibp8s0f0") or
+ * port "mlx5_0/1", a netdev "ens1f0np0" (these through sysfs), an MST
+ * name "mt4129_pciconf0[.1]", with or without /dev/mst/ (the card-th
+ * card of that device id, by PCI address, and its function: from the
+ * bus, whether or not the mst driver's node exists).  An RDMA port must
+ * be a physical one: a port the device lacks, a switchdev representor
+ * and a RoCE LAG (mlx5_bond_0: its PFs named) are refused.  A function
+ * the bus shows with a vendor other than NVIDIA's, and a name that is
+ * none of these, is -PCB_E_NOENT pointing to 'dev list'; a bad address
+ * or port -PCB_E_INVAL.
  */
 int pcb_resolve_pci(const char *name, char *bdf, size_t len,
 		    struct pcb_err *err);
 /* The port a handle names: 2 for "mlx5_0/2", else 1 (PPCC local_port). */
 unsigned pcb_handle_port(const char *name);
+/* Does the handle name an RDMA device (mlx5_*, or any name under
+ * class/infiniband), with or without "/PORT"?
+ */
+bool pcb_is_rdma_handle(const char *name);
 bool pcb_is_pci_name(const char *name);
 /* The RDMA device of a PCI function ("mlx5_0"), "" when none. */
 void pcb_rdma_name(const char *bdf, char *buf, size_t len);
-/* Its (first) netdev ("ens1f0np0"), "" when none. */
-void pcb_netdev_name(const char *bdf, char *buf, size_t len);
+/* Its uplink netdev ("ens1f0np0"): the first by name that is no
+ * switchdev representor (phys_port_name pf0vf1, ...), "" when none.
+ * Returns how many netdevs the function has.
+ */
+int pcb_netdev_name(const char *bdf, char *buf, size_t len);
+/* A function's PCI device id from sysfs, -1 if unreadable. */
+long pcb_pci_device_id(const char *bdf);
 /* $PCCBENCH_SYSFS or /sys. */
 const char *pcb_sysfs(void);
 

@@ -16,6 +16,7 @@ struct fwctl_dev {
 	int fd;
 	char node[64];
 	int write_scope;	/* where SETs start: the last that worked */
+	int max_scope;		/* the widest the user allowed */
 	bool have_caps;
 	struct fwctl_info_mlx5 mlx5;
 };
@@ -177,30 +178,27 @@ bool fwctl_has_rawio(void)
 	return yes;
 }
 
-void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio,
-			const char *lockdown)
+void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio)
 {
-	bool locked = lockdown && *lockdown && strcmp(lockdown, "none");
 	const char *name = fwctl_scope_name(scope);
 
-	if (!has_rawio)
-		snprintf(buf, len, "fwctl refused scope %s: it needs "
-			 "CAP_SYS_RAWIO, which pccbench does not hold (run as "
-			 "root)%s%s%s", name,
-			 locked ? "; kernel lockdown is '" : "",
-			 locked ? lockdown : "",
-			 locked ? "', so mstreg cannot write either" : "");
-	else if (locked)
-		snprintf(buf, len, "fwctl refused scope %s although pccbench "
-			 "holds CAP_SYS_RAWIO: kernel lockdown is '%s' (Secure "
-			 "Boot); mstreg's config-space path is closed by it "
-			 "as well", name, lockdown);
+	if (scope == FWCTL_RPC_DEBUG_WRITE_FULL && !has_rawio)
+		snprintf(buf, len, "fwctl refused scope %s: the kernel allows "
+			 "it only with CAP_SYS_RAWIO, which pccbench does not "
+			 "hold (run as root)", name);
 	else
-		snprintf(buf, len, "fwctl refused scope %s although pccbench "
-			 "holds CAP_SYS_RAWIO and the kernel is not locked "
-			 "down%s: a security module refused it", name,
-			 lockdown && *lockdown ? "" : " (as far as "
-			 "/sys/kernel/security/lockdown says)");
+		snprintf(buf, len, "fwctl refused scope %s with EPERM%s: not "
+			 "the fwctl core's check (its one EPERM is "
+			 "DEBUG_WRITE_FULL without CAP_SYS_RAWIO); the mlx5 "
+			 "driver or a security module refused it", name,
+			 has_rawio ? " although pccbench holds CAP_SYS_RAWIO" :
+			 "");
+}
+
+void fwctl_allow_scope(struct reg_dev *dev, int scope)
+{
+	if (dev->ops == &fwctl_backend_ops)
+		to_f(dev)->max_scope = scope;
 }
 
 int fwctl_find_node(const char *bdf, char *node, size_t len)
@@ -245,6 +243,7 @@ static int f_open(struct reg_dev *dev, const char *spec, struct pcb_err *err)
 
 	f->fd = -1;
 	f->write_scope = fwctl_scope(REG_SET);
+	f->max_scope = FWCTL_RPC_CONFIGURATION;
 	if (fwctl_find_node(spec, f->node, sizeof(f->node)))
 		return pcb_error(err, PCB_E_DEVICE,
 				 "%s: no fwctl node (needs Linux >= 6.15 with "
@@ -310,7 +309,8 @@ static int f_rpc(struct fwctl_dev *f, int scope, uint8_t *in, uint8_t *out,
 }
 
 /* A SET from the device's write scope up: the next scope only when the
- * driver refused this one (EBADMSG).
+ * driver refused this one (EBADMSG), and never past the widest the user
+ * allowed (the debug scopes taint the kernel).
  */
 static int f_rpc_write(struct fwctl_dev *f, uint8_t *in, uint8_t *out,
 		       size_t n, uint32_t *out_len, int *scope)
@@ -321,7 +321,7 @@ static int f_rpc_write(struct fwctl_dev *f, uint8_t *in, uint8_t *out,
 		if (*scope == FWCTL_RPC_DEBUG_READ_ONLY)
 			continue;	/* reads only */
 		rc = f_rpc(f, *scope, in, out, n, out_len);
-		if (rc != -EBADMSG || *scope == FWCTL_RPC_DEBUG_WRITE_FULL)
+		if (rc != -EBADMSG || *scope >= f->max_scope)
 			break;
 	}
 	if (!rc)
@@ -346,13 +346,21 @@ static int f_access(struct reg_dev *dev, enum reg_method m, uint32_t reg_id,
 	rc = m == REG_SET ? f_rpc_write(f, in, out, n, &out_len, &scope) :
 			    f_rpc(f, scope, in, out, n, &out_len);
 	if (rc == -EPERM) {
-		char why[320], lock[32];
+		char why[320];
 
-		fwctl_lockdown(lock, sizeof(lock));
-		fwctl_eperm_reason(why, sizeof(why), scope, fwctl_has_rawio(),
-				   lock);
+		fwctl_eperm_reason(why, sizeof(why), scope, fwctl_has_rawio());
 		return pcb_error(err, PCB_E_DEVICE, "%s: %s", dev->name, why);
 	}
+	if (rc == -EBADMSG && m == REG_SET && f->max_scope <
+	    FWCTL_RPC_DEBUG_WRITE_FULL)
+		return pcb_error(err, PCB_E_DEVICE, "%s: the kernel's mlx5 "
+				 "fwctl driver refused the ACCESS_REG write at "
+				 "scope %s; a wider one taints the kernel "
+				 "(TAINT_FWCTL): allow it with --fwctl-scope "
+				 "%s, or use --backend mstreg", dev->name,
+				 fwctl_scope_name(scope),
+				 scope < FWCTL_RPC_DEBUG_WRITE ? "debug-write" :
+				 "debug-write-full");
 	if (rc == -EBADMSG && m == REG_SET)
 		return pcb_error(err, PCB_E_DEVICE, "%s: the kernel's mlx5 "
 				 "fwctl driver refused the ACCESS_REG write at "

@@ -10,12 +10,13 @@
  * (the mlx5 driver takes ACCESS_REG writes at any scope; no taint, no
  * capability), then DEBUG_WRITE (taints the kernel once), then
  * DEBUG_WRITE_FULL (taints, needs CAP_SYS_RAWIO), each only after the
- * driver refused the one before with EBADMSG; the scope that worked is
- * kept for the device's later writes.  EPERM is explained by its cause:
- * CAP_SYS_RAWIO missing (the kernel's one reason for it), or held, with
- * the kernel lockdown mode read from $PCCBENCH_SYSFS (default
- * /sys)/kernel/security/lockdown; under lockdown mstreg's config-space
- * path is closed too, so fwctl at a narrow scope is the one left.
+ * driver refused the one before with EBADMSG, and never past the widest
+ * scope the user allowed (fwctl_allow_scope; CONFIGURATION unless
+ * --fwctl-scope says): pccbench does not taint a kernel unasked.  The
+ * scope that worked is kept for the device's later writes.  EPERM is
+ * explained by its cause: the fwctl core has no lockdown check, and its
+ * one EPERM is DEBUG_WRITE_FULL without CAP_SYS_RAWIO; any other EPERM
+ * came from the mlx5 driver or a security module, and is said so.
  *
  * FWCTL_INFO's mlx5 data (uid, uctx_caps) is read at open: a context
  * without TOOLS_RESOURCES may be refused tools registers such as PPCC by
@@ -97,11 +98,12 @@ const char *fwctl_scope_name(int scope);
 void fwctl_lockdown(char *mode, size_t len);
 /* Whether this process holds CAP_SYS_RAWIO (/proc/self/status). */
 bool fwctl_has_rawio(void);
-/* Why FWCTL_RPC at scope gave EPERM, from those two facts: one clause
- * for an error message.
+/* Why FWCTL_RPC at scope gave EPERM: one clause for an error message. */
+void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio);
+/* Let a fwctl device's writes go up to scope (a FWCTL_RPC_* value);
+ * nothing for another kind of device.
  */
-void fwctl_eperm_reason(char *buf, size_t len, int scope, bool has_rawio,
-			const char *lockdown);
+void fwctl_allow_scope(struct reg_dev *dev, int scope);
 
 /* Check an ACCESS_REG reply and copy its data out; a non-zero mlx5
  * status becomes one message naming it and the syndrome.

@@ -36,13 +36,17 @@ static struct mstreg_dev *to_m(struct reg_dev *dev)
 }
 
 /* The -d argument for a handle: the PCI function it names, as pccbench
- * resolves every form (pci/BDF, mlx5_0/1, a netdev; discover.h), so
- * mstreg opens the function pccbench checked; paths and mstflint's own
- * pciconf-, lid-, ibdr- names go as they are.
+ * resolves every form (pci/BDF, mlx5_0/1, a netdev, an MST name with or
+ * without /dev/mst/; discover.h), so mstreg opens the function pccbench
+ * checked (Debian's mstreg cannot open /dev/mst/ names without NVIDIA's
+ * mst driver); other paths and mstflint's own pciconf-, lid-, ibdr-
+ * names go as they are.
  */
 static int mstreg_device_arg(const char *spec, char *buf, size_t len,
 			     struct pcb_err *err)
 {
+	if (!strncmp(spec, "/dev/mst/mt", 11))	/* the function it names */
+		return pcb_resolve_pci(spec, buf, len, err);
 	if (spec[0] == '/' || !strncmp(spec, "pciconf-", 8) ||
 	    !strncmp(spec, "lid-", 4) || !strncmp(spec, "ibdr-", 5)) {
 		snprintf(buf, len, "%s", spec);
@@ -460,6 +464,34 @@ int mstreg_command_line(const char *prog, const char *device,
 	return 0;
 }
 
+/* mstflint's lock (mtcr_ul: flock on /tmp/mstflint_lockfiles/BDF_config,
+ * 4096 non-blocking tries) lost to another mstflint tool on the device:
+ * it says so with perror, then fails with an unrelated -E- line.
+ */
+static bool lock_lost(const struct run_result *r)
+{
+	static const char sign[] = "failed to perform lock operation";
+
+	return (r->err && strstr(r->err, sign)) ||
+	       (r->out && strstr(r->out, sign));
+}
+
+/* Tries of one mstreg run that lost mstflint's lock: the waits between
+ * them double from 10 ms (about 1.3 s in all).
+ */
+#define MST_LOCK_TRIES 8
+
+/* Wait ms, or less when stop is raised; whether to go on. */
+static bool lock_backoff(int ms, volatile sig_atomic_t *stop)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		if (stop && *stop)
+			return false;
+	return !(stop && *stop);
+}
+
 static int m_access(struct reg_dev *dev, enum reg_method method,
 		    uint32_t reg_id, uint8_t *buf, size_t len,
 		    uint32_t *status, struct pcb_err *err)
@@ -470,7 +502,7 @@ static int m_access(struct reg_dev *dev, enum reg_method method,
 	struct mstreg_argv a;
 	struct run_result r;
 	size_t n = 0;
-	int rc;
+	int rc, tries, waited = 0;
 
 	*status = 0;
 	if (!l || reg_id != l->id || len < l->size)
@@ -480,10 +512,27 @@ static int m_access(struct reg_dev *dev, enum reg_method method,
 	rc = mstreg_build_argv(&a, m->prog, m->device, l, method, buf, err);
 	if (rc)
 		return rc;
-	m->runs++;
-	rc = run_prog(a.argv, NULL, m->timeout_ms, m->stop, &r, err);
-	if (rc)
-		return rc;
+	for (tries = 1;; tries++) {
+		m->runs++;
+		rc = run_prog(a.argv, NULL, m->timeout_ms, m->stop, &r, err);
+		if (rc)
+			return rc;
+		if (!lock_lost(&r))
+			break;
+		run_result_free(&r);
+		if (tries == MST_LOCK_TRIES)
+			return pcb_error(err, PCB_E_BUSY, "%s: mstreg could not "
+					 "take mstflint's lock on %s (another "
+					 "mstflint tool, e.g. mstreg, mlxreg, "
+					 "mstconfig or mlxlink, holds "
+					 "/tmp/mstflint_lockfiles/%s_config); "
+					 "%d tries over %.1f s", dev->name,
+					 m->device, m->device, tries,
+					 waited / 1000.0);
+		if (!lock_backoff(10 << (tries - 1), m->stop))
+			return pcb_error(err, PCB_E_INTR, "interrupted");
+		waited += 10 << (tries - 1);
+	}
 	if (r.status || mst_error(&r, emsg, sizeof(emsg))) {
 		if (mst_error(&r, emsg, sizeof(emsg)))
 			rc = pcb_error(err, PCB_E_DEVICE, "%s: mstreg: %s",

@@ -99,6 +99,7 @@ int ppcc_init(struct ppcc *p, struct reg_dev *dev, struct adb_reg *layout,
 	p->pnat = 0;
 	p->sl_mask = PPCC_ALL_SLS;
 	p->sl_support = -1;
+	p->sl_all = PPCC_ALL_SLS;
 	return 0;
 }
 
@@ -294,12 +295,19 @@ int ppcc_algo_info(struct ppcc *p, unsigned slot, uint32_t *algo_num,
 	return 0;
 }
 
-/* enable: counters on or not; trace off (pccbench has no trace). */
+void ppcc_keep(struct ppcc *p, const struct ppcc_status *st)
+{
+	p->keep_cen = st->counter_en;
+	p->keep_trace = st->trace_en;
+}
+
+/* enable: counters on or not; trace as it was. */
 enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
 				bool counters, uint8_t *buf)
 {
 	const struct ppcc_rw rw = { .counter_en = counters,
-				    .sl_bitmask = p->sl_mask };
+				    .sl_bitmask = p->sl_mask,
+				    .trace_en = p->keep_trace };
 
 	ppcc_request(p, PPCC_ENABLE, slot, 0, &rw, buf);
 	return REG_SET;
@@ -308,7 +316,9 @@ enum reg_method ppcc_enable_req(const struct ppcc *p, unsigned slot,
 enum reg_method ppcc_disable_req(const struct ppcc *p, unsigned slot,
 				 uint8_t *buf)
 {
-	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask };
+	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask,
+				    .counter_en = p->keep_cen,
+				    .trace_en = p->keep_trace };
 
 	ppcc_request(p, PPCC_DISABLE, slot, 0, &rw, buf);
 	return REG_SET;
@@ -318,7 +328,9 @@ enum reg_method ppcc_param_set_req(const struct ppcc *p, unsigned slot,
 				   unsigned index, uint32_t value,
 				   uint8_t *buf)
 {
-	const struct ppcc_rw rw = { .value = value, .sl_bitmask = p->sl_mask };
+	const struct ppcc_rw rw = { .value = value, .sl_bitmask = p->sl_mask,
+				    .counter_en = p->keep_cen,
+				    .trace_en = p->keep_trace };
 
 	ppcc_request(p, PPCC_PARAM_SET, slot, index, &rw, buf);
 	return REG_SET;
@@ -363,6 +375,7 @@ int ppcc_status(struct ppcc *p, unsigned slot, struct ppcc_status *st,
 		return rc;
 	st->enabled = ppcc_get(p, PF_VALUE, buf) != 0;
 	st->counter_en = ppcc_get(p, PF_COUNTER_EN, buf) != 0;
+	st->trace_en = ppcc_get(p, PF_TRACE_EN, buf) != 0;
 	st->sl_support = ppcc_get(p, PF_SL_SUPPORT, buf) != 0;
 	st->sls = ppcc_get(p, PF_SL_MASK, buf) & PPCC_ALL_SLS;
 	return 0;
@@ -382,6 +395,18 @@ int ppcc_enable_status(struct ppcc *p, unsigned slot, bool *enabled,
 	return 0;
 }
 
+bool ppcc_sl_state(const struct ppcc *p, const struct ppcc_status *st,
+		   bool enable, bool *enabled)
+{
+	uint32_t want = p->sl_mask == PPCC_ALL_SLS ? p->sl_all : p->sl_mask;
+
+	*enabled = st->enabled;
+	if (!st->sl_support || (st->sls != 0) != st->enabled)
+		return false;
+	*enabled = enable ? (st->sls & want) == want : (st->sls & want) != 0;
+	return true;
+}
+
 int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
 		      bool *enabled, bool *counter_en, struct pcb_err *err)
 {
@@ -390,11 +415,7 @@ int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
 
 	if (rc)
 		return rc;
-	*enabled = st.enabled;
-	if (st.sl_support && enable)
-		*enabled = (st.sls & p->sl_mask) == p->sl_mask;
-	else if (st.sl_support)
-		*enabled = (st.sls & p->sl_mask) != 0;
+	ppcc_sl_state(p, &st, enable, enabled);
 	if (counter_en)
 		*counter_en = st.counter_en;
 	return 0;
@@ -598,7 +619,9 @@ int ppcc_counters(struct ppcc *p, unsigned slot, bool clear, uint32_t *vals,
 int ppcc_bulk_set(struct ppcc *p, unsigned slot, const uint32_t *vals,
 		  size_t n, struct pcb_err *err)
 {
-	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask };
+	const struct ppcc_rw rw = { .sl_bitmask = p->sl_mask,
+				    .counter_en = p->keep_cen,
+				    .trace_en = p->keep_trace };
 	uint8_t buf[PPCC_SIZE + 4];
 	size_t i;
 

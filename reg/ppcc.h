@@ -5,14 +5,16 @@
  * disable, set, bulk set) are sent with method SET; queries, including the
  * get-and-clear ones, with method GET so their reply can be read.
  * Every write names each read-write field (value, sl_bitmask, counter_en,
- * trace_en) with the value pccbench wants, zero included: mstreg reads
- * the register before it writes and keeps what it read in any field it
- * is not given, fwctl sends the buffer as built; given every field, both
- * write the same register.
+ * trace_en), zero included: mstreg reads the register before it writes
+ * and keeps what it read in any field it is not given, fwctl sends the
+ * buffer as built; given every field, both write the same register.  A
+ * write changes only what its operation needs: counter_en and trace_en
+ * go as the slot's enable status last gave them (ppcc_keep; 0 before
+ * any), except an enable's counter_en, which is what the enable asks.
  * Service levels: a write's sl_bitmask is sl_mask, all 16 SLs unless a
  * command narrows it (algo enable/disable ... sl LIST); the register
- * database says only the SLs whose bits are set are configured, so a
- * write with 0 would configure none.  Queries carry 0: mstreg's --get
+ * database says only the SLs whose bits are set are configured.  Queries
+ * carry 0: mstreg's --get
  * takes no data field, and a query must mean the same on every backend.
  * Every reply (whatever the transport) must echo the request's cmd_type
  * and index fields (local_port, lp_msb, pnat, algo_slot,
@@ -74,6 +76,11 @@ struct ppcc {
 	uint32_t pnat;
 	uint32_t sl_mask;	/* the SLs writes configure (PPCC_ALL_SLS) */
 	int sl_support;		/* sl_bitmask_support last replied; -1 */
+	uint32_t sl_all;	/* the SLs an enable on all gave (a port
+				 * with fewer SLs); PPCC_ALL_SLS */
+	bool sl_said;		/* the per-SL fallback was said */
+	uint32_t keep_cen;	/* counter_en, trace_en a write sends */
+	uint32_t keep_trace;
 };
 
 #define PPCC_ALL_SLS	0xffffu
@@ -82,6 +89,7 @@ struct ppcc {
 struct ppcc_status {
 	bool enabled;		/* on some SL */
 	bool counter_en;
+	bool trace_en;
 	bool sl_support;	/* the device reports SLs: sls means that */
 	uint32_t sls;		/* the SLs it runs on */
 };
@@ -153,9 +161,17 @@ int ppcc_status(struct ppcc *p, unsigned slot, struct ppcc_status *st,
 		struct pcb_err *err);
 /* Enable status as an enable (enable) or a disable on p->sl_mask sees it:
  * *enabled is whether the slot runs on every SL of the mask (enable) or
- * on any (disable), so *enabled == enable says the write is done; on a
- * device that does not report SLs, the enable bit.
+ * on any (disable), so *enabled == enable says the write is done.  The
+ * enable bit where the device has no per-SL state, or one that does not
+ * follow that bit (sl_bitmask_support 0; enabled with no SL, or an SL
+ * with the bit clear): ppcc_sl_state says which.
  */
+bool ppcc_sl_state(const struct ppcc *p, const struct ppcc_status *st,
+		   bool enable, bool *enabled);
+/* The next writes keep st's counter_en and trace_en (st: the status of
+ * the slot they write).
+ */
+void ppcc_keep(struct ppcc *p, const struct ppcc_status *st);
 int ppcc_enable_state(struct ppcc *p, unsigned slot, bool enable,
 		      bool *enabled, bool *counter_en, struct pcb_err *err);
 int ppcc_num_params(struct ppcc *p, unsigned slot, uint32_t *n,

@@ -9,6 +9,7 @@
 #include <libxml/parser.h>
 
 #include "cli.h"
+#include "fwctl.h"
 
 /* The one global: the number of SIGINT/SIGTERM when one came, polled by
  * long commands (the REPL tells them apart at its prompt).
@@ -43,6 +44,10 @@ static void usage(FILE *fp)
 	      "      --mstreg PATH  mstflint's mstreg or MFT's mlxreg\n"
 	      "      --timeout MS   for each mstreg run (default 10000)\n"
 	      "      --read-only    refuse every register write\n"
+	      "      --fwctl-scope S  configuration (default), debug-write or\n"
+	      "                     debug-write-full: the widest fwctl scope a\n"
+	      "                     write may use (the debug ones taint the\n"
+	      "                     kernel)\n"
 	      "      --telemetry T  doca, native or none: who serves diag,\n"
 	      "                     retx and pcc on a real NIC (default: DOCA\n"
 	      "                     for diag and retx where installed, PPCC\n"
@@ -109,6 +114,7 @@ static int parse_opts(int argc, char **argv, struct session *s,
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "read-only", no_argument, NULL, 'R' },
 		{ "telemetry", required_argument, NULL, 'E' },
+		{ "fwctl-scope", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -116,6 +122,9 @@ static int parse_opts(int argc, char **argv, struct session *s,
 	static const char *const backends[] = { "sim", "mstreg", "fwctl",
 						NULL };
 	static const char *const tels[] = { "doca", "native", "none", NULL };
+	/* FWCTL_RPC_CONFIGURATION, DEBUG_WRITE, DEBUG_WRITE_FULL */
+	static const char *const scopes[] = { "configuration", "debug-write",
+					      "debug-write-full", NULL };
 	char *end;
 	long v;
 	int c;
@@ -165,6 +174,15 @@ static int parse_opts(int argc, char **argv, struct session *s,
 			if (!one_of("telemetry", optarg, tels))
 				return 1;
 			set_str(&s->telemetry, optarg);
+			break;
+		case 'S':
+			if (!one_of("fwctl-scope", optarg, scopes))
+				return 1;
+			s->fwctl_scope = !strcmp(optarg, "configuration") ?
+					 FWCTL_RPC_CONFIGURATION :
+					 !strcmp(optarg, "debug-write") ?
+					 FWCTL_RPC_DEBUG_WRITE :
+					 FWCTL_RPC_DEBUG_WRITE_FULL;
 			break;
 		case 'T':
 			v = strtol(optarg, &end, 10);

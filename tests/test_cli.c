@@ -478,6 +478,145 @@ static void test_complete(void **state)
 	sess_release(&s);
 }
 
+/* Issue 37.3: firmware with SLs 0-7 only, and firmware without per-SL
+ * state (sl_bitmask_support 0, enable status's sl_bitmask 0 whatever the
+ * enable bit says): enable, disable, debug on/off, counters and journal
+ * restore all work, checked by the enable bit, and say so.
+ */
+static void test_sl_models(void **state)
+{
+	static const char *const names[] = { "sim:sl8", "sim:slnone",
+					      "sim:slstale" };
+	static const enum simfw_sl_model models[] = {
+		SIMFW_SL_8, SIMFW_SL_NONE, SIMFW_SL_STALE };
+	static const char *const said[] = {	/* at the first enable */
+		"warning: slot 2: enabled on all SLs, the device reports SLs "
+		"0-7: taken as every SL it has (its enable bit is set)\n",
+		"warning: sim:slnone: no per-SL state (sl_bitmask_support 0): "
+		"enable and disable checked by the enable bit\n",
+		"warning: sim:slstale: its sl_bitmask does not follow the "
+		"enable bit: enable and disable checked by the enable bit\n",
+	};
+	static const char *const lines[] = {
+		"algo enable 2", "algo disable 2", "algo debug on",
+		"counter show", "algo debug off", "algo enable 2 counters",
+		"journal restore",
+	};
+	char out[8192];
+	size_t k, i;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		struct session s;
+		bool en, cen;
+
+		sess_init(&s, names[k]);
+		assert_int_equal(sess_device(&s), 0);
+		assert_int_equal(simfw_set_sl_model(simfw_of(s.dev),
+						    models[k]), 0);
+		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			if (run_out(&s, lines[i], out, sizeof(out)))
+				fail_msg("%s: '%s': %s", names[k], lines[i],
+					 errbuf);
+			else if (!i)
+				assert_string_equal(errbuf, said[k]);
+		/* restored: slot 2 off, slot 0 on and active */
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 2, &en, &cen,
+						    &s.err), 0);
+		assert_false(en || cen);
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 0, &en, NULL,
+						    &s.err), 0);
+		assert_true(en);
+		assert_int_equal(ppcc_enable_status(&s.ppcc, 1, &en, NULL,
+						    &s.err), 0);
+		assert_false(en);
+		sess_release(&s);
+	}
+}
+
+/* Issue 37.4 and 37.5: a param write sends counter_en and trace_en as the
+ * slot has them (someone's trace, the debug counters); `algo enable N`
+ * on a counting slot turns its counters off; the dry run prints exactly
+ * the writes the run makes (none where there is nothing to do).
+ */
+static void test_writes_keep(void **state)
+{
+	struct session s;
+	struct ppcc_status st;
+	char out[8192];
+
+	(void)state;
+	sess_init(&s, "sim:keep");
+	assert_int_equal(sess_device(&s), 0);
+	assert_int_equal(run(&s, "algo debug on"), 0);
+	s.ppcc.keep_trace = 1;		/* another tool's trace on slot 1 */
+	assert_int_equal(ppcc_enable(&s.ppcc, 1, true, &s.err), 0);
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "param set slot 1 ALPHA 0.3", out,
+				 sizeof(out)), 0);
+	assert_non_null(strstr(out, "--op cmd_type=8 --set value=19661,"
+			       "sl_bitmask=65535,counter_en=1,trace_en=1 "));
+	s.dry_run = false;
+	assert_int_equal(run(&s, "param set slot 1 ALPHA 0.3"), 0);
+	assert_string_equal(errbuf, "");
+	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_true(st.enabled && st.counter_en && st.trace_en);
+	/* enable without counters: counters off, trace kept */
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "algo enable 1", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "--op cmd_type=1 --set value=0,"
+			       "sl_bitmask=65535,counter_en=0,trace_en=1 "));
+	s.dry_run = false;
+	assert_int_equal(run(&s, "algo enable 1"), 0);
+	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_true(st.enabled && !st.counter_en && st.trace_en);
+	/* nothing to do: the dry run prints no write */
+	s.dry_run = true;
+	assert_int_equal(run_out(&s, "algo enable 1", out, sizeof(out)), 0);
+	assert_null(strstr(out, "mstreg"));
+	s.dry_run = false;
+	sess_release(&s);
+}
+
+/* Issue 37.13: BW_G is the device's (auto-configured from the link
+ * speed): `param reset all`, a profile and a bulk set leave it alone;
+ * naming it writes it.
+ */
+static void test_bw_g_kept(void **state)
+{
+	struct session s;
+	unsigned long sets;
+	uint32_t v;
+
+	(void)state;
+	sess_init(&s, "sim:bwg");
+	assert_int_equal(sess_device(&s), 0);
+	assert_int_equal(run(&s, "profile save p400"), 0);
+	/* the port came up at 200G: the device set BW_G */
+	assert_int_equal(ppcc_param_set(&s.ppcc, 0, 0, 200, &s.err), 0);
+	assert_int_equal(run(&s, "param reset all"), 0);
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 200);
+	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
+	assert_int_equal(run(&s, "param set ALPHA 0.2 MAX_DEC 0.4"), 0);
+	sets = s.dev->n_set;	/* one set each, no bulk set of BW_G */
+	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
+	assert_int_equal(s.dev->n_set - sets, 2);
+	assert_int_equal(run(&s, "profile apply p400"), 0);
+	assert_non_null(strstr(errbuf, "warning: profile: slot 0 BW_G is set "
+			       "by the device from the link speed; the "
+			       "profile's value is not written"));
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 200);
+	/* named, it is written (one bulk set: BW_G is among them) */
+	sets = s.dev->n_set;
+	assert_int_equal(run(&s, "param set BW_G 400g ALPHA 0.2"), 0);
+	assert_int_equal(s.dev->n_set - sets, 1);
+	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(v, 400);
+	sess_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +626,9 @@ int main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_complete),
+		cmocka_unit_test(test_sl_models),
+		cmocka_unit_test(test_writes_keep),
+		cmocka_unit_test(test_bw_g_kept),
 	};
 
 	tu_private_state();

@@ -281,6 +281,80 @@ static void test_hostctr_view(void **state)
 	rmdir(sys);
 }
 
+/* Write text into dir/name (replacing it: the same file, re-read). */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[700];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* Issue 37.10: hw_counters/lifespan is a setting, not a counter; the
+ * 32-bit Q-counters wrap at 2^32 and read on as 64-bit counts.
+ */
+static void test_hostctr_q32(void **state)
+{
+	char sys[] = "/tmp/pccb-q32-XXXXXX", hw[600], cmd[700];
+	struct pcb_err err = { 0 };
+	struct hostctr h;
+	uint64_t v[8];
+	int oos, cnp;
+
+	(void)state;
+	assert_non_null(mkdtemp(sys));
+	snprintf(hw, sizeof(hw), "%s/class/infiniband/mlx5_9/ports/1/"
+		 "hw_counters", sys);
+	{	/* mkdir -p */
+		char *p = hw + strlen(sys) + 1;
+
+		while ((p = strchr(p, '/'))) {
+			*p = '\0';
+			mkdir(hw, 0700);
+			*p++ = '/';
+		}
+		assert_int_equal(mkdir(hw, 0700), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "%s/class/infiniband/mlx5_9/device", sys);
+	assert_int_equal(symlink("../../../devices/0000:0e:00.0", cmd), 0);
+	put(hw, "lifespan", "10\n");
+	put(hw, "out_of_sequence", "4294967290\n");
+	put(hw, "np_cnp_sent", "7\n");
+	setenv("PCCBENCH_SYSFS", sys, 1);
+	assert_int_equal(hostctr_open(&h, "mlx5_9", &err), 0);
+	assert_int_equal(h.n, 2);		/* no lifespan */
+	assert_int_equal(hostctr_find(&h, "lifespan"), -1);
+	oos = hostctr_find(&h, "out_of_sequence");
+	cnp = hostctr_find(&h, "np_cnp_sent");
+	assert_true(oos >= 0 && cnp >= 0);
+	assert_int_equal(hostctr_read(&h, v, h.n, &err), 0);
+	assert_int_equal(v[oos], 4294967290ULL);
+	put(hw, "out_of_sequence", "5\n");	/* 11 more: wrapped */
+	put(hw, "np_cnp_sent", "3\n");		/* 64-bit: went back */
+	assert_int_equal(hostctr_read(&h, v, h.n, &err), 0);
+	assert_int_equal(v[oos], 4294967301ULL);
+	assert_int_equal(v[cnp], 3);
+	put(hw, "out_of_sequence", "4294967296\n");	/* not 32-bit */
+	assert_int_equal(hostctr_read(&h, v, h.n, &err), 0);
+	assert_true(v[oos] == UINT64_MAX);
+	put(hw, "out_of_sequence", "2\n");	/* from 5: a reset */
+	assert_int_equal(hostctr_read(&h, v, h.n, &err), 0);
+	assert_int_equal(v[oos], 2);
+	hostctr_close(&h);
+	unsetenv("PCCBENCH_SYSFS");
+	snprintf(cmd, sizeof(cmd), "%s/class/infiniband/mlx5_9/device", sys);
+	unlink(cmd);
+	tu_rm_dir(hw);
+	while (strlen(hw) > strlen(sys)) {	/* rmdir -p */
+		*strrchr(hw, '/') = '\0';
+		rmdir(hw);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_same_count_other_names),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_hostctr_view),
+		cmocka_unit_test(test_hostctr_q32),
 	};
 
 	return cmocka_run_group_tests_name("ethtool", tests, NULL, NULL);

@@ -245,15 +245,20 @@ static void test_sl_bitmask(void **state)
 	assert_int_equal(ppcc_enable_state(&f->p, 2, false, &en, &cen,
 					   &f->err), 0);
 	assert_true(en);
-	/* a set whose mask names no SL configures none */
+	/* a set whose mask names no SL configures every SL (seed 004's
+	 * writes name none) */
 	f->p.sl_mask = 0;
 	assert_int_equal(ppcc_enable(&f->p, 3, false, &f->err), 0);
+	assert_int_equal(ppcc_status(&f->p, 3, &st, &f->err), 0);
+	assert_true(st.enabled);
+	assert_int_equal(st.sls, 0xffff);
+	assert_int_equal(ppcc_disable(&f->p, 3, &f->err), 0);
 	assert_int_equal(ppcc_status(&f->p, 3, &st, &f->err), 0);
 	assert_false(st.enabled);
 	assert_int_equal(ppcc_param_set(&f->p, 0, 1, 19661, &f->err), 0);
 	assert_int_equal(ppcc_param_get(&f->p, 0, 1, &v, &f->err), 0);
-	assert_int_equal(v, 6553);
-	assert_int_equal(ppcc_disable(&f->p, 2, &f->err), 0);
+	assert_int_equal(v, 19661);
+	assert_int_equal(ppcc_param_set(&f->p, 0, 1, 6553, &f->err), 0);
 	assert_int_equal(ppcc_status(&f->p, 2, &st, &f->err), 0);
 	assert_int_equal(st.sls, 0x28);
 	/* counters go with the last SL a slot runs on */

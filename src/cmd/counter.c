@@ -193,6 +193,7 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	struct tbl t;
 	bool rtt;
 	int rc;
+	bool ztr;
 
 	rc = counter_slot(s, argc, argv, &slot, &v);
 	if (rc)
@@ -247,16 +248,24 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 		x.max = -1;
 	rtt = x.sum >= 0 && x.num >= 0 && (size_t)x.num < n &&
 	      (size_t)x.sum < n;
+	/* ZTR-RTT's RTT (ns) and rate (fxp20 of line rate) units are the
+	 * reconstruction's assumption: no NVIDIA document gives them */
+	ztr = v->desc && !strcmp(v->desc->name, "ztr_rtt");
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_u64(&s->out, "slot", slot);
 		out_str(&s->out, "algo", v->name);
+		if (ztr)
+			out_str(&s->out, "units_assumed", "RTT counters in ns, "
+				"rates in fxp20 of line rate");
 		tbl_print(&t, &s->out, "counters");
 		if (rtt)
 			show_rtt(s, v, &x, vals, slot);
 		out_obj_end(&s->out);
 	} else {
-		fprintf(s->out.fp, "slot %u: %s\n", slot, v->name);
+		fprintf(s->out.fp, "slot %u: %s%s\n", slot, v->name, ztr ?
+			" (units assumed: RTT in ns, rates in fxp20 of line "
+			"rate)" : "");
 		tbl_print(&t, &s->out, NULL);
 		if (rtt)
 			show_rtt(s, v, &x, vals, slot);

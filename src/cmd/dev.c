@@ -247,17 +247,6 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* mstconfig, or mlxconfig beside MFT's mlxreg; $PCCBENCH_MSTCONFIG wins. */
-static const char *nvc_prog(const struct session *s)
-{
-	const char *env = getenv("PCCBENCH_MSTCONFIG"), *base;
-
-	if (env && *env)
-		return env;
-	base = s->mstreg_prog ? strrchr(s->mstreg_prog, '/') : NULL;
-	base = base ? base + 1 : s->mstreg_prog;
-	return base && !strcmp(base, "mlxreg") ? "mlxconfig" : "mstconfig";
-}
 
 /* The PPCC slots as they run now: one row per slot that has an algo. */
 static int nvc_running(struct session *s, struct tbl *t)
@@ -305,7 +294,7 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 		{ "current", "CURRENT", 0 }, { "next_boot", "NEXT_BOOT", 0 },
 		{ "pending", "PENDING", 0 },
 	};
-	const char *prog = nvc_prog(s), *who;
+	const char *prog = dev_nvc_prog(s), *who;
 	struct out *o = &s->out;
 	struct nvc_query q = { 0 };
 	struct tbl run, nv;

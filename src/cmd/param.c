@@ -473,7 +473,9 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 		return rc;
 	if (argc - used == 1 && !strcasecmp(argv[used], "all")) {
 		for (k = 0; k < v->nparams; k++) {
-			if (v->params[k].info.prm != ALGO_PERM_RW)
+			/* BW_G: the device's, from the link speed */
+			if (v->params[k].info.prm != ALGO_PERM_RW ||
+			    sess_param_auto(v->params[k].info.name))
 				continue;
 			memset(&w[n], 0, sizeof(w[n]));
 			w[n].index = (unsigned)k;

@@ -434,6 +434,15 @@ static int apply_plan(struct session *s, const struct profile *pr,
 					  "written", ps->slot, ps->p[k].name);
 				continue;
 			}
+			if (sess_param_auto(ps->p[k].name)) {
+				sess_warn(s, "profile: slot %u %s is set by the "
+					  "device from the link speed; the "
+					  "profile's value is not written ('param "
+					  "set slot %u %s' writes one)",
+					  ps->slot, ps->p[k].name, ps->slot,
+					  ps->p[k].name);
+				continue;
+			}
 			if (check) {
 				const struct param_view *p =
 					view_of(s, ps->slot, ps->p[k].name);
@@ -738,12 +747,18 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 	}
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		const struct pslot *ps = &pr->s[i];
+		struct ppcc_status st;
 		uint8_t buf[PPCC_SIZE];
 		enum reg_method m;
 		char *line = NULL;
 
+		/* counter_en, trace_en: as the slot has them now */
+		rc = ppcc_status(&s->ppcc, ps->slot, &st, &s->err);
+		if (!rc)
+			ppcc_keep(&s->ppcc, &st);
 		for (k = 0; !rc && k <= ps->nparams; k++) {
-			if (k < ps->nparams && ps->p[k].ro)
+			if (k < ps->nparams && (ps->p[k].ro ||
+			    sess_param_auto(ps->p[k].name)))
 				continue;	/* never written */
 			if (k < ps->nparams)
 				m = ppcc_param_set_req(&s->ppcc, ps->slot,

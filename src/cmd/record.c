@@ -38,6 +38,11 @@ static int save_meta(struct session *s, struct recorder *r,
 	dev_meta(s, fp);
 	if (r->prio >= 0)
 		fprintf(fp, ",\"prio\":%d", r->prio);
+	if (r->kidx[REC_K_SUM] >= 0 || r->kidx[REC_K_MIN_RATE] >= 0)
+		/* ZTR-RTT's units: the reconstruction's assumption */
+		fputs(",\"units_assumed\":\"avg_rtt, min_rtt, max_rtt in ns; "
+		      "min_rate, max_rate in % of line rate (ZTR-RTT's "
+		      "counters, fxp20)\"", fp);
 	if (r->retx) {	/* what each retx_bin_N column covers, in ps */
 		uint64_t u = tel_retx_unit_ps(r->retx_cfg.unit), lo, hi;
 		uint32_t i;
@@ -266,9 +271,12 @@ int cmd_record(struct session *s, int argc, char **argv)
 		out_field_str(o, "series", "series %s: ", q.name);
 		out_field_u64(o, "points", "%llu points x ", ser->nrows);
 		out_field_u64(o, "columns", "%llu columns, ", ser->ncols);
-		out_text(o, "%s every %s -> ",
+		out_text(o, "%s every %s ",
 			 pcb_format_duration(done_ps, a, sizeof(a)),
 			 pcb_format_duration(q.every, b, sizeof(b)));
+		/* what the device managed: a slow backend stretches it */
+		out_field_real(o, "achieved_interval_s", "(achieved: every "
+			       "%.3g s) -> ", r.achieved_ps / 1e12);
 		out_field_str(o, "file", "%s\n", q.path);
 		out_obj_end(o);
 	}

@@ -11,6 +11,7 @@
 
 #include "paths.h"
 #include "dev_impl.h"
+#include "discover.h"
 #include "fwctl.h"
 #include "out.h"
 #include "host/hostctr.h"
@@ -205,7 +206,7 @@ static void doca_names(struct device *d, const char **pci, char *ib,
 	const char *id = d->s->devid, *name = d->s->devname;
 
 	*pci = strchr(id, ':') && strchr(id, '.') ? id : NULL;
-	snprintf(ib, len, "%s", !strncmp(name, "mlx5_", 5) ? name : "");
+	snprintf(ib, len, "%s", pcb_is_rdma_handle(name) ? name : "");
 	if (strchr(ib, '/'))
 		*strchr(ib, '/') = '\0';
 }
@@ -417,9 +418,9 @@ static int nic_diag_sources(struct device *d, uint64_t v[DS_COUNT],
 {
 	struct nic_device *n = nic_of(d);
 	const char *why = tel_none(d, 0, TDOCA_F_DIAG);
-	uint8_t buf[16 + 8 * DIAG_MAX_IDS];
 	struct diag_sample smp;
-	uint32_t got = 0, i;
+	uint32_t got = 0, i, size = 0, need;
+	uint8_t *buf;
 	int rc, src;
 
 	if (why)
@@ -427,13 +428,30 @@ static int nic_diag_sources(struct device *d, uint64_t v[DS_COUNT],
 	memset(v, 0, DS_COUNT * sizeof(*v));
 	if (!n->wdev)	/* nothing watched yet */
 		return 0;
-	rc = tel_diag_query(&n->watch, buf, 1, &got);
-	if (rc && rc != TEL_SKIPPED)
+	/* a sample as big as DOCA says it is: a later DOCA may add
+	 * fields; the values decoded must lie within it */
+	rc = tel_diag_sample_size(&n->watch, &size);
+	if (rc)
 		return tel_fail(err, rc, "record: diag data IDs", NULL);
-	if (got != 1)
-		return tel_fail(err, TEL_EMPTY, "record: diag data IDs",
+	need = n->watch.cfg.format == 0 ? 8 + 24 * n->watch.nids :
+	       16 + (n->watch.cfg.format == 1 ? 8 : 4) * n->watch.nids;
+	if (size < need || size > 1u << 20)
+		return pcb_error(err, PCB_E_DEVICE, "record: DOCA's diag "
+				 "sample is %u bytes; its %u values need %u",
+				 size, n->watch.nids, need);
+	buf = malloc(size);
+	if (!buf)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	rc = tel_diag_query(&n->watch, buf, 1, &got);
+	if ((rc && rc != TEL_SKIPPED) || got != 1) {
+		free(buf);
+		return rc && rc != TEL_SKIPPED ?
+		       tel_fail(err, rc, "record: diag data IDs", NULL) :
+		       tel_fail(err, TEL_EMPTY, "record: diag data IDs",
 				" (DOCA gave no on-demand sample)");
+	}
 	tel_diag_decode(&n->watch, buf, &smp);
+	free(buf);
 	for (i = 0; i < n->watch.nids; i++) {
 		src = diag_dev_source(n->watch.ids[i]);
 		if (src >= 0)

@@ -9,6 +9,7 @@
 #include "dev_impl.h"
 #include "discover.h"
 #include "fwctl.h"
+#include "mstconfig.h"
 #include "mstreg.h"
 #include "sim/firmware.h"
 #include "units.h"
@@ -35,9 +36,14 @@ void dev_identity(const char *devname, char *out, size_t len)
 {
 	char bdf[32];
 
+	unsigned port = pcb_handle_port(devname);
+
 	if (simulated_name(devname))
 		snprintf(out, len, "sim:%s", strchr(devname, ':') ?
 			 strchr(devname, ':') + 1 : "default");
+	else if (!pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL) &&
+		 port != 1)	/* (PCI function, local_port) */
+		snprintf(out, len, "%s-p%u", bdf, port);
 	else if (!pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
 		snprintf(out, len, "%s", bdf);
 	else
@@ -86,6 +92,8 @@ static int open_transport(struct session *s, struct adb_reg *layout,
 		}
 	}
 	rc = reg_dev_open(&s->dev, ops, s->devname, spec, &s->err);
+	if (!rc)	/* no tainting scope unless allowed */
+		fwctl_allow_scope(s->dev, s->fwctl_scope);
 	if (!rc && ops == &mstreg_backend_ops) {
 		int t = s->timeout_ms > 0 ? s->timeout_ms : 10000;
 
@@ -104,6 +112,76 @@ static int attach(struct session *s)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	s->device->s = s;
 	return 0;
+}
+
+const char *dev_nvc_prog(const struct session *s)
+{
+	const char *env = getenv("PCCBENCH_MSTCONFIG"), *base;
+
+	if (env && *env)
+		return env;
+	base = s->mstreg_prog ? strrchr(s->mstreg_prog, '/') : NULL;
+	base = base ? base + 1 : s->mstreg_prog;
+	return base && !strcmp(base, "mlxreg") ? "mlxconfig" : "mstconfig";
+}
+
+/* mstconfig's INTERNAL_CPU_MODEL of bdf ("EMBEDDED_CPU(1)": DPU mode)
+ * into mode, "" when it does not say.
+ */
+static void cpu_model(struct session *s, const char *bdf, char *mode,
+		      size_t len)
+{
+	struct nvc_query q;
+	size_t i;
+
+	memset(&q, 0, sizeof(q));
+	mode[0] = '\0';
+	if (nvc_run(dev_nvc_prog(s), bdf, s->timeout_ms, s->stop, &q, NULL))
+		return;
+	for (i = 0; i < q.n; i++)
+		if (!strcmp(q.p[i].name, "INTERNAL_CPU_MODEL"))
+			snprintf(mode, len, "%s", q.p[i].val[NVC_CURRENT] ?
+				 q.p[i].val[NVC_CURRENT] :
+				 q.p[i].val[NVC_NEXT] ? q.p[i].val[NVC_NEXT] :
+				 "");
+	nvc_release(&q);
+}
+
+int dev_owner_check(struct session *s)
+{
+	uint32_t info[PPCC_SLOTS];
+	struct pcb_err e = { 0 };
+	char bdf[32], mode[64];
+	const char *model;
+	bool vf;
+	long id;
+
+	if (simfw_of(s->dev) ||
+	    pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL))
+		return 0;
+	id = pcb_pci_device_id(bdf);
+	model = id < 0 ? NULL : pcb_nic_model((uint16_t)id, &vf);
+	if (!model || !strstr(model, "BlueField") ||
+	    pcb_nic_kind((uint16_t)id) != PCB_FN_PF ||
+	    !ppcc_algo_info_array(&s->ppcc, info, &e))
+		return 0;	/* not one, or this host may (NIC mode, or a
+				 * privileged host) */
+	cpu_model(s, bdf, mode, sizeof(mode));
+	if (!strncmp(mode, "EMBEDDED_CPU", 12))
+		return pcb_error(&s->err, PCB_E_DEVICE, "'%s' (%s %s) is in DPU "
+				 "mode (INTERNAL_CPU_MODEL %s): its PPCC "
+				 "belongs to the Arm side, which refuses this "
+				 "host (%s); run pccbench on the DPU's Arm "
+				 "cores, or make this host privileged there "
+				 "(mstprivhost)", s->devname, model, bdf, mode,
+				 e.msg);
+	return pcb_error(&s->err, e.code ? e.code : PCB_E_DEVICE, "%s (%s %s: "
+			 "%s%s%s)", e.msg, model, bdf, *mode ?
+			 "INTERNAL_CPU_MODEL " : "in DPU mode with a "
+			 "restricted host, PPCC belongs to the Arm side; "
+			 "'mstconfig -d BDF q' says INTERNAL_CPU_MODEL "
+			 "EMBEDDED_CPU then", mode, *mode ? ", not DPU mode" :
+			 "");
 }
 
 int dev_open(struct session *s, struct adb_reg *layout)

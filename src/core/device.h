@@ -143,6 +143,15 @@ struct device {
 };
 
 /* Open the session's register transport and its device (sess_device). */
+/* mstconfig, or mlxconfig beside MFT's mlxreg; $PCCBENCH_MSTCONFIG wins. */
+const char *dev_nvc_prog(const struct session *s);
+/* A BlueField's host PF whose PPCC the host may not reach: DPU mode with a
+ * restricted host, where PPCC belongs to the Arm side.  One read says
+ * whether this host may; when refused, mstconfig's INTERNAL_CPU_MODEL
+ * says whether it is DPU mode, and the error says so.  0 for any other
+ * device.
+ */
+int dev_owner_check(struct session *s);
 int dev_open(struct session *s, struct adb_reg *layout);
 void dev_close(struct session *s);
 /* The canonical identity (sim:NAME, a PCI address) of a device name. */

@@ -134,6 +134,8 @@ int sess_device(struct session *s)
 	}
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
+	if (!rc)	/* a BlueField whose Arm side owns PPCC */
+		rc = dev_owner_check(s);
 	if (!rc) {
 		s->have_ppcc = true;
 		rc = journal_open(&s->journal, s->devid, &s->err);

@@ -49,6 +49,9 @@ struct session {
 	char *devname;
 	char *adb_path;		/* --adb FILE for reg commands */
 	char *backend;		/* --backend sim|mstreg, or NULL: by name */
+	int fwctl_scope;	/* --fwctl-scope: the widest fwctl write
+				 * scope allowed (FWCTL_RPC_*; 0 is
+				 * CONFIGURATION, which taints nothing) */
 	char *mstreg_prog;	/* --mstreg PATH */
 	int timeout_ms;		/* backend program timeout */
 	bool read_only;		/* --read-only: refuse every write */
@@ -87,7 +90,8 @@ struct session {
 	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
-	char devid[80];		/* canonical identity: sim:NAME, PCI address */
+	char devid[80];		/* canonical identity: sim:NAME, PCI address
+				 * (BDF-pN: local_port N > 1) */
 	int lock_fd;		/* the device lock's file, -1 until needed */
 	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */
@@ -156,9 +160,17 @@ struct param_write {
 	bool changed;
 };
 
-/* Write params of one slot: journal, one set (or one bulk set for several),
- * read back.  A mismatch is an error naming param, sent and read.
- * journal=false for restore, which must not add to the journal.
+/* Is this a param the firmware sets itself (seed 004: BW_G, from the
+ * link speed)?  Only a write that names it writes it: `param reset all`,
+ * profiles and bulk sets leave it alone.
+ */
+bool sess_param_auto(const char *name);
+
+/* Write params of one slot: journal, one set (or one bulk set for several,
+ * unless the bulk set would write back a sess_param_auto param not among
+ * them: then one set each), read back.  A mismatch is an error naming
+ * param, sent and read.  journal=false for restore, which must not add to
+ * the journal.
  */
 int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 		      size_t n, bool journal);

@@ -192,9 +192,33 @@ static int journal_writes(struct session *s, unsigned slot,
 	return 0;
 }
 
+bool sess_param_auto(const char *name)
+{
+	return !strcmp(name, "BW_G");
+}
+
+/* Would a bulk set write back a param the device sets itself, not one
+ * of w's?
+ */
+static bool bulk_writes_auto(const struct slot_view *v,
+			     const struct param_write *w, size_t n)
+{
+	size_t i, k;
+
+	for (k = 0; k < v->nparams; k++) {
+		if (!sess_param_auto(v->params[k].info.name))
+			continue;
+		for (i = 0; i < n && w[i].index != k; i++)
+			;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
 /* One set for one param, one bulk set for several (or one set per
- * param where the transport has no bulk set).  `vals` holds the slot's
- * current values.
+ * param where the transport has no bulk set, or where the bulk set would
+ * write back BW_G).  `vals` holds the slot's current values.
  */
 static int send_writes(struct session *s, unsigned slot,
 		       const struct slot_view *v, const struct param_write *w,
@@ -206,7 +230,8 @@ static int send_writes(struct session *s, unsigned slot,
 	if (n == 1)
 		return ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
 				      &s->err);
-	if (s->dev->ops->caps & REG_CAP_NO_BULK_SET) {
+	if ((s->dev->ops->caps & REG_CAP_NO_BULK_SET) ||
+	    bulk_writes_auto(v, w, n)) {
 		for (i = 0; i < n && !rc; i++)
 			if (w[i].changed)
 				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
@@ -254,19 +279,54 @@ static int settle_writes(struct session *s, unsigned slot,
 	return rc;
 }
 
+/* What a param write must leave as it was (counter_en, trace_en, the
+ * SLs the slot runs on) against what the device reports after it: each
+ * change said.
+ */
+static void check_kept(struct session *s, unsigned slot,
+		       const struct ppcc_status *a)
+{
+	struct pcb_err keep = s->err;
+	struct ppcc_status b;
+	char la[48], lb[48];
+
+	if (ppcc_status(&s->ppcc, slot, &b, &s->err)) {
+		sess_warn(s, "slot %u: enable status after the write: %s",
+			  slot, s->err.msg);
+		s->err = keep;
+		return;
+	}
+	if (a->counter_en != b.counter_en || a->trace_en != b.trace_en)
+		sess_warn(s, "slot %u: the param write changed counter_en %d "
+			  "-> %d, trace_en %d -> %d (sent as they were)", slot,
+			  a->counter_en, b.counter_en, a->trace_en, b.trace_en);
+	if (a->enabled != b.enabled || a->sls != b.sls) {
+		ppcc_sl_format(a->sls, la, sizeof(la));
+		ppcc_sl_format(b.sls, lb, sizeof(lb));
+		sess_warn(s, "slot %u: the param write changed where it runs: "
+			  "%s on SLs '%s' -> %s on SLs '%s'", slot,
+			  a->enabled ? "enabled" : "disabled", la,
+			  b.enabled ? "enabled" : "disabled", lb);
+	}
+}
+
 /* Read, journal, write, read back: under the device lock. */
 static int write_params_locked(struct session *s, unsigned slot,
 			       struct param_write *w, size_t n, bool journal)
 {
 	uint32_t cur[ALGO_MAX_PARAMS] = { 0 };
 	unsigned seq[ALGO_MAX_PARAMS] = { 0 };
+	struct ppcc_status st;
 	struct slot_view *v;
 	size_t i, nchanged = 0;
 	int rc, rb, bad;
 
 	rc = sess_slot_view(s, slot, &v);
+	if (!rc)	/* counter_en, trace_en go as they are */
+		rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
 	if (rc)
 		return rc;
+	ppcc_keep(&s->ppcc, &st);
 	if (n == 0 || n > v->nparams)
 		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
 	if (s->dry_run) {
@@ -303,6 +363,8 @@ static int write_params_locked(struct session *s, unsigned slot,
 		return rc;
 	rc = send_writes(s, slot, v, w, n, cur);
 	rb = settle_writes(s, slot, v, w, n, seq, !rc, &bad);
+	if (!rc && !rb)
+		check_kept(s, slot, &st);
 	if (rc || rb)
 		return rc ? rc : rb;
 	if (bad >= 0) {
@@ -335,11 +397,51 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 	return rc;
 }
 
+/* After an enable or disable: whether the device shows it done, by its
+ * per-SL state where that is there and consistent, else by the enable
+ * bit, said once a session.  A port with fewer SLs than 16 runs an enable
+ * on all on every SL it has: taken as done by the enable bit, the SLs it
+ * reported kept as "all" for the session, and said.
+ */
+static int algo_check(struct session *s, unsigned slot, bool enable,
+		      bool *en, bool *cen)
+{
+	struct ppcc *p = &s->ppcc;
+	struct ppcc_status st;
+	char list[48];
+	int rc = ppcc_status(p, slot, &st, &s->err);
+
+	if (rc)
+		return rc;
+	*cen = st.counter_en;
+	if (!ppcc_sl_state(p, &st, enable, en)) {
+		if (!p->sl_said)
+			sess_warn(s, "%s: %s: enable and disable checked by "
+				  "the enable bit", s->devname, st.sl_support ?
+				  "its sl_bitmask does not follow the enable "
+				  "bit" : "no per-SL state (sl_bitmask_support "
+				  "0)");
+		p->sl_said = true;
+		return 0;
+	}
+	if (*en != enable && enable && st.enabled &&
+	    p->sl_mask == PPCC_ALL_SLS) {
+		ppcc_sl_format(st.sls, list, sizeof(list));
+		sess_warn(s, "slot %u: enabled on all SLs, the device reports "
+			  "SLs %s: taken as every SL it has (its enable bit "
+			  "is set)", slot, list);
+		p->sl_all = st.sls;
+		*en = true;
+	}
+	return 0;
+}
+
 static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			     bool counters, bool journal)
 {
 	struct slot_view *v;
 	struct jentry e = { .kind = J_ALGO };
+	struct ppcc_status st;
 	bool en, cen, en2, cen2;
 	int rc;
 
@@ -350,6 +452,17 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		return pcb_error(&s->err, PCB_E_INVAL,
 				 "slot %u (%s) has no counters", slot,
 				 v->name);
+	/* as the device is: whether there is anything to do (an enable
+	 * sets counter_en as asked: without counters, off), and the trace
+	 * the write keeps */
+	rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
+	if (rc)
+		return rc;
+	ppcc_keep(&s->ppcc, &st);
+	ppcc_sl_state(&s->ppcc, &st, enable, &en);
+	cen = st.counter_en;
+	if (en == enable && (!enable || cen == counters))
+		return 0;	/* already so: the dry run prints nothing */
 	if (s->dry_run) {
 		uint8_t buf[PPCC_SIZE];
 
@@ -358,11 +471,6 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
 		return 0;
 	}
-	rc = ppcc_enable_state(&s->ppcc, slot, enable, &en, &cen, &s->err);
-	if (rc)
-		return rc;
-	if (en == enable && (!enable || !counters || cen))
-		return 0;	/* already so */
 	{
 		char what[200];
 
@@ -371,7 +479,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			 enable ? "enable" : "disable", slot, v->name,
 			 enable && counters ? " with counters" : "",
 			 enable ? PPCC_ENABLE : PPCC_DISABLE, en, enable, cen,
-			 enable && (counters || cen));
+			 enable && counters);
 		rc = sess_confirm(s, what);
 		if (rc)
 			return rc;
@@ -379,8 +487,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	if (journal) {
 		e.slot = slot;
 		e.old = (uint32_t)en | (uint32_t)cen << 1;
-		e.new = (uint32_t)enable | (uint32_t)(enable && (counters || cen))
-								<< 1;
+		e.new = (uint32_t)enable | (uint32_t)(enable && counters) << 1;
 		e.tx = s->tx;
 		e.undo = s->undo;
 		rc = journal_begin(s->journal, &e, &s->err);
@@ -391,9 +498,13 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
 		      ppcc_disable(&s->ppcc, slot, &s->err);
 	if (!rc)
-		rc = ppcc_enable_state(&s->ppcc, slot, enable, &en2, &cen2,
-				       &s->err);
-	if (!rc && (en2 != enable || (enable && counters && !cen2)))
+		rc = algo_check(s, slot, enable, &en2, &cen2);
+	if (!rc && en2 && enable && !counters && cen2)
+		rc = pcb_error(&s->err, PCB_E_MISMATCH, "slot %u: enabled, but "
+			       "the device kept its counters on ('algo "
+			       "disable %u' then 'algo enable %u' turns them "
+			       "off)", slot, slot, slot);
+	else if (!rc && (en2 != enable || (enable && counters && !cen2)))
 		rc = pcb_error(&s->err, PCB_E_MISMATCH,
 			       "slot %u: asked to %s%s but the device reports "
 			       "%s, counters %s", slot,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "discover.h"
+#include "fsafe.h"
 #include "host/hostctr.h"
 
 /* The last component of a sysfs link's target: ".../0000:08:00.0". */
@@ -51,7 +52,7 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 		*slash = '\0';
 	}
 	snprintf(path, sizeof(path), "%s/class/net/%s", pcb_sysfs(), name);
-	if (!pcb_is_pci_name(name) && strncmp(name, "mlx5_", 5) &&
+	if (!pcb_is_pci_name(name) && !pcb_is_rdma_handle(name) &&
 	    !stat(path, &st)) {	/* a netdev */
 		snprintf(h->netdev, sizeof(h->netdev), "%s", name);
 		snprintf(path, sizeof(path), "%s/class/net/%s/device",
@@ -64,12 +65,45 @@ static int resolve(struct hostctr *h, const char *handle, struct pcb_err *err)
 	}
 	if (pcb_resolve_pci(name, h->bdf, sizeof(h->bdf), err))
 		return -err->code;
-	if (!strncmp(name, "mlx5_", 5))
+	if (pcb_is_rdma_handle(name))
 		snprintf(h->rdma, sizeof(h->rdma), "%s", name);
 	else
 		pcb_rdma_name(h->bdf, h->rdma, sizeof(h->rdma));
-	pcb_netdev_name(h->bdf, h->netdev, sizeof(h->netdev));
+	if (pcb_netdev_name(h->bdf, h->netdev, sizeof(h->netdev)) > 1)
+		snprintf(h->warn, sizeof(h->warn), "%s has more than one "
+			 "netdev: counting %s, its uplink", h->bdf,
+			 *h->netdev ? h->netdev : "none");
 	return 0;
+}
+
+/* mlx5's Q-counters (spec host-counters-and-doca.md 1.3): 32-bit
+ * firmware fields the kernel zero-extends; "vport_" + these on switchdev
+ * representors.
+ */
+static const char *const q32_names[] = {
+	"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
+	"rx_dct_connect", "out_of_buffer", "out_of_sequence",
+	"duplicate_request", "rnr_nak_retry_err", "packet_seq_err",
+	"implied_nak_seq_err", "local_ack_timeout_err",
+	"resp_local_length_error", "resp_cqe_error", "req_cqe_error",
+	"req_remote_invalid_request", "req_remote_access_errors",
+	"resp_remote_access_errors", "resp_cqe_flush_error",
+	"req_cqe_flush_error", "req_transport_retries_exceeded",
+	"req_rnr_retries_exceeded", "roce_adp_retrans",
+	"roce_adp_retrans_to", "roce_slow_restart", "roce_slow_restart_cnps",
+	"roce_slow_restart_trans",
+};
+
+static bool is_q32(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "vport_", 6))
+		name += 6;
+	for (i = 0; i < sizeof(q32_names) / sizeof(q32_names[0]); i++)
+		if (!strcmp(name, q32_names[i]))
+			return true;
+	return false;
 }
 
 /* Every regular file of dir, opened for re-reading, named prefix+file. */
@@ -84,28 +118,26 @@ static int add_dir(struct hostctr *h, const char *dir, const char *prefix)
 	while ((de = readdir(d))) {
 		char path[PATH_MAX];
 		struct hostctr_file *nf;
-		struct stat st;
 		int fd;
 
-		if (de->d_name[0] == '.' ||
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
 		    strlen(prefix) + strlen(de->d_name) >= sizeof(nf->name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		/* a regular file, no link followed, no FIFO waited on */
+		fd = pcb_open_read(path, NULL);
 		if (fd < 0)
 			continue;
-		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-			close(fd);
-			continue;
-		}
 		nf = realloc(h->files, (h->nfiles + 1) * sizeof(*nf));
 		if (!nf) {
 			close(fd);
 			break;
 		}
 		h->files = nf;
+		memset(&nf[h->nfiles], 0, sizeof(*nf));
 		snprintf(nf[h->nfiles].name, sizeof(nf->name), "%s%s", prefix,
 			 de->d_name);
+		nf[h->nfiles].q32 = !*prefix && is_q32(de->d_name);
 		nf[h->nfiles++].fd = fd;
 		added++;
 	}
@@ -239,14 +271,17 @@ int hostctr_open(struct hostctr *h, const char *handle, struct pcb_err *err)
 		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
 			 "hw_counters", pcb_sysfs(), h->rdma, h->port);
 		if (add_dir(h, dir, "") < 0)
-			snprintf(h->warn, sizeof(h->warn), "%s port %u has no "
-				 "hw_counters", h->rdma, h->port);
+			snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
+				 strlen(h->warn), "%s%s port %u has no "
+				 "hw_counters", *h->warn ? "; " : "", h->rdma,
+				 h->port);
 		snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/"
 			 "counters", pcb_sysfs(), h->rdma, h->port);
 		add_dir(h, dir, "");
 	} else {
-		snprintf(h->warn, sizeof(h->warn), "%s has no RDMA device",
-			 handle);
+		snprintf(h->warn + strlen(h->warn), sizeof(h->warn) -
+			 strlen(h->warn), "%s%s has no RDMA device",
+			 *h->warn ? "; " : "", handle);
 	}
 	if (*h->netdev) {
 		snprintf(dir, sizeof(dir), "%s/class/net/%s/statistics",
@@ -332,23 +367,27 @@ int hostctr_find(const struct hostctr *h, const char *name)
 	return -1;
 }
 
-/* The value of a sysfs counter file: digits only, as the kernel prints
- * them; anything else (or nothing) is UINT64_MAX.
+/* The value of a sysfs counter file: decimal digits only, then at most
+ * a newline, as the kernel prints them, within 64 bits ("-5", " 5", "+5",
+ * "0x5" and an overflow are not a count); anything else is UINT64_MAX
+ * (missing).
  */
 static uint64_t read_file(int fd)
 {
 	char buf[32], *end;
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	size_t d;
 	uint64_t v;
 
 	if (n <= 0)
 		return UINT64_MAX;
 	buf[n] = '\0';
+	d = strspn(buf, "0123456789");
+	if (!d || (buf[d] && strcmp(buf + d, "\n")))
+		return UINT64_MAX;
 	errno = 0;
 	v = strtoull(buf, &end, 10);
-	if (end == buf || errno || (*end && *end != '\n'))
-		return UINT64_MAX;
-	return v;
+	return errno ? UINT64_MAX : v;
 }
 
 int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
@@ -358,8 +397,22 @@ int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
 	uint32_t k;
 	int rc;
 
-	for (i = 0; i < nf; i++)
-		vals[i] = read_file(h->files[i].fd);
+	for (i = 0; i < nf; i++) {
+		struct hostctr_file *f = &h->files[i];
+
+		vals[i] = read_file(f->fd);
+		if (!f->q32 || vals[i] == UINT64_MAX)
+			continue;
+		if (vals[i] > UINT32_MAX) {	/* not a 32-bit count */
+			vals[i] = UINT64_MAX;
+			continue;
+		}
+		if (vals[i] < f->last)	/* wrapped, or reset */
+			f->high = f->last >= 1u << 31 ? f->high + (1ULL << 32) :
+				  0;
+		f->last = (uint32_t)vals[i];
+		vals[i] += f->high;
+	}
 	if (h->eth.fd < 0 || nvals <= h->nfiles)
 		return 0;
 	rc = pcb_ethtool_read(&h->eth, err);

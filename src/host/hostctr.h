@@ -12,7 +12,14 @@
  * an RDMA device (mlx5_0, mlx5_0/2 for port 2) or a netdev (ens1f0np0),
  * through the kernel's sysfs links; $PCCBENCH_SYSFS roots every path.
  * The counters' files are opened once and re-read with pread, so one
- * snapshot costs a syscall per counter and three ioctls.
+ * snapshot costs a syscall per counter and three ioctls.  hw_counters'
+ * `lifespan` is a setting (ms between firmware queries), not a counter:
+ * left out.  The Q-counters (out_of_sequence, packet_seq_err, the
+ * roce_adp_* and roce_slow_restart* ones, ...) are 32-bit firmware
+ * fields: a value above 2^32-1 is not one of them (missing), and one
+ * that went back from the upper half wrapped, so they read as 64-bit
+ * counts that keep growing (a fall from the lower half is a reset: the
+ * count goes back, a gap to the recorder).
  *
  * The ethtool set changes at run time (reg/ethtool.h).  A struct hostctr
  * shows a *view*: the files and the ethtool names as of open or the last
@@ -38,6 +45,9 @@
 struct hostctr_file {
 	char name[64];
 	int fd;
+	bool q32;		/* a 32-bit Q-counter: read as 64 bits */
+	uint32_t last;		/* its last raw value */
+	uint64_t high;		/* 2^32 per wrap seen */
 };
 
 struct hostctr {

@@ -49,13 +49,19 @@ static const struct {
 				      NULL },
 	[REC_C_RX - REC_H_FIRST] = { { "port_rcv_data" }, 4, "rx_bytes_phy" },
 	[REC_C_TX - REC_H_FIRST] = { { "port_xmit_data" }, 4, "tx_bytes_phy" },
+	/* + global (802.3x) pauses: aPAUSEMACCtrlFrames, PAUSE opcode only,
+	 * so no PFC frame twice; with no priority (not under `prio N`) */
 	[REC_C_PAUSES - REC_H_FIRST] = { { "rx_prio%d_pause",
-					   "tx_prio%d_pause" }, 1, NULL },
+					   "tx_prio%d_pause",
+					   "rx_pause_ctrl_phy",
+					   "tx_pause_ctrl_phy" }, 1, NULL },
 	[REC_C_DROPS - REC_H_FIRST] = { { "rx_discards_phy", "tx_discards_phy",
 					  "sim_switch_drops",
 					  "sim_link_drops" }, 1, NULL },
-	[REC_C_PAUSE_RX - REC_H_FIRST] = { { "rx_prio%d_pause" }, 1, NULL },
-	[REC_C_PAUSE_TX - REC_H_FIRST] = { { "tx_prio%d_pause" }, 1, NULL },
+	[REC_C_PAUSE_RX - REC_H_FIRST] = { { "rx_prio%d_pause",
+					     "rx_pause_ctrl_phy" }, 1, NULL },
+	[REC_C_PAUSE_TX - REC_H_FIRST] = { { "tx_prio%d_pause",
+					     "tx_pause_ctrl_phy" }, 1, NULL },
 	[REC_C_ADP - REC_H_FIRST] = { { "roce_adp_retrans" }, 1, NULL },
 	[REC_C_ADP_TO - REC_H_FIRST] = { { "roce_adp_retrans_to" }, 1, NULL },
 	[REC_C_SLOW - REC_H_FIRST] = { { "roce_slow_restart" }, 1, NULL },
@@ -85,8 +91,9 @@ static bool pat_match(const char *pat, const char *name, int prio)
 	const char *pc = strstr(pat, "%d");
 	size_t n = pc ? (size_t)(pc - pat) : strlen(pat);
 
-	if (!pc)
-		return !strcmp(pat, name);
+	if (!pc)	/* a global pause is no priority's */
+		return !strcmp(pat, name) && (prio < 0 ||
+					      !strstr(pat, "pause_ctrl"));
 	return !strncmp(pat, name, n) && name[n] >= '0' && name[n] <= '7' &&
 	       (prio < 0 || name[n] - '0' == prio) && !strcmp(pc + 2,
 							       name + n + 1);
@@ -582,6 +589,7 @@ int rec_baseline(struct recorder *r)
 	r->retx_gen = (size_t)-1;
 	r->prev_t = dev_now(r->s);
 	rc = read_sources(r, &r->prev);
+	r->read_ps = dev_now(r->s) - r->prev_t;
 	r->have_prev = !rc;
 	return rc;
 }
@@ -598,10 +606,20 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	int rc;
 
 	*done = 0;
+	r->achieved_ps = 0;
 	rc = r->have_prev ? 0 : rec_baseline(r);
 	r->have_prev = false;
 	if (rc)
 		return rc;
+	if (r->read_ps > every) {	/* a real NIC's slow backend */
+		char a[32], b[32];
+
+		sess_warn(s, "record: one read of %s takes %s, more than the "
+			  "interval %s: rows come about %s apart (the times "
+			  "are the reads'); ask 'every %s' or more", s->devname,
+			  pcb_format_duration(r->read_ps, a, sizeof(a)),
+			  pcb_format_duration(every, b, sizeof(b)), a, a);
+	}
 	t0 = tprev = r->prev_t;	/* intervals start at the baseline */
 	for (k = 0; k < count; k++) {
 		int64_t tn;
@@ -636,5 +654,7 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	}
 	if (shown)
 		fputc('\n', stderr);
+	if (k)
+		r->achieved_ps = (tprev - t0) / (int64_t)k;
 	return rc;
 }

@@ -91,6 +91,10 @@ struct recorder {
 	struct rec_snap prev;
 	bool have_prev;			/* rec_baseline took prev */
 	int64_t prev_t;			/* when (device ps) */
+	int64_t read_ps;		/* what rec_baseline's read took, in
+					 * device time (0 on the sim) */
+	int64_t achieved_ps;		/* the last rec_capture's mean row
+					 * interval, 0 without rows */
 	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
 					 * the last rec_capture */
 	bool rtt_unsure;		/* some interval's growth unknown:

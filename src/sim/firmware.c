@@ -44,7 +44,8 @@ struct simfw_file {
 	uint32_t speed_gbps;
 	uint32_t config_crc;	/* of the port and every slot but counters */
 	uint32_t changing;	/* a SET is under way (crc not yet updated) */
-	uint32_t reserved[5];	/* header is 64 bytes */
+	uint32_t sl_model;	/* enum simfw_sl_model; 0 in older files */
+	uint32_t reserved[4];	/* header is 64 bytes */
 	struct simfw_slot slots[SIMFW_SLOTS];
 };
 
@@ -162,6 +163,12 @@ static uint32_t config_crc(const struct simfw_file *st)
 	return c;
 }
 
+/* The SLs the port has (SIMFW_SL_8: 0-7). */
+static uint32_t sl_valid(const struct simfw_file *st)
+{
+	return st->sl_model == SIMFW_SL_8 ? 0xffu : SIMFW_ALL_SLS;
+}
+
 /* Fresh device: every slot at its descriptor's defaults. */
 static void simfw_init_state(struct simfw *fw, struct simfw_file *st)
 {
@@ -221,6 +228,9 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 	if (st->changing > 1)
 		return pcb_error(err, PCB_E_CORRUPT, "'%s': bad change flag",
 				 fw->path);
+	if (st->sl_model > SIMFW_SL_STALE)
+		return pcb_error(err, PCB_E_CORRUPT, "'%s': bad SL model %u",
+				 fw->path, st->sl_model);
 	/* a process killed in the middle of a SET (we hold the lock, so it
 	 * is gone): its write stands as far as it got, as a register write
 	 * cut short would; the journal still holds the old values */
@@ -248,7 +258,7 @@ static int simfw_validate(struct simfw *fw, struct pcb_err *err)
 		}
 		if (sl->algo_info != algo_info_of(d) || sl->enabled > 1 ||
 		    sl->counter_en > 1 || sl->trace_en > 1 ||
-		    sl->sl_bitmask > SIMFW_ALL_SLS ||
+		    (sl->sl_bitmask & ~sl_valid(st)) ||
 		    sl->enabled != (sl->sl_bitmask != 0) ||
 		    sl->debug != simfw_slot_map[s].debug ||
 		    sl->nparams != d->nparams ||
@@ -489,8 +499,8 @@ static void set_param(struct simfw_slot *sl, const struct algo_desc *d,
  * state; the switch reads as the register's table does.
  */
 /* The PPCC command itself, with the file locked.  Returns a status. */
-/* ENABLE on the SLs of the mask (a mask naming none sets nothing); the
- * counters of one slot at a time.  Whether anything changed.
+/* ENABLE on the SLs of the mask; the counters of one slot at a time.
+ * Whether anything changed.
  */
 static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 			uint32_t sls, uint32_t counter_en, uint32_t trace_en)
@@ -498,7 +508,7 @@ static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 	bool did = false;
 	unsigned i;
 
-	if (!sls)
+	if (!sls)	/* only SLs the port does not have */
 		return false;
 	if ((sl->sl_bitmask | sls) != sl->sl_bitmask)
 		did = true;
@@ -508,6 +518,9 @@ static bool slot_enable(struct simfw *fw, struct simfw_slot *sl,
 		for (i = 0; i < SIMFW_SLOTS; i++)
 			fw->st->slots[i].counter_en = 0;
 		sl->counter_en = 1;
+		did = true;
+	} else if (!counter_en && sl->counter_en) {	/* as asked: off */
+		sl->counter_en = 0;
 		did = true;
 	}
 	if (sl->trace_en != trace_en) {
@@ -549,6 +562,8 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 			adb_get(f[PF_LP_MSB], buf) << 8;
 	struct simfw_slot *sl = &fw->st->slots[slot];
 	const struct algo_desc *d = slot < SIMFW_USED ? fw->desc[slot] : NULL;
+	/* a mask naming no SL (seed 004's writes: none in --set) is every
+	 * SL, on a set as on a query */
 	uint32_t sls = adb_get(f[PF_SL_MASK], buf) & SIMFW_ALL_SLS;
 	bool did = false;
 	unsigned i, n;
@@ -558,7 +573,10 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	/* commands other than 0x0 and 0x10 need a present algorithm */
 	if (cmd != PPCC_ALGO_INFO && cmd != PPCC_ALGO_INFO_ARRAY && !d)
 		return REG_STATUS_BAD_PARAM;
-	adb_set(f[PF_SL_SUPPORT], buf, 1);
+	if (!sls || fw->st->sl_model >= SIMFW_SL_NONE)
+		sls = SIMFW_ALL_SLS;
+	sls &= sl_valid(fw->st);
+	adb_set(f[PF_SL_SUPPORT], buf, fw->st->sl_model != SIMFW_SL_NONE);
 	switch (cmd) {
 	case PPCC_ALGO_INFO:
 		adb_set(f[PF_VALUE], buf, d ? sl->algo_info : 0);
@@ -585,13 +603,14 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		}
 		break;
 	case PPCC_ENABLE_STATUS:
-		/* the SLs it runs on (of those asked: a query through
-		 * mstreg names none, so none means all) */
-		n = sl->sl_bitmask & (sls ? sls : SIMFW_ALL_SLS);
+		/* the SLs it runs on, of those asked */
+		n = sl->sl_bitmask & sls;
 		adb_set(f[PF_VALUE], buf, n != 0);
 		adb_set(f[PF_COUNTER_EN], buf, sl->counter_en);
 		adb_set(f[PF_TRACE_EN], buf, sl->trace_en);
-		adb_set(f[PF_SL_MASK], buf, n);
+		/* a firmware without per-SL state says nothing there */
+		adb_set(f[PF_SL_MASK], buf, fw->st->sl_model >= SIMFW_SL_NONE ?
+			0 : n);
 		break;
 	case PPCC_NUM_PARAMS:
 		adb_set(f[PF_VALUE], buf, sl->nparams);
@@ -614,7 +633,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_PARAM_SET:
 		if (idx >= sl->nparams)
 			return REG_STATUS_BAD_PARAM;
-		if (m == REG_SET && sls)
+		if (m == REG_SET)
 			set_param(sl, d, idx, adb_get(f[PF_VALUE], buf), &did);
 		else	/* mstreg's read-modify-write reads first */
 			adb_set(f[PF_VALUE], buf, sl->params[idx]);
@@ -629,7 +648,7 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	case PPCC_BULK_SET:
 		if (m == REG_GET)
 			return REG_STATUS_BAD_PARAM;
-		n = sls ? adb_get(f[PF_TEXT_LEN], buf) / 4 : 0;
+		n = adb_get(f[PF_TEXT_LEN], buf) / 4;
 		if (n > sl->nparams)
 			n = sl->nparams;
 		for (i = 0; i < n; i++)
@@ -638,8 +657,9 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 		break;
 	case PPCC_BULK_COUNTERS:
 	case PPCC_BULK_COUNTERS_CLEAR:
-		if (m == REG_SET)
-			return REG_STATUS_BAD_PARAM;
+		/* the register database marks a set reserved, yet seed 004
+		 * queries and resets the counters with --set "cmd_type=12"
+		 * and "13": a set is answered as the query */
 		if (!sl->counter_en || !sl->enabled)
 			return REG_STATUS_NO_RESOURCE;
 		did = read_counters(f, buf, sl, cmd == PPCC_BULK_COUNTERS_CLEAR);
@@ -691,6 +711,26 @@ int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
 	*status = simfw_ppcc(fw, m, buf);
 	if (m == REG_SET)
 		__atomic_store_n(&fw->st->changing, 0, __ATOMIC_SEQ_CST);
+	flock(fw->fd, LOCK_UN);
+	return 0;
+}
+
+int simfw_set_sl_model(struct simfw *fw, enum simfw_sl_model m)
+{
+	unsigned s;
+
+	if (m > SIMFW_SL_STALE)
+		return -PCB_E_INVAL;
+	flock(fw->fd, LOCK_EX);
+	fw->st->sl_model = m;
+	for (s = 0; s < SIMFW_SLOTS; s++) {	/* the SLs it has */
+		struct simfw_slot *sl = &fw->st->slots[s];
+
+		sl->sl_bitmask &= sl_valid(fw->st);
+		if (sl->enabled && !sl->sl_bitmask)
+			sl->sl_bitmask = sl_valid(fw->st);
+	}
+	changed(fw);
 	flock(fw->fd, LOCK_UN);
 	return 0;
 }

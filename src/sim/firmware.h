@@ -14,11 +14,22 @@
  * Service levels: the device reports sl_bitmask_support = 1 and a set
  * applies to the SLs whose bits its sl_bitmask has, as the register
  * database says ("when a bit is set, its index SL shall be configured"):
- * enable and disable turn the slot on or off on those SLs only, a param
- * set with no SL in its mask sets nothing.  Each slot keeps the SLs it
- * runs on; get enable status answers them in sl_bitmask (of the SLs the
- * query names, all when it names none: a query through mstreg carries no
- * data fields).  Params are one set per slot: no query can name an SL
+ * enable and disable turn the slot on or off on those SLs only.  A mask
+ * naming no SL is every SL, on a set as on a query: seed 004, the only
+ * vendor document, enters debug mode with --set "cmd_type=2" and
+ * "cmd_type=1,counter_en=1", no sl_bitmask, and says it works, and the
+ * database gives 0 no meaning of its own (README "Service levels").
+ * Each slot keeps the SLs it runs on; get enable status answers them in
+ * sl_bitmask (of the SLs the query names).  Bulk counters (0xC, 0xD)
+ * are answered to a set as to a query, as seed 004 uses them.
+ *
+ * Other firmware (simfw_set_sl_model, kept in the file): SIMFW_SL_8, a
+ * port with SLs 0-7 only (a mask's other bits do nothing, enable status
+ * never reports them); SIMFW_SL_NONE, no per-SL state
+ * (sl_bitmask_support 0, every write configures every SL, enable status
+ * reports sl_bitmask 0 whatever the enable bit says); SIMFW_SL_STALE,
+ * as SIMFW_SL_NONE but reporting sl_bitmask_support 1: a mask that does
+ * not follow the enable bit.  Params are one set per slot: no query can name an SL
  * through mstreg, so a value per SL could not be read back.  The
  * simulated traffic is on SL 3 (its data priority), so the active
  * algorithm is the lowest slot that runs on SL 3.
@@ -51,6 +62,14 @@ int simfw_open(struct simfw **out, const char *name, struct pcb_err *err);
 void simfw_close(struct simfw *fw);
 const char *simfw_path(const struct simfw *fw);
 bool simfw_name_valid(const char *name);
+
+enum simfw_sl_model {
+	SIMFW_SL_16,		/* SLs 0-15, per-SL state (the default) */
+	SIMFW_SL_8,		/* SLs 0-7 */
+	SIMFW_SL_NONE,		/* no per-SL state */
+	SIMFW_SL_STALE,		/* says it has, reports sl_bitmask 0 */
+};
+int simfw_set_sl_model(struct simfw *fw, enum simfw_sl_model m);
 
 /* One PPCC access; *status gets the register status (0 ok). */
 int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,

@@ -46,7 +46,7 @@ export PCCBENCH_SYSFS="$sys"
 
 # the device and local_port the mstreg backend runs with, for HANDLE
 dry() {
-	"$BIN" -d "$1" --backend mstreg --mstreg "$FAKE" -n -c 'algo enable 2' 2>&1 |
+	"$BIN" -d "$1" --backend mstreg --mstreg "$FAKE" -n -c 'param set slot 0 ALPHA 0.3' 2>&1 |
 		sed -n 's/^[^ ]* -d \([^ ]*\) .*local_port=\([0-9]*\),.*/\1 port \2/p'
 }
 for h in 0000:08:00.0 08:00.0 pci/0000:08:00.0 mlx5_0 mlx5_0/1 ens1f0np0; do
@@ -57,12 +57,6 @@ for h in 08:00.1 pci/0000:08:00.1 mlx5_1 ens1f1np1; do
 	check "handle $h" "0000:08:00.1 port 1" "$(dry "$h")"
 done
 unset FAKE_MSTREG_DEVICE
-# mlx5_0/2: port 2 is PPCC local_port 2 (which the one-port sim refuses:
-# the request got there)
-out=$("$BIN" -d mlx5_0/2 --backend mstreg --mstreg "$FAKE" -c 'algo list' 2>&1); rc=$?
-check "port 2 exit" 2 $rc
-case "$out" in *"bad parameter"*|*"Bad parameter"*) ;;
-	*) echo "handles: port 2 said: $out"; fail=1 ;; esac
 # one journal per function, however it is named
 "$BIN" -d ens1f0np0 --backend mstreg --mstreg "$FAKE" -y -c 'algo enable 2' >/dev/null 2>&1
 check "journal of a netdev's writes" 1 \
@@ -84,6 +78,7 @@ refused nosuch "no device 'nosuch': give a PCI address (0000:08:00.0, pci/0000:0
 refused lo "no device 'lo'"
 refused mlx5_7 "RDMA device 'mlx5_7' not found"
 refused mlx5_0/0 "bad port in 'mlx5_0/0' (mlx5_0/1)"
+refused mlx5_0/2 "'mlx5_0/2': mlx5_0 has no port 2 (each mlx5 PF is its own single-port RDMA device: give the PF's own, 'dev list')"
 refused pci/08:00 "bad devlink handle 'pci/08:00'"
 refused 0000:08:00.9 "bad PCI address '0000:08:00.9'"
 check "runs for refused handles" 0 "$(wc -l <"$tmp/runs")"
@@ -118,4 +113,85 @@ if command -v tmux >/dev/null; then
 else
 	echo "handles: SKIP the REPL's Tab: no tmux" >&2
 fi
+# ---- issue 37.6, 37.7: names from rdma-core and mstflint, ports that are
+# no physical port (switchdev representors, a RoCE LAG); identity keyed by
+# (PCI function, local_port) ----
+# rdma-core's udev rules name RDMA devices by location
+fn 0000:09:00.0 0x15b3 0x1021 0x020000 rocep9s0f0 ens2f0np0
+fn 0000:09:00.1 0x15b3 0x1021 0x020000 ibp9s0f1
+# gid_attrs/ndevs/0 of RDMA device $1 port $2 is netdev $3
+ndev() {
+	p="$sys/class/infiniband/$1/ports/$2/gid_attrs/ndevs"
+	mkdir -p "$p" && echo "$3" >"$p/0"
+}
+# switchdev: mlx5_2's port 1 is the uplink, port 2 a VF representor
+fn 0000:0b:00.0 0x15b3 0x1021 0x020000 mlx5_2 p0
+mkdir -p "$sys/class/infiniband/mlx5_2/ports/2" "$sys/devices/virtual/net/pf0vf0"
+ln -s ../../devices/virtual/net/pf0vf0 "$sys/class/net/pf0vf0"
+echo p0 >"$sys/class/net/p0/phys_port_name"
+echo pf0vf0 >"$sys/class/net/pf0vf0/phys_port_name"
+ndev mlx5_2 1 p0
+ndev mlx5_2 2 pf0vf0
+# a RoCE LAG over both ports of card 08:00: mlx5_bond_0 on bond0
+b="$root/0000:00:01.0/0000:08:00.0/infiniband/mlx5_bond_0"
+mkdir -p "$b/ports/1" "$sys/devices/virtual/net/bond0/bonding"
+ln -s ../../../0000:08:00.0 "$b/device"
+ln -s ../../devices/pci0000:00/0000:00:01.0/0000:08:00.0/infiniband/mlx5_bond_0 \
+	"$sys/class/infiniband/mlx5_bond_0"
+ln -s ../../devices/virtual/net/bond0 "$sys/class/net/bond0"
+for f in 0 1; do
+	ln -s "../../../pci0000:00/0000:00:01.0/0000:08:00.$f/net/ens1f${f}np$f" \
+		"$sys/devices/virtual/net/bond0/lower_ens1f${f}np$f"
+done
+ndev mlx5_bond_0 1 bond0
+
+export FAKE_MSTREG_DEVICE=0000:09:00.0
+check "handle rocep9s0f0" "0000:09:00.0 port 1" "$(dry rocep9s0f0)"
+check "handle rocep9s0f0/1" "0000:09:00.0 port 1" "$(dry rocep9s0f0/1)"
+export FAKE_MSTREG_DEVICE=0000:09:00.1
+check "handle ibp9s0f1" "0000:09:00.1 port 1" "$(dry ibp9s0f1)"
+unset FAKE_MSTREG_DEVICE
+mkdir -p "$sys/class/infiniband/rocep9s0f0/ports/1/hw_counters"
+echo 5 >"$sys/class/infiniband/rocep9s0f0/ports/1/hw_counters/np_cnp_sent"
+check "counters of rocep9s0f0" "0000:09:00.0 rocep9s0f0 port 1, netdev ens2f0np0" \
+	"$("$BIN" counter show host rocep9s0f0 2>/dev/null | head -n 1)"
+# MST names: the card-th card of that device id by PCI address, its
+# function; with or without /dev/mst/, no mst driver here; mstreg is
+# given the PCI function (Debian's cannot open /dev/mst/ without it)
+check "handle mt4129_pciconf0" "0000:08:00.0 port 1" "$(dry mt4129_pciconf0)"
+check "handle /dev/mst/mt4129_pciconf0" "0000:08:00.0 port 1" "$(dry /dev/mst/mt4129_pciconf0)"
+export FAKE_MSTREG_DEVICE=0000:08:00.1
+check "handle mt4129_pciconf0.1" "0000:08:00.1 port 1" "$(dry mt4129_pciconf0.1)"
+export FAKE_MSTREG_DEVICE=0000:09:00.1
+check "handle /dev/mst/mt4129_pciconf1.1" "0000:09:00.1 port 1" "$(dry /dev/mst/mt4129_pciconf1.1)"
+unset FAKE_MSTREG_DEVICE
+"$BIN" -d /dev/mst/mt4129_pciconf0 --backend mstreg --mstreg "$FAKE" -c 'algo list' >/dev/null 2>&1
+check "algo list on /dev/mst/mt4129_pciconf0 (mstreg given 0000:08:00.0)" 0 $?
+: >"$tmp/runs"
+refused mt4129_pciconf3 "'mt4129_pciconf3': 3 cards with device id 4129 (0x1021) here"
+refused mt4129_pciconf0.5 "'mt4129_pciconf0.5': 0000:08:00 has no function 5"
+refused mlx5_2/2 "'mlx5_2/2': port 2 of mlx5_2 is a representor (netdev pf0vf0, pf0vf0; switchdev mode), not a physical port: give the PF"
+refused mlx5_2/3 "'mlx5_2/3': mlx5_2 has no port 3"
+refused mlx5_bond_0 "'mlx5_bond_0' is a RoCE LAG (bond0 over 0000:08:00.0, 0000:08:00.1): PPCC is per physical port; give each PF by its PCI address"
+check "runs for refused handles" 0 "$(wc -l <"$tmp/runs")"
+export FAKE_MSTREG_DEVICE=0000:0b:00.0
+check "mlx5_2/1, the uplink" "0000:0b:00.0 port 1" "$(dry mlx5_2/1)"
+unset FAKE_MSTREG_DEVICE
+# issue 37.11: the function's netdev is its uplink, not a representor
+# (in switchdev the VF representors hang under the PF too), and said
+r="$root/0000:00:01.0/0000:0b:00.0/net/a_rep"
+mkdir -p "$r/hw" && ln -s "../../devices/pci0000:00/0000:00:01.0/0000:0b:00.0/net/a_rep" "$sys/class/net/a_rep"
+echo pf0vf1 >"$r/phys_port_name"
+mkdir -p "$sys/class/infiniband/mlx5_2/ports/1/hw_counters"
+echo 1 >"$sys/class/infiniband/mlx5_2/ports/1/hw_counters/np_cnp_sent"
+check "netdev of 0000:0b:00.0: the uplink" "0000:0b:00.0 mlx5_2 port 1, netdev p0" \
+	"$("$BIN" counter show host 0000:0b:00.0 2>"$tmp/nd.err" | head -n 1)"
+check "which netdev, said" 1 "$(grep -c "0000:0b:00.0 has more than one netdev: counting p0, its uplink" "$tmp/nd.err")"
+# identity: (PCI function, local_port); a second physical port gets its
+# own journal, lock and cache
+fn 0000:0c:00.0 0x15b3 0x1021 0x020000 mlx5_3 p1x
+mkdir -p "$sys/class/infiniband/mlx5_3/ports/2"
+check "journal of mlx5_3/2" "0000_0c_00.0-p2" \
+	"$("$BIN" -d mlx5_3/2 --backend mstreg --mstreg "$FAKE" -j dev show 2>/dev/null |
+	sed -n 's/.*"journal":"[^"]*\/\([^"/]*\)\.log".*/\1/p')"
 exit $fail

@@ -61,7 +61,8 @@ case "$second" in *'"name":"np_cnp_sent","value":137,"delta":37}'*) ;;
 	*) echo "hostctr: cnp_sent delta: $second"; fail=1 ;; esac
 case "$second" in *'"name":"rp_cnp_handled","value":40,"delta":null}'*) ;;
 	*) echo "hostctr: a counter that went back: $second"; fail=1 ;; esac
-case "$second" in *'"name":"out_of_sequence","value":4,"delta":10}'*) ;;
+# the host layer makes a Q-counter a 64-bit total across its wraps
+case "$second" in *'"name":"out_of_sequence","value":4294967300,"delta":10}'*) ;;
 	*) echo "hostctr: a Q-counter through its 32-bit wrap: $second"; fail=1 ;; esac
 case "$second" in *'"name":"port_rcv_data","value":1000,"delta":0}'*) ;;
 	*) echo "hostctr: unchanged counter: $second"; fail=1 ;; esac

@@ -260,10 +260,20 @@ P(diag_restart, struct doca_telemetry_diag *x)
 	return 0;
 }
 
+/* FAKE_DOCA_SAMPLE_PAD: a DOCA whose samples carry that many more bytes
+ * (a later version's fields), written like the rest.
+ */
+static uint32_t pad(void)
+{
+	const char *p = getenv("FAKE_DOCA_SAMPLE_PAD");
+
+	return p ? (uint32_t)strtoul(p, NULL, 10) : 0;
+}
+
 static uint32_t size_of(const struct doca_telemetry_diag *x)
 {
-	return x->format == 0 ? 8 + 24 * x->nids :
-	       x->format == 1 ? 16 + 8 * x->nids : 16 + 4 * x->nids;
+	return (x->format == 0 ? 8 + 24 * x->nids :
+		x->format == 1 ? 16 + 8 * x->nids : 16 + 4 * x->nids) + pad();
 }
 
 P(diag_get_sample_size, struct doca_telemetry_diag *x, uint32_t *v)
@@ -292,6 +302,7 @@ static void sample(const struct doca_telemetry_diag *x, uint64_t k, uint8_t *p)
 	uint32_t lo = x->ts ? (uint32_t)(ns % 1000000000ULL) : (uint32_t)ns;
 	uint32_t i;
 
+	memset(p, 0xa5, size_of(x));	/* the pad, too */
 	put32(p, (uint32_t)k);
 	if (x->format == 0) {
 		put32(p + 4, 0);

@@ -15,6 +15,8 @@
  *   tlvfail   the table, then "Failed to query some of the TLVs" (exit 3)
  *   hang      never answers
  *   crash     killed by SIGSEGV after the banner
+ *   dpu       a BlueField-3 in DPU mode: INTERNAL_CPU_MODEL
+ *             EMBEDDED_CPU(1) first
  * FAKE_MSTCONFIG_ARGS, a file that gets the argv of each run.
  */
 #include <signal.h>
@@ -105,6 +107,17 @@ static int query(const char *dev, bool verbose, const char *mode)
 	else
 		printf("%-16s%38s", "Configurations:", "Next Boot");
 	printf("\n");
+	if (!strcmp(mode, "dpu")) {
+		int w = 0;
+
+		printf("         %-36s", "INTERNAL_CPU_MODEL");
+		if (verbose)
+			w = value("EMBEDDED_CPU(1)", w);
+		if (cur)
+			w = value("EMBEDDED_CPU(1)", w);
+		value("EMBEDDED_CPU(1)", w);
+		printf("\n");
+	}
 	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
 		bool diff = verbose && (strcmp(params[i].next, params[i].def) ||
 					(cur && strcmp(params[i].next,

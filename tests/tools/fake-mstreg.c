@@ -5,6 +5,13 @@
  * Environment: FAKE_MSTREG_DEVICE (default 0000:08:00.0) is the one device
  * that exists; FAKE_MSTREG_SIM (default "fake") the sim device behind it;
  * FAKE_MSTREG_COUNT, a file that gets one line per run;
+ * FAKE_MSTREG_DELAY_MS, how long each run takes at least (mstreg on a
+ * real host takes tens to hundreds of ms); FAKE_MSTREG_LOCKED, a file
+ * holding a number N: while N > 0 a run loses mstflint's lock as the real
+ * one does (perror's line, then a -E- line, exit 1) and writes N - 1;
+ * FAKE_MSTREG_REFUSE=1, a host refused register access (a BlueField's
+ * restricted host: every run fails with a -E- line, exit 1; the real
+ * text is not known to us, this one is the generic failure).
  * FAKE_MSTREG_FAIL_CMD=N: every SET of cmd_type N fails as a device
  * refusal (BAD_PARAM) before reaching the firmware (fault injection).
  */
@@ -14,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "adb.h"
 #include "paths.h"
@@ -163,6 +171,35 @@ int main(int argc, char **argv)
 	uint32_t st = 0;
 
 	atexit(release);
+	if (getenv("FAKE_MSTREG_DELAY_MS")) {
+		long ms = atol(getenv("FAKE_MSTREG_DELAY_MS"));
+		struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+		while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	if (getenv("FAKE_MSTREG_LOCKED")) {
+		FILE *fp = fopen(getenv("FAKE_MSTREG_LOCKED"), "r+");
+		long left = 0;
+
+		if (fp && fscanf(fp, "%ld", &left) == 1 && left > 0) {
+			rewind(fp);
+			fprintf(fp, "%ld\n", left - 1);
+			fclose(fp);
+			fputs("failed to perform lock operation.: Resource "
+			      "temporarily unavailable\n-E- Failed to send "
+			      "access register: Resource temporarily "
+			      "unavailable\n", stderr);
+			return 1;
+		}
+		if (fp)
+			fclose(fp);
+	}
+	if (getenv("FAKE_MSTREG_REFUSE")) {
+		fputs("-E- Failed to send access register: Operation not "
+		      "permitted\n", stderr);
+		return 1;
+	}
 	count = getenv("FAKE_MSTREG_COUNT");
 	if (count && *count) {
 		FILE *fp = fopen(count, "a");
