@@ -446,7 +446,7 @@ static int add_host(struct mx *m)
 {
 	struct session *s = m->s;
 	struct dev_ctrs *c;
-	uint64_t *v;
+	uint64_t *v, max;
 	bool wide;
 	size_t i;
 	int rc = dev_ctrs(s, &c);
@@ -467,8 +467,9 @@ static int add_host(struct mx *m)
 		if (v[i] == UINT64_MAX || !strcmp(c->name(c, i), "lifespan") ||
 		    !mx_collects(m->st, c->name(c, i)))
 			continue;
-		wide = mx_q_counter(c->name(c, i));
-		if (wide) {	/* 64 bits across the q-counter's wraps */
+		max = c->max ? c->max(c, i) : UINT64_MAX;
+		wide = max != UINT64_MAX;
+		if (wide) {	/* 64 bits across the counter's wraps */
 			char key[PROM_KEY_LEN];
 			struct mx_hist *h;
 			uint64_t d;
@@ -482,8 +483,7 @@ static int add_host(struct mx *m)
 					       "out of memory");
 				break;
 			}
-			v[i] = hist_extend(h, v[i], UINT32_MAX, m->now, &d,
-					   &sure);
+			v[i] = hist_extend(h, v[i], max, m->now, &d, &sure);
 		}
 		rc = add_host_one(m, c->name(c, i), v[i], wide);
 		if (rc == -PCB_E_INVAL) {	/* the name: skip it, say so */

@@ -51,8 +51,6 @@ int mx_state_init(struct session *s, struct mx_state *st,
 void mx_state_release(struct mx_state *st);
 /* Whether a host counter is exported (the default set, then `collect`). */
 bool mx_collects(const struct mx_state *st, const char *name);
-/* Whether a host counter is one of mlx5's 32-bit queue counters. */
-bool mx_q_counter(const char *name);
 /* pccbench_device_info{device,rdma,netdev,port,model,fw} for device id
  * (port "" when unknown), its names from the NICs discovered.
  */

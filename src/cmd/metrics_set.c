@@ -110,28 +110,6 @@ static int mx_collect_parse(struct session *s, struct mx_state *st,
  * that is in fact wider comes out the same while it grows by less than
  * 2^31 between two readings, which events do.
  */
-bool mx_q_counter(const char *name)
-{
-	static const char *const q[] = {
-		"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
-		"rx_dct_connect", "out_of_buffer", "out_of_sequence",
-		"duplicate_request", "rnr_nak_retry_err", "packet_seq_err",
-		"implied_nak_seq_err", "local_ack_timeout_err",
-		"resp_local_length_error", "resp_cqe_error", "req_cqe_error",
-		"req_remote_invalid_request", "req_remote_access_errors",
-		"resp_remote_access_errors", "resp_cqe_flush_error",
-		"req_cqe_flush_error", "roce_adp_retrans", "roce_adp_retrans_to",
-		"roce_slow_restart", "roce_slow_restart_cnps",
-		"roce_slow_restart_trans", "rx_icrc_encapsulated",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
-		if (!strcmp(name, q[i]))
-			return true;
-	return false;
-}
-
 /* A sysfs attribute's first line ("" when it cannot be read). */
 static void sysfs_line(const char *rdma, const char *attr, char *out,
 		       size_t len)

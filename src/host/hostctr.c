@@ -324,37 +324,15 @@ const char *hostctr_name(const struct hostctr *h, size_t i)
 	return i < h->nfiles ? h->files[i].name : h->enames[i - h->nfiles];
 }
 
-/* mlx5's Q-counters: 32-bit firmware fields (spec/host-counters-and-doca.md
- * §1.2-1.3, the kernel's mlx5 counters.c), also as a representor port's
- * "vport_" ones.
- */
-static const char *const q32[] = {
-	"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
-	"rx_dct_connect", "out_of_buffer", "out_of_sequence",
-	"duplicate_request", "rnr_nak_retry_err", "packet_seq_err",
-	"implied_nak_seq_err", "local_ack_timeout_err",
-	"resp_local_length_error", "resp_cqe_error", "req_cqe_error",
-	"req_remote_invalid_request", "req_remote_access_errors",
-	"resp_remote_access_errors", "resp_cqe_flush_error",
-	"req_cqe_flush_error", "req_transport_retries_exceeded",
-	"req_rnr_retries_exceeded", "roce_adp_retrans", "roce_adp_retrans_to",
-	"roce_slow_restart", "roce_slow_restart_cnps",
-	"roce_slow_restart_trans",
-};
-
 uint64_t hostctr_max(const struct hostctr *h, size_t i)
 {
-	const char *n = hostctr_name(h, i);
-	size_t k;
-
-	if (i >= h->nfiles)	/* ethtool's: the netdev's own Q-counter */
-		return strcmp(n, "rx_out_of_buffer") ? UINT64_MAX : UINT32_MAX;
-	if (!strncmp(n, "vport_", 6))
-		n += 6;
-	for (k = 0; k < sizeof(q32) / sizeof(q32[0]); k++)
-		if (!strcmp(n, q32[k]))
-			return UINT32_MAX;
-	return UINT64_MAX;
+	/* the sysfs Q-counters (q32_names) are made 64-bit totals by
+	 * hostctr_read itself; the netdev's rx_out_of_buffer, ethtool's copy
+	 * of a Q-counter, is not */
+	if (i < h->nfiles)
+		return UINT64_MAX;
+	return strcmp(hostctr_name(h, i), "rx_out_of_buffer") ? UINT64_MAX :
+	       UINT32_MAX;
 }
 
 int hostctr_find(const struct hostctr *h, const char *name)

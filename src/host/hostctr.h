@@ -83,11 +83,12 @@ int hostctr_read(struct hostctr *h, uint64_t *vals, size_t nvals,
 bool hostctr_refresh(struct hostctr *h);
 /* The index of a counter, or -1. */
 int hostctr_find(const struct hostctr *h, const char *name);
-/* A counter's largest value, past which it wraps to 0: UINT32_MAX for
- * mlx5's Q-counters (the RDMA error, retransmission and RoCE
- * acceleration counters of hw_counters, and the netdev's
- * rx_out_of_buffer: 32-bit firmware fields the kernel zero-extends),
- * else UINT64_MAX.
+/* A counter's largest value as hostctr_read gives it, past which it
+ * wraps to 0: UINT32_MAX for the netdev's rx_out_of_buffer (ethtool's
+ * copy of a 32-bit firmware Q-counter), else UINT64_MAX: hw_counters'
+ * Q-counters (the RDMA error, retransmission and RoCE acceleration
+ * counters, 32-bit firmware fields the kernel zero-extends) are made
+ * 64-bit totals across their wraps by hostctr_read.
  */
 uint64_t hostctr_max(const struct hostctr *h, size_t i);
 
