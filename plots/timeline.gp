@@ -16,13 +16,21 @@ n = npanels
 text = (GPVAL_TERM eq "dumb")
 set multiplot layout n, 1 title plottitle
 set grid
-set lmargin 14
+set lmargin 17
 set xrange [xlo:xhi]
 set format x "%g"
 do for [i = 1:n] {
 	lab = (units[i] eq "" ? names[i] : names[i]." (".units[i].")")
-	# on the text terminal a rotated label is lost: a title says it
-	if (text) { unset ylabel; set title lab } else { set ylabel lab }
+	# on the text terminal a rotated label is lost: a title says it; a
+	# long one ("cnp_handled (1/s, sum of 65 NICs)") would run into the
+	# next panel: its unit on a line of its own
+	if (text) { unset ylabel; set title lab } else {
+		if (units[i] ne "" && strlen(lab) > 22) {
+			set ylabel names[i]."\n(".units[i].")" offset -1.5, 0
+		} else {
+			set ylabel lab offset 0, 0
+		}
+	}
 	set yrange [ylo[i]:yhi[i]]
 	set ytics ()
 	do for [k = tic0[i]:tic0[i] + ntic[i] - 1] { set ytics add (ticlab[k] ticpos[k]) }
