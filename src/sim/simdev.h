@@ -40,10 +40,10 @@ struct simdev {
 	const struct algo_ops *ops;
 	uint32_t gen;
 	char algo_label[96];
-	struct sim_retx *retx_file;	/* the adp_retx histogram the RTOs feed */
+	struct sim_retx *retx_file;	/* adp_retx histogram: RTOs feed it */
 	struct retx_dev *retx;	/* ... as tel/ sees it */
 	size_t rto_seen;	/* RTOs of d->sim already recorded */
-	struct sim_diag *diag_file;	/* the diagnostic counters' sampler */
+	struct sim_diag *diag_file;	/* diagnostic counters' sampler */
 	struct diag_dev *diag;	/* ... as tel/ sees it */
 	uint64_t diag_last[DS_COUNT];	/* d->sim's counters at the last feed */
 	int64_t diag_t;		/* d->sim's time at the last feed, ps */
