@@ -9,18 +9,59 @@
 
 #include "testutil.h"
 #include "paths.h"
+#include "sim/simtel.h"
 #include "tel/diag.h"
 #include "tel/diag_ids.h"
 #include "tel/diag_io.h"
 #include "tel/tel.h"
 
+/* The sim's sampler file and its tel/ handle, as the sim device opens
+ * them (src/sim/simdev.c); dev_close closes both.
+ */
+#define MAX_OPEN 4
+static struct {
+	struct diag_dev *d;
+	struct sim_diag *x;
+} open_devs[MAX_OPEN];
+
 static struct diag_dev *dev_open(const char *name)
 {
 	struct diag_dev *d = NULL;
+	struct sim_diag *x = NULL;
 	struct pcb_err err = { 0 };
+	int i;
 
-	assert_int_equal(diag_dev_open(&d, name, &err), 0);
+	assert_int_equal(sim_diag_open(&x, name, &err), 0);
+	assert_int_equal(diag_dev_open_prov(&d, &sim_diag_prov, x, &err), 0);
+	for (i = 0; i < MAX_OPEN && open_devs[i].d; i++)
+		;
+	assert_true(i < MAX_OPEN);
+	open_devs[i].d = d;
+	open_devs[i].x = x;
 	return d;
+}
+
+static struct sim_diag *file_of(struct diag_dev *d)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_devs[i].d == d)
+			return open_devs[i].x;
+	fail_msg("no such device");
+	return NULL;
+}
+
+static void dev_close(struct diag_dev *d)
+{
+	struct sim_diag *x = file_of(d);
+	int i;
+
+	diag_dev_close(d);
+	sim_diag_close(x);
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_devs[i].d == d)
+			open_devs[i].d = NULL;
 }
 
 /* ---- data IDs ----------------------------------------------------------- */
@@ -208,7 +249,7 @@ static void test_state_table(void **state)
 			if (t.dev)
 				tel_diag_destroy(&t);
 		}
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 static void test_config_values(void **state)
@@ -290,7 +331,7 @@ static void test_config_values(void **state)
 			 TEL_NOT_SUPPORTED);
 	tel_diag_stop(&t);
 	assert_int_equal(tel_diag_destroy(&t), TEL_OK);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 /* ---- sampling and formats ---------------------------------------------- */
@@ -301,7 +342,7 @@ static void feed(struct diag_dev *d, int64_t dt_ns, uint64_t rx, uint64_t tx)
 
 	delta[DS_RX_BYTES] = rx;
 	delta[DS_TX_BYTES] = tx;
-	diag_dev_feed(d, dt_ns, delta);
+	sim_diag_feed(file_of(d), dt_ns, delta);
 }
 
 static void start(struct tel_diag *t, struct diag_dev *d, uint32_t mode,
@@ -352,7 +393,7 @@ static void test_formats(void **state)
 	t0 = 5000000000LL;	/* the first sample, one period later */
 
 	start(&t, d, DIAG_REPETITIVE, 1, DIAG_RTC, 4);
-	assert_int_equal(diag_dev_until_due(d), 100000);
+	assert_int_equal(sim_diag_until_due(file_of(d)), 100000);
 	feed(d, 100000, 1000, 2000);
 	assert_int_equal(tel_diag_sample_size(&t, &size), TEL_OK);
 	assert_int_equal(size, 16 + 8 * 2);
@@ -400,7 +441,7 @@ static void test_formats(void **state)
 	/* 32-bit values: the high word is cut */
 	assert_int_equal(le32(buf + 20), 2000);
 	finish(&t);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 static void test_ring(void **state)
@@ -437,14 +478,14 @@ static void test_ring(void **state)
 	assert_int_equal(got, 0);
 	/* a half-period feed takes no sample; the rest of it does */
 	feed(d, 50000, 0, 0);
-	assert_int_equal(diag_dev_until_due(d), 50000);
+	assert_int_equal(sim_diag_until_due(file_of(d)), 50000);
 	assert_int_equal(tel_diag_query(&t, buf, 64, &got), TEL_OK);
 	assert_int_equal(got, 0);
 	feed(d, 50000, 0, 0);
 	assert_int_equal(tel_diag_query(&t, buf, 64, &got), TEL_OK);
 	assert_int_equal(got, 1);
 	finish(&t);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 static void test_single_on_demand(void **state)
@@ -461,7 +502,7 @@ static void test_single_on_demand(void **state)
 	assert_int_equal(tel_diag_restart(&t), TEL_AGAIN);
 	for (i = 0; i < 9; i++)
 		feed(d, 100000, 1, 0);
-	assert_int_equal(diag_dev_until_due(d), -1);	/* cycle done */
+	assert_int_equal(sim_diag_until_due(file_of(d)), -1);	/* cycle done */
 	assert_int_equal(tel_diag_query(&t, buf, 64, &got), TEL_OK);
 	assert_int_equal(got, 4);			/* stops when full */
 	assert_int_equal(tel_diag_restart(&t), TEL_OK);
@@ -476,7 +517,7 @@ static void test_single_on_demand(void **state)
 	start(&t, d, DIAG_ON_DEMAND, 1, DIAG_RTC, 2);
 	assert_int_equal(tel_diag_restart(&t), TEL_NOT_SUPPORTED);
 	feed(d, 100000, 5, 0);		/* time passes: no sample by itself */
-	assert_int_equal(diag_dev_until_due(d), -1);
+	assert_int_equal(sim_diag_until_due(file_of(d)), -1);
 	assert_int_equal(tel_diag_query(&t, buf, 64, &got), TEL_OK);
 	assert_int_equal(got, 1);	/* one per query */
 	tel_diag_decode(&t, buf, &s);
@@ -488,7 +529,7 @@ static void test_single_on_demand(void **state)
 	assert_int_equal(s.id, 1);
 	assert_true(s.values[0] == 21);
 	finish(&t);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 /* Ownership across processes: a live owner refuses, force takes over,
@@ -543,7 +584,7 @@ static void test_ownership(void **state)
 	close(go[1]);
 	close(done[0]);
 	close(done[1]);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 /* ---- files -------------------------------------------------------------- */
@@ -611,7 +652,7 @@ static void test_csv(void **state)
 		"\n0, 2.000300000, 2.000300000, 11, 13");
 	finish(&t);
 	unlink(path);
-	diag_dev_close(d);
+	dev_close(d);
 }
 
 static void test_json(void **state)

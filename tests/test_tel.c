@@ -8,19 +8,60 @@
 #include "paths.h"
 #include "ppcc.h"
 #include "sim/firmware.h"
+#include "sim/simtel.h"
 #include "tel/pcc.h"
 #include "tel/retx.h"
 #include "tel/tel.h"
 
 #define US 1000000LL		/* ps */
 
+/* The sim's histogram file and its tel/ handle, as the sim device opens
+ * them (src/sim/simdev.c); dev_close closes both.
+ */
+#define MAX_OPEN 4
+static struct {
+	struct retx_dev *d;
+	struct sim_retx *x;
+} open_devs[MAX_OPEN];
+
 static struct retx_dev *dev_open(const char *name)
 {
 	struct retx_dev *d = NULL;
+	struct sim_retx *x = NULL;
 	struct pcb_err err = { 0 };
+	int tel, i;
 
-	assert_int_equal(retx_dev_open(&d, name, &err), 0);
+	assert_int_equal(sim_retx_open(&x, name, &err), 0);
+	assert_int_equal(retx_dev_open_prov(&d, &sim_retx_prov, x, &tel), 0);
+	for (i = 0; i < MAX_OPEN && open_devs[i].d; i++)
+		;
+	assert_true(i < MAX_OPEN);
+	open_devs[i].d = d;
+	open_devs[i].x = x;
 	return d;
+}
+
+static struct sim_retx *file_of(struct retx_dev *d)
+{
+	int i;
+
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_devs[i].d == d)
+			return open_devs[i].x;
+	fail_msg("no such device");
+	return NULL;
+}
+
+static void dev_close(struct retx_dev *d)
+{
+	struct sim_retx *x = file_of(d);
+	int i;
+
+	retx_dev_close(d);
+	sim_retx_close(x);
+	for (i = 0; i < MAX_OPEN; i++)
+		if (open_devs[i].d == d)
+			open_devs[i].d = NULL;
 }
 
 static void test_retx_states(void **state)
@@ -71,7 +112,7 @@ static void test_retx_states(void **state)
 	assert_int_equal(t.cfg.num_bins, 8);
 	assert_int_equal(tel_retx_set_num_bins(&t, RETX_MAX_BINS), TEL_OK);
 	assert_int_equal(tel_retx_destroy(&t), TEL_OK);
-	retx_dev_close(d);
+	dev_close(d);
 }
 
 static void range(const struct retx_cfg *c, uint32_t i, uint64_t lo,
@@ -128,11 +169,11 @@ static void test_retx_record(void **state)
 	tel_retx_set_mode(&t, RETX_DOUBLE);
 	tel_retx_set_time_unit(&t, RETX_USEC);
 	/* stopped: nothing counts */
-	retx_dev_record(d, rto, 6);
+	sim_retx_record(file_of(d), rto, 6);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[0] + bins[1] + bins[2] + bins[3] + bins[4], 0);
 	assert_int_equal(tel_retx_start(&t), TEL_OK);
-	retx_dev_record(d, rto, 6);
+	sim_retx_record(file_of(d), rto, 6);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(n, 5);
 	assert_int_equal(bins[0], 2);	/* 0 and 49.999 us */
@@ -148,7 +189,7 @@ static void test_retx_record(void **state)
 	tel_retx_start(&t);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[4], 0);
-	retx_dev_record(d, rto + 4, 1);
+	sim_retx_record(file_of(d), rto + 4, 1);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[4], 1);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
@@ -157,24 +198,24 @@ static void test_retx_record(void **state)
 	tel_retx_stop(&t);
 	tel_retx_set_vhca_id(&t, 5);
 	tel_retx_start(&t);
-	retx_dev_record(d, rto, 6);
+	sim_retx_record(file_of(d), rto, 6);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[0] + bins[1] + bins[3] + bins[4], 0);
 	tel_retx_stop(&t);
 	tel_retx_set_vhca_id(&t, 0);
 	tel_retx_start(&t);
-	retx_dev_record(d, rto, 6);
+	sim_retx_record(file_of(d), rto, 6);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[0], 2);
 	/* count_enable 0: start does not start recording */
 	tel_retx_stop(&t);
 	tel_retx_set_count_enable(&t, 0);
 	tel_retx_start(&t);
-	retx_dev_record(d, rto, 6);
+	sim_retx_record(file_of(d), rto, 6);
 	assert_int_equal(tel_retx_read_bins(&t, &n, bins), TEL_OK);
 	assert_int_equal(bins[0] + bins[4], 0);
 	tel_retx_stop(&t);
-	retx_dev_close(d);
+	dev_close(d);
 }
 
 static void test_retx_two_contexts(void **state)
@@ -215,8 +256,8 @@ static void test_retx_two_contexts(void **state)
 	tel_retx_destroy(&b);
 	tel_retx_create(&b, db, true);
 	assert_int_equal(b.state, RETX_IDLE);
-	retx_dev_close(da);
-	retx_dev_close(db);
+	dev_close(da);
+	dev_close(db);
 }
 
 static void test_retx_corrupt(void **state)
@@ -224,7 +265,8 @@ static void test_retx_corrupt(void **state)
 	static const char junk[2][32] = { "x", "PCCBRTX\0garbage-garbage" };
 	static const size_t len[2] = { 1, 24 };
 	char dir[4096], path[4200];
-	struct retx_dev *d = NULL;
+	struct sim_retx *x = NULL;
+	struct retx_dev *d;
 	struct pcb_err err = { 0 };
 	size_t i;
 	int fd;
@@ -239,18 +281,18 @@ static void test_retx_corrupt(void **state)
 		assert_true(write(fd, junk[i], len[i]) > 0);
 		close(fd);
 		memset(&err, 0, sizeof(err));
-		assert_int_equal(retx_dev_open(&d, "bad", &err),
+		assert_int_equal(sim_retx_open(&x, "bad", &err),
 				 -PCB_E_CORRUPT);
 		assert_non_null(strstr(err.msg, "bad.retx"));
 	}
 	/* a valid file whose bin count was tampered with */
 	unlink(path);
 	d = dev_open("bad");
-	retx_dev_close(d);
+	dev_close(d);
 	fd = open(path, O_WRONLY);
 	assert_int_equal(pwrite(fd, "\xff\xff\xff\xff", 4, 16), 4);
 	close(fd);
-	assert_int_equal(retx_dev_open(&d, "bad", &err), -PCB_E_CORRUPT);
+	assert_int_equal(sim_retx_open(&x, "bad", &err), -PCB_E_CORRUPT);
 }
 
 /* ---- pcc ---------------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* fabric.c - the event engine, NICs, switches and statistics.
+/* fabric.c - the event loop: the event queue, ports and their queues,
+ * PFC, switches, NICs (the QP send path, probes, timers) and the run.
  *
  * Per hop a packet costs two events: its departure from the port (the
  * port then starts the next one) and its arrival at the peer.  Each port
@@ -10,11 +11,17 @@
  * algorithm timer) are cancelled lazily: an event that finds its deadline
  * moved reschedules or drops.
  *
- * Why one file of this size: the event loop calls the port, NIC and
- * switch handlers for every event, and keeping them static in one
+ * Why these sections share one file: the event loop calls the port, NIC
+ * and switch handlers for every event, and keeping them static in one
  * translation unit (built with HOT_CFLAGS, no LTO) lets the compiler
- * inline them into the loop.  A split along the sections below should
- * show in `make bench` that it costs nothing.
+ * inline them into the loop; so does the watchdog's test and the trace
+ * clock the loop asks every event (moved out, their calls alone cost the
+ * loop 1.3 % more instructions: callgrind, 64:1 incast).  What the loop
+ * does not call lives beside it, one concern a file: building (build.c),
+ * the watchdog's error (stall.c), the trace's rows (trace.c), reports
+ * (report.c), port names (names.c), histograms read back (lhist.c), the
+ * run's outputs (tap.c, flows.c); the few small helpers those share with
+ * the loop are inline in sim_int.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,47 +52,6 @@ uint64_t sim_rand(struct sim *s)	/* xoshiro256** */
 	return res;
 }
 
-static void seed_rng(struct sim *s, uint64_t seed)
-{
-	int i;
-
-	for (i = 0; i < 4; i++) {	/* splitmix64 */
-		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
-
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		s->rng[i] = z ^ (z >> 31);
-	}
-}
-
-/* v's bucket: v itself below LHIST_SUB, then LHIST_SUB per power of
- * two; the largest, 2^64 - 1's, is below LHIST_N (no clamp needed). */
-_Static_assert((63 - 4) * LHIST_SUB + LHIST_SUB - 1 < LHIST_N,
-	       "lhist: every uint64_t has a bucket");
-
-static unsigned lhist_bucket(uint64_t v)
-{
-	unsigned e;
-
-	if (v < LHIST_SUB)
-		return (unsigned)v;
-	e = 63 - (unsigned)__builtin_clzll(v);	/* v >= 32: e >= 5 */
-	return (e - 4) * LHIST_SUB +
-	       (unsigned)((v >> (e - 5)) & (LHIST_SUB - 1));
-}
-
-static double lhist_value(unsigned b)
-{
-	unsigned e, m;
-
-	if (b < LHIST_SUB)
-		return b;
-	e = b / LHIST_SUB + 4;
-	m = b % LHIST_SUB;
-	/* bucket midpoint */
-	return ldexp(LHIST_SUB + m + 0.5, (int)e - 5);
-}
-
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 {
 	unsigned b = lhist_bucket(v);
@@ -97,71 +63,6 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 	h->sum += (double)v * (double)w;
 	if (v > h->max)
 		h->max = v;
-}
-
-/* The buckets in use of a histogram whose greatest value is max: none
- * lies above max's. */
-static unsigned lhist_used(uint64_t max)
-{
-	return lhist_bucket(max) + 1;
-}
-
-/* Empty h, writing only the buckets in use: most switch ports' queue
- * histograms stay at zero (the reverse path) and are never touched.
- */
-static void lhist_clear(struct lhist *h)
-{
-	if (!h->total && !h->max)
-		return;		/* empty (all weights 0: every n too) */
-	memset(h->n, 0, lhist_used(h->max) * sizeof(h->n[0]));
-	h->total = 0;
-	h->sum = 0;
-	h->max = 0;
-	h->min = 0;
-}
-
-/* The bucket's midpoint, within the values seen: a midpoint below the
- * least (or above the greatest) value would report what never happened,
- * an RTT below the idle path.
- */
-static double hist_quantile(const uint64_t *n, uint64_t total,
-			    uint64_t min, uint64_t max, double q)
-{
-	double want = q * (double)total, acc = 0, v = (double)max;
-	unsigned b, top = lhist_used(max);
-
-	if (!total)
-		return 0;
-	for (b = 0; b < top; b++) {
-		acc += (double)n[b];
-		if (acc >= want && n[b]) {
-			v = lhist_value(b);
-			break;
-		}
-	}
-	if (v > (double)max)
-		v = (double)max;
-	return v < (double)min ? (double)min : v;
-}
-
-double lhist_quantile(const struct lhist *h, double q)
-{
-	return hist_quantile(h->n, h->total, h->min, h->max, q);
-}
-
-/* The q-quantile of a port's queue in the window (bytes), from the
- * histogram lhist_add would have made: n[0], which the hot path never
- * writes, is set here to the time at zero; the minimum is zero if the
- * queue was ever empty. */
-double qstat_quantile(const struct sim *s, const struct port *p, double q)
-{
-	const struct qstat *a = &p->qs;
-
-	if (!p->q_n)
-		return 0;
-	p->q_n[0] = a->zero;
-	return hist_quantile(p->q_n, (uint64_t)(a->q_last - s->win_t0),
-			     a->zero ? 0 : a->vmin, a->vmax, q);
 }
 
 /* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
@@ -788,16 +689,13 @@ static uint32_t q_pop(struct sim *s, struct pqueue *q)
 	return i;
 }
 
-/* The bytes a port's data queues hold (both classes). */
-static inline uint64_t q_bytes(const struct sim *s, const struct port *p)
-{
-	return p->data.bytes + (s->c1 ? s->c1[p - s->ports].data.bytes : 0);
-}
-
 /* Time-weighted queue statistics before the data queue changes: what
  * lhist_add would count, the time at zero and the totals in the port's
- * line (struct qstat), the rest in the buckets. */
-static void q_account(struct sim *s, struct port *p)
+ * line (struct qstat), the rest in the buckets.  Out of line, as gcc
+ * chose while it was static here: inlined into its callers it cost 0.9 %
+ * more instructions per run (callgrind, 64:1 incast).
+ */
+__attribute__((noinline)) void sim_q_account(struct sim *s, struct port *p)
 {
 	struct qstat *a = &p->qs;
 	int64_t dt = s->now - a->q_last;
@@ -842,11 +740,6 @@ static bool data_class(const struct pkt *k)
 static uint32_t *host_active(struct host *h)
 {
 	return h->capactive ? h->active : h->act;
-}
-
-static unsigned char *qp_state(struct sim *s, uint32_t qp)
-{
-	return s->qpstate + (size_t)qp * s->stride;
 }
 
 /* ---- ports -------------------------------------------------------------- */
@@ -931,7 +824,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 	} else if (s->c1 && p->is_switch && c1_turn(s, pi)) {
 		ki = c1_dequeue(s, pi);
 	} else if (!p->paused && p->data.head != NONE) {
-		q_account(s, p);
+		sim_q_account(s, p);
 		ki = q_pop(s, &p->data);
 		if (p->is_switch) {
 			struct sw *w = &s->sws[p->owner];
@@ -1125,12 +1018,6 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
  * the packet's PF_C1 flag or of s->c1.
  */
 
-/* A port that PFC holds, for either class. */
-static bool port_held(const struct sim *s, uint32_t pi)
-{
-	return s->ports[pi].paused || (s->c1 && s->c1[pi].paused);
-}
-
 static inline bool qp_held(const struct sim *s, const struct host *h,
 			   const struct qp *q)
 {
@@ -1221,7 +1108,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi)
 	uint32_t ki, in;
 	struct pkt *k;
 
-	q_account(s, p);
+	sim_q_account(s, p);
 	ki = q_pop(s, &c->data);
 	k = &s->pk[ki];
 	in = k->port;
@@ -1259,7 +1146,7 @@ static void c1_switch_rx(struct sim *s, uint32_t inport, uint32_t e,
 		ecn_mark(s, q->data.bytes, k);
 	c1_ingress_add(s, w, inport, k->size);
 	k->port = inport;
-	q_account(s, out);
+	sim_q_account(s, out);
 	q_push(s, &q->data, ki);
 	if (q_bytes(s, out) > out->q_max)
 		out->q_max = q_bytes(s, out);
@@ -1320,7 +1207,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	in = &s->ports[inport];
 	ingress_add(s, w, in, k->size);
 	k->port = inport;
-	q_account(s, out);
+	sim_q_account(s, out);
 	q_push(s, &out->data, ki);
 	if (out->data.bytes > out->q_max)
 		out->q_max = out->data.bytes;
@@ -1385,11 +1272,6 @@ static int64_t qp_gap(const struct sim *s, struct qp *q, uint32_t wire)
 				   ALGO_RATE_ONE / rate);
 	}
 	return q->gap;
-}
-
-static bool qp_has_work(const struct qp *q)
-{
-	return q->active && q->snd_nxt < q->npkts;
 }
 
 /* A retransmission or probe deadline was set to t (timer_scan). */
@@ -2030,91 +1912,19 @@ static void dispatch(struct sim *s, const struct ev *e)
 	}
 }
 
-/* ---- construction ------------------------------------------------------- */
+/* ---- a fabric's life ---------------------------------------------------- */
 
-uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports)
+static void seed_rng(struct sim *s, uint64_t seed)
 {
-	uint32_t ni = s->nnodes, i;
-	struct node *n;
+	int i;
 
-	if (sim_grow((void **)&s->nodes, sizeof(*s->nodes), &s->capnodes,
-		     ni + 1))
-		abort();
-	n = &s->nodes[s->nnodes++];
-	n->is_switch = is_switch;
-	n->port0 = s->nports;
-	n->nports = nports;
-	if (sim_grow((void **)&s->ports, sizeof(*s->ports), &s->capports,
-		     s->nports + nports))
-		abort();
-	for (i = 0; i < nports; i++) {
-		struct port *p = &s->ports[s->nports + i];
+	for (i = 0; i < 4; i++) {	/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
 
-		memset(p, 0, sizeof(*p));
-		p->node = ni;
-		p->peer = NONE;
-		p->free_ev_at = -1;
-		p->is_switch = is_switch;
-		p->ctrl.head = p->ctrl.tail = NONE;
-		p->data.head = p->data.tail = NONE;
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		s->rng[i] = z ^ (z >> 31);
 	}
-	s->nports += nports;
-	return ni;
-}
-
-void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
-	      int64_t delay)
-{
-	uint32_t ppb = 8000 / gbps;
-
-	s->ports[pa].peer = pb;
-	s->ports[pb].peer = pa;
-	s->ports[pa].ppb = s->ports[pb].ppb = ppb;
-	s->ports[pa].delay = s->ports[pb].delay = delay;
-}
-
-uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
-		    uint64_t size, int64_t start, int64_t stop)
-{
-	uint32_t qi = s->nqps, cap = s->qpcap;
-	struct qp *q;
-
-	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap,
-			 qi + 1))
-		abort();
-	if (s->qpcap != cap) {
-		unsigned char *ns = realloc(s->qpstate,
-					    (size_t)s->qpcap * s->stride);
-
-		if (!ns)
-			abort();
-		s->qpstate = ns;
-	}
-	memset(qp_state(s, qi), 0, s->stride);
-	q = &s->qps[s->nqps++];
-	memset(q, 0, sizeof(*q));
-	q->src = src;
-	q->dst = dst;
-	q->size = size;
-	if (size) {
-		q->npkts = (uint32_t)((size + s->cfg.mtu - 1) / s->cfg.mtu);
-		q->last_payload = (uint32_t)(size - (uint64_t)(q->npkts - 1) *
-					     s->cfg.mtu);
-	} else {
-		q->npkts = UINT32_MAX;
-	}
-	q->rate = ALGO_RATE_ONE;
-	q->ecmp = (uint32_t)(sim_rand(s) >> 32);
-	q->timer_ev_at = -1;
-	q->armed_pos = NONE;
-	q->last_cnp = INT64_MIN / 2;
-	q->start = start;
-	q->stop = stop;
-	q->path_rtt = s->src->path_rtt(s, src, dst);
-	ev_push(s, start, EV_FLOW_START, qi);
-	if (stop > 0)
-		ev_push(s, stop, EV_FLOW_STOP, qi);
-	return qi;
 }
 
 void sim_free(struct sim *s)
@@ -2230,7 +2040,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	return 0;
 }
 
-/* ---- running and reporting ---------------------------------------------- */
+/* ---- running ------------------------------------------------------------ */
 
 static void window_reset(struct sim *s)
 {
@@ -2283,86 +2093,53 @@ int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 	window_reset(s);
 	return sim_run_more(s, dur_ps, stop);
 }
-
-/* ---- fine time series -------------------------------------------------- */
-
-int sim_trace_start(struct sim *s, int64_t every_ps)
-{
-	if (every_ps < PS_PER_NS)
-		return -PCB_E_RANGE;
-	s->tr_every = every_ps;
-	s->tr_next = s->now + every_ps;
-	s->tr_rows = true;
-	s->ntr = 0;
-	s->tr_rtt_sum = 0;
-	s->tr_rtt_n = 0;
-	s->tr_rx_last = s->rx_payload;
-	return 0;
-}
-
-size_t sim_trace_rows(const struct sim *s, const struct sim_trace_row **rows)
-{
-	*rows = s->tr;
-	return s->ntr;
-}
-
-void sim_trace_stop(struct sim *s)
-{
-	s->tr_rows = false;
-	if (!s->tap)
-		s->tr_every = 0;
-}
-
-/* One row for the state at s->tr_next (no event at or after it has run). */
-static void trace_row(struct sim *s)
-{
-	struct sim_trace_row *r;
-	double gbps = s->cfg.rate_gbps / (double)ALGO_RATE_ONE;
-	uint32_t i, n = 0;
-
-	if (sim_grow((void **)&s->tr, sizeof(*s->tr), &s->captr, s->ntr + 1)) {
-		s->tr_rows = false;	/* out of memory: stop tracing */
-		return;
-	}
-	r = &s->tr[s->ntr++];
-	memset(r, 0, sizeof(*r));
-	r->t = s->tr_next;
-	for (i = 0; i < s->nports; i++)
-		if (s->ports[i].is_switch && q_bytes(s, &s->ports[i]) >
-		    r->queue_max)
-			r->queue_max = q_bytes(s, &s->ports[i]);
-	for (i = 0; i < s->nqps; i++) {
-		const struct qp *q = &s->qps[i];
-		double g = q->rate * gbps;
-
-		if (!q->active)
-			continue;
-		r->rate_mean += g;
-		if (!n || g < r->rate_min)
-			r->rate_min = g;
-		if (g > r->rate_max)
-			r->rate_max = g;
-		n++;
-	}
-	if (n)
-		r->rate_mean /= n;
-	r->rtt_n = s->tr_rtt_n;
-	r->rtt_mean = s->tr_rtt_n ? s->tr_rtt_sum / s->tr_rtt_n : 0;
-	r->rx_gbps = (double)(s->rx_payload - s->tr_rx_last) * 8 /
-		     ((double)s->tr_every / PS_PER_NS);
-	s->tr_rx_last = s->rx_payload;
-	s->tr_rtt_sum = 0;
-	s->tr_rtt_n = 0;
-}
-
 /* The samples due at s->tr_next: the fabric's row, the tap's. */
 static void trace_sample(struct sim *s)
 {
 	if (s->tr_rows)
-		trace_row(s);
+		sim_trace_row(s);
 	if (s->tap)
 		tap_sample(s, s->tr_next);
 	s->tr_next += s->tr_every;
+}
+
+/* Does data wait behind port pi: in its queue, or, at a host's NIC, in
+ * a QP with packets to send?
+ */
+bool sim_port_waits(const struct sim *s, uint32_t pi)
+{
+	const struct port *p = &s->ports[pi];
+	const struct host *h;
+	uint32_t i;
+
+	if (p->data.n || (s->c1 && s->c1[pi].data.n))
+		return true;
+	if (p->is_switch)
+		return false;
+	h = &s->hosts[p->owner];
+	for (i = 0; i < h->nactive; i++)
+		if (qp_has_work(&s->qps[h->capactive ? h->active[i] :
+						       h->act[i]]))
+			return true;
+	return false;
+}
+
+/* The watchdog's test (at most every 16 K events and at the end of a
+ * run, so a port scan is cheap): no data has left any port for
+ * SIM_STALL_PS, yet some port that PFC holds has data to send.  Only a
+ * pause that is never lifted does that; congestion alone keeps some
+ * port sending.
+ */
+__attribute__((noinline)) bool sim_stalled(const struct sim *s)
+{
+	uint32_t i;
+
+	if (s->now - s->last_tx < SIM_STALL_PS)
+		return false;
+	for (i = 0; i < s->nports; i++)
+		if (port_held(s, i) && sim_port_waits(s, i))
+			return true;
+	return false;
 }
 
 /* Move the time base to now: every key shifts down alike, so the heap
@@ -2409,131 +2186,6 @@ static void rebase(struct sim *s)
 	}
 	s->nfar = keep;
 }
-
-/* Does data wait behind port pi: in its queue, or, at a host's NIC, in
- * a QP with packets to send?
- */
-static bool port_waits(const struct sim *s, uint32_t pi)
-{
-	const struct port *p = &s->ports[pi];
-	const struct host *h;
-	uint32_t i;
-
-	if (p->data.n || (s->c1 && s->c1[pi].data.n))
-		return true;
-	if (p->is_switch)
-		return false;
-	h = &s->hosts[p->owner];
-	for (i = 0; i < h->nactive; i++)
-		if (qp_has_work(&s->qps[h->capactive ? h->active[i] :
-						       h->act[i]]))
-			return true;
-	return false;
-}
-
-/* The watchdog's test (at most every 16 K events and at the end of a
- * run, so a port scan is cheap): no data has left any port for
- * SIM_STALL_PS, yet some port that PFC holds has data to send.  Only a
- * pause that is never lifted does that; congestion alone keeps some
- * port sending.
- */
-static bool stalled(const struct sim *s)
-{
-	uint32_t i;
-
-	if (s->now - s->last_tx < SIM_STALL_PS)
-		return false;
-	for (i = 0; i < s->nports; i++)
-		if (port_held(s, i) && port_waits(s, i))
-			return true;
-	return false;
-}
-
-int sim_port_name(const struct sim *s, uint32_t pi, char *b, size_t n)
-{
-	const struct port *p = &s->ports[pi];
-
-	if (!p->is_switch)
-		return snprintf(b, n, "host %u", p->owner);
-	return snprintf(b, n, "switch %u port %u", p->owner,
-			pi - s->nodes[p->node].port0);
-}
-
-/* Since when PFC holds port pi (either class's pause, the older). */
-static int64_t held_since(const struct sim *s, uint32_t pi)
-{
-	int64_t t = s->ports[pi].paused ? s->ports[pi].pause_start : INT64_MAX;
-
-	if (s->c1 && s->c1[pi].paused && s->c1[pi].pause_start < t)
-		t = s->c1[pi].pause_start;
-	return t;
-}
-
-/* Port pi is a switch's, and the NIC at its other end paused it. */
-static bool nic_paused(const struct sim *s, uint32_t pi)
-{
-	return s->ports[pi].is_switch && !s->ports[s->ports[pi].peer].is_switch;
-}
-
-/* The order the watchdog names held ports in: those a NIC paused first
- * (a NIC pauses only when it cannot take in more, the root of a storm;
- * the senders it backs up into are held since an earlier pause of the
- * incast that was never lifted), then the longest held (a deadlock's
- * first pause is where it began).
- */
-static bool stall_before(const struct sim *s, uint32_t a, uint32_t b)
-{
-	if (nic_paused(s, a) != nic_paused(s, b))
-		return nic_paused(s, a);
-	return held_since(s, a) < held_since(s, b);
-}
-
-#define STALL_NAMES 8
-
-/* The watchdog's error: the ports PFC holds with data waiting, in
- * stall_before's order, at most STALL_NAMES of them by name. */
-int sim_stall(const struct sim *s, struct pcb_err *err)
-{
-	char names[STALL_NAMES * 40 + 32];	/* a name: 33 at most */
-	size_t len = 0;
-	uint64_t queued = 0;
-	uint32_t i, j, top[STALL_NAMES], ntop = 0, more = 0;
-
-	if (!stalled(s))
-		return 0;
-	for (i = 0; i < s->nports; i++) {
-		queued += q_bytes(s, &s->ports[i]);
-		if (!port_held(s, i) || !port_waits(s, i))
-			continue;
-		if (ntop == STALL_NAMES) {	/* the last of the kept out */
-			more++;
-			if (!stall_before(s, i, top[ntop - 1]))
-				continue;
-			ntop--;
-		}
-		for (j = ntop++; j && stall_before(s, i, top[j - 1]); j--)
-			top[j] = top[j - 1];
-		top[j] = i;
-	}
-	names[0] = '\0';
-	for (j = 0; j < ntop; j++) {
-		len += (size_t)snprintf(names + len, sizeof(names) - len,
-					"%s", j ? ", " : "");
-		len += (size_t)sim_port_name(s, top[j], names + len,
-					     sizeof(names) - len);
-	}
-	if (more)
-		snprintf(names + len, sizeof(names) - len, " and %u more",
-			 more);
-	return pcb_error(err, PCB_E_DEVICE, "sim: fabric stalled at t = "
-			 "%.3f ms: no data has left any port since %.3f ms, "
-			 "%llu bytes queued; paused by PFC (by a NIC first, "
-			 "then the longest held): %s",
-			 (double)s->now / PS_PER_MS,
-			 (double)s->last_tx / PS_PER_MS,
-			 (unsigned long long)queued, names);
-}
-
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;
@@ -2571,7 +2223,7 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 			if (until == step_end)
 				break;
 			s->now = until;
-			if (stalled(s)) {
+			if (sim_stalled(s)) {
 				mem_note(s);
 				return -PCB_E_DEVICE;
 			}
@@ -2583,264 +2235,5 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 			break;
 	}
 	mem_note(s);
-	return stalled(s) ? -PCB_E_DEVICE : 0;
-}
-
-int64_t sim_now(const struct sim *s)
-{
-	return s->now;
-}
-
-uint64_t sim_events(const struct sim *s)
-{
-	return s->events;
-}
-
-size_t sim_mem_bytes(const struct sim *s)
-{
-	return s->mem_peak;
-}
-
-void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
-{
-	memcpy(s->algo.conf.params, params,
-	       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) * sizeof(*params));
-}
-
-/* Each host's counters once, in a row (they sit together in its algo
- * port), folded by kind: sums add, min/max keep the extreme of those set.
- * With counters off (fixed when the fabric is built) all stay 0.
- */
-void sim_take_counters(struct sim *s, uint32_t *delta, bool *touched,
-		       size_t n)
-{
-	enum algo_ckind kind[ALGO_MAX_COUNTERS];
-	uint64_t acc[ALGO_MAX_COUNTERS] = { 0 };
-	size_t c;
-	uint32_t i;
-
-	if (n > ALGO_MAX_COUNTERS)
-		n = ALGO_MAX_COUNTERS;
-	for (c = 0; c < n; c++) {
-		kind[c] = s->algo.desc ? s->algo.desc->counters[c].kind :
-					 ALGO_CK_SUM;
-		touched[c] = false;
-	}
-	for (i = 0; i < s->nhosts && s->algo.counters_on; i++) {
-		uint32_t *v = s->hosts[i].ap.counters;
-
-		for (c = 0; c < n; c++) {
-			if (!v[c])
-				continue;
-			if (kind[c] == ALGO_CK_SUM)
-				acc[c] += v[c];
-			else if (!touched[c] || (kind[c] == ALGO_CK_MAX ?
-						 v[c] > acc[c] : v[c] < acc[c]))
-				acc[c] = v[c];
-			touched[c] = true;
-			v[c] = 0;
-		}
-	}
-	for (c = 0; c < n; c++)
-		delta[c] = (uint32_t)acc[c];
-}
-
-/* A port's time paused so far, ns, from its total and a pause under way. */
-static uint64_t paused_ns(const struct sim *s, int64_t total, bool paused,
-			  int64_t start)
-{
-	return (uint64_t)(total + (paused ? s->now - start : 0)) / PS_PER_NS;
-}
-
-/* Host port pi's class-1 share, from priority 3's to its own (priority
- * 3's time paused is struct port's alone: class 1 has its own). */
-static void c1_counters(const struct sim *s, uint32_t pi,
-			struct sim_port_counters *c)
-{
-	const struct port_c1 *q = &s->c1[pi];
-	int pr = s->prio_c[1], d = SIM_PRIO_DATA;
-
-	c->rx_bytes_prio[d] -= q->rx_bytes;
-	c->rx_pkts_prio[d] -= q->rx_pkts;
-	c->tx_bytes_prio[d] -= q->tx_bytes;
-	c->tx_pkts_prio[d] -= q->tx_pkts;
-	c->rx_bytes_prio[pr] += q->rx_bytes;
-	c->rx_pkts_prio[pr] += q->rx_pkts;
-	c->tx_bytes_prio[pr] += q->tx_bytes;
-	c->tx_pkts_prio[pr] += q->tx_pkts;
-	c->pause_rx_prio[pr] += q->pause_rx;
-	c->pause_rx_ns_prio[pr] += paused_ns(s, q->paused_ps, q->paused,
-					     q->pause_start);
-}
-
-void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
-{
-	uint32_t i;
-
-	*c = s->c;
-	c->rx_bytes = c->rx_pkts = c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
-	c->rx_lost = 0;
-	for (i = 0; i < s->nhosts; i++) {
-		const struct port *p = &s->ports[s->hosts[i].port];
-		int k;
-
-		c->rx_bytes += port_rx_bytes(p);
-		c->rx_pkts += p->rx_pkts_c[0] + p->rx_pkts_c[1];
-		c->tx_bytes += port_tx_bytes(p);
-		c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
-		c->pause_tx += p->pause_tx;
-		c->rx_lost += p->lost_pkts;
-		for (k = 0; k < 2; k++) {
-			int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;
-
-			c->rx_bytes_prio[prio] += p->rx_bytes_c[k];
-			c->rx_pkts_prio[prio] += p->rx_pkts_c[k];
-			c->tx_bytes_prio[prio] += p->tx_bytes_c[k];
-			c->tx_pkts_prio[prio] += p->tx_pkts_c[k];
-		}
-		c->pause_rx_prio[SIM_PRIO_DATA] += p->pause_rx;
-		c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
-		c->pause_rx_ns_prio[SIM_PRIO_DATA] +=
-			paused_ns(s, p->paused_ps, p->paused, p->pause_start);
-		if (s->c1)
-			c1_counters(s, s->hosts[i].port, c);
-	}
-}
-
-size_t sim_rto_values(const struct sim *s, const int64_t **vals)
-{
-	*vals = s->rto_vals;
-	return s->nrto;
-}
-
-size_t sim_flow_bytes(const struct sim *s, uint64_t *bytes, size_t max)
-{
-	size_t i;
-
-	for (i = 0; i < s->nqps && i < max; i++)
-		bytes[i] = s->qps[i].win_bytes;
-	return i;
-}
-
-size_t sim_flow_rates(const struct sim *s, uint32_t *rates, size_t max)
-{
-	size_t i;
-
-	for (i = 0; i < s->nqps && i < max; i++)
-		rates[i] = s->qps[i].rate;
-	return i;
-}
-
-static int fct_cmp(const void *a, const void *b)
-{
-	double x = ((const struct fct_rec *)a)->slowdown;
-	double y = ((const struct fct_rec *)b)->slowdown;
-
-	return x < y ? -1 : x > y;
-}
-
-static void fct_buckets(struct sim *s, struct sim_summary *sum)
-{
-	static const uint64_t edges[] = { 0, 10000, 100000, 1000000,
-					  10000000, UINT64_MAX };
-	struct fct_rec *tmp;
-	size_t b, i;
-
-	tmp = malloc((s->nfct ? s->nfct : 1) * sizeof(*tmp));
-	if (!tmp)
-		return;
-	for (b = 0; b + 1 < sizeof(edges) / sizeof(edges[0]); b++) {
-		struct sim_fct_bucket *f = &sum->fct[sum->nfct];
-		size_t n = 0;
-
-		for (i = 0; i < s->nfct; i++)
-			if (s->fct[i].size >= edges[b] &&
-			    s->fct[i].size < edges[b + 1])
-				tmp[n++] = s->fct[i];
-		if (!n)
-			continue;
-		qsort(tmp, n, sizeof(*tmp), fct_cmp);
-		f->lo = edges[b];
-		f->hi = edges[b + 1];
-		f->n = (uint32_t)n;
-		f->p50 = tmp[(n - 1) / 2].slowdown;
-		f->p95 = tmp[(size_t)((double)(n - 1) * 0.95)].slowdown;
-		f->p99 = tmp[(size_t)((double)(n - 1) * 0.99)].slowdown;
-		sum->nfct++;
-	}
-	free(tmp);
-}
-
-void sim_summary(struct sim *s, struct sim_summary *sum)
-{
-	double win = (double)(s->now - s->win_t0), sx = 0, sxx = 0, path = 0;
-	uint32_t i, busiest = NONE, queue = NONE;
-	double best_q = -1;
-
-	memset(sum, 0, sizeof(*sum));
-	sum->t0 = s->win_t0;
-	sum->t1 = s->now;
-	sum->payload_ceiling = (double)s->cfg.mtu / (s->cfg.mtu + HDR_BYTES);
-	sum->events = s->events - s->win0_events;
-	for (i = 0; i < s->nports; i++) {
-		struct port *p = &s->ports[i];
-
-		if (!p->is_switch)
-			continue;
-		q_account(s, p);
-		/* the fullest for its own speed (links differ per tier) */
-		if (busiest == NONE || win_payload(p) * p->ppb >
-		    win_payload(&s->ports[busiest]) * s->ports[busiest].ppb)
-			busiest = i;
-		if (win > 0 && p->qs.sum / win > best_q) {
-			best_q = p->qs.sum / win;
-			queue = i;
-		}
-	}
-	if (busiest != NONE && win > 0)
-		sum->util = (double)win_payload(&s->ports[busiest]) *
-			    (double)s->ports[busiest].ppb / win;
-	if (queue != NONE && win > 0) {
-		const struct port *p = &s->ports[queue];
-
-		sum->q_mean = p->qs.sum / win;
-		sum->q_p99 = qstat_quantile(s, p, 0.99);
-		sum->q_max = (double)p->q_max;
-		sim_port_name(s, queue, sum->queue_port,
-			      sizeof(sum->queue_port));
-	}
-	s->bottleneck = busiest;
-	for (i = 0; i < s->nqps; i++) {
-		const struct qp *q = &s->qps[i];
-
-		if (!q->started || (q->done && !q->win_bytes) ||
-		    (q->stop > 0 && q->stop <= s->win_t0))
-			continue;
-		sum->flows++;
-		sx += (double)q->win_bytes;
-		sxx += (double)q->win_bytes * (double)q->win_bytes;
-		path += (double)q->path_rtt;
-	}
-	sum->jain = sxx > 0 ? sx * sx / (sum->flows * sxx) : 0;
-	/* the idle path of what is compared with it: the probes answered,
-	 * else the window's flows, else the longest path */
-	sum->base_rtt = sum->flows ? path / sum->flows / PS_PER_NS :
-				     s->base_rtt_ns;
-	sum->rtt_samples = s->rtt.total;
-	sum->rtt_late = s->rtt_late;
-	sum->probes_lost = s->probes_lost;
-	if (s->rtt.total) {
-		sum->rtt_mean = s->rtt.sum / (double)s->rtt.total / PS_PER_NS;
-		sum->rtt_p99 = lhist_quantile(&s->rtt, 0.99) / PS_PER_NS;
-		sum->base_rtt = (double)s->rtt_base_sum /
-				(double)s->rtt.total / PS_PER_NS;
-	}
-	sum->pauses = s->pause_events - s->win0_pauses;
-	sum->drops = s->c.drops_nobuf + s->c.drops_loss - s->win0_drops;
-	sum->rtos = s->c.rto - s->win0_rtos;
-	if (!s->c.drops_nobuf && !s->c.drops_loss)
-		sum->rtos_lossless = sum->rtos;
-	fct_buckets(s, sum);
-	if (s->src->summary)
-		s->src->summary(s, sum);
+	return sim_stalled(s) ? -PCB_E_DEVICE : 0;
 }

@@ -1,7 +1,8 @@
-/* sim_int.h - the simulator's internal state, shared by fabric.c (events,
- * NICs, switches, statistics) and the scenario side: scenario.c (keys,
- * builds), topo.c (topologies), workload.c (the mix), buffer.c (buffer
- * settings).
+/* sim_int.h - the simulator's internal state, shared by fabric.c (the
+ * event loop: events, ports, PFC, switches, NICs), the files beside it
+ * (build.c, report.c, trace.c, stall.c, names.c, lhist.c, tap.c,
+ * flows.c) and the scenario side: scenario.c (keys, builds), topo.c
+ * (topologies), workload.c (the mix), buffer.c (buffer settings).
  * Everything is an array indexed by uint32; no pointer into an array is
  * kept across an allocation.
  */
@@ -446,16 +447,20 @@ static inline uint64_t pfc_reserve(const struct sim *s)
 	return s->buf_reserve;
 }
 
-/* fabric.c, for scenario.c */
+/* build.c: the builders' calls (topo.c, workload.c, collective.c) */
 uint32_t sim_add_node(struct sim *s, bool is_switch, uint32_t nports);
 void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
 	      int64_t delay);
 uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 		    uint64_t size, int64_t start, int64_t stop);
+/* fabric.c: an event at t, after every one already due then */
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
 /* The next event due by `until`, taken without running it (tests). */
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
+/* The fabric's one RNG (xoshiro256**), seeded by sim_fabric_create. */
 uint64_t sim_rand(struct sim *s);
+/* Add v with weight w to h (the RTT histogram, per probe answer). */
+void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
 /* grow.c: grow an array to hold need elements (0, or -1 out of
  * memory); _big for those that grow with the flows, freed by
  * sim_big_free with their capacity */
@@ -522,9 +527,74 @@ void sim_coll_arrived(struct sim *s, uint32_t qi);
 void sim_coll_summary(const struct sim *s, struct sim_summary *sum);
 void sim_coll_free(struct sim *s);
 
-void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
+/* lhist.c: a histogram emptied (the buckets in use only); quantiles */
+void lhist_clear(struct lhist *h);
 double lhist_quantile(const struct lhist *h, double q);
 /* The q-quantile of a port's queue in the window (bytes). */
 double qstat_quantile(const struct sim *s, const struct port *p, double q);
+
+/* trace.c: the fabric's row of the samples due at s->tr_next */
+void sim_trace_row(struct sim *s);
+/* fabric.c: port p's time-weighted queue statistics brought up to now */
+void sim_q_account(struct sim *s, struct port *p);
+/* fabric.c: the watchdog's test (PFC holds data that cannot leave), and
+ * whether data waits behind port pi */
+bool sim_stalled(const struct sim *s);
+bool sim_port_waits(const struct sim *s, uint32_t pi);
+/* names.c: a decimal word of *p (spaces before it skipped), *p after */
+bool sim_uint_word(const char **p, uint32_t *v);
+
+/* ---- hot helpers ----------------------------------------------------------
+ * Inline here, not functions of one file: the event loop (fabric.c) calls
+ * them for every packet, and the files beside it (build.c, stall.c,
+ * lhist.c) read the same state.  Only helpers gcc inlined anyway while
+ * they were static in fabric.c, so the loop's code stays what it was;
+ * the RNG and lhist_add stay functions of fabric.c.
+ */
+
+/* v's bucket: v itself below LHIST_SUB, then LHIST_SUB per power of
+ * two; the largest, 2^64 - 1's, is below LHIST_N (no clamp needed). */
+_Static_assert((63 - 4) * LHIST_SUB + LHIST_SUB - 1 < LHIST_N,
+	       "lhist: every uint64_t has a bucket");
+
+static inline unsigned lhist_bucket(uint64_t v)
+{
+	unsigned e;
+
+	if (v < LHIST_SUB)
+		return (unsigned)v;
+	e = 63 - (unsigned)__builtin_clzll(v);	/* v >= 32: e >= 5 */
+	return (e - 4) * LHIST_SUB +
+	       (unsigned)((v >> (e - 5)) & (LHIST_SUB - 1));
+}
+
+/* The buckets in use of a histogram whose greatest value is max: none
+ * lies above max's. */
+static inline unsigned lhist_used(uint64_t max)
+{
+	return lhist_bucket(max) + 1;
+}
+
+/* The bytes a port's data queues hold (both classes). */
+static inline uint64_t q_bytes(const struct sim *s, const struct port *p)
+{
+	return p->data.bytes + (s->c1 ? s->c1[p - s->ports].data.bytes : 0);
+}
+
+static inline unsigned char *qp_state(struct sim *s, uint32_t qp)
+{
+	return s->qpstate + (size_t)qp * s->stride;
+}
+
+/* A port that PFC holds, for either class. */
+static inline bool port_held(const struct sim *s, uint32_t pi)
+{
+	return s->ports[pi].paused || (s->c1 && s->c1[pi].paused);
+}
+
+static inline bool qp_has_work(const struct qp *q)
+{
+	return q->active && q->snd_nxt < q->npkts;
+}
 
 #endif

@@ -236,7 +236,7 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 		struct pcb_err *err)
 {
 	struct simdev *d = calloc(1, sizeof(*d));
-	int rc;
+	int rc, tel;
 
 	if (!d || !(d->name = strdup(name))) {
 		free(d);
@@ -247,9 +247,16 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 	d->diag_due = DIAG_DUE_UNKNOWN;
 	rc = load(d, err);
 	if (!rc)
-		rc = retx_dev_open(&d->retx, name, err);
+		rc = sim_retx_open(&d->retx_file, name, err);
+	/* the sim's create cannot fail: only the handle's memory can */
+	if (!rc && retx_dev_open_prov(&d->retx, &sim_retx_prov, d->retx_file,
+				      &tel))
+		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 	if (!rc)
-		rc = diag_dev_open(&d->diag, name, err);
+		rc = sim_diag_open(&d->diag_file, name, err);
+	if (!rc)
+		rc = diag_dev_open_prov(&d->diag, &sim_diag_prov, d->diag_file,
+					err);
 	if (rc) {
 		simdev_close(d);
 		return rc;
@@ -403,7 +410,9 @@ void simdev_close(struct simdev *d)
 	hc_fold(d);
 	sim_free(d->sim);
 	retx_dev_close(d->retx);
+	sim_retx_close(d->retx_file);
 	diag_dev_close(d->diag);
+	sim_diag_close(d->diag_file);
 	free(d->name);
 	free(d);
 }
@@ -462,7 +471,7 @@ static void diag_sync(struct simdev *d, bool force)
 	t = sim_now(d->sim);
 	pending = t - d->diag_t;
 	if (d->diag_due == DIAG_DUE_UNKNOWN) {
-		due = diag_dev_until_due(d->diag);
+		due = sim_diag_until_due(d->diag_file);
 		d->diag_due = due < 0 ? -1 : due * PS_PER_NS + pending;
 	}
 	if (!force && pending < SYNC_PS &&
@@ -472,7 +481,7 @@ static void diag_sync(struct simdev *d, bool force)
 	for (i = 0; i < DS_COUNT; i++)
 		delta[i] = now[i] - d->diag_last[i];
 	memcpy(d->diag_last, now, sizeof(now));
-	due = diag_dev_feed(d->diag, pending / PS_PER_NS, delta);
+	due = sim_diag_feed(d->diag_file, pending / PS_PER_NS, delta);
 	d->diag_t = t - pending % PS_PER_NS;
 	d->diag_due = due < 0 ? -1 : due * PS_PER_NS + (t - d->diag_t);
 }
@@ -648,7 +657,8 @@ static void simdev_sync(struct simdev *d)
 	size_t i, n = sim_rto_values(d->sim, &rto);
 
 	if (n > d->rto_seen)
-		retx_dev_record(d->retx, rto + d->rto_seen, n - d->rto_seen);
+		sim_retx_record(d->retx_file, rto + d->rto_seen,
+				n - d->rto_seen);
 	d->rto_seen = n;
 	diag_sync(d, false);
 	if (d->slot < 0 || !d->ops)

@@ -10,9 +10,9 @@
  * While running, every 100 us of simulated time the simulator's counters
  * are folded into the firmware's (for the slot that holds counter_en) and
  * parameter changes made by any process are picked up; each
- * retransmission timeout goes to the adp_retx histogram (tel/retx.h) and
- * the port counters to the diagnostic-counter sampler (tel/diag.h), in
- * steps that end where a diag sample is due.
+ * retransmission timeout goes to the adp_retx histogram and the port
+ * counters to the diagnostic-counter sampler (the sim's providers of
+ * tel/, simtel.h), in steps that end where a diag sample is due.
  *
  * Ownership: simdev_open/simdev_close; the simfw stays the caller's.
  */
@@ -24,8 +24,7 @@
 #include "err.h"
 #include "sim/firmware.h"
 #include "sim/sim.h"
-#include "tel/diag.h"
-#include "tel/retx.h"
+#include "sim/simtel.h"
 
 #define DIAG_DUE_UNKNOWN (-2)
 #define SIMDEV_ALGOS 8		/* algo_registry's entries, at most */
@@ -41,9 +40,11 @@ struct simdev {
 	const struct algo_ops *ops;
 	uint32_t gen;
 	char algo_label[96];
-	struct retx_dev *retx;	/* the adp_retx histogram the RTOs feed */
+	struct sim_retx *retx_file;	/* adp_retx histogram: RTOs feed it */
+	struct retx_dev *retx;	/* ... as tel/ sees it */
 	size_t rto_seen;	/* RTOs of d->sim already recorded */
-	struct diag_dev *diag;	/* the diagnostic counters' sampler */
+	struct sim_diag *diag_file;	/* diagnostic counters' sampler */
+	struct diag_dev *diag;	/* ... as tel/ sees it */
 	uint64_t diag_last[DS_COUNT];	/* d->sim's counters at the last feed */
 	int64_t diag_t;		/* d->sim's time at the last feed, ps */
 	int64_t diag_due;	/* next sample after diag_t, ps; -1 none */

@@ -82,77 +82,6 @@ int sim_tap_stop(struct sim *s)
 	return rc;
 }
 
-/* ---- names -------------------------------------------------------------- */
-
-static bool uint_word(const char **p, uint32_t *v)
-{
-	char *end;
-	unsigned long x;
-
-	while (**p == ' ')
-		(*p)++;
-	if (**p < '0' || **p > '9')
-		return false;
-	errno = 0;
-	x = strtoul(*p, &end, 10);
-	if (errno || x > UINT32_MAX)
-		return false;
-	*v = (uint32_t)x;
-	*p = end;
-	return true;
-}
-
-static bool word(const char **p, const char *w)
-{
-	size_t n = strlen(w);
-
-	while (**p == ' ')
-		(*p)++;
-	if (strncmp(*p, w, n) || ((*p)[n] != ' ' && (*p)[n] != '\0'))
-		return false;
-	*p += n;
-	return true;
-}
-
-int sim_port_find(const struct sim *s, const char *name, uint32_t *pi,
-		  struct pcb_err *err)
-{
-	const char *p = name;
-	uint32_t a, b;
-
-	if (word(&p, "host") && uint_word(&p, &a) && !*p) {
-		if (a >= s->nhosts)
-			return pcb_error(err, PCB_E_NOENT, "no port '%s': "
-					 "hosts are 0 to %u", name,
-					 s->nhosts - 1);
-		*pi = s->hosts[a].port;
-		return 0;
-	}
-	p = name;
-	if (word(&p, "switch") && uint_word(&p, &a) && word(&p, "port") &&
-	    uint_word(&p, &b)) {
-		while (*p == ' ')
-			p++;
-		if (*p)
-			goto bad;
-		if (a >= s->nsw)
-			return pcb_error(err, PCB_E_NOENT, "no port '%s': "
-					 "switches are 0 to %u", name,
-					 s->nsw - 1);
-		if (b >= s->nodes[s->sws[a].node].nports)
-			return pcb_error(err, PCB_E_NOENT, "no port '%s': "
-					 "switch %u has ports 0 to %u", name,
-					 a, s->nodes[s->sws[a].node].nports -
-					 1);
-		*pi = s->nodes[s->sws[a].node].port0 + b;
-		return 0;
-	}
-bad:
-	return pcb_error(err, PCB_E_INVAL, "bad port '%s': 'host N' or "
-			 "'switch N port M', as the watchdog and 'sim show' "
-			 "name them", name);
-}
-
 /* The comma-separated items of list, each passed to fn with its index;
  * an empty item is an error.  Stops at the first error.
  */
@@ -327,12 +256,12 @@ static int rate_item(void *ctx, const char *item, struct pcb_err *err)
 	const char *p = item;
 	uint32_t a, b;
 
-	if (!uint_word(&p, &a))
+	if (!sim_uint_word(&p, &a))
 		goto bad;
 	b = a;
 	if (*p == '-') {
 		p++;
-		if (!uint_word(&p, &b) || b < a)
+		if (!sim_uint_word(&p, &b) || b < a)
 			goto bad;
 	}
 	if (*p)

@@ -1,23 +1,18 @@
-/* diag.h - diagnostic counters (DOCA telemetry diag) on the sim device.
+/* diag.h - diagnostic counters (DOCA telemetry diag): the context and
+ * its device's sampler behind a provider.
  *
- * The device side (struct diag_dev) is the NIC's sampler: on the sim
- * device a validated, flock'd file beside the device file
- * ($XDG_STATE_HOME/pccbench/sim/NAME.diag) holding the owner, the loaded
- * configuration and data IDs, the device's running counters and the
- * sample ring.  The simulator feeds it (diag_dev_feed) as simulated time
- * passes; a context configures it and reads it with DOCA's state machine
- * Idle -> Configured -> Ready -> Running, and errors (TEL_*).
+ * The device side (struct diag_dev) is the NIC's sampler, reached through
+ * a provider (struct diag_prov): the sim's sampler (src/sim/simtel.h: a
+ * validated, flock'd file beside the device file holding the owner, the
+ * loaded configuration and data IDs, the running counters and the sample
+ * ring, fed as simulated time passes) or DOCA's libraries on a real NIC
+ * (tel/doca_ctx.h).  A context configures it and reads it with DOCA's
+ * state machine Idle -> Configured -> Ready -> Running, and errors
+ * (TEL_*); what the device decides (ownership, the actual period, which
+ * IDs it measures, the samples) is the provider's.
  *
- * The sim's rules where DOCA leaves them to the hardware: the actual
- * period is the requested one rounded up to a whole microsecond, at least
- * 1 us per 16 data IDs; timestamps are simulated time (FRC: ns; RTC:
- * seconds.nanoseconds since the fabric's t = 0, continuing across runs);
- * the IDs the sim measures are port 0's and the global ones it models
- * (diag_dev_supported); sync start is supported, but only for IDs that
- * support it, none of which the sim measures.
- *
- * Ownership: one context per device across processes (the file holds the
- * owner's pid); a context of a process that died no longer owns.
+ * Ownership: one context per device; the provider says how far that
+ * reaches (the sim's: across processes, the file holds the owner's pid).
  */
 #ifndef PCCB_TEL_DIAG_H
 #define PCCB_TEL_DIAG_H
@@ -65,54 +60,58 @@ enum diag_src {
 };
 
 struct diag_dev;
+struct tel_diag;
 
-int diag_dev_open(struct diag_dev **out, const char *sim_name,
-		  struct pcb_err *err);
-void diag_dev_close(struct diag_dev *d);
-void diag_dev_caps(struct diag_caps *c);
-/* A sampler that is not the sim's file: a provider's calls, in DOCA's
- * terms, on its state p (tel/doca_ctx.h: DOCA's libraries on a real
- * NIC).  The tel_diag_* context checks states and values as on the sim,
- * then calls these where the sim touches its file; each returns a TEL_*
- * code.  Nothing is kept across processes (diag_dev_keep does nothing):
- * a provider's context ends with its process.  How to add a provider:
- * fill one const struct diag_prov; the device (core/dev_*.c) opens it.
+/* A sampler: a provider's calls, in DOCA's terms, on its state p (the
+ * sim's file, src/sim/simtel.h; DOCA's libraries, tel/doca_ctx.h).  The
+ * tel_diag_* context checks states and values, then calls these; each
+ * returns a TEL_* code.  How to add a provider: fill one const struct
+ * diag_prov; the device (core/dev_*.c) opens it.
  */
-struct diag_cfg;
-struct diag_caps;
 struct diag_prov {
+	/* the most tel_diag_set_log_max_num_samples takes (a device may
+	 * refuse less at apply_config) */
+	uint32_t log_max_samples;
 	int (*caps)(void *p, struct diag_caps *c);
-	int (*create)(void *p, bool force);	/* OK when it has one */
-	void (*destroy)(void *p);		/* stopping first */
+	/* take the device (IN_USE when another context owns it, unless
+	 * force); one that runs already is adopted: its configuration, IDs
+	 * and period into t, t->state Running */
+	int (*create)(void *p, bool force, struct tel_diag *t);
+	void (*release)(void *p);	/* give up ownership, not stopping */
+	void (*destroy)(void *p);	/* stopping first */
+	/* diag_dev_keep, diag_dev_kept (0 when nothing outlives a process) */
+	int (*keep)(void *p, const struct diag_cfg *cfg, const uint64_t *ids,
+		    uint32_t nids, uint64_t actual_ns);
+	int (*kept)(void *p, struct diag_cfg *cfg, uint64_t *ids,
+		    uint32_t *nids);
 	int (*apply_config)(void *p, const struct diag_cfg *cfg);
-	int (*check_id)(void *p, uint64_t id);
-	int (*apply_ids)(void *p, const uint64_t *ids, uint32_t n,
-			 uint64_t *failed, uint64_t *actual_ns);
-	int (*start)(void *p);
-	int (*stop)(void *p);
+	int (*check_id)(void *p, const struct diag_cfg *cfg, uint64_t id);
+	int (*apply_ids)(void *p, const struct diag_cfg *cfg,
+			 const uint64_t *ids, uint32_t n, uint64_t *failed,
+			 uint64_t *actual_ns);
+	int (*start)(void *p, const struct tel_diag *t);
+	int (*stop)(void *p, const struct tel_diag *t);
 	int (*restart)(void *p);
-	int (*sample_size)(void *p, uint32_t *size);
+	int (*sample_size)(void *p, const struct tel_diag *t, uint32_t *size);
 	/* *lost: samples dropped before these (with SKIPPED) */
-	int (*query)(void *p, void *buf, uint32_t max, uint32_t size,
-		     uint32_t *got, uint64_t *lost);
+	int (*query)(void *p, const struct tel_diag *t, void *buf,
+		     uint32_t max, uint32_t size, uint32_t *got,
+		     uint64_t *lost);
 };
 /* p stays the caller's; diag_dev_close destroys its context. */
 int diag_dev_open_prov(struct diag_dev **out, const struct diag_prov *ops,
 		       void *p, struct pcb_err *err);
-/* The caps of this device (the sim's: diag_dev_caps); a TEL_* code. */
+void diag_dev_close(struct diag_dev *d);
+/* The caps of this device; a TEL_* code. */
 int diag_dev_caps_of(struct diag_dev *d, struct diag_caps *c);
-/* The DS_* source the sim measures `id` with, or -1. */
+/* The DS_* source (pccbench's counter vocabulary, what the sim measures)
+ * of `id`, or -1.
+ */
 int diag_dev_source(uint64_t id);
 /* 0 when the sim measures `id`; TEL_NOT_SUPPORTED otherwise. */
 int diag_dev_supported(uint64_t id);
-/* The simulator: `dt_ns` of device time passed and the counters grew by
- * `delta`; a sample due at the end of it is taken.  Returns the time
- * until the next sample (ns), or -1: none due.
- */
-int64_t diag_dev_feed(struct diag_dev *d, int64_t dt_ns,
-		      const uint64_t delta[DS_COUNT]);
-/* Device time until the next sample is due, or -1: none due. */
-int64_t diag_dev_until_due(struct diag_dev *d);
+/* DOCA's defaults (telemetry_diag sample): a new context's. */
+void tel_diag_cfg_default(struct diag_cfg *c);
 
 enum diag_state { DIAG_IDLE, DIAG_CONFIGURED, DIAG_READY, DIAG_RUNNING };
 
@@ -126,9 +125,6 @@ struct tel_diag {
 	uint64_t lost;		/* samples overwritten before the last read */
 };
 
-/* Take ownership (IN_USE when another live context has it, unless
- * force); a running device whose owner is gone is adopted, Running.
- */
 /* What `diag config` and `diag ids` chose, kept beside the stopped
  * device so the next process starts from it (`diag config` in one
  * command, `diag start` in the next).  keep: BAD_STATE while sampling;
@@ -140,6 +136,9 @@ int diag_dev_keep(struct diag_dev *d, const struct diag_cfg *cfg,
 int diag_dev_kept(struct diag_dev *d, struct diag_cfg *cfg, uint64_t *ids,
 		  uint32_t *nids);
 
+/* Take ownership (IN_USE when another live context has it, unless
+ * force); a running device whose owner is gone is adopted, Running.
+ */
 int tel_diag_create(struct tel_diag *t, struct diag_dev *dev, bool force);
 int tel_diag_destroy(struct tel_diag *t);
 /* Give up ownership without stopping, as a process that exits does. */
@@ -195,5 +194,12 @@ struct diag_sample {
 };
 void tel_diag_decode(const struct tel_diag *t, const void *sample,
 		     struct diag_sample *out);
+/* The output format, for a provider that builds the samples itself (the
+ * sim): a sample's size, and sample `id` taken at `ts_ns` with values[i]
+ * for t->ids[i] written into p.
+ */
+uint32_t tel_diag_format_size(const struct tel_diag *t);
+void tel_diag_encode(const struct tel_diag *t, uint64_t id, int64_t ts_ns,
+		     const uint64_t *values, uint8_t *p);
 
 #endif

@@ -46,12 +46,13 @@ static int diag_caps(void *p, struct diag_caps *c)
 	return rc;
 }
 
-static int diag_create(void *p, bool force)
+static int diag_create(void *p, bool force, struct tel_diag *t)
 {
 	struct tdoca_diag *x = p;
 	const struct tdoca_dev *d = x->d;
 	int rc;
 
+	(void)t;	/* DOCA's context starts Idle: nothing to adopt */
 	if (x->ctx)
 		return TEL_OK;
 	rc = T(d->api->diag_cap_is_supported(d->devinfo));
@@ -75,6 +76,28 @@ static void diag_destroy(void *p)
 	d->api->diag_destroy(x->ctx);
 	x->ctx = NULL;
 	x->state = DIAG_IDLE;
+}
+
+/* Nothing outlives the process: a provider's context ends with it. */
+static int diag_keep(void *p, const struct diag_cfg *cfg, const uint64_t *ids,
+		     uint32_t nids, uint64_t actual_ns)
+{
+	(void)p;
+	(void)cfg;
+	(void)ids;
+	(void)nids;
+	(void)actual_ns;
+	return TEL_OK;
+}
+
+static int diag_kept(void *p, struct diag_cfg *cfg, uint64_t *ids,
+		     uint32_t *nids)
+{
+	(void)p;
+	(void)cfg;
+	(void)ids;
+	(void)nids;
+	return 0;
 }
 
 static int diag_apply_config(void *p, const struct diag_cfg *c)
@@ -107,21 +130,24 @@ static int diag_apply_config(void *p, const struct diag_cfg *c)
 	return rc;
 }
 
-static int diag_check_id(void *p, uint64_t id)
+static int diag_check_id(void *p, const struct diag_cfg *cfg, uint64_t id)
 {
 	struct tdoca_diag *x = p;
 
+	(void)cfg;	/* DOCA applied it */
 	return x->ctx ? T(x->d->api->diag_check_id(x->ctx, id)) :
 			TEL_BAD_STATE;
 }
 
-static int diag_apply_ids(void *p, const uint64_t *ids, uint32_t n,
-			  uint64_t *failed, uint64_t *actual_ns)
+static int diag_apply_ids(void *p, const struct diag_cfg *cfg,
+			  const uint64_t *ids, uint32_t n, uint64_t *failed,
+			  uint64_t *actual_ns)
 {
 	struct tdoca_diag *x = p;
 	const struct tdoca_dev *d = x->d;
 	int rc;
 
+	(void)cfg;
 	*failed = 0;
 	if (!x->ctx)
 		return TEL_BAD_STATE;
@@ -133,11 +159,12 @@ static int diag_apply_ids(void *p, const uint64_t *ids, uint32_t n,
 	return T(d->api->diag_get_period(x->ctx, actual_ns));
 }
 
-static int diag_start(void *p)
+static int diag_start(void *p, const struct tel_diag *t)
 {
 	struct tdoca_diag *x = p;
 	int rc = x->ctx ? T(x->d->api->diag_start(x->ctx)) : TEL_BAD_STATE;
 
+	(void)t;
 	if (!rc) {	/* a start's samples count from 0 */
 		x->state = DIAG_RUNNING;
 		x->seen = true;
@@ -146,11 +173,12 @@ static int diag_start(void *p)
 	return rc;
 }
 
-static int diag_stop(void *p)
+static int diag_stop(void *p, const struct tel_diag *t)
 {
 	struct tdoca_diag *x = p;
 	int rc = x->ctx ? T(x->d->api->diag_stop(x->ctx)) : TEL_BAD_STATE;
 
+	(void)t;
 	if (!rc)
 		x->state = DIAG_IDLE;
 	return rc;
@@ -166,22 +194,26 @@ static int diag_restart(void *p)
 	return rc;
 }
 
-static int diag_sample_size(void *p, uint32_t *size)
+static int diag_sample_size(void *p, const struct tel_diag *t,
+			    uint32_t *size)
 {
 	struct tdoca_diag *x = p;
 
+	(void)t;
 	return x->ctx ? T(x->d->api->diag_sample_size(x->ctx, size)) :
 			TEL_BAD_STATE;
 }
 
-static int diag_query(void *p, void *buf, uint32_t max, uint32_t size,
-		      uint32_t *got, uint64_t *lost)
+static int diag_query(void *p, const struct tel_diag *t, void *buf,
+		      uint32_t max, uint32_t size, uint32_t *got,
+		      uint64_t *lost)
 {
 	struct tdoca_diag *x = p;
 	const struct tdoca_dev *d = x->d;
 	uint32_t first;
 	int rc;
 
+	(void)t;
 	*got = 0;
 	*lost = 0;
 	if (!x->ctx)
@@ -229,6 +261,8 @@ static int retx_create(void *p)
 	const struct tdoca_dev *d = x->d;
 	int rc;
 
+	tel_retx_cfg_default(&x->cfg);
+	memset(x->last, 0, sizeof(x->last));
 	if (x->ctx)
 		return TEL_OK;
 	rc = T(d->api->retx_cap_is_supported(d->devinfo));
@@ -280,8 +314,11 @@ static int retx_start(void *p, const struct retx_cfg *c)
 		rc = T(a->retx_set_count(x->ctx, c->count_enable));
 	if (!rc)
 		rc = T(a->retx_start(x->ctx));
-	if (!rc)
+	if (!rc) {
 		x->running = true;
+		x->cfg = *c;
+		memset(x->last, 0, sizeof(x->last));
+	}
 	return rc;
 }
 
@@ -295,12 +332,14 @@ static int retx_stop(void *p)
 	return rc;
 }
 
-static int retx_detect(void *p, uint8_t *changed, struct retx_cfg *c)
+static int retx_detect(void *p, const struct retx_cfg *mine,
+		       uint8_t *changed, struct retx_cfg *c)
 {
 	struct tdoca_retx *x = p;
 	const struct tdoca_api *a = x->d->api;
 	int mode = 0, unit = 0, rc;
 
+	(void)mine;	/* DOCA knows what it loaded */
 	*changed = 0;
 	if (!x->ctx)
 		return TEL_BAD_STATE;
@@ -331,12 +370,14 @@ static int retx_detect(void *p, uint8_t *changed, struct retx_cfg *c)
 	c->unit = (uint32_t)unit;
 	if (c->num_bins > RETX_MAX_BINS)
 		c->num_bins = RETX_MAX_BINS;
+	if (!rc)
+		x->cfg = *c;
 	return rc;
 }
 
-static int retx_read(void *p, uint32_t *populated, uint64_t *bins)
+static int retx_read_now(struct tdoca_retx *x, uint32_t *populated,
+			 uint64_t *bins)
 {
-	struct tdoca_retx *x = p;
 	const struct tdoca_dev *d = x->d;
 	uint32_t max = 0, n = 0;
 	uint64_t *all;
@@ -364,6 +405,55 @@ static int retx_read(void *p, uint32_t *populated, uint64_t *bins)
 	}
 	free(all);
 	return rc;
+}
+
+static int retx_read(void *p, bool started, uint32_t *populated,
+		     uint64_t *bins)
+{
+	struct tdoca_retx *x = p;
+	int rc;
+
+	if (!started)
+		return TEL_BAD_STATE;
+	rc = retx_read_now(x, populated, bins);
+	if (!rc)
+		memcpy(x->last, bins, sizeof(x->last));
+	return rc;
+}
+
+static void retx_state(void *p, struct retx_cfg *cfg, bool *running)
+{
+	struct tdoca_retx *x = p;
+
+	*cfg = x->cfg;
+	*running = x->running;
+}
+
+/* A read: the bins DOCA has now (unless reading clears them). */
+static void retx_peek(void *p, struct retx_cfg *cfg, bool *running,
+		      uint64_t *bins)
+{
+	struct tdoca_retx *x = p;
+	uint64_t now[RETX_MAX_BINS];
+	uint32_t n;
+
+	*cfg = x->cfg;
+	*running = x->running;
+	if (x->running && !x->cfg.clear_on_read &&
+	    !retx_read_now(x, &n, now))
+		memcpy(x->last, now, sizeof(x->last));
+	memcpy(bins, x->last, sizeof(x->last));
+}
+
+/* The provider takes it at start. */
+static int retx_keep_cfg(void *p, const struct retx_cfg *cfg)
+{
+	struct tdoca_retx *x = p;
+
+	if (x->running)
+		return TEL_BAD_STATE;
+	x->cfg = *cfg;
+	return TEL_OK;
 }
 
 /* ---- pcc ------------------------------------------------------------ */
@@ -549,9 +639,13 @@ const struct pcc_prov tdoca_pcc_prov = {
 };
 
 const struct diag_prov tdoca_diag_prov = {
+	.log_max_samples = 255,	/* DOCA's device says at apply_config */
 	.caps = diag_caps,
 	.create = diag_create,
+	.release = diag_destroy,	/* a DOCA context ends with its owner */
 	.destroy = diag_destroy,
+	.keep = diag_keep,
+	.kept = diag_kept,
 	.apply_config = diag_apply_config,
 	.check_id = diag_check_id,
 	.apply_ids = diag_apply_ids,
@@ -566,6 +660,9 @@ const struct retx_prov tdoca_retx_prov = {
 	.caps = retx_caps,
 	.create = retx_create,
 	.destroy = retx_destroy,
+	.state = retx_state,
+	.peek = retx_peek,
+	.keep_cfg = retx_keep_cfg,
 	.start = retx_start,
 	.stop = retx_stop,
 	.detect = retx_detect,

@@ -1,6 +1,7 @@
 /* doca_ctx.h - the diag and adp_retx providers over DOCA (tel/doca.h):
  * what tel/diag.c and tel/retx.c call (struct diag_prov, retx_prov) when
- * their device is a real NIC with DOCA instead of the sim's file, making
+ * their device is a real NIC with DOCA (the sim's provider is
+ * src/sim/simtel.h), making
  * DOCA's calls in the order DOCA's telemetry samples make them.  Each
  * returns a TEL_* code (DOCA's own value).  pccbench's own checks (the
  * state machine, the value ranges) run before these, so DOCA sees only
@@ -30,10 +31,16 @@ struct tdoca_diag {
 	bool seen;		/* next_id known (not after a restart) */
 };
 
+/* DOCA's histogram keeps nothing pccbench can read back before start:
+ * the configuration waits here until start loads it, and a read's bins
+ * stay for the recorder's view (retx_dev_peek).
+ */
 struct tdoca_retx {
 	const struct tdoca_dev *d;
 	void *ctx;		/* struct doca_telemetry_adp_retx * */
 	bool running;
+	struct retx_cfg cfg;	/* kept until start, then the loaded one */
+	uint64_t last[RETX_MAX_BINS];	/* the bins of the last read */
 };
 
 /* The pcc context: made and started by tdoca_pcc_open, stopped and

@@ -2,13 +2,15 @@
  * adp_retx): caps, configuration while stopped, start/stop, bins, and
  * detection of a configuration another process changed.
  *
- * The device side (struct retx_dev) is the NIC's histogram: on the sim
- * device a small validated file next to the .dev file, flock'd, which the
- * simulator fills with its retransmission timeouts.  A context keeps its
- * own copy of the configuration; setters work only while it is stopped.
- * There is no ownership: anyone may reconfigure; tel_retx_detect tells.
+ * The device side (struct retx_dev) is the NIC's histogram, reached
+ * through a provider (struct retx_prov): the sim's (src/sim/simtel.h: a
+ * small validated file next to the .dev file, flock'd, which the
+ * simulator fills with its retransmission timeouts) or DOCA's libraries
+ * on a real NIC (tel/doca_ctx.h).  A context keeps its own copy of the
+ * configuration; setters work only while it is stopped.  There is no
+ * ownership: anyone may reconfigure; tel_retx_detect tells.
  *
- * Ownership: tel_retx_create/tel_retx_destroy; retx_dev_open/close.
+ * Ownership: tel_retx_create/tel_retx_destroy; retx_dev_open_prov/close.
  */
 #ifndef PCCB_TEL_RETX_H
 #define PCCB_TEL_RETX_H
@@ -23,6 +25,7 @@
 
 enum retx_unit { RETX_NSEC = 0x1, RETX_USEC = 0x2, RETX_USEC_100 = 0x4,
 		 RETX_MSEC = 0x8 };
+#define RETX_UNITS (RETX_NSEC | RETX_USEC | RETX_USEC_100 | RETX_MSEC)
 enum retx_mode { RETX_FIXED = 0, RETX_DOUBLE = 1 };
 
 struct retx_cfg {
@@ -38,38 +41,42 @@ struct retx_cfg {
 
 struct retx_dev;
 
-int retx_dev_open(struct retx_dev **out, const char *sim_name,
-		  struct pcb_err *err);
-void retx_dev_close(struct retx_dev *d);
-/* Caps: max bins and the time-unit bitmap. */
-void retx_dev_caps(uint32_t *max_bins, uint32_t *units);
-/* A histogram that is not the sim's file: a provider's calls, in DOCA's
- * terms, on its state p (tel/doca_ctx.h: DOCA's libraries on a real
- * NIC).  The retx_dev keeps the configuration until start loads it, and
- * the bins of the last read; the contexts then work as on the sim, but
- * nothing outlives the process.  Each returns a TEL_* code.  How to add
- * a provider: fill one const struct retx_prov.
+/* A histogram: a provider's calls, in DOCA's terms, on its state p (the
+ * sim's file, src/sim/simtel.h; DOCA's libraries, tel/doca_ctx.h).  The
+ * tel_retx_* context checks states and values, then calls these; each
+ * returns a TEL_* code.  What the device holds (its configuration, whether
+ * it records, its bins) is the provider's: the sim's outlives the
+ * process, DOCA's is kept by its provider until start loads it.  How to
+ * add a provider: fill one const struct retx_prov.
  */
 struct retx_cfg;
 struct retx_prov {
 	int (*caps)(void *p, uint32_t *max_bins, uint32_t *units);
 	int (*create)(void *p);
 	void (*destroy)(void *p);		/* stopping first */
+	/* retx_dev_state, retx_dev_peek, retx_dev_keep_cfg */
+	void (*state)(void *p, struct retx_cfg *cfg, bool *running);
+	void (*peek)(void *p, struct retx_cfg *cfg, bool *running,
+		     uint64_t *bins);
+	int (*keep_cfg)(void *p, const struct retx_cfg *cfg);
 	int (*start)(void *p, const struct retx_cfg *cfg);
 	int (*stop)(void *p);
-	/* *changed: another program reconfigured it; *cfg then its own */
-	int (*detect)(void *p, uint8_t *changed, struct retx_cfg *cfg);
-	int (*read)(void *p, uint32_t *populated, uint64_t *bins);
+	/* *changed: the device runs another configuration than `mine`;
+	 * *cfg then the device's */
+	int (*detect)(void *p, const struct retx_cfg *mine, uint8_t *changed,
+		      struct retx_cfg *cfg);
+	/* started: the context started (or attached to) the histogram */
+	int (*read)(void *p, bool started, uint32_t *populated,
+		    uint64_t *bins);
 };
 /* Its context created (-1 and *tel = the provider's code when it
  * cannot be); p stays the caller's, retx_dev_close destroys the context.
  */
 int retx_dev_open_prov(struct retx_dev **out, const struct retx_prov *ops,
 		       void *p, int *tel);
-/* The caps of this device (the sim's: retx_dev_caps); a TEL_* code. */
+void retx_dev_close(struct retx_dev *d);
+/* The caps of this device; a TEL_* code. */
 int retx_dev_caps_of(struct retx_dev *d, uint32_t *max_bins, uint32_t *units);
-/* The simulator: `n` retransmission timeouts, each `ps[i]` long. */
-void retx_dev_record(struct retx_dev *d, const int64_t *ps, size_t n);
 /* The bins as they are, without clearing (a recorder's view). */
 void retx_dev_peek(struct retx_dev *d, struct retx_cfg *cfg, bool *running,
 		   uint64_t bins[RETX_MAX_BINS]);
@@ -80,6 +87,11 @@ void retx_dev_state(struct retx_dev *d, struct retx_cfg *cfg, bool *running);
  * the next); BAD_STATE while the histogram runs.
  */
 int retx_dev_keep_cfg(struct retx_dev *d, const struct retx_cfg *cfg);
+/* The defaults (8 bins of 100 us, doubling), and the configurations a
+ * device can hold: the sim's file is checked with them.
+ */
+void tel_retx_cfg_default(struct retx_cfg *c);
+bool tel_retx_cfg_valid(const struct retx_cfg *c);
 
 enum retx_state { RETX_IDLE, RETX_RUNNING };
 

@@ -1,13 +1,5 @@
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "fsafe.h"
-#include "paths.h"
 #include "tel/tel.h"
 
 const char *tel_errname(int e)
@@ -45,24 +37,4 @@ int tel_fail(struct pcb_err *err, int e, const char *what, const char *hint)
 	return pcb_error(err, tel_pcb_code(e), "%s: %s%s%s%s%s", what,
 			 tel_errname(e), *detail ? " (" : "", detail,
 			 *detail ? ")" : "", hint ? hint : "");
-}
-
-int tel_sim_file_open(const char *sim_name, const char *ext, char *path,
-		      size_t len, int *fd, bool *fresh, struct pcb_err *err)
-{
-	char tail[16];
-	struct stat st;
-	int rc;
-
-	snprintf(tail, sizeof(tail), ".%s", ext);
-	rc = pcb_user_file(path, len, PCB_DIR_STATE, "sim", sim_name, tail,
-			   err);
-	if (rc)
-		return rc;
-	*fd = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, err);
-	if (*fd < 0)
-		return *fd;
-	flock(*fd, LOCK_EX);
-	*fresh = !fstat(*fd, &st) && st.st_size == 0;
-	return 0;
 }

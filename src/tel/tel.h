@@ -51,9 +51,6 @@ enum tel_err {
 #undef TEL_ENUM
 };
 
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "err.h"
 
 const char *tel_errname(int e);		/* "BAD_STATE" */
@@ -64,13 +61,5 @@ int tel_pcb_code(int e);
  * Returns -code.
  */
 int tel_fail(struct pcb_err *err, int e, const char *what, const char *hint);
-
-/* The sim device's file NAME.EXT beside its .dev file, opened (created
- * when missing) and locked exclusively; *fresh when it is empty.  The
- * caller initialises or validates it, then unlocks it.  `path` gets the
- * file's name for messages.
- */
-int tel_sim_file_open(const char *sim_name, const char *ext, char *path,
-		      size_t len, int *fd, bool *fresh, struct pcb_err *err);
 
 #endif

@@ -1,6 +1,7 @@
-/* fuzz_diag_state.c - the diagnostic counters' state file (src/tel/diag.c:
- * diag_dev_open and the header load behind every access, the sample ring)
- * and the commands on it.
+/* fuzz_diag_state.c - the diagnostic counters' state file (the sim's
+ * provider, src/sim/simtel_diag.c and simtel_file.c: sim_diag_open and the
+ * header load behind every access, the sample ring) and the commands on
+ * it.
  *
  * Input: $XDG_STATE_HOME/pccbench/sim/fz.diag, header then ring records.
  * The header checksum is recomputed (fz_crc_fix; where it sits is found
@@ -14,21 +15,21 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "tel/diag.h"
+#include "sim/simtel.h"
 
 static long crc_off;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct diag_dev *d = NULL;
+	struct sim_diag *d = NULL;
 	struct pcb_err err = { 0 };
 	char path[4300];
 
 	fz_setup(argc, argv);
 	fz_begin();
-	if (diag_dev_open(&d, "calib", &err))
+	if (sim_diag_open(&d, "calib", &err))
 		abort();
-	diag_dev_close(d);
+	sim_diag_close(d);
 	fz_path(path, sizeof(path), "state", "sim/calib.diag");
 	crc_off = fz_crc_offset(path);
 	fz_end();

@@ -1,5 +1,6 @@
-/* fuzz_retx.c - the adp_retx histogram's state file (src/tel/retx.c:
- * retx_dev_open and the load behind every access) and the commands on it.
+/* fuzz_retx.c - the adp_retx histogram's state file (the sim's provider,
+ * src/sim/simtel_retx.c and simtel_file.c: sim_retx_open and the load
+ * behind every access) and the commands on it.
  *
  * Input: $XDG_STATE_HOME/pccbench/sim/fz.retx.  Its header checksum is
  * recomputed (fz_crc_fix; where it sits is found once from a file
@@ -12,21 +13,21 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "tel/retx.h"
+#include "sim/simtel.h"
 
 static long crc_off;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct retx_dev *d = NULL;
+	struct sim_retx *d = NULL;
 	struct pcb_err err = { 0 };
 	char path[4300];
 
 	fz_setup(argc, argv);
 	fz_begin();
-	if (retx_dev_open(&d, "calib", &err))
+	if (sim_retx_open(&d, "calib", &err))
 		abort();
-	retx_dev_close(d);
+	sim_retx_close(d);
 	fz_path(path, sizeof(path), "state", "sim/calib.retx");
 	crc_off = fz_crc_offset(path);
 	fz_end();

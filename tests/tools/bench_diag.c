@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/simtel.h"
 #include "tel/diag.h"
 #include "tel/diag_io.h"
 #include "tel/tel.h"
@@ -125,12 +126,15 @@ int main(void)
 	setenv("XDG_STATE_HOME", dir, 1);
 	{
 		struct diag_dev *d;
+		struct sim_diag *x;
 		struct pcb_err err = { 0 };
 		uint64_t ids[58], bad, delta[DS_COUNT];
 		uint8_t *qbuf;
 		int n = 0, p;
 
-		if (diag_dev_open(&d, "bench", &err))
+		if (sim_diag_open(&x, "bench", &err))
+			return 1;
+		if (diag_dev_open_prov(&d, &sim_diag_prov, x, &err))
 			return 1;
 		ids[n++] = 0x1020000100000000ULL;
 		ids[n++] = 0x1020000300000000ULL;
@@ -170,7 +174,7 @@ int main(void)
 			 * (127 periods, the sample's rhythm); only the
 			 * reader is timed */
 			for (k = 0; k < 10000; k++) {
-				diag_dev_feed(d, 100000, delta);
+				sim_diag_feed(x, 100000, delta);
 				if (k % 127 != 126 && k != 9999)
 					continue;
 				t0 = now_s();
@@ -203,6 +207,7 @@ int main(void)
 		tel_diag_stop(&t);
 		tel_diag_destroy(&t);
 		diag_dev_close(d);
+		sim_diag_close(x);
 		free(qbuf);
 	}
 	unlink(path);
