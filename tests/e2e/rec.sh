@@ -48,7 +48,9 @@ check "png width" "000004b0" "$(dd if="$tmp/p.png" bs=1 skip=16 count=4 2>/dev/n
 [ "$(wc -c <"$tmp/p.png")" -gt 10000 ] || { echo "rec: png too small"; fail=1; }
 "$BIN" plot inc hist to "$tmp/h.svg" >/dev/null
 "$BIN" plot inc avg_rtt ecn_marked to "$tmp/p.svg" title 'lossy incast' >/dev/null
-for label in 't (ms)' '>avg_rtt<' 'ecn_marked (1/s, sum of 9 NICs)' 'lossy incast' 'µs<'; do
+# a long label has its unit on a line of its own
+for label in 't (ms)' '>avg_rtt<' '>ecn_marked<' '>(1/s, sum of 9 NICs)<' \
+    'lossy incast' 'µs<'; do
 	grep -qF "$label" "$tmp/p.svg" || { echo "rec: svg lacks '$label'"; fail=1; }
 done
 grep -qF 'retransmission timeout after' "$tmp/h.svg" || { echo "rec: heatmap lacks its axis"; fail=1; }
