@@ -134,12 +134,12 @@ int sess_device(struct session *s)
 	}
 	if (!rc)
 		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
+	if (!rc)	/* it holds the layout now: released with the device */
+		s->have_ppcc = true;
 	if (!rc)	/* a BlueField whose Arm side owns PPCC */
 		rc = dev_owner_check(s);
-	if (!rc) {
-		s->have_ppcc = true;
+	if (!rc)
 		rc = journal_open(&s->journal, s->devid, &s->err);
-	}
 	if (rc) {
 		device_release(s);
 		return rc;
