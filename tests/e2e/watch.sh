@@ -60,10 +60,21 @@ ln -s ../../../0000:08:00.0 "$pci/infiniband/mlx5_0/device"
 ln -s ../../../devices/pci0000:00/0000:00:01.0/0000:08:00.0 "$sys/bus/pci/devices/0000:08:00.0"
 echo 0 >"$port/hw_counters/np_cnp_sent"
 echo 0 >"$port/counters/port_rcv_data"
-(sleep 1; echo 500 >"$port/hw_counters/np_cnp_sent") &
-out=$(PCCBENCH_SYSFS="$sys" FAKE_MSTREG_SIM=wn "$BIN" -d 0000:08:00.0 --backend mstreg \
-	--mstreg "$O/tests/fake-mstreg" watch cnp_sent every 500ms for 3s 2>/dev/null)
+# the counter moves once the watch has shown its first row (a condition,
+# not a time: a loaded machine may take longer than any sleep to start)
+PCCBENCH_SYSFS="$sys" FAKE_MSTREG_SIM=wn "$BIN" -d 0000:08:00.0 --backend mstreg \
+	--mstreg "$O/tests/fake-mstreg" watch cnp_sent every 500ms for 3s \
+	>"$tmp/wout" 2>/dev/null &
+wpid=$!
+i=0
+while [ "$(grep -c '' "$tmp/wout")" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+echo 500 >"$port/hw_counters/np_cnp_sent"
+wait $wpid
 check "real watch exit" 0 $?
+out=$(cat "$tmp/wout")
 check "real watch lines" 7 "$(printf '%s\n' "$out" | grep -c '')"
 check "cnp_sent seen" 500 "$(printf '%s\n' "$out" | tail -n +2 | awk '{ s += $2 * ($1 - p); p = $1 } END { printf "%.0f", s }')"
 
