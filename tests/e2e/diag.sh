@@ -63,9 +63,11 @@ check "format 0 id field" " 0x1020000100000000" "$(sed -n 2p "$tmp/f0.csv" | cut
 "$BIN" -d sim:g diag stop >/dev/null
 
 # one owner: a live REPL holds the device; force takes it over
-printf 'diag show\nsleep 1500ms wall\ndiag read\n' | "$BIN" -d sim:g >"$tmp/repl.out" 2>&1 &
+printf 'diag show\nsleep 4s wall\ndiag read\n' | "$BIN" -d sim:g >"$tmp/repl.out" 2>&1 &
 pid=$!
-sleep 0.5
+# the REPL holds the device once it has answered its first command
+i=0
+while [ ! -s "$tmp/repl.out" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 out=$("$BIN" -d sim:g diag show 2>&1); rc=$?
 check "in use exit" 1 $rc
 case "$out" in *"IN_USE"*"force"*) ;; *) echo "diag: in use: $out"; fail=1 ;; esac

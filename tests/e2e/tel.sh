@@ -36,10 +36,12 @@ out=$("$BIN" -d sim:r -c 'retx start' 2>&1); rc=$?
 check "double start exit" 1 $rc
 
 # another process reconfigures under a REPL's feet: detect says so
-printf 'retx detect\nsleep 1500ms wall\nretx detect\nretx detect\n' |
+printf 'retx detect\nsleep 4s wall\nretx detect\nretx detect\n' |
 	"$BIN" -d sim:r >"$tmp/detect.txt" 2>&1 &
 pid=$!
-sleep 0.5
+# the REPL holds the device once it has answered its first command
+i=0
+while [ ! -s "$tmp/detect.txt" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 "$BIN" -d sim:r -c 'retx stop; retx config bins 4 unit msec; retx start' >/dev/null
 wait $pid
 check "detect sequence" "configuration unchanged|configuration changed by another process; now:|configuration unchanged" \
