@@ -444,17 +444,22 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	} else {
 		/* the matrix of the main columns that hold data */
 		double *vec[16] = { NULL };
-		int idx[16], k = 0, i, j;
+		int idx[16], k = 0, i, j, w = 11;
 
+		/* in a merged series each host's (h0.avg_rtt, ...) */
 		for (i = 0; main_cols[i]; i++) {
-			int c = series_col(ser, main_cols[i]);
-			size_t r, n = 0;
+			size_t r, n, c;
 
-			for (r = 0; c >= 0 && r < ser->nrows; r++)
-				n += !isnan(series_at(ser, r, (size_t)c));
-			if (c >= 0 && n >= 3) {
-				idx[k] = c;
-				vec[k] = series_column(ser, (size_t)c);
+			for (c = 0; c < ser->ncols && k < 16; c++) {
+				if (!series_col_is(ser->cols[c].name,
+						   main_cols[i]))
+					continue;
+				for (r = n = 0; r < ser->nrows; r++)
+					n += !isnan(series_at(ser, r, c));
+				if (n < 3)
+					continue;
+				idx[k] = (int)c;
+				vec[k] = series_column(ser, c);
 				if (!vec[k++])
 					rc = pcb_error(&s->err, PCB_E_NOMEM,
 						       "out of memory");
@@ -462,18 +467,22 @@ int cmd_corr(struct session *s, int argc, char **argv)
 		}
 		/* text: the whole matrix; JSON: each pair once */
 		out_arr_begin(o, NULL);
-		out_text(o, "%-12s", "pearson");
+		/* as wide as the longest name (a merged series' h0.avg_rtt) */
+		for (i = 0; i < k; i++)
+			if ((int)strlen(ser->cols[idx[i]].name) > w)
+				w = (int)strlen(ser->cols[idx[i]].name);
+		out_text(o, "%-*s", w + 1, "pearson");
 		for (j = 0; j < k; j++)
-			out_text(o, " %11.11s", ser->cols[idx[j]].name);
+			out_text(o, " %*s", w, ser->cols[idx[j]].name);
 		out_nl(o);
 		for (i = 0; i < k && !rc; i++) {
-			out_text(o, "%-12s", ser->cols[idx[i]].name);
+			out_text(o, "%-*s", w + 1, ser->cols[idx[i]].name);
 			for (j = 0; j < k; j++) {
 				size_t n;
 				double r = series_pearson(vec[i], vec[j],
 							  ser->nrows, &n);
 
-				out_text(o, " %11.3f", r);
+				out_text(o, " %*.3f", w, r);
 				if (j <= i)
 					continue;
 				out_obj_begin(o, NULL);

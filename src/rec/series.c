@@ -80,6 +80,14 @@ const char *series_no_col(const struct series *s, const char *name,
 	return suggest_text(&sg, buf, len);
 }
 
+bool series_col_is(const char *name, const char *base)
+{
+	size_t n = strlen(name), b = strlen(base);
+
+	return !strcmp(name, base) || (n > b + 1 && name[n - b - 1] == '.' &&
+					!strcmp(name + n - b, base));
+}
+
 int series_col(const struct series *s, const char *name)
 {
 	size_t i;
@@ -230,9 +238,11 @@ int series_write_csv(const struct series *s, const char *path,
 		if (c)
 			fputc(',', fp);
 		csv_field(fp, h);
-		if (!c && s->wall)	/* beside t */
-			fputs("," SERIES_WALL " (ns)", fp);
 	}
+	/* last: every other column keeps its place for what reads them
+	 * by position (gnuplot's `using 1:2`) */
+	if (s->wall)
+		fputs("," SERIES_WALL " (ns)", fp);
 	fputs("\r\n", fp);
 	for (r = 0; r < s->nrows; r++) {
 		char line[SERIES_MAX_COLS * 26 + 32];
@@ -245,10 +255,10 @@ int series_write_csv(const struct series *s, const char *path,
 				line[o++] = ',';
 			if (!isnan(v))	/* missing: an empty field */
 				o += (size_t)fmt_value(line + o, 25, v);
-			if (!c && s->wall)
-				o += (size_t)snprintf(line + o, 24, ",%" PRId64,
-						      s->wall[r]);
 		}
+		if (s->wall)
+			o += (size_t)snprintf(line + o, 24, ",%" PRId64,
+					      s->wall[r]);
 		line[o++] = '\r';
 		line[o++] = '\n';
 		fwrite(line, 1, o, fp);

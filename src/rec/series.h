@@ -4,10 +4,12 @@
  * file; correlation (Pearson, Spearman, best lag) over complete pairs.
  *
  * Each row may carry the wall-clock time it was read (CLOCK_REALTIME, ns
- * since the Unix epoch): the CSV's integer column "wall (ns)" beside the
- * first column, t.  It is no value column (a double cannot hold it to the
- * ns): ser->wall, NULL in a series written before pccbench recorded it,
- * which loads as before.  Either every row has one or none has.
+ * since the Unix epoch), beside the device time t: the CSV's integer
+ * column "wall (ns)", written last so that every other column keeps its
+ * place, read wherever it is.  It is no value column (a double cannot
+ * hold it to the ns): ser->wall, NULL in a series written before
+ * pccbench recorded it, which loads as before.  Either every row has one
+ * or none has.
  *
  * Ownership: series_new/series_free; a series owns its rows.
  */
@@ -51,6 +53,10 @@ bool series_unit_ok(const char *unit);
  */
 int series_add_col(struct series *s, const char *name, const char *unit);
 int series_col(const struct series *s, const char *name);	/* -1 */
+/* Is the column `name` a `base` column: base itself or, in a merged
+ * series, SERIES.base (h0.avg_rtt for avg_rtt)?
+ */
+bool series_col_is(const char *name, const char *base);
 /* "; did you mean avg_rtt?" for a column it does not have, or "". */
 const char *series_no_col(const struct series *s, const char *name,
 			  char *buf, size_t len);

@@ -40,11 +40,14 @@ wait "$apid"
 apid=""
 grep -q "^series ha: " "$tmp/a.out" || { echo "$e2e_name: A kept no rows"; cat "$tmp/a.out"; exit 1; }
 
-# ---- each recorded row: its wall-clock read beside t ----
+# ---- each recorded row: its wall-clock read, the last column (every
+# other keeps its place) ----
 for s in ha hb; do
-	hdr=$(head -n 1 "$dir/$s.csv" | tr -d '\r' | cut -d, -f1-3)
-	check "$s header" "t (s),wall (ns),avg_rtt (ns)" "$hdr"
-	first=$(sed -n '2p' "$dir/$s.csv" | cut -d, -f2)
+	hdr=$(head -n 1 "$dir/$s.csv" | tr -d '\r')
+	check "$s header" "t (s),avg_rtt (ns),wall (ns)" \
+		"$(echo "$hdr" | cut -d, -f1-2),$(echo "$hdr" | awk -F, '{ print $NF }')"
+	check "$s columns" 27 "$(echo "$hdr" | awk -F, '{ print NF }')"
+	first=$(sed -n '2p' "$dir/$s.csv" | tr -d '\r' | awk -F, '{ print $NF }')
 	start=$(sed -n 's/.*"start_ns":\([0-9]*\).*/\1/p' "$dir/$s.json")
 	# ns since the epoch: 19 digits until 2286; the start before row 1
 	case "$first" in [1-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]) ;;
@@ -54,7 +57,7 @@ for s in ha hb; do
 done
 # the sim's wall clock is the real one: within this test's life
 now=$(date +%s)
-sec=$(sed -n '2p' "$dir/hb.csv" | cut -d, -f2 | cut -c1-10)
+sec=$(sed -n '2p' "$dir/hb.csv" | tr -d '\r' | awk -F, '{ print $NF }' | cut -c1-10)
 [ "$sec" -le "$now" ] && [ "$sec" -ge $((now - 3600)) ] ||
 	{ echo "$e2e_name: hb read at $sec, now $now"; fail=1; }
 
@@ -69,10 +72,10 @@ tol=$(echo "$json" | jget tolerance_ns)
 nb=$(echo "$json" | sed -n 's/.*{"series":"hb","aligned":\([0-9]*\),.*/\1/p')
 grep -q '"offset_ns":0,"tolerance_ns":' "$dir/m.json" || { echo "$e2e_name: m.json: $(cat "$dir/m.json")"; fail=1; }
 
-# the columns: t, then ha's and hb's each named SERIES.column
-cols=$(head -n 1 "$dir/ha.csv" | tr -d '\r' | cut -d, -f3- | sed 's/^/ha./; s/,/,ha./g')
-colsb=$(head -n 1 "$dir/hb.csv" | tr -d '\r' | cut -d, -f3- | sed 's/^/hb./; s/,/,hb./g')
-check "merged header" "t (s),wall (ns),ha.t (s),$cols,hb.t (s),$colsb" \
+# the columns: t, then ha's and hb's each named SERIES.column, the wall
+cols=$(head -n 1 "$dir/ha.csv" | tr -d '\r' | sed 's/,wall (ns)$//; s/^/ha./; s/,/,ha./g')
+colsb=$(head -n 1 "$dir/hb.csv" | tr -d '\r' | sed 's/,wall (ns)$//; s/^/hb./; s/,/,hb./g')
+check "merged header" "t (s),$cols,$colsb,wall (ns)" \
 	"$(head -n 1 "$dir/m.csv" | tr -d '\r')"
 check "rows" "$(wc -l <"$dir/ha.csv")" "$(wc -l <"$dir/m.csv")"
 
@@ -91,8 +94,8 @@ function near(wv, n, x,   j, b) {
 }
 function abs(x) { return x < 0 ? -x : x }
 { sub(/\r$/, "") }
-FILENAME == ARGV[1] && FNR > 1 { na++; arow[na] = $0; split($0, f); aw[na] = w13(f[2]) }
-FILENAME == ARGV[2] && FNR > 1 { nbr++; brow[nbr] = $0; split($0, f); bw[nbr] = w13(f[2]) }
+FILENAME == ARGV[1] && FNR > 1 { na++; arow[na] = $0; aw[na] = w13($NF) }
+FILENAME == ARGV[2] && FNR > 1 { nbr++; brow[nbr] = $0; bw[nbr] = w13($NF) }
 FILENAME == ARGV[3] && FNR == 1 { nf = NF }
 FILENAME == ARGV[3] && FNR > 1 {
 	i = FNR - 1
@@ -103,28 +106,26 @@ FILENAME == ARGV[3] && FNR > 1 {
 		want = int(int((aw[na] - aw[1]) / (na - 1)) / 2)
 		if (want != tol) { printf "tolerance %s, not %.0f\n", tol, want; bad++ }
 	}
-	split($0, m)
-	ka = split(arow[i], a); kb = split(brow[1], b)
-	if (w13(m[2]) + (w13(m[2]) < base - 5e12 ? 1e13 : 0) != aw[i]) { print "row " i ": wall"; bad++ }
+	nm = split($0, m)
+	ka = split(arow[i], a) - 1; kb = split(brow[1], b) - 1
+	if (w13(m[nm]) + (w13(m[nm]) < base - 5e12 ? 1e13 : 0) != aw[i]) { print "row " i ": wall"; bad++ }
 	if (abs(m[1] - (aw[i] - aw[1]) / 1e9) > 1e-9) { print "row " i ": t " m[1]; bad++ }
-	for (k = 1; k <= ka; k++) {	# ha: t, (wall), values
-		if (k == 2) continue
-		mk = k == 1 ? 3 : k + 1
+	for (k = 1; k <= ka; k++) {	# ha: its columns but the wall
+		mk = k + 1
 		if (m[mk] != a[k] && (m[mk] == "" || a[k] == "" || m[mk] + 0 != a[k] + 0)) { if (bad++ < 10) print "row " i " ha col " k ": " m[mk] " vs " a[k] }
 	}
 	j = near(bw, nbr, aw[i])
 	hit = abs(bw[j] - aw[i]) <= tol && near(aw, na, bw[j]) == i
 	split(hit ? brow[j] : "", b)
 	for (k = 1; k <= kb; k++) {
-		if (k == 2) continue
-		mk = k == 1 ? ka + 2 : ka + k
+		mk = 1 + ka + k
 		v = hit ? b[k] : ""
 		if (m[mk] != v && (m[mk] == "" || v == "" || m[mk] + 0 != v + 0)) { if (bad++ < 10) print "row " i " hb col " k ": " m[mk] " vs " v }
 	}
 	hits += hit
 }
 END {
-	if (nf != 2 + (na ? split(arow[1], a) - 1 : 0) + split(brow[1], b) - 1) { print "fields " nf; bad++ }
+	if (nf != 2 + ka + kb) { print "fields " nf; bad++ }
 	if (hits != nb) { print "hb rows aligned: " nb ", recomputed " hits; bad++ }
 	if (hits < 1) { print "no hb row aligned"; bad++ }
 	exit bad > 0
@@ -143,6 +144,10 @@ case "$out" in "ha.avg_rtt ~ hb.cnp_sent over "*" points: pearson "*) ;;
 "$BIN" -c "plot m ha.avg_rtt hb.avg_rtt to $tmp/m.svg" >"$tmp/plot" 2>&1
 grep -q "^[0-9.e-]* " "$dir/m.plot.dat" || { echo "$e2e_name: plot data"; cat "$tmp/plot"; fail=1; }
 grep -q "names\[1\] = 'ha.avg_rtt'" "$dir/m.plot.gp" || { echo "$e2e_name: plot script"; fail=1; }
+# unnamed: each host's main columns
+"$BIN" -c "plot m to $tmp/m2.svg" >/dev/null 2>&1
+grep -q "= 'hb.avg_rtt'" "$dir/m.plot.gp" || { echo "$e2e_name: default plot"; fail=1; }
+"$BIN" -c 'corr m' 2>&1 | grep -q "^hb.avg_rtt  *-*[0-9]" || { echo "$e2e_name: corr matrix"; fail=1; }
 
 # ---- refusals: one line each, nothing written ----
 refuse() {	# NAME EXPECTED-LINE COMMAND
