@@ -254,8 +254,10 @@ static int cmd_series_merge(struct session *s, int argc, char **argv)
 		rc = series_merge(&m, argv[0], in, n, &mi, &s->err);
 	if (!rc)
 		rc = series_write_csv(m, path, &s->err);
-	if (!rc)
-		rc = merge_meta(s, m, in, n, &mi);
+	if (!rc && merge_meta(s, m, in, n, &mi)) {
+		unlink(path);	/* all or nothing */
+		rc = -s->err.code;
+	}
 	if (rc)
 		goto out_free;
 	out_obj_begin(o, NULL);
