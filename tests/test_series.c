@@ -563,6 +563,31 @@ static void test_merge(void **state)
 		m = NULL;
 		series_free(two[0]);
 	}
+	/* an irregular grid (a loaded machine's reads): half its interval
+	 * on each side of a row, not of its mean (10 ms) */
+	{
+		static const double gms[] = { 0, 2, 10, 30 };
+		static const double hms[] = { 1.2, 6.5, 24, 39 };
+		static const double hv[] = { 0, 1, 2, 3 };
+		struct series *two[2];
+
+		two[0] = hand("g", "x", gms, av, 4);
+		two[1] = hand("h", "y", hms, hv, 4);
+		assert_int_equal(series_merge(&m, "m", two, 2, &mi, &err), 0);
+		assert_true(mi.tolerance_ns == 5 * MS);
+		assert_int_equal(mi.aligned[1], 3);
+		/* 1.2 is nearer 2 than 0 */
+		assert_true(isnan(series_at(m, 0, 4)));
+		assert_true(series_at(m, 1, 4) == 0);
+		/* 6.5 is 3.5 from 10, within half of 2..10 */
+		assert_true(series_at(m, 2, 4) == 1);
+		/* 24 is 6 from 30: within half of 10..30, past the mean's */
+		assert_true(series_at(m, 3, 4) == 2);
+		series_free(m);
+		m = NULL;
+		series_free(two[0]);
+		series_free(two[1]);
+	}
 	/* refused, nothing made: */
 	{
 		static const double ems[] = { 200, 210 };

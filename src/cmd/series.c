@@ -265,11 +265,10 @@ static int cmd_series_merge(struct session *s, int argc, char **argv)
 	out_field_u64(o, "points", "%llu points x ", m->nrows);
 	out_field_u64(o, "columns", "%llu columns on ", m->ncols);
 	out_field_str(o, "grid", "%s's wall-clock grid ", in[0]->name);
-	out_text(o, "(every %s, ", pcb_format_duration(mi.interval_ns * 1000,
-						       a, sizeof(a)));
+	out_text(o, "(every %s on average; a row lands within half the "
+		 "interval on its side)\n",
+		 pcb_format_duration(mi.interval_ns * 1000, a, sizeof(a)));
 	out_i64(o, "interval_ns", mi.interval_ns);
-	out_text(o, "a row lands within +-%s)\n",
-		 pcb_format_duration(mi.tolerance_ns * 1000, a, sizeof(a)));
 	out_i64(o, "tolerance_ns", mi.tolerance_ns);
 	out_arr_begin(o, "sources");
 	for (k = 0; k < n; k++) {
@@ -283,7 +282,8 @@ static int cmd_series_merge(struct session *s, int argc, char **argv)
 	out_field_u64(o, "offset_ns", "clock offset assumed: %llu ns (the "
 		      "hosts' clocks taken as synchronised: NTP keeps them "
 		      "within ~1 ms, PTP within ~1 us; ", (uint64_t)mi.offset_ns);
-	out_text(o, "an error past %s puts a row beside another's)\n",
+	out_text(o, "an error near %s, half an interval, puts rows beside "
+		 "their neighbours')\n",
 		 pcb_format_duration(mi.tolerance_ns * 1000, a, sizeof(a)));
 	out_field_str(o, "file", "-> %s\n", path);
 	out_obj_end(o);

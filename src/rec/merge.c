@@ -26,9 +26,17 @@ static size_t nearest(const int64_t *w, size_t n, int64_t x)
 	return lo;
 }
 
-static int64_t dist(int64_t a, int64_t b)
+/* Does x, the nearest read of another series to grid row i, land there:
+ * is row i the grid's nearest to it, and x within half the grid's
+ * interval on its side of the row (at the grid's ends, the one inside)?
+ */
+static bool lands(const int64_t *g, size_t n, size_t i, int64_t x)
 {
-	return a > b ? a - b : b - a;
+	size_t lo = x < g[i] ? (i ? i - 1 : 0) : (i + 1 < n ? i : i - 1);
+
+	if (nearest(g, n, x) != i)
+		return false;
+	return (x < g[i] ? g[i] - x : x - g[i]) <= (g[lo + 1] - g[lo]) / 2;
 }
 
 /* Each input usable: wall-clock times, never going back. */
@@ -141,10 +149,8 @@ int series_merge(struct series **out, const char *name,
 		for (k = 0, o = 1; k < n; o += in[k]->ncols, k++) {
 			const struct series *b = in[k];
 			size_t j = k ? nearest(b->wall, b->nrows, w) : i;
-			bool hit = !k || (dist(b->wall[j], w) <=
-					  info->tolerance_ns &&
-					  nearest(g->wall, g->nrows,
-						  b->wall[j]) == i);
+			bool hit = !k || lands(g->wall, g->nrows, i,
+					       b->wall[j]);
 
 			for (c = 0; c < b->ncols; c++)
 				row[o + c] = hit ? series_at(b, j, c) : NAN;

@@ -2,12 +2,14 @@
  * wall-clock time of their reads (series.h's wall).
  *
  * The first series gives the grid: one merged row per row of it, at its
- * wall-clock time; its mean wall-clock interval is the grid's.  Each
- * other series gives a merged row the row of its own nearest in wall
- * time, when that is within half the grid's interval and the merged row
- * is in turn the nearest to it (so no source row lands twice); else its
- * columns are missing there.  Values are never interpolated: each one
- * is a value a host read, and a missing one stays missing.
+ * wall-clock time.  Each other series gives a merged row the row of its
+ * own nearest in wall time, when the merged row is in turn the nearest
+ * to that one (so no source row lands twice) and it lies within half the
+ * grid's interval there (the interval on its side of the row, which a
+ * real NIC's reads keep regular and a loaded machine may not; at the
+ * grid's ends the one inside); else its columns are missing there.
+ * Values are never interpolated: each one is a value a host read, and a
+ * missing one stays missing.
  *
  * The hosts' clocks are taken as synchronised (NTP, PTP): the offset
  * assumed between them is 0, and an error in it shifts one series
@@ -31,7 +33,8 @@
 /* What series_merge did. */
 struct series_merge {
 	int64_t interval_ns;		/* the grid's mean wall interval */
-	int64_t tolerance_ns;		/* half of it */
+	int64_t tolerance_ns;		/* half of it: how far a row lands,
+					 * typically */
 	int64_t offset_ns;		/* the clock offset assumed: 0 */
 	int64_t from_ns, to_ns;		/* the spans' overlap */
 	size_t aligned[SERIES_MERGE_MAX];	/* rows of each that landed */
