@@ -625,6 +625,13 @@ static void test_merge(void **state)
 		assert_non_null(strstr(err.msg, "goes back in wall time at "
 				       "row 3"));
 		series_free(pair[1]);
+		/* wall-clock times that are no ns since 1970 */
+		pair[1] = hand("neg", "v", backms, av, 1);
+		pair[1]->wall[0] = -1;
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_CORRUPT);
+		series_free(pair[1]);
 		/* a merged name too long for a column */
 		pair[1] = hand("a_series_name_of_thirty_two_chars", "cnp_sent",
 			       bms, bv, 15);

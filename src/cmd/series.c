@@ -93,7 +93,11 @@ static const char *wall_text(int64_t ns, char *buf, size_t len)
 		frac += 1000000000;
 		sec--;
 	}
-	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", gmtime_r(&sec, &tm));
+	if (!gmtime_r(&sec, &tm)) {	/* no calendar's year */
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+		return buf;
+	}
+	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf, len, "%s.%09" PRId64 "Z", d, frac);
 	return buf;
 }

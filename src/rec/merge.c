@@ -1,10 +1,13 @@
 /* merge.c - series from several hosts aligned by wall-clock time. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rec/merge.h"
+
+#define MERGE_WALL_MAX ((int64_t)1 << 62)	/* ns: the year 2116 */
 
 /* The row of w[0..n) nearest to x (the earlier on a tie); w ascending. */
 static size_t nearest(const int64_t *w, size_t n, int64_t x)
@@ -51,6 +54,13 @@ static int check_input(const struct series *s, struct pcb_err *err)
 	if (!s->nrows)
 		return pcb_error(err, PCB_E_STATE, "series merge: series %s "
 				 "is empty", s->name);
+	for (r = 0; r < s->nrows; r++)	/* differences never overflow */
+		if (s->wall[r] < 0 || s->wall[r] > MERGE_WALL_MAX)
+			return pcb_error(err, PCB_E_CORRUPT, "series merge: "
+					 "series %s row %zu: wall-clock time "
+					 "%" PRId64 " is not ns since 1970 "
+					 "(to 2116)", s->name, r + 1,
+					 s->wall[r]);
 	for (r = 1; r < s->nrows; r++)
 		if (s->wall[r] < s->wall[r - 1])
 			return pcb_error(err, PCB_E_STATE, "series merge: "
