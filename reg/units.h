@@ -19,6 +19,10 @@ const char *pcb_format_duration(int64_t ps, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC in seconds: wall time for intervals and progress. */
 double pcb_mono_s(void);
+/* CLOCK_REALTIME in ns since the Unix epoch: when something was read, to
+ * line up what hosts recorded (their clocks kept in step by NTP or PTP).
+ */
+int64_t pcb_wall_ns(void);
 
 /* Picoseconds per unit: the device clocks' and durations' unit. */
 #ifndef PS_PER_NS

@@ -586,7 +586,8 @@ const struct cmd_row cmd_top[] = {
 	{
 		.name = "series",
 		.sub = cmd_series_verbs,
-		.help = "recorded timelines: list, show, export, drop",
+		.help = "recorded timelines: list, show, export, merge "
+			"(several hosts on one time axis), drop",
 	},
 	{
 		.name = "corr",

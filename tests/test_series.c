@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
+#include "rec/merge.h"
 #include "rec/recorder.h"
 #include "rec/series.h"
 
@@ -361,6 +362,294 @@ static void test_mlx5_columns(void **state)
 #undef B
 }
 
+/* Issue 36: the wall-clock time of each row, exact to the ns through the
+ * CSV, beside t; a file without it loads as before.
+ */
+static void test_wall_csv(void **state)
+{
+	char path[] = "/tmp/pccb-wall-XXXXXX", line[256];
+	struct pcb_err err = { 0 };
+	struct series *s = series_new("w"), *b = NULL;
+	double row[2] = { 0.00002, 4005.5 };
+	int fd = mkstemp(path);
+	FILE *fp;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(series_add_col(s, "t", "s"), 0);
+	assert_int_equal(series_add_col(s, "avg_rtt", "ns"), 0);
+	assert_int_equal(series_add_col(s, SERIES_WALL, "ns"), -1);
+	assert_int_equal(series_add_row_wall(s, row, 1795810842153902837LL),
+			 0);
+	/* every row has one or none has */
+	assert_int_equal(series_add_row(s, row), -1);
+	row[0] = 0.00004;
+	row[1] = NAN;
+	assert_int_equal(series_add_row_wall(s, row, 1795810842153946371LL),
+			 0);
+	assert_int_equal(series_write_csv(s, path, &err), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "t (s),avg_rtt (ns),wall (ns)\r\n");
+	assert_non_null(fgets(line, sizeof(line), fp));
+	assert_string_equal(line, "0.00002,4005.5,1795810842153902837\r\n");
+	fclose(fp);
+	assert_int_equal(series_read_csv(&b, "w", path, &err), 0);
+	assert_int_equal(b->ncols, 2);
+	assert_int_equal(b->nrows, 2);
+	assert_non_null(b->wall);
+	assert_true(b->wall[0] == 1795810842153902837LL);
+	assert_true(b->wall[1] == 1795810842153946371LL);
+	assert_true(series_at(b, 0, 1) == 4005.5);
+	assert_true(isnan(series_at(b, 1, 1)));
+	series_free(b);
+	/* a series without wall-clock times: none, and rows as before */
+	fp = fopen(path, "w");
+	fputs("t (s),x\n0.1,2\n", fp);
+	fclose(fp);
+	assert_int_equal(series_read_csv(&b, "w", path, &err), 0);
+	assert_null(b->wall);
+	assert_int_equal(b->ncols, 2);
+	series_free(b);
+	/* anywhere in the header; malformed: refused naming the file */
+	fp = fopen(path, "w");
+	fputs("t (s),wall (ns),x\n0.1,-5,2\n", fp);
+	fclose(fp);
+	assert_int_equal(series_read_csv(&b, "w", path, &err), 0);
+	assert_true(b->wall[0] == -5);
+	assert_true(series_at(b, 0, 1) == 2);
+	series_free(b);
+	{
+		static const char *bad[] = {
+			"t (s),wall (ns)\n1,2.5\n", "t (s),wall (ns)\n1,\n",
+			"t (s),wall (s)\n1,2\n", "t (s),wall\n1,2\n",
+			"wall (ns)\n1\n", "t (s),wall (ns),wall (ns)\n1,2,3\n",
+			"t (s),wall (ns)\n1,99999999999999999999\n",
+			"t (s),wall (ns)\n1,2,3\n" };
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			fp = fopen(path, "w");
+			fputs(bad[i], fp);
+			fclose(fp);
+			b = NULL;
+			memset(&err, 0, sizeof(err));
+			if (series_read_csv(&b, "w", path, &err) !=
+			    -PCB_E_CORRUPT)
+				fail_msg("accepted: %s", bad[i]);
+			assert_null(b);
+			assert_non_null(strstr(err.msg, path));
+		}
+	}
+	unlink(path);
+	series_free(s);
+}
+
+/* A hand-made series: t and one value column v, rows read at wall[] ms
+ * past base (NAN in vals: missing).
+ */
+#define MS 1000000LL
+static const int64_t base = 1795810842000000000LL;
+
+static struct series *hand(const char *name, const char *col,
+			   const double *ms, const double *vals, size_t n)
+{
+	struct series *s = series_new(name);
+	size_t i;
+
+	assert_int_equal(series_add_col(s, "t", "s"), 0);
+	assert_int_equal(series_add_col(s, col, "1/s"), 0);
+	for (i = 0; i < n; i++) {
+		double row[2] = { (double)i * 0.001, vals[i] };
+
+		assert_int_equal(series_add_row_wall(s, row, base +
+						     (int64_t)(ms[i] * MS)), 0);
+	}
+	return s;
+}
+
+/* Issue 36: series from several hosts aligned on the first one's grid:
+ * the nearest row within half its interval, each source row once, never
+ * interpolated; gaps, other intervals and partial overlap.
+ */
+static void test_merge(void **state)
+{
+	/* the grid: every 10 ms from 0 to 90 */
+	static const double ams[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90 };
+	static const double av[] = { 100, 101, 102, 103, 104, 105, 106, 107,
+				     108, 109 };
+	/* every 5 ms from 23, a gap (43, 48, 53 never read), past the
+	 * grid's end; a missing value stays missing */
+	static const double bms[] = { 23, 28, 33, 38, 58, 63, 68, 73, 78, 83,
+				      88, 93, 98, 103, 108 };
+	static const double bv[] = { 0, 1, 2, 3, 7, NAN, 9, 10, 11, 12, 13,
+				     14, 15, 16, 17 };
+	/* every 20 ms, 3 ms late */
+	static const double cms[] = { 3, 23, 43, 63 };
+	static const double cv[] = { 1000, 1001, 1002, 1003 };
+	/* one read exactly between two grid rows: the earlier takes it */
+	static const double dms[] = { 5 };
+	static const double dv[] = { 7 };
+	static const double wb[] = { NAN, NAN, 0, 1, 3, NAN, 7, 9, 11, 13 };
+	static const double wc[] = { 1000, NAN, 1001, NAN, 1002, NAN, 1003,
+				     NAN, NAN, NAN };
+	struct series *in[5], *m = NULL;
+	struct pcb_err err = { 0 };
+	struct series_merge mi;
+	size_t i;
+
+	(void)state;
+	in[0] = hand("h0", "avg_rtt", ams, av, 10);
+	in[1] = hand("h16", "cnp_sent", bms, bv, 15);
+	in[2] = hand("c", "v", cms, cv, 4);
+	in[3] = hand("d", "v", dms, dv, 1);
+	assert_int_equal(series_merge(&m, "m", in, 4, &mi, &err), 0);
+	assert_true(mi.interval_ns == 10 * MS);
+	assert_true(mi.tolerance_ns == 5 * MS);
+	assert_true(mi.offset_ns == 0);
+	assert_int_equal(mi.aligned[0], 10);
+	assert_int_equal(mi.aligned[1], 7);
+	assert_int_equal(mi.aligned[2], 4);
+	assert_int_equal(mi.aligned[3], 1);
+	assert_int_equal(m->ncols, 9);
+	assert_int_equal(m->nrows, 10);
+	assert_string_equal(m->cols[0].name, "t");
+	assert_string_equal(m->cols[1].name, "h0.t");
+	assert_string_equal(m->cols[2].name, "h0.avg_rtt");
+	assert_string_equal(m->cols[3].name, "h16.t");
+	assert_string_equal(m->cols[4].name, "h16.cnp_sent");
+	assert_string_equal(m->cols[4].unit, "1/s");
+	assert_string_equal(m->cols[6].name, "c.v");
+	assert_string_equal(m->cols[8].name, "d.v");
+	for (i = 0; i < 10; i++) {
+		assert_true(m->wall[i] == base + (int64_t)i * 10 * MS);
+		assert_true(fabs(series_at(m, i, 0) - (double)i * 0.01) <
+			    1e-12);
+		assert_true(series_at(m, i, 2) == av[i]);
+		if (isnan(wb[i]) ? !isnan(series_at(m, i, 4)) :
+		    series_at(m, i, 4) != wb[i])
+			fail_msg("row %zu: h16 %g, not %g", i,
+				 series_at(m, i, 4), wb[i]);
+		if (isnan(wc[i]) ? !isnan(series_at(m, i, 6)) :
+		    series_at(m, i, 6) != wc[i])
+			fail_msg("row %zu: c %g, not %g", i,
+				 series_at(m, i, 6), wc[i]);
+		/* the source row's own t came along */
+		assert_true(isnan(series_at(m, i, 5)) ==
+			    isnan(series_at(m, i, 6)));
+		assert_true(i ? isnan(series_at(m, i, 8)) :
+			    series_at(m, i, 8) == 7);
+	}
+	assert_true(series_at(m, 6, 3) == 0.004);	/* h16's row 4 */
+	assert_true(isnan(series_at(m, 5, 3)));		/* the gap */
+	series_free(m);
+	m = NULL;
+	/* a grid read 3 ms apart around others: B's interval plays no part */
+	{
+		static const double gms[] = { 30, 33, 36, 39 };
+		struct series *two[2];
+
+		two[0] = hand("g", "x", gms, av, 4);
+		two[1] = in[1];
+		assert_int_equal(series_merge(&m, "m", two, 2, &mi, &err), 0);
+		assert_true(mi.tolerance_ns == 3 * MS / 2);
+		assert_int_equal(mi.aligned[1], 2);	/* 33 and 38 */
+		assert_true(isnan(series_at(m, 0, 4)));
+		assert_true(series_at(m, 1, 4) == 2);
+		assert_true(isnan(series_at(m, 2, 4)));
+		assert_true(series_at(m, 3, 4) == 3);
+		series_free(m);
+		m = NULL;
+		series_free(two[0]);
+	}
+	/* an irregular grid (a loaded machine's reads): half its interval
+	 * on each side of a row, not of its mean (10 ms) */
+	{
+		static const double gms[] = { 0, 2, 10, 30 };
+		static const double hms[] = { 1.2, 6.5, 24, 39 };
+		static const double hv[] = { 0, 1, 2, 3 };
+		struct series *two[2];
+
+		two[0] = hand("g", "x", gms, av, 4);
+		two[1] = hand("h", "y", hms, hv, 4);
+		assert_int_equal(series_merge(&m, "m", two, 2, &mi, &err), 0);
+		assert_true(mi.tolerance_ns == 5 * MS);
+		assert_int_equal(mi.aligned[1], 3);
+		/* 1.2 is nearer 2 than 0 */
+		assert_true(isnan(series_at(m, 0, 4)));
+		assert_true(series_at(m, 1, 4) == 0);
+		/* 6.5 is 3.5 from 10, within half of 2..10 */
+		assert_true(series_at(m, 2, 4) == 1);
+		/* 24 is 6 from 30: within half of 10..30, past the mean's */
+		assert_true(series_at(m, 3, 4) == 2);
+		series_free(m);
+		m = NULL;
+		series_free(two[0]);
+		series_free(two[1]);
+	}
+	/* refused, nothing made: */
+	{
+		static const double ems[] = { 200, 210 };
+		static const double backms[] = { 10, 30, 20 };
+		struct series *pair[2] = { in[0], NULL }, *old;
+		double row[2] = { 1, 2 };
+
+		/* fewer than two */
+		assert_int_equal(series_merge(&m, "m", in, 1, &mi, &err),
+				 -PCB_E_USAGE);
+		/* spans that do not overlap */
+		pair[1] = hand("late", "v", ems, av, 2);
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_STATE);
+		if (!strstr(err.msg, "do not overlap"))
+			fail_msg("%s", err.msg);
+		series_free(pair[1]);
+		/* no wall-clock times */
+		old = series_new("old");
+		series_add_col(old, "t", "s");
+		series_add_col(old, "v", "");
+		series_add_row(old, row);
+		pair[1] = old;
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_STATE);
+		assert_non_null(strstr(err.msg, "series old has no wall-clock"));
+		series_free(old);
+		/* a clock stepped back */
+		pair[1] = hand("back", "v", backms, av, 3);
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_STATE);
+		assert_non_null(strstr(err.msg, "goes back in wall time at "
+				       "row 3"));
+		series_free(pair[1]);
+		/* wall-clock times that are no ns since 1970 */
+		pair[1] = hand("neg", "v", backms, av, 1);
+		pair[1]->wall[0] = -1;
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_CORRUPT);
+		series_free(pair[1]);
+		/* a merged name too long for a column */
+		pair[1] = hand("a_series_name_of_thirty_two_chars", "cnp_sent",
+			       bms, bv, 15);
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_RANGE);
+		series_free(pair[1]);
+		/* the same series twice */
+		pair[1] = in[0];
+		pcb_err_reset(&err);
+		assert_int_equal(series_merge(&m, "m", pair, 2, &mi, &err),
+				 -PCB_E_INVAL);
+		assert_null(m);
+	}
+	for (i = 0; i < 4; i++)
+		series_free(in[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +658,8 @@ int main(void)
 		cmocka_unit_test(test_mlx5_columns),
 		cmocka_unit_test(test_corr),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_wall_csv),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

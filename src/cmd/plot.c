@@ -618,17 +618,24 @@ static int plot_check(struct session *s, struct plot_req *q)
 	 * throughout (pauses with PFC off) says nothing: left out */
 	pick = !q->hist && !q->n;
 	for (i = 0; pick && defaults[i]; i++) {
-		int c = series_col(ser, defaults[i]);
-		double lo, hi;
+		int c;
 
-		if (c <= 0 || !col_range(ser, (size_t)c, &lo, &hi))
-			continue;
-		if (lo == 0 && hi == 0) {
-			fprintf(s->errfp, "note: %s is 0 throughout; left out "
-				"(name it to plot it)\n", defaults[i]);
-			continue;
+		/* in a merged series each host's (h0.avg_rtt, h16.avg_rtt) */
+		for (c = 1; (size_t)c < ser->ncols; c++) {
+			double lo, hi;
+
+			if (!series_col_is(ser->cols[c].name, defaults[i]) ||
+			    !col_range(ser, (size_t)c, &lo, &hi))
+				continue;
+			if (lo == 0 && hi == 0) {
+				fprintf(s->errfp, "note: %s is 0 throughout; "
+					"left out (name it to plot it)\n",
+					ser->cols[c].name);
+				continue;
+			}
+			if (q->n < PLOT_MAX_PANELS)
+				q->cols[q->n++] = c;
 		}
-		q->cols[q->n++] = c;
 	}
 	if (!q->hist && !q->n)
 		return pcb_error(&s->err, PCB_E_STATE, "plot: series %s has no "

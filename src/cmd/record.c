@@ -35,6 +35,8 @@ static int save_meta(struct session *s, struct recorder *r,
 		return rc;
 	fp = w.fp;
 	fprintf(fp, ",\"interval_s\":%.9g,\"points\":%zu", every, ser->nrows);
+	/* the baseline read on the wall clock: the first interval's start */
+	fprintf(fp, ",\"start_ns\":%" PRId64, r->wall0);
 	dev_meta(s, fp);
 	if (r->prio >= 0)
 		fprintf(fp, ",\"prio\":%d", r->prio);

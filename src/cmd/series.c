@@ -2,14 +2,20 @@
  * $XDG_DATA_HOME/pccbench/series/ (list, show, export, drop) and the
  * correlations between their columns.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
+#include "fsafe.h"
 #include "suggest.h"
+#include "units.h"
+#include "rec/merge.h"
 #include "rec/series.h"
 
 int cmd_series_load(struct session *s, const char *name,
@@ -75,6 +81,27 @@ static int cmd_series_list(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* ns since the epoch as UTC to the ns: 2026-11-27T20:20:42.153902837Z */
+static const char *wall_text(int64_t ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(ns / 1000000000);
+	int64_t frac = ns % 1000000000;
+	struct tm tm;
+	char d[32];
+
+	if (frac < 0) {
+		frac += 1000000000;
+		sec--;
+	}
+	if (!gmtime_r(&sec, &tm)) {	/* no calendar's year */
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+		return buf;
+	}
+	strftime(d, sizeof(d), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%09" PRId64 "Z", d, frac);
+	return buf;
+}
+
 static int cmd_series_show(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -117,6 +144,13 @@ static int cmd_series_show(struct session *s, int argc, char **argv)
 		tbl_real(&t, hi);
 	}
 	out_text(&s->out, "series %s: %zu points\n", ser->name, ser->nrows);
+	if (ser->wall && ser->nrows) {	/* read on the wall clock */
+		char a[48], b[48];
+
+		out_text(&s->out, "wall clock %s to %s\n",
+			 wall_text(ser->wall[0], a, sizeof(a)),
+			 wall_text(ser->wall[ser->nrows - 1], b, sizeof(b)));
+	}
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	series_free(ser);
@@ -161,6 +195,107 @@ static int cmd_series_drop(struct session *s, int argc, char **argv)
 	}
 	out_text(&s->out, "series %s dropped\n", argv[0]);
 	return 0;
+}
+
+/* The merged series' metadata: where its rows came from and what clock
+ * offset was assumed.
+ */
+static int merge_meta(struct session *s, const struct series *m,
+		      struct series *const *in, size_t n,
+		      const struct series_merge *mi)
+{
+	char path[PCB_PATH_LEN], ts[40];
+	time_t start = (time_t)(m->wall[0] / 1000000000);
+	struct pcb_wfile w;
+	struct tm tm;
+	size_t k;
+	int rc = store_series_path(s, m->name, "json", path, sizeof(path));
+
+	if (!rc)
+		rc = pcb_wfile_open(&w, path, PCB_MODE_DATA, &s->err);
+	if (rc)
+		return rc;
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&start, &tm));
+	fputs("{\"series\":", w.fp);
+	out_json_string(w.fp, m->name);
+	fprintf(w.fp, ",\"pccbench\":\"%s\",\"start\":\"%s\",\"start_ns\":%"
+		PRId64 ",\"interval_s\":%.9g,\"points\":%zu,\"offset_ns\":%"
+		PRId64 ",\"tolerance_ns\":%" PRId64 ",\"merged\":[",
+		PCCB_VERSION, ts, m->wall[0], (double)mi->interval_ns / 1e9,
+		m->nrows, mi->offset_ns, mi->tolerance_ns);
+	for (k = 0; k < n; k++) {
+		fputs(k ? ",{\"series\":" : "{\"series\":", w.fp);
+		out_json_string(w.fp, in[k]->name);
+		fprintf(w.fp, ",\"rows\":%zu,\"aligned\":%zu}", in[k]->nrows,
+			mi->aligned[k]);
+	}
+	fputs("]}\n", w.fp);
+	return pcb_wfile_commit(&w, &s->err);
+}
+
+/* series merge NAME A B [C...]: series recorded on several hosts at the
+ * same time, on A's wall-clock grid (rec/merge.h says how rows align).
+ */
+static int cmd_series_merge(struct session *s, int argc, char **argv)
+{
+	struct series *in[SERIES_MERGE_MAX] = { NULL }, *m = NULL;
+	struct series_merge mi;
+	struct out *o = &s->out;
+	char path[PCB_PATH_LEN], a[32];
+	struct stat st;
+	size_t n = (size_t)argc - 1, k;
+	int rc = store_series_path(s, argv[0], "csv", path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (!lstat(path, &st))
+		return pcb_error(&s->err, PCB_E_STATE, "series merge: series "
+				 "%s exists ('series drop %s' first)", argv[0],
+				 argv[0]);
+	for (k = 0; k < n && !rc; k++)
+		rc = cmd_series_load(s, argv[k + 1], &in[k]);
+	if (!rc)
+		rc = series_merge(&m, argv[0], in, n, &mi, &s->err);
+	if (!rc)
+		rc = series_write_csv(m, path, &s->err);
+	if (!rc && merge_meta(s, m, in, n, &mi)) {
+		unlink(path);	/* all or nothing */
+		rc = -s->err.code;
+	}
+	if (rc)
+		goto out_free;
+	out_obj_begin(o, NULL);
+	out_field_str(o, "series", "series %s: ", m->name);
+	out_field_u64(o, "points", "%llu points x ", m->nrows);
+	out_field_u64(o, "columns", "%llu columns on ", m->ncols);
+	out_field_str(o, "grid", "%s's wall-clock grid ", in[0]->name);
+	out_text(o, "(every %s on average; a row lands within half the "
+		 "interval on its side)\n",
+		 pcb_format_duration(mi.interval_ns * 1000, a, sizeof(a)));
+	out_i64(o, "interval_ns", mi.interval_ns);
+	out_i64(o, "tolerance_ns", mi.tolerance_ns);
+	out_arr_begin(o, "sources");
+	for (k = 0; k < n; k++) {
+		out_obj_begin(o, NULL);
+		out_field_str(o, "series", "  %s: ", in[k]->name);
+		out_field_u64(o, "aligned", "%llu of ", mi.aligned[k]);
+		out_field_u64(o, "rows", "%llu rows aligned\n", in[k]->nrows);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_field_u64(o, "offset_ns", "clock offset assumed: %llu ns (the "
+		      "hosts' clocks taken as synchronised: NTP keeps them "
+		      "within ~1 ms, PTP within ~1 us; ", (uint64_t)mi.offset_ns);
+	out_text(o, "an error near %s, half an interval, puts rows beside "
+		 "their neighbours')\n",
+		 pcb_format_duration(mi.tolerance_ns * 1000, a, sizeof(a)));
+	out_field_str(o, "file", "-> %s\n", path);
+	out_obj_end(o);
+out_free:
+	for (k = 0; k < n; k++)
+		series_free(in[k]);
+	series_free(m);
+	return rc;
 }
 
 /* A lag is searched only while it keeps CORR_MIN_PAIRS complete pairs
@@ -315,17 +450,22 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	} else {
 		/* the matrix of the main columns that hold data */
 		double *vec[16] = { NULL };
-		int idx[16], k = 0, i, j;
+		int idx[16], k = 0, i, j, w = 11;
 
+		/* in a merged series each host's (h0.avg_rtt, ...) */
 		for (i = 0; main_cols[i]; i++) {
-			int c = series_col(ser, main_cols[i]);
-			size_t r, n = 0;
+			size_t r, n, c;
 
-			for (r = 0; c >= 0 && r < ser->nrows; r++)
-				n += !isnan(series_at(ser, r, (size_t)c));
-			if (c >= 0 && n >= 3) {
-				idx[k] = c;
-				vec[k] = series_column(ser, (size_t)c);
+			for (c = 0; c < ser->ncols && k < 16; c++) {
+				if (!series_col_is(ser->cols[c].name,
+						   main_cols[i]))
+					continue;
+				for (r = n = 0; r < ser->nrows; r++)
+					n += !isnan(series_at(ser, r, c));
+				if (n < 3)
+					continue;
+				idx[k] = (int)c;
+				vec[k] = series_column(ser, c);
 				if (!vec[k++])
 					rc = pcb_error(&s->err, PCB_E_NOMEM,
 						       "out of memory");
@@ -333,18 +473,22 @@ int cmd_corr(struct session *s, int argc, char **argv)
 		}
 		/* text: the whole matrix; JSON: each pair once */
 		out_arr_begin(o, NULL);
-		out_text(o, "%-12s", "pearson");
+		/* as wide as the longest name (a merged series' h0.avg_rtt) */
+		for (i = 0; i < k; i++)
+			if ((int)strlen(ser->cols[idx[i]].name) > w)
+				w = (int)strlen(ser->cols[idx[i]].name);
+		out_text(o, "%-*s", w + 1, "pearson");
 		for (j = 0; j < k; j++)
-			out_text(o, " %11.11s", ser->cols[idx[j]].name);
+			out_text(o, " %*s", w, ser->cols[idx[j]].name);
 		out_nl(o);
 		for (i = 0; i < k && !rc; i++) {
-			out_text(o, "%-12s", ser->cols[idx[i]].name);
+			out_text(o, "%-*s", w + 1, ser->cols[idx[i]].name);
 			for (j = 0; j < k; j++) {
 				size_t n;
 				double r = series_pearson(vec[i], vec[j],
 							  ser->nrows, &n);
 
-				out_text(o, " %11.3f", r);
+				out_text(o, " %*.3f", w, r);
 				if (j <= i)
 					continue;
 				out_obj_begin(o, NULL);
@@ -388,6 +532,17 @@ static bool series_name_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* series merge NAME A B [C...]: a new name, then series */
+static bool series_merge_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc >= 1)
+		cand_saved(c, "series", ".csv");
+	return true;
+}
+
 /* series export NAME FILE */
 static bool series_export_complete(struct session *s, char **argv, int argc,
 				   struct cands *c)
@@ -423,6 +578,17 @@ const struct cmd_row cmd_series_verbs[] = {
 		.help = "the series as CSV (RFC 4180, header with units)",
 		.example = "series export rec1 /tmp/rec1.csv",
 		.complete = series_export_complete,
+	},
+	{
+		.name = "merge",
+		.fn = cmd_series_merge,
+		.min_args = 3,
+		.max_args = 1 + SERIES_MERGE_MAX,
+		.args = "NAME A B [C...]",
+		.help = "series recorded on several hosts at once, on A's "
+			"wall-clock grid",
+		.example = "series merge both h0 h16",
+		.complete = series_merge_complete,
 	},
 	{
 		.name = "drop",

@@ -582,14 +582,17 @@ int rec_columns(struct recorder *r, struct series *ser)
 
 int rec_baseline(struct recorder *r)
 {
+	int64_t w0;
 	int rc;
 
 	r->rtt_sum = r->rtt_num = 0;
 	r->rtt_unsure = false;
 	r->retx_gen = (size_t)-1;
 	r->prev_t = dev_now(r->s);
+	w0 = pcb_wall_ns();
 	rc = read_sources(r, &r->prev);
 	r->read_ps = dev_now(r->s) - r->prev_t;
+	r->wall0 = w0 + (pcb_wall_ns() - w0) / 2;
 	r->have_prev = !rc;
 	return rc;
 }
@@ -622,20 +625,23 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 	}
 	t0 = tprev = r->prev_t;	/* intervals start at the baseline */
 	for (k = 0; k < count; k++) {
-		int64_t tn;
+		int64_t tn, wr;
 		double w;
 
 		rc = dev_run_until(s, t0 + (int64_t)(k + 1) * every, k == 0);
 		if (rc)
 			break;
+		/* the row's wall-clock time: the midpoint of its reads */
+		wr = pcb_wall_ns();
 		rc = read_sources(r, &n);
 		if (rc)
 			break;
+		wr += (pcb_wall_ns() - wr) / 2;
 		tn = dev_now(s);	/* on a real NIC reads take time */
 		*done += every;
 		make_row(r, &n, tn / 1e12, (double)(tn - tprev) / 1e12, row);
 		tprev = tn;
-		if (series_add_row(ser, row)) {
+		if (series_add_row_wall(ser, row, wr)) {
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 			break;
 		}

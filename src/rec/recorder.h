@@ -17,6 +17,11 @@
  * a counter wrapped gives a missing value and one warning, never a
  * wrong number.  `record`, `watch` and `sweep` all record through here.
  *
+ * Every row also carries the wall-clock time it was read (CLOCK_REALTIME,
+ * ns since the epoch; the midpoint of the interval's reads, which take
+ * time on a real NIC): series.h's wall.  On the sim the device time t is
+ * simulated but the wall clock is still the real one.
+ *
  * Column names are stable (rec_fixed_cols); units go in the series
  * header.  Ownership: rec_open/rec_close; the session and its device
  * stay the caller's.
@@ -95,6 +100,8 @@ struct recorder {
 					 * device time (0 on the sim) */
 	int64_t achieved_ps;		/* the last rec_capture's mean row
 					 * interval, 0 without rows */
+	int64_t wall0;			/* and on the wall clock (ns since
+					 * the epoch): the series' start */
 	uint64_t rtt_sum, rtt_num;	/* growth of SUM_RTT, NUM_RTT over
 					 * the last rec_capture */
 	bool rtt_unsure;		/* some interval's growth unknown:

@@ -1,5 +1,6 @@
 /* series.c - timelines: columns, CSV, counter deltas, correlation. */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ void series_free(struct series *s)
 	if (!s)
 		return;
 	free(s->data);
+	free(s->wall);
 	free(s);
 }
 
@@ -57,7 +59,8 @@ bool series_unit_ok(const char *unit)
 int series_add_col(struct series *s, const char *name, const char *unit)
 {
 	if (s->nrows || s->ncols == SERIES_MAX_COLS || series_col(s, name) >= 0 ||
-	    !series_name_ok(name) || !series_unit_ok(unit))
+	    !series_name_ok(name) || !series_unit_ok(unit) ||
+	    !strcmp(name, SERIES_WALL))
 		return -1;
 	snprintf(s->cols[s->ncols].name, sizeof(s->cols[0].name), "%s", name);
 	snprintf(s->cols[s->ncols].unit, sizeof(s->cols[0].unit), "%s", unit);
@@ -77,6 +80,14 @@ const char *series_no_col(const struct series *s, const char *name,
 	return suggest_text(&sg, buf, len);
 }
 
+bool series_col_is(const char *name, const char *base)
+{
+	size_t n = strlen(name), b = strlen(base);
+
+	return !strcmp(name, base) || (n > b + 1 && name[n - b - 1] == '.' &&
+					!strcmp(name + n - b, base));
+}
+
 int series_col(const struct series *s, const char *name)
 {
 	size_t i;
@@ -87,23 +98,52 @@ int series_col(const struct series *s, const char *name)
 	return -1;
 }
 
-int series_add_row(struct series *s, const double *vals)
+/* Room for one more row (and its wall-clock time when with_wall). */
+static int grow_rows(struct series *s, bool with_wall)
 {
-	if (s->nrows == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		double *d;
+	size_t cap = s->cap ? s->cap * 2 : 256;
+	double *d;
 
-		if (!s->ncols || cap > SIZE_MAX / sizeof(double) / s->ncols)
+	if (!s->ncols || cap > SIZE_MAX / sizeof(double) / s->ncols)
+		return -1;
+	if (with_wall) {
+		int64_t *w = realloc(s->wall, cap * sizeof(*w));
+
+		if (!w)
 			return -1;
-		d = realloc(s->data, cap * s->ncols * sizeof(double));
-		if (!d)
-			return -1;
-		s->data = d;
-		s->cap = cap;
+		s->wall = w;
 	}
+	d = realloc(s->data, cap * s->ncols * sizeof(double));
+	if (!d)
+		return -1;
+	s->data = d;
+	s->cap = cap;
+	return 0;
+}
+
+static int add_row(struct series *s, const double *vals, bool with_wall,
+		   int64_t wall)
+{
+	if (s->nrows && with_wall != !!s->wall)
+		return -1;	/* every row has a wall-clock time or none */
+	if ((s->nrows == s->cap || (with_wall && !s->wall)) &&
+	    grow_rows(s, with_wall))
+		return -1;
 	memcpy(s->data + s->nrows * s->ncols, vals, s->ncols * sizeof(double));
+	if (with_wall)
+		s->wall[s->nrows] = wall;
 	s->nrows++;
 	return 0;
+}
+
+int series_add_row(struct series *s, const double *vals)
+{
+	return add_row(s, vals, false, 0);
+}
+
+int series_add_row_wall(struct series *s, const double *vals, int64_t wall)
+{
+	return add_row(s, vals, true, wall);
 }
 
 /* RFC 4180: quote a field holding a comma, quote, CR or LF. */
@@ -199,9 +239,13 @@ int series_write_csv(const struct series *s, const char *path,
 			fputc(',', fp);
 		csv_field(fp, h);
 	}
+	/* last: every other column keeps its place for what reads them
+	 * by position (gnuplot's `using 1:2`) */
+	if (s->wall)
+		fputs("," SERIES_WALL " (ns)", fp);
 	fputs("\r\n", fp);
 	for (r = 0; r < s->nrows; r++) {
-		char line[SERIES_MAX_COLS * 26 + 4];
+		char line[SERIES_MAX_COLS * 26 + 32];
 		size_t o = 0;
 
 		for (c = 0; c < s->ncols; c++) {
@@ -212,6 +256,9 @@ int series_write_csv(const struct series *s, const char *path,
 			if (!isnan(v))	/* missing: an empty field */
 				o += (size_t)fmt_value(line + o, 25, v);
 		}
+		if (s->wall)
+			o += (size_t)snprintf(line + o, 24, ",%" PRId64,
+					      s->wall[r]);
 		line[o++] = '\r';
 		line[o++] = '\n';
 		fwrite(line, 1, o, fp);
@@ -272,11 +319,12 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 		    struct pcb_err *err)
 {
 	FILE *fp = pcb_fopen_read(path, err);
-	char buf[8192], *f[SERIES_MAX_COLS + 1], *end;
+	char buf[8192], *f[SERIES_MAX_COLS + 2], *end;
 	double vals[SERIES_MAX_COLS];
 	const char *why = "not a pccbench series";
 	struct series *s;
-	size_t n, i, line = 1;
+	size_t n, i, k, line = 1, wcol = SIZE_MAX;	/* wall (ns) */
+	long long wall = 0;
 	int rc;
 
 	if (!fp)
@@ -286,7 +334,7 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 		fclose(fp);
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	}
-	rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS, &n);
+	rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS + 1, &n);
 	if (rc == 1) {
 		why = "the file is empty";
 		rc = -1;
@@ -306,31 +354,56 @@ int series_read_csv(struct series **out, const char *name, const char *path,
 			why = "a column name or unit has characters other "
 			      "than letters, digits and _ . + - / % * ^";
 			rc = -1;
+		} else if (!strcmp(f[i], SERIES_WALL)) {
+			if (wcol != SIZE_MAX || !u || strcmp(u, "ns")) {
+				why = "the wall-clock column is not one "
+				      "'" SERIES_WALL " (ns)'";
+				rc = -1;
+			}
+			wcol = i;
 		} else if (series_add_col(s, f[i], u ? u : "")) {
 			why = "a column is named twice";
 			rc = -1;
 		}
 	}
+	if (!rc && !s->ncols) {
+		why = "it has no column besides the wall clock";
+		rc = -1;
+	}
 	while (!rc) {
 		line++;
-		rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS, &n);
+		rc = csv_record(fp, buf, sizeof(buf), f, SERIES_MAX_COLS + 1,
+				&n);
 		if (rc)
 			break;
-		if (n != s->ncols) {
+		if (n != s->ncols + (wcol != SIZE_MAX)) {
 			why = "a row has another number of fields than the "
 			      "header";
 			rc = -1;
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			vals[i] = *f[i] ? strtod(f[i], &end) : NAN;
+		for (i = k = 0; i < n; i++) {
+			if (i == wcol) {	/* ns since the epoch, whole */
+				errno = 0;
+				wall = strtoll(f[i], &end, 10);
+				if (!*f[i] || *end || errno) {
+					why = "a wall-clock time is not a "
+					      "whole number of ns";
+					rc = -1;
+					break;
+				}
+				continue;
+			}
+			vals[k] = *f[i] ? strtod(f[i], &end) : NAN;
 			if (*f[i] && *end) {
 				why = "a field is not a number";
 				rc = -1;
 				break;
 			}
+			k++;
 		}
-		if (!rc && series_add_row(s, vals))
+		if (!rc && (wcol == SIZE_MAX ? series_add_row(s, vals) :
+			    series_add_row_wall(s, vals, wall)))
 			rc = -2;
 	}
 	fclose(fp);

@@ -3,6 +3,14 @@
  * RFC 4180 CSV with one header row "name (unit)" and a JSON metadata
  * file; correlation (Pearson, Spearman, best lag) over complete pairs.
  *
+ * Each row may carry the wall-clock time it was read (CLOCK_REALTIME, ns
+ * since the Unix epoch), beside the device time t: the CSV's integer
+ * column "wall (ns)", written last so that every other column keeps its
+ * place, read wherever it is.  It is no value column (a double cannot
+ * hold it to the ns): ser->wall, NULL in a series written before
+ * pccbench recorded it, which loads as before.  Either every row has one
+ * or none has.
+ *
  * Ownership: series_new/series_free; a series owns its rows.
  */
 #ifndef PCCB_SERIES_H
@@ -26,7 +34,12 @@ struct series {
 	size_t ncols, nrows, cap;
 	struct series_col cols[SERIES_MAX_COLS];
 	double *data;			/* nrows x ncols, row-major */
+	int64_t *wall;			/* nrows wall-clock reads (ns since
+					 * the epoch), or NULL: none */
 };
+
+/* The wall-clock column's name (unit ns), kept from value columns. */
+#define SERIES_WALL "wall"
 
 struct series *series_new(const char *name);
 void series_free(struct series *s);
@@ -40,11 +53,21 @@ bool series_unit_ok(const char *unit);
  */
 int series_add_col(struct series *s, const char *name, const char *unit);
 int series_col(const struct series *s, const char *name);	/* -1 */
+/* Is the column `name` a `base` column: base itself or, in a merged
+ * series, SERIES.base (h0.avg_rtt for avg_rtt)?
+ */
+bool series_col_is(const char *name, const char *base);
 /* "; did you mean avg_rtt?" for a column it does not have, or "". */
 const char *series_no_col(const struct series *s, const char *name,
 			  char *buf, size_t len);
-/* Append a row of ncols values; 0 or -1 (out of memory). */
+/* Append a row of ncols values; 0 or -1 (out of memory, or a row
+ * without a wall-clock time in a series whose rows have one).
+ */
 int series_add_row(struct series *s, const double *vals);
+/* The same, read at wall (ns since the epoch); -1 also when the rows
+ * before have none.
+ */
+int series_add_row_wall(struct series *s, const double *vals, int64_t wall);
 static inline double series_at(const struct series *s, size_t row,
 			       size_t col)
 {

@@ -118,7 +118,7 @@ check "bad unit" 1 $rc
 $N -c "retx config bins 4; retx start; record for 1s every 250ms ids port_0_rx_bytes,port_0_tx_bytes into d" >/dev/null 2>&1
 check "record exit" 0 $?
 csv=$XDG_DATA_HOME/pccbench/series/d.csv
-check "record columns" "retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),port_0_rx_bytes (B/s),port_0_tx_bytes (B/s)" \
+check "record columns" "retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),port_0_rx_bytes (B/s),port_0_tx_bytes (B/s),wall (ns)" \
 	"$(head -n 1 "$csv" | tr -d '\r' | cut -d, -f27-)"
 # each look adds i+1 to bin i; one on-demand sample adds 100 (rx) and
 # 200 (tx) per row: the rates are those over the row's wall time

@@ -11,7 +11,7 @@ dir="$tmp/data/pccbench/series"
 check "record exit" 0 $?
 check "points" 100 "$(sed -n 's/.*"points":\([0-9]*\).*/\1/p' "$tmp/rec.json")"
 # (the sim's host counters are sums over its 9 NICs: the units say so)
-check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s_sum9nic),cnp_sent (1/s_sum9nic),ecn_marked (1/s_sum9nic),rx_gbps (Gb/s_sum9nic),tx_gbps (Gb/s_sum9nic),pauses (1/s_sum9nic),drops (1/s_sum9nic),pause_rx (1/s_sum9nic),pause_tx (1/s_sum9nic),adp_retrans (1/s_sum9nic),adp_retrans_timeouts (1/s_sum9nic),slow_restart (1/s_sum9nic),out_of_sequence (1/s_sum9nic),packet_seq_err (1/s_sum9nic),local_ack_timeout (1/s_sum9nic),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count)" \
+check "header" "t (s),avg_rtt (ns),min_rtt (ns),max_rtt (ns),min_rate (%),max_rate (%),ai (1/s),hai (1/s),dec (1/s),hyper_dec (1/s),tx_dec (1/s),cnp_handled (1/s_sum9nic),cnp_sent (1/s_sum9nic),ecn_marked (1/s_sum9nic),rx_gbps (Gb/s_sum9nic),tx_gbps (Gb/s_sum9nic),pauses (1/s_sum9nic),drops (1/s_sum9nic),pause_rx (1/s_sum9nic),pause_tx (1/s_sum9nic),adp_retrans (1/s_sum9nic),adp_retrans_timeouts (1/s_sum9nic),slow_restart (1/s_sum9nic),out_of_sequence (1/s_sum9nic),packet_seq_err (1/s_sum9nic),local_ack_timeout (1/s_sum9nic),retx_bin_0 (count),retx_bin_1 (count),retx_bin_2 (count),retx_bin_3 (count),retx_bin_4 (count),retx_bin_5 (count),retx_bin_6 (count),retx_bin_7 (count),wall (ns)" \
 	"$(head -n 1 "$dir/inc.csv" | tr -d '\r')"
 check "rows" 101 "$(grep -c '' "$dir/inc.csv")"
 check "last t" "0.02" "$(tail -n 1 "$dir/inc.csv" | cut -d, -f1)"
@@ -88,7 +88,7 @@ rm -f "$dir"/long.plot.*
 # diag data IDs as columns: rates from the same counters as rx_gbps
 "$BIN" -d sim:r -c 'record for 2ms every 100us into ids ids port_0_rx_bytes,port_0_tx_transport_cnp_sent_packets' >/dev/null
 check "ids exit" 0 $?
-check "ids header" "port_0_rx_bytes (B/s),port_0_tx_transport_cnp_sent_packets (1/s)" \
+check "ids header" "port_0_rx_bytes (B/s),port_0_tx_transport_cnp_sent_packets (1/s),wall (ns)" \
 	"$(head -n 1 "$dir/ids.csv" | tr -d '\r' | cut -d, -f35-)"
 bad=$(tail -n +2 "$dir/ids.csv" | tr -d '\r' | awk -F, '{ d = $35 * 8 / 1e9 - $15; if (d > 1e-6 || d < -1e-6) n++; if ($36 != $13) n++ } END { print n + 0 }')
 check "ids agree with rx_gbps and cnp_sent" 0 "$bad"

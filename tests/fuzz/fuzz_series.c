@@ -49,6 +49,7 @@ static void round_trip(const struct series *ser)
 	char path[4300];
 	struct pcb_err err = { 0 };
 	struct series *again = NULL;
+	size_t r;
 
 	fz_path(path, sizeof(path), "data", "series/again.csv");
 	if (series_write_csv(ser, path, &err))
@@ -58,8 +59,12 @@ static void round_trip(const struct series *ser)
 			"series: %s\n", err.msg);
 		abort();
 	}
-	if (again->ncols != ser->ncols || again->nrows != ser->nrows)
+	if (again->ncols != ser->ncols || again->nrows != ser->nrows ||
+	    !again->wall != !ser->wall)
 		abort();
+	for (r = 0; ser->wall && r < ser->nrows; r++)
+		if (again->wall[r] != ser->wall[r])
+			abort();	/* wall-clock times exact to the ns */
 	series_free(again);
 }
 
@@ -87,6 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			       ser->cols[ser->ncols - 1].name);
 		s.out.json = true;
 		fz_run(&s, "series show fz; corr fz");
+		/* with itself as a second host (again.csv: the same rows) */
+		s.out.json = false;
+		fz_run(&s, "series merge fzm fz again; corr fzm");
 		sess_release(&s);
 		series_free(ser);
 	}
