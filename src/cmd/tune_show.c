@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "cmd.h"
-#include "cmd/profile.h"
+#include "profile/profile.h"
 #include "cmd/table.h"
 #include "cmd/tune_cmd.h"
 #include "complete.h"
