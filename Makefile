@@ -54,7 +54,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS)
 
 REG_SRC := $(wildcard reg/*.c)
 ALGO_SRC := $(wildcard algos/*.c algos/*/*.c)
-APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c src/rec/*.c src/sweep/*.c src/core/*.c src/util/*.c src/host/*.c))
+APP_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/cmd/*.c src/sim/*.c src/tel/*.c src/rec/*.c src/sweep/*.c src/tune/*.c src/profile/*.c src/metrics/*.c src/core/*.c src/util/*.c src/host/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 TOOL_SRC := $(wildcard tests/tools/*.c)
 

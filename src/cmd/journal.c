@@ -1,58 +1,13 @@
-/* journal.c - `journal`: show, restore and clear the write journal. */
+/* journal.c - `journal`: show, undo, restore and clear the write journal;
+ * what undo and restore write is planned and made by core/restore.c.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd.h"
-
-static void algo_state(char *b, size_t n, uint32_t v)
-{
-	snprintf(b, n, "%s%s", v & 1 ? "enabled" : "disabled",
-		 v & 2 ? "+counters" : "");
-}
-
-/* An entry's values in real units ("0.3", "200000 ns"), raw when the
- * slot or param is unknown now.
- */
-static void entry_values(struct session *s, const struct jentry *e,
-			 char *a, char *b, size_t len, const char **units)
-{
-	struct slot_view *v;
-	struct pcb_err keep = s->err;
-
-	*units = "";
-	if (e->kind == J_ALGO) {
-		algo_state(a, len, e->old);
-		algo_state(b, len, e->new);
-		return;
-	}
-	if (!sess_slot_view(s, e->slot, &v) && e->index < v->nparams) {
-		const struct param_view *p = &v->params[e->index];
-
-		sess_format_value(s, p->type, e->old, a, len);
-		sess_format_value(s, p->type, e->new, b, len);
-		*units = p->units;
-		return;
-	}
-	s->err = keep;
-	snprintf(a, len, "%u", e->old);
-	snprintf(b, len, "%u", e->new);
-}
-
-/* The seq of the confirmed write that took write `seq` back, or 0. */
-static unsigned undone_by(const struct journal *j, unsigned seq)
-{
-	size_t i, n = journal_count(j);
-
-	for (i = 0; i < n; i++) {
-		const struct jentry *x = journal_entry(j, i);
-
-		if (x->undo == seq && x->outcome > 0)
-			return x->seq;
-	}
-	return 0;
-}
+#include "restore.h"
 
 static int cmd_journal_show(struct session *s, int argc, char **argv)
 {
@@ -82,7 +37,7 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < journal_count(s->journal); i++) {
 		const struct jentry *e = journal_entry(s->journal, i);
-		unsigned by = undone_by(s->journal, e->seq);
+		unsigned by = journal_undone_by(s->journal, e->seq);
 		char tb[80], a[40], b[40];
 		const char *units;
 		time_t tt = (time_t)e->time;
@@ -92,7 +47,7 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 			strftime(tb, sizeof(tb), "%Y-%m-%d %H:%M:%S", &tm);
 		else
 			snprintf(tb, sizeof(tb), "%lld", e->time);
-		entry_values(s, e, a, b, sizeof(a), &units);
+		sess_journal_values(s, e, a, b, sizeof(a), &units);
 		tbl_row(&t);
 		tbl_u64(&t, e->seq);
 		tbl_str(&t, tb);
@@ -140,167 +95,6 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* Is the device still where write e left it?  Safe to undo when it is
- * (or with --force).
- */
-static int undo_check(struct session *s, const struct jentry *e)
-{
-	const struct jentry *later = NULL;
-	size_t i, n = journal_count(s->journal);
-	char a[40], b[40];
-	const char *units;
-	uint32_t cur;
-	int rc;
-
-	for (i = 0; i < n; i++) {
-		const struct jentry *x = journal_entry(s->journal, i);
-
-		if (x->seq > e->seq && x->kind == e->kind &&
-		    x->slot == e->slot &&
-		    (e->kind == J_ALGO || x->index == e->index) &&
-		    x->outcome >= 0 && (!e->tx || x->tx != e->tx))
-			later = x;
-	}
-	entry_values(s, e, a, b, sizeof(a), &units);
-	if (e->kind == J_PARAM) {
-		rc = ppcc_param_get(&s->ppcc, e->slot, e->index, &cur, &s->err);
-	} else {
-		bool en, cen;
-
-		rc = ppcc_enable_status(&s->ppcc, e->slot, &en, &cen, &s->err);
-		cur = (uint32_t)en | (uint32_t)(en && cen) << 1;
-	}
-	if (rc)
-		return rc;
-	if (cur != e->new && !s->force)
-		return pcb_error(&s->err, PCB_E_STATE, "journal undo: slot %u "
-				 "%s was changed again since write %u (%s); "
-				 "undo that first, or --force to put %s back "
-				 "anyway", e->slot, e->kind == J_PARAM ?
-				 e->name : "algo", e->seq, later ?
-				 "by a later write" : "outside pccbench's "
-				 "journal", a);
-	return 0;
-}
-
-/* Write e's old value back (journaled, in s->tx) and say so. */
-static int undo_one(struct session *s, const struct jentry *e)
-{
-	struct out *o = &s->out;
-	char a[40], b[40];
-	const char *units;
-	int rc;
-
-	entry_values(s, e, a, b, sizeof(a), &units);
-	if (e->kind == J_PARAM) {
-		struct param_write w = { .index = e->index, .value = e->old };
-
-		s->undo = e->seq;
-		rc = sess_write_params(s, e->slot, &w, 1, true);
-	} else {
-		s->undo = e->seq;
-		rc = sess_algo_write(s, e->slot, e->old & 1, e->old & 2, true);
-	}
-	s->undo = 0;
-	if (rc || s->dry_run)
-		return rc;
-	out_obj_begin(o, NULL);
-	out_field_uint(o, "undone", "undid write %u: ", e->seq);
-	out_field_uint(o, "slot", "slot %u ", e->slot);
-	out_field_str(o, "what", "%s ", e->kind == J_PARAM ? e->name : "algo");
-	out_text(o, "%s%s%s -> ", b, *units ? " " : "", units);
-	out_field_str(o, "value", "%s", a);
-	out_text(o, "%s%s\n", *units ? " " : "", units);
-	out_obj_end(o);
-	return 0;
-}
-
-/* The write `which` names: a seq, or `last`: the most recent confirmed
- * write that is neither undone nor itself an undo (so `undo last` twice
- * takes back two writes; it never redoes one).
- */
-static int undo_find(struct session *s, const char *which,
-		     const struct jentry **out)
-{
-	size_t i, n = journal_count(s->journal);
-	unsigned long seq;
-	unsigned by;
-	char *end;
-
-	*out = NULL;
-	if (!strcmp(which, "last")) {
-		for (i = n; i-- > 0 && !*out;) {
-			const struct jentry *x = journal_entry(s->journal, i);
-
-			if (x->outcome > 0 && !x->undo &&
-			    !undone_by(s->journal, x->seq))
-				*out = x;
-		}
-		if (!*out)
-			return pcb_error(&s->err, PCB_E_STATE, "journal undo: "
-					 "no confirmed write left to undo "
-					 "('journal show' marks the undone)");
-		return 0;
-	}
-	seq = strtoul(which, &end, 10);
-	if (!*which || *end || *which == '-')
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: journal undo "
-				 "[SEQ|last] (SEQ from 'journal show')");
-	for (i = 0; i < n && !*out; i++)
-		if (journal_entry(s->journal, i)->seq == seq)
-			*out = journal_entry(s->journal, i);
-	if (!*out)
-		return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no write "
-				 "%lu in the journal ('journal show')", seq);
-	by = undone_by(s->journal, (*out)->seq);
-	if (by)
-		return pcb_error(&s->err, PCB_E_STATE, "journal undo: write %lu "
-				 "was undone already (by write %u)", seq, by);
-	return 0;
-}
-
-/* journal undo [SEQ|last]: one write taken back, itself journaled; a
- * write of a transaction (a profile applied) takes the whole transaction
- * back, last write first, as a transaction of its own.  A later write to
- * the same param (or slot state) would be undone too: that is refused
- * unless --force.
- */
-static int undo_locked(struct session *s, const char *which)
-{
-	const struct jentry *e;
-	struct jentry *all = NULL;
-	size_t i, n = journal_count(s->journal), k = 0;
-	int rc = undo_find(s, which, &e);
-
-	if (rc)
-		return rc;
-	if (!e->tx) {
-		struct jentry ent = *e;	/* the journal grows as we write */
-
-		rc = undo_check(s, &ent);
-		return rc ? rc : undo_one(s, &ent);
-	}
-	all = malloc(n * sizeof(*all));
-	if (!all)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	for (i = n; i-- > 0;) {	/* last first */
-		const struct jentry *x = journal_entry(s->journal, i);
-
-		if (x->tx == e->tx && x->outcome > 0 &&
-		    !undone_by(s->journal, x->seq))
-			all[k++] = *x;
-	}
-	for (i = 0; i < k && !rc; i++)	/* every write checked first */
-		rc = undo_check(s, &all[i]);
-	if (!rc && !s->dry_run)
-		s->tx = journal_next_seq(s->journal);
-	for (i = 0; i < k && !rc; i++)
-		rc = undo_one(s, &all[i]);
-	s->tx = 0;
-	free(all);
-	return rc;
-}
-
 static int cmd_journal_undo(struct session *s, int argc, char **argv)
 {
 	char which[24];
@@ -312,12 +106,10 @@ static int cmd_journal_undo(struct session *s, int argc, char **argv)
 		rc = sess_lock(s);
 	if (rc)
 		return rc;
-	rc = undo_locked(s, which);
+	rc = sess_undo_locked(s, which);
 	sess_unlock(s);
 	return rc;
 }
-
-static int restore_locked(struct session *s);
 
 /* The whole restore under the device lock: no write can land between
  * reading the journal and clearing it.
@@ -333,125 +125,9 @@ static int cmd_journal_restore(struct session *s, int argc, char **argv)
 		rc = sess_lock(s);
 	if (rc)
 		return rc;
-	rc = restore_locked(s);
+	rc = sess_restore_locked(s);
 	sess_unlock(s);
 	return rc;
-}
-
-static int restore_locked(struct session *s)
-{
-	struct param_write w[PPCC_SLOTS][ALGO_MAX_PARAMS];
-	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0, bad, first;
-	int algo_old[PPCC_SLOTS];
-	unsigned slot;
-	int rc, pass;
-	char msg[sizeof(s->err.msg)];
-
-	if (journal_too_large(s->journal, msg, sizeof(msg)))
-		return pcb_error(&s->err, PCB_E_CORRUPT, "%s", msg);
-	for (slot = 0; slot < PPCC_SLOTS; slot++)
-		algo_old[slot] = -1;
-	for (i = 0; i < journal_count(s->journal); i++) {
-		const struct jentry *e = journal_entry(s->journal, i);
-
-		if (e->kind == J_ALGO) {
-			if (algo_old[e->slot] < 0)
-				algo_old[e->slot] = (int)e->old;
-			continue;
-		}
-		for (k = 0; k < nw[e->slot]; k++)
-			if (w[e->slot][k].index == e->index)
-				break;
-		if (k < nw[e->slot] || k >= ALGO_MAX_PARAMS)
-			continue;	/* the first write holds the original */
-		memset(&w[e->slot][k], 0, sizeof(w[e->slot][k]));
-		w[e->slot][k].index = e->index;
-		w[e->slot][k].value = e->old;
-		nw[e->slot]++;
-	}
-	for (slot = 0; slot < PPCC_SLOTS; slot++) {
-		struct slot_view *v;
-
-		if (!nw[slot])
-			continue;
-		rc = sess_slot_view(s, slot, &v);
-		if (!rc) {
-			for (k = 0; k < nw[slot]; k++)
-				if (w[slot][k].index >= v->nparams)
-					rc = pcb_error(&s->err, PCB_E_CORRUPT,
-						       "journal names param %u "
-						       "of slot %u, which has "
-						       "%zu", w[slot][k].index,
-						       slot, v->nparams);
-		}
-		if (!rc)
-			rc = sess_write_params(s, slot, w[slot], nw[slot],
-					       false);
-		if (rc)
-			return rc;
-		for (k = 0; k < nw[slot] && !s->dry_run; k++) {
-			char a[32], b[32];
-			const struct param_view *p =
-				&v->params[w[slot][k].index];
-
-			if (!w[slot][k].changed)
-				continue;
-			sess_format_value(s, p->type, w[slot][k].old, a,
-					  sizeof(a));
-			sess_format_value(s, p->type, w[slot][k].readback, b,
-					  sizeof(b));
-			out_text(&s->out, "slot %u %s: %s -> %s\n", slot,
-				 p->info.name, a, b);
-			done++;
-		}
-	}
-	for (pass = 0; pass < 2; pass++) {
-		for (slot = 0; slot < PPCC_SLOTS; slot++) {
-			bool en, cen;
-			int want = algo_old[slot];
-
-			if (want < 0 || (pass == 0) != !(want & 1))
-				continue;
-			rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen,
-						&s->err);
-			if (rc)
-				return rc;
-			if (en == (want & 1) && cen == !!(want & 2))
-				continue;
-			if (en && cen && !(want & 2) && (want & 1))
-				/* only a disable drops counter_en */
-				rc = sess_algo_write(s, slot, false, false,
-						     false);
-			if (!rc)
-				rc = sess_algo_write(s, slot, want & 1,
-						     want & 2, false);
-			if (rc)
-				return rc;
-			if (!s->dry_run)
-				out_text(&s->out, "slot %u: %s%s\n", slot,
-					 want & 1 ? "enabled" : "disabled",
-					 want & 2 ? " with counters" : "");
-			done++;
-		}
-	}
-	if (s->dry_run)
-		return 0;
-	bad = journal_bad_lines(s->journal, &first);
-	if (bad)	/* what it held may be the only record of a write */
-		return pcb_error(&s->err, PCB_E_CORRUPT, "journal '%s' has %zu "
-				 "damaged record(s), the first at line %zu: "
-				 "restored the %zu change(s) it could read and "
-				 "kept the journal; check the device, then "
-				 "'journal clear'", journal_path(s->journal),
-				 bad, first, done);
-	rc = journal_clear(s->journal, &s->err);
-	if (rc)
-		return rc;
-	out_obj_begin(&s->out, NULL);
-	out_field_u64(&s->out, "restored", "restored %llu change", done);
-	out_text(&s->out, "%s; journal cleared\n", done == 1 ? "" : "s");
-	out_obj_end(&s->out);
-	return 0;
 }
 
 static int cmd_journal_clear(struct session *s, int argc, char **argv)

@@ -1,5 +1,6 @@
-/* serve.c - `serve metrics`: the text of `export metrics` (metrics.c) on
- * http://ADDR:PORT/metrics for a Prometheus server to scrape.
+/* serve.c - `serve metrics`: the text of `export metrics` (the metrics
+ * engine's, src/metrics/) on http://ADDR:PORT/metrics for a Prometheus
+ * server to scrape.
  *
  * libmicrohttpd, driven from this thread (its epoll descriptor), so the
  * device is only ever read here, at most once per interval however often
@@ -35,7 +36,7 @@
 #include <time.h>
 
 #include "cmd.h"
-#include "cmd/metrics.h"
+#include "cmd/metrics_cmd.h"
 #include "units.h"
 #include "webcfg.h"
 

@@ -1,17 +1,18 @@
-/* tune_show.c - a saved tune shown (the path, the best with its
- * intervals, the default beside it, the sensitivity), plotted, applied
- * (one journal transaction) and made a profile; the `tune` verbs.
+/* tune_show.c - a saved tune shown (tune_print.c prints it), plotted,
+ * applied (one journal transaction), made a profile and dropped; the
+ * `tune` verbs.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
-#include "cmd/profile.h"
+#include "profile/profile.h"
 #include "cmd/table.h"
-#include "cmd/tune.h"
+#include "cmd/tune_cmd.h"
 #include "complete.h"
 #include "fsafe.h"
 #include "journal.h"
@@ -19,260 +20,6 @@
 #include "session.h"
 #include "store.h"
 #include "words.h"
-
-static void fmt_raw(struct session *s, const struct tune_prm *p, uint32_t raw,
-		    char *buf, size_t len)
-{
-	sess_format_value(s, (enum algo_ptype)p->type, raw, buf, len);
-}
-
-static void point_text(struct session *s, const struct tune_res *r,
-		       const struct tune_eval *e, char *buf, size_t len)
-{
-	size_t k, o = 0;
-	char v[40];
-
-	*buf = '\0';
-	for (k = 0; k < r->nprm && o < len; k++) {
-		fmt_raw(s, &r->prm[k], e->raw[k], v, sizeof(v));
-		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", k ? ", " :
-				      "", r->prm[k].name, v);
-	}
-}
-
-const char *tune_ci_text(double ci, char *buf, size_t len)
-{
-	if (isnan(ci))
-		snprintf(buf, len, "(one seed, no interval)");
-	else
-		snprintf(buf, len, "± %.3g", ci);
-	return buf;
-}
-
-/* the same in parentheses, beside a change in percent */
-static const char *ci_paren(double ci, char *buf, size_t len)
-{
-	if (isnan(ci))
-		return tune_ci_text(ci, buf, len);
-	snprintf(buf, len, "(± %.3g)", ci);
-	return buf;
-}
-
-static void eval_line(struct session *s, const struct tune_res *r,
-		      const char *what, const struct tune_eval *e)
-{
-	char pt[256], ci[40];
-	size_t k;
-
-	point_text(s, r, e, pt, sizeof(pt));
-	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g %s", what, pt, "",
-		r->obj, e->obj, tune_ci_text(e->obj_ci, ci, sizeof(ci)));
-	for (k = 0; k < r->ncons; k++)
-		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
-			e->con[k], tune_ci_text(e->con_ci[k], ci, sizeof(ci)),
-			r->cons[k].op, r->cons[k].v);
-	fprintf(s->out.fp, "%s%s\n", e->feasible ? "" : "  INFEASIBLE",
-		r->nscen > 1 ? (r->mean ? "  (mean)" : "  (worst case)") : "");
-	tune_print_scen(s, r, e);
-}
-
-static void eval_json(struct session *s, const struct tune_res *r,
-		      const char *key, const struct tune_eval *e)
-{
-	size_t k;
-
-	out_obj_begin(&s->out, key);
-	for (k = 0; k < r->nprm; k++) {
-		char v[40];
-
-		fmt_raw(s, &r->prm[k], e->raw[k], v, sizeof(v));
-		out_real(&s->out, r->prm[k].name, strtod(v, NULL));
-	}
-	out_real(&s->out, "obj", e->obj);
-	out_real(&s->out, "obj_ci", e->obj_ci);
-	for (k = 0; k < r->ncons; k++)
-		out_real(&s->out, r->cons[k].col, e->con[k]);
-	out_bool(&s->out, "feasible", e->feasible);
-	tune_json_scen(s, r, e);
-	out_obj_end(&s->out);
-}
-
-/* The rule the best follows (tune_pick), said where the best is shown. */
-static const char *best_rule(const struct tune_res *r)
-{
-	return r->maximize ? "the greatest mean among the feasible points "
-	       "measured in the searched box (hypercube, local search, "
-	       "sensitivity probes; the default is the baseline)" :
-	       "the least mean among the feasible points measured in the "
-	       "searched box (hypercube, local search, sensitivity probes; "
-	       "the default is the baseline)";
-}
-
-/* Why evaluation e, better than the best on the mean, is not the best. */
-static void why_not(const struct tune_res *r, const struct tune_eval *e,
-		    char *buf, size_t len)
-{
-	size_t k, o = 0;
-
-	*buf = '\0';
-	if (!strcmp(e->phase, "default"))
-		o += (size_t)snprintf(buf, len, "the default: the baseline, "
-				      "not a candidate");
-	for (k = 0; k < r->ncons && o < len; k++) {
-		const struct tune_cons *q = &r->cons[k];
-		double x = e->con[k];
-		bool ok = !strcmp(q->op, "<=") ? x <= q->v :
-			  !strcmp(q->op, ">=") ? x >= q->v :
-			  !strcmp(q->op, "<") ? x < q->v : x > q->v;
-
-		if (!ok)
-			o += (size_t)snprintf(buf + o, len - o, "%sinfeasible: "
-					      "%s %.6g, not %s %.6g", o ? "; " :
-					      "", q->col, x, q->op, q->v);
-	}
-	if (!e->feasible && !*buf)
-		snprintf(buf, len, "infeasible: %s not measured", r->obj);
-	else if (!*buf)	/* a file from before the rule took probes */
-		snprintf(buf, len, "a %s point this tune's file did not count "
-			 "(saved by an older pccbench)", e->phase);
-}
-
-/* Is e better than the best on the objective's mean alone? */
-static bool beats_on_mean(const struct tune_res *r, const struct tune_eval *e)
-{
-	const struct tune_eval *b = &r->ev[r->best];
-
-	return isfinite(e->obj) && (r->maximize ? e->obj > b->obj :
-				    e->obj < b->obj);
-}
-
-static void print_json(struct session *s, const struct tune_res *r)
-{
-	size_t i;
-
-	out_obj_begin(&s->out, NULL);
-	out_str(&s->out, "tune", r->name);
-	out_str(&s->out, "objective", r->obj);
-	out_str(&s->out, "sense", r->maximize ? "maximize" : "minimize");
-	out_str(&s->out, "combine", r->mean ? "mean" : "worst");
-	out_arr_begin(&s->out, "scenario_set");
-	for (i = 0; i < r->nscen; i++) {
-		char t[1024];
-
-		out_str(&s->out, NULL, r->scen[i] ?
-			tune_scen_text(r, i, t, sizeof(t)) : NULL);
-	}
-	out_arr_end(&s->out);
-	out_u64(&s->out, "runs", r->runs);
-	out_u64(&s->out, "evals", r->nev);
-	out_real(&s->out, "wall_s", r->wall_s);
-	out_str(&s->out, "best_rule", best_rule(r));
-	if (r->best >= 0)
-		eval_json(s, r, "best", &r->ev[r->best]);
-	if (r->def >= 0)
-		eval_json(s, r, "default", &r->ev[r->def]);
-	out_arr_begin(&s->out, "better_on_mean");
-	for (i = 0; r->best >= 0 && i < r->nev; i++) {
-		char why[400];
-
-		if (!beats_on_mean(r, &r->ev[i]))
-			continue;
-		why_not(r, &r->ev[i], why, sizeof(why));
-		out_obj_begin(&s->out, NULL);
-		out_u64(&s->out, "eval", i);
-		out_real(&s->out, "obj", r->ev[i].obj);
-		out_str(&s->out, "why", why);
-		out_obj_end(&s->out);
-	}
-	out_arr_end(&s->out);
-	out_arr_begin(&s->out, "path");
-	for (i = 0; i < r->nev; i++) {
-		out_obj_begin(&s->out, NULL);
-		out_str(&s->out, "phase", r->ev[i].phase);
-		out_real(&s->out, "obj", r->ev[i].obj);
-		out_bool(&s->out, "feasible", r->ev[i].feasible);
-		out_obj_end(&s->out);
-	}
-	out_arr_end(&s->out);
-	out_obj_end(&s->out);
-	out_end_doc(&s->out);
-}
-
-/* The path (every evaluation), the best, the default, the sensitivity. */
-void tune_print(struct session *s, const struct tune_res *r)
-{
-	FILE *fp = s->out.fp;
-	size_t i, k;
-	char pt[256], goal[128], nsc[48] = "";
-	int center = tune_pick(r, false);	/* the probes' */
-
-	if (s->out.json) {
-		print_json(s, r);
-		return;
-	}
-	if (r->nscen > 1)
-		snprintf(nsc, sizeof(nsc), " x %zu scenarios", r->nscen);
-	fprintf(fp, "tune %s: %s on %s slot %u, %zu runs (%zu points x %zu "
-		"seeds%s) in %.1f s\n", r->name,
-		tune_goal_text(r, goal, sizeof(goal)), r->algo, r->slot,
-		r->runs, r->nev, r->nseeds, nsc, r->wall_s);
-	for (k = 0; r->nscen > 1 && k < r->nscen; k++)
-		fprintf(fp, "  scenario %zu: %s\n", k + 1,
-			tune_scen_text(r, k, pt, sizeof(pt)));
-	fprintf(fp, "%5s  %-7s  %-40s %14s %10s\n", "EVAL", "PHASE", "POINT",
-		r->obj, "±95%");
-	for (i = 0; i < r->nev; i++) {
-		const struct tune_eval *e = &r->ev[i];
-
-		point_text(s, r, e, pt, sizeof(pt));
-		fprintf(fp, "%5zu  %-7s  %-40s %14.6g %10.3g%s%s\n", i, e->phase,
-			pt, e->obj, e->obj_ci, e->feasible ? "" : "  x",
-			(int)i == r->best ? "  <- best" : "");
-	}
-	fprintf(fp, "  the best: %s\n", best_rule(r));
-	if (r->best >= 0)
-		eval_line(s, r, "best", &r->ev[r->best]);
-	if (r->def >= 0)
-		eval_line(s, r, "default", &r->ev[r->def]);
-	if (r->best < 0)
-		fprintf(fp, "  no evaluated point met the constraints\n");
-	for (i = 0; r->best >= 0 && i < r->nev; i++) {
-		char why[400];
-
-		if (!beats_on_mean(r, &r->ev[i]))
-			continue;
-		why_not(r, &r->ev[i], why, sizeof(why));
-		point_text(s, r, &r->ev[i], pt, sizeof(pt));
-		fprintf(fp, "  better on the mean, not chosen: eval %zu (%s) %s "
-			"%.6g: %s\n", i, pt, r->obj, r->ev[i].obj, why);
-	}
-	if (center >= 0 && center != r->best)
-		fprintf(fp, "  the probes were measured around the search's "
-			"best, eval %zu (a probe beat it):\n", (size_t)center);
-	for (k = 0; center >= 0 && k < r->nprm; k++) {
-		char ci[40];
-		int side;
-
-		fprintf(fp, "  %-8s %s:", k ? "" : "around", r->prm[k].name);
-		for (side = 0; side < 2; side++) {
-			int j = r->sens[k][side];
-			char v[40];
-
-			if (j < 0) {
-				fprintf(fp, "  %s: at the range's end", side ?
-					"up" : "down");
-				continue;
-			}
-			fmt_raw(s, &r->prm[k], r->ev[j].raw[k], v, sizeof(v));
-			fprintf(fp, "  %s %s -> %s %+.3g%% %s", side ? "up" :
-				"down", v, r->obj, r->ev[center].obj ?
-				100 * (r->ev[j].obj - r->ev[center].obj) /
-				fabs(r->ev[center].obj) : 0,
-				ci_paren(r->ev[j].obj_ci, ci, sizeof(ci)));
-		}
-		fputc('\n', fp);
-	}
-}
 
 static int cmd_tune_show(struct session *s, int argc, char **argv)
 {
@@ -288,113 +35,28 @@ static int cmd_tune_show(struct session *s, int argc, char **argv)
 	return rc;
 }
 
-/* The tune's algorithm id: its slot's on the device when that slot still
- * holds the tune's algorithm, else the first slot that does.
+/* tune drop NAME: the tune's directory, whatever it holds (a tune killed
+ * before its first save has no tune.json to load).
  */
-static int tune_algo_id(struct session *s, const struct tune_res *r,
-			uint32_t *id)
+static int cmd_tune_drop(struct session *s, int argc, char **argv)
 {
-	uint32_t info[PPCC_SLOTS];
-	struct slot_view *v;
-	unsigned k;
-	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	char dir[PCB_PATH_LEN];
+	struct stat st;
+	int rc = tune_dir(s, argv[0], dir, sizeof(dir), false);
 
-	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
-		unsigned slot = (r->slot + k) % PPCC_SLOTS;
-
-		if (!info[slot])
-			continue;
-		rc = sess_slot_view(s, slot, &v);
-		if (!rc && !strcmp(v->name, r->algo)) {
-			*id = v->algo_num >> 16;
-			return 0;
-		}
-	}
-	return rc ? rc : pcb_error(&s->err, PCB_E_STATE, "tune %s was made for "
-				   "%s; no slot of %s holds it", r->name,
-				   r->algo, s->devname);
-}
-
-/* The slot `to` names (tune.h). */
-static int target_slot(struct session *s, const struct tune_res *r,
-		       enum tune_target to, uint32_t id, unsigned *slot)
-{
-	uint32_t info[PPCC_SLOTS];
-	struct slot_view *v;
-	unsigned k;
-	int rc;
-
-	if (to == TUNE_TUNED) {
-		*slot = r->slot;
-		return 0;
-	}
-	if (to == TUNE_ACTIVE)
-		return sess_active_slot(s, slot);
-	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
-	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
-		if (!info[k])
-			continue;
-		rc = sess_slot_view(s, k, &v);
-		if (!rc && v->algo_num >> 16 == id) {
-			*slot = k;
-			return 0;
-		}
-	}
-	return rc;
-}
-
-int tune_slot(struct session *s, const struct tune_res *r,
-	      enum tune_target to, unsigned *slot)
-{
-	uint32_t id = 0;
-	int rc = sess_device(s);
-
-	if (!rc)
-		rc = tune_algo_id(s, r, &id);
-	return rc ? rc : target_slot(s, r, to, id, slot);
-}
-
-/* The best point as param writes for the slot `to` names; refused
- * without one, or when that slot holds another algorithm than the tune's
- * (another build of it, the debug one, is the same algorithm).
- */
-int tune_best_writes(struct session *s, const struct tune_res *r,
-		     enum tune_target to, unsigned *slot,
-		     struct param_write *w)
-{
-	struct slot_view *v;
-	uint32_t id = 0;
-	size_t k;
-	int rc;
-
-	if (r->best < 0)
-		return pcb_error(&s->err, PCB_E_STATE, "tune %s: no point met "
-				 "the constraints; nothing to apply", r->name);
-	rc = sess_device(s);
-	if (!rc)
-		rc = tune_algo_id(s, r, &id);
-	if (!rc)
-		rc = target_slot(s, r, to, id, slot);
-	if (!rc)
-		rc = sess_slot_view(s, *slot, &v);
-	if (!rc && v->algo_num >> 16 != id)
-		rc = pcb_error(&s->err, PCB_E_STATE, "tune %s was made for %s; "
-			       "the %s slot %u holds %s", r->name, r->algo,
-			       to == TUNE_ACTIVE ? "active" : "tune's", *slot,
-			       v->name);
-	for (k = 0; !rc && k < r->nprm; k++) {
-		struct param_view *p;
-
-		rc = sess_param_find(s, v, r->prm[k].name, &p);
-		if (!rc)
-			rc = sess_check_value(s, p, r->ev[r->best].raw[k]);
-		if (rc)
-			break;
-		memset(&w[k], 0, sizeof(w[k]));
-		w[k].index = p->index;
-		w[k].value = r->ev[r->best].raw[k];
-	}
-	return rc;
+	(void)argc;
+	if (rc)
+		return rc;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
+		return pcb_error(&s->err, PCB_E_NOENT, "no tune '%s' ('tune "
+				 "list')", argv[0]);
+	if (pcb_check_dir(dir, &s->err))
+		return -s->err.code;
+	sw_rm_tree(dir);
+	if (!lstat(dir, &st))
+		return pcb_error(&s->err, PCB_E_IO, "cannot remove '%s'", dir);
+	out_text(&s->out, "tune %s dropped\n", argv[0]);
+	return 0;
 }
 
 /* tune apply NAME: the best point written to the slot the tune ran on
@@ -425,7 +87,7 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 			sess_unlock(s);
 	}
 	if (!rc) {
-		point_text(s, &r, &r.ev[r.best], pt, sizeof(pt));
+		tune_point_text(s, &r, &r.ev[r.best], pt, sizeof(pt));
 		out_obj_begin(&s->out, NULL);
 		out_field_str(&s->out, "tune", "tune %s: ", r.name);
 		out_field_str(&s->out, "point", "%s", pt);

@@ -16,7 +16,7 @@
 
 #include "cmd.h"
 #include "units.h"
-#include "cmd/tune_int.h"
+#include "cmd/tune_cmd.h"
 #include "paths.h"
 #include "rec/series.h"
 #include "rec/stats.h"

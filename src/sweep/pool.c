@@ -196,51 +196,6 @@ struct job {
 	long run;		/* -1: idle */
 };
 
-/* n of N runs, the time so far and, from this session's pace, the time
- * still to go.
- */
-void sw_progress(struct session *s, const struct plan *pl, double t0,
-		 bool final)
-{
-	double el = pcb_mono_s() - t0;
-	size_t now = pl->ndone - pl->ndone0;
-
-	if (!isatty(STDERR_FILENO) || s->out.json)
-		return;
-	if (pl->progress) {
-		pl->progress(pl->progress_ctx, pl);
-		return;
-	}
-	fprintf(stderr, "\rsweep %s: %zu of %zu runs, %.1f s", pl->name,
-		pl->ndone, pl->nruns, el);
-	if (!final && now && pl->ndone < pl->nruns)
-		fprintf(stderr, ", about %.0f s left ", el * (double)(pl->nruns -
-			pl->ndone) / (double)now + 0.5);
-	fputs(final ? "\n" : "", stderr);
-}
-
-/* The order runs start in: plan order, or a fixed shuffle. */
-size_t *sw_run_order(const struct plan *pl)
-{
-	size_t *o = malloc(pl->nruns * sizeof(*o)), i;
-	uint64_t x = 0x9e3779b97f4a7c15ULL;
-
-	for (i = 0; o && i < pl->nruns; i++)
-		o[i] = i;
-	for (i = pl->nruns; o && pl->shuffle && i > 1; i--) {
-		size_t j, t;
-
-		x ^= x << 13;	/* xorshift64: the same shuffle every time */
-		x ^= x >> 7;
-		x ^= x << 17;
-		j = (size_t)(x % i);
-		t = o[i - 1];
-		o[i - 1] = o[j];
-		o[j] = t;
-	}
-	return o;
-}
-
 /* Stop the workers: no more runs (they exit at EOF), and reap them all.
  * When the sweep failed or was interrupted they are killed (SIGKILL): all
  * they hold is their scratch device, deleted next, and a worker that is in

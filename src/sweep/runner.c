@@ -1,5 +1,5 @@
-/* runner.c - the runner: one run's numbers, and runs on a live device (a real
- * NIC): one point at a time, its traffic beside it (sweep.h).
+/* runner.c - the runner: runs on a live device (a real NIC): one point at
+ * a time, its traffic beside it (sweep.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,59 +29,6 @@
 #include "store.h"
 #include "sweep/sweep.h"
 #include "words.h"
-
-/* ---- one run's numbers --------------------------------------------------- */
-
-/* The measured values of a recorded window (and the sim's own summary).
- * avg_rtt's mean is the window's: the growth of SUM_RTT over that of
- * NUM_RTT, each sample weighing alike (a mean of the intervals' averages
- * would let a few slow samples in a quiet interval outweigh thousands);
- * its p50/p99/min/max are over the intervals' averages.
- */
-int sw_summarise(struct session *s, const struct plan *pl,
-		 const struct series *ser, const struct recorder *rec,
-		 double *v)
-{
-	double x[S_COUNT];
-	size_t i, o = 0;
-
-	for (i = 0; i < S_COUNT; i++)
-		x[i] = NAN;
-	for (i = 0; i < pl->nmeas; i++)
-		if (pl->m[i].scalar >= 0) {
-			int rc = dev_summary(s, x);
-
-			if (rc)
-				return rc;
-			break;
-		}
-	for (i = 0; i < pl->nmeas; i++) {
-		const struct measure *m = &pl->m[i];
-		double *col;
-		struct stats st;
-
-		if (m->scalar >= 0) {
-			v[o++] = x[m->scalar];
-			continue;
-		}
-		col = series_column(ser, (size_t)m->col);
-		if (!col || stats_summary(col, ser->nrows, &st)) {
-			free(col);
-			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-		}
-		free(col);
-		if (m->col == REC_C_AVG_RTT)
-			st.mean = rec->rtt_num && !rec->rtt_unsure ?
-				  (double)rec->rtt_sum / (double)rec->rtt_num :
-				  NAN;
-		v[o++] = st.mean;
-		v[o++] = st.p50;
-		v[o++] = st.p99;
-		v[o++] = st.min;
-		v[o++] = st.max;
-	}
-	return 0;
-}
 
 /* ---- running on a real NIC ---------------------------------------------- */
 

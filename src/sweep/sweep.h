@@ -5,8 +5,10 @@
  *
  *   plan.c    the plan: `sweep run`'s words checked whole, the points;
  *   store.c   results.csv, meta.json, sweep.args written and read back;
+ *   run.c     what both share: the run order, the progress line, one
+ *             run's numbers;
  *   pool.c    a replaying device's runs in worker processes;
- *   runner.c  one run's numbers; a live device's runs, one at a time;
+ *   runner.c  a live device's runs, one at a time;
  *   table.c   results.csv per point and the `best ... where` query.
  *
  * A sweep is a plan (the cross product of the axes x repeats, each run
@@ -341,10 +343,7 @@ void sw_shard_skip(struct plan *pl);
 int sw_fixed_check(struct session *s, struct plan *pl, uint32_t *vals,
 		   size_t *n, bool resume);
 
-/* ---- pool.c: the pool -------------------------------------------------- */
-
-/* rm -r that never follows a link (a link is removed, not what it names). */
-void sw_rm_tree(const char *path);
+/* ---- run.c: what the pool and the runner share ------------------------ */
 
 /* n of N runs, the time so far and, from this session's pace, the time
  * still to go.
@@ -355,10 +354,6 @@ void sw_progress(struct session *s, const struct plan *pl, double t0,
 /* The order runs start in: plan order, or a fixed shuffle. */
 size_t *sw_run_order(const struct plan *pl);
 
-int sw_run_replay(struct session *s, struct plan *pl, double t0);
-
-/* ---- runner.c: the runner ---------------------------------------------- */
-
 /* The measured values of a recorded window (and the sim's own summary).
  * avg_rtt's mean is the window's: the growth of SUM_RTT over that of
  * NUM_RTT, each sample weighing alike (a mean of the intervals' averages
@@ -368,6 +363,15 @@ int sw_run_replay(struct session *s, struct plan *pl, double t0);
 int sw_summarise(struct session *s, const struct plan *pl,
 		 const struct series *ser, const struct recorder *rec,
 		 double *v);
+
+/* ---- pool.c: the pool -------------------------------------------------- */
+
+/* rm -r that never follows a link (a link is removed, not what it names). */
+void sw_rm_tree(const char *path);
+
+int sw_run_replay(struct session *s, struct plan *pl, double t0);
+
+/* ---- runner.c: the runner ---------------------------------------------- */
 
 int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		double t0);

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.inc"
 cd "$top" || exit 1
 O=${O:-build}
-pending="src/core src/cmd src/sweep"
+pending="src/core"
 objs=$(find "$O/src" "$O/reg" "$O/algos" -name '*.o' 2>/dev/null | sort)
 [ -n "$objs" ] || { echo "calls: no objects under $O/ (build first)"; exit 1; }
 for o in $objs; do

@@ -1,4 +1,4 @@
-/* tune_search.c - the search (tune.h): the points of a scrambled Latin
+/* search.c - the search (tune.h): the points of a scrambled Latin
  * hypercube, their runs through the sweep pool (a zip plan), NLopt's Sbplx
  * from the best of them, the sensitivity probes around the best.
  */
@@ -12,12 +12,11 @@
 
 #include <nlopt.h>
 
-#include "cmd.h"
-#include "cmd/tune_int.h"
 #include "paths.h"
 #include "rec/series.h"
 #include "rec/stats.h"
 #include "session.h"
+#include "tune/search.h"
 #include "units.h"
 
 /* ---- the points ------------------------------------------------------ */

@@ -1,4 +1,4 @@
-/* metrics_set.c - what one collection of metrics.c covers: the devices
+/* set.c - what one collection (collect.c) covers: the devices
  * (`devices all|DEV,...`, a read-only session each), the host counters
  * (the default set and `collect` globs, the 32-bit ones), and the names
  * other exporters give a device (pccbench_device_info).
@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "cmd/metrics.h"
+#include "metrics/metrics.h"
 #include "discover.h"
+#include "fsafe.h"
+#include "paths.h"
 #include "prom.h"
+#include "session.h"
 
 void mx_state_release(struct mx_state *st)
 {

@@ -1,4 +1,4 @@
-/* tune_set.c - a tune over a set of scenarios (tune.h): a point's values
+/* set.c - a tune over a set of scenarios (tune.h): a point's values
  * on each scenario combined into the one the search compares, and each
  * scenario's values shown beside the combined ones.
  *
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/tune.h"
+#include "tune/tune.h"
 #include "out.h"
 #include "session.h"
 
@@ -102,48 +102,4 @@ const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
 		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "",
 				      r->scen[k][i]);
 	return buf;
-}
-
-void tune_print_scen(struct session *s, const struct tune_res *r,
-		     const struct tune_eval *e)
-{
-	char ci[40];
-	size_t k, c;
-
-	if (r->nscen < 2)
-		return;
-	for (k = 0; k < r->nscen; k++) {
-		const struct tune_sval *v = &e->sc[k];
-
-		fprintf(s->out.fp, "  %-8s scenario %zu: %s %.6g %s", "", k + 1,
-			r->obj, v->obj,
-			tune_ci_text(v->obj_ci, ci, sizeof(ci)));
-		for (c = 0; c < r->ncons; c++)
-			fprintf(s->out.fp, "; %s %.6g %s", r->cons[c].col,
-				v->con[c],
-				tune_ci_text(v->con_ci[c], ci, sizeof(ci)));
-		fprintf(s->out.fp, "%s\n", v->feasible ? "" : "  INFEASIBLE");
-	}
-}
-
-void tune_json_scen(struct session *s, const struct tune_res *r,
-		    const struct tune_eval *e)
-{
-	size_t k, c;
-
-	if (r->nscen < 2)
-		return;
-	out_arr_begin(&s->out, "scenarios");
-	for (k = 0; k < r->nscen; k++) {
-		const struct tune_sval *v = &e->sc[k];
-
-		out_obj_begin(&s->out, NULL);
-		out_real(&s->out, "obj", v->obj);
-		out_real(&s->out, "obj_ci", v->obj_ci);
-		for (c = 0; c < r->ncons; c++)
-			out_real(&s->out, r->cons[c].col, v->con[c]);
-		out_bool(&s->out, "feasible", v->feasible);
-		out_obj_end(&s->out);
-	}
-	out_arr_end(&s->out);
 }

@@ -1,14 +1,22 @@
-/* metrics.h - what metrics.c (the collection, `export metrics`) and
- * serve.c (`serve metrics`, the HTTP endpoint) share.
+/* metrics.h - the metrics engine (src/metrics/): the device's values
+ * collected into a Prometheus text, and the state one collection leaves
+ * for the next.
+ *
+ *   set.c      what a collection covers: the devices, the host counters
+ *              (`collect`), the names other exporters give a device;
+ *   collect.c  one collection, as exposition text.
+ *
+ * collect.c calls set.c, never the other way.  The commands parse and
+ * deliver the text: `export metrics` (src/cmd/metrics.c) to a file,
+ * `serve metrics` (src/cmd/serve.c) over HTTP.
  */
-#ifndef PCCB_CMD_METRICS_H
-#define PCCB_CMD_METRICS_H
+#ifndef PCCB_METRICS_H
+#define PCCB_METRICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/complete.h"
 #include "session.h"
 
 struct mx_opts {
@@ -16,15 +24,10 @@ struct mx_opts {
 	int64_t every, dur, timeout;	/* ps; 0: not given */
 };
 
-/* The keywords of `keys` (pairs KEY VALUE) into o; one error line. */
-int mx_parse_opts(struct session *s, const char *who,
-		  const struct cmd_kw *keys, int argc, char **argv,
-		  struct mx_opts *o);
-
 #define PROM_KEY_LEN 320
 
 /* What one collection leaves for the next: the counters' last readings
- * (metrics.c), so totals go on across the device's 32-bit wraps and an
+ * (collect.c), so totals go on across the device's 32-bit wraps and an
  * average covers the interval between two collections.  Zeroed to start;
  * mx_state_release frees it.
  */

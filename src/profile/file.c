@@ -1,5 +1,5 @@
-/* profile_file.c - a tuning profile's JSON file written and read back
- * (profile.h; the schema is at the top of profile.c).
+/* file.c - a tuning profile's JSON file: its path, written and read back
+ * (profile.h; the schema is at the top of src/cmd/profile.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +8,18 @@
 
 #include <json-c/json.h>
 
-#include "cmd.h"
-#include "cmd/profile.h"
+#include "out.h"
+#include "paths.h"
+#include "profile/profile.h"
+#include "session.h"
 #include "store.h"
+
+int profile_path(struct session *s, const char *name, char *buf,
+		 size_t len)
+{
+	return store_path(s, "profile", "profiles", name, ".json", true, buf,
+			  len);
+}
 
 void profile_write_json(struct session *s, FILE *fp, const struct profile *pr)
 {

@@ -1,4 +1,4 @@
-/* tune_file.c - a tune's tune.json written and read back, checked whole:
+/* file.c - a tune's tune.json written and read back, checked whole:
  * a damaged file is one error naming it (tune.h).
  */
 #include <inttypes.h>
@@ -10,43 +10,19 @@
 
 #include <json-c/json.h>
 
-#include "cmd/tune.h"
 #include "fsafe.h"
 #include "out.h"
 #include "paths.h"
 #include "session.h"
 #include "store.h"
 #include "sweep/sweep.h"
+#include "tune/tune.h"
 #include "words.h"
 
 int tune_dir(struct session *s, const char *name, char *buf, size_t len,
 	     bool create)
 {
 	return store_path(s, "tune", "tunes", name, "", create, buf, len);
-}
-
-/* tune drop NAME: the tune's directory, whatever it holds (a tune killed
- * before its first save has no tune.json to load).
- */
-int cmd_tune_drop(struct session *s, int argc, char **argv)
-{
-	char dir[PCB_PATH_LEN];
-	struct stat st;
-	int rc = tune_dir(s, argv[0], dir, sizeof(dir), false);
-
-	(void)argc;
-	if (rc)
-		return rc;
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
-		return pcb_error(&s->err, PCB_E_NOENT, "no tune '%s' ('tune "
-				 "list')", argv[0]);
-	if (pcb_check_dir(dir, &s->err))
-		return -s->err.code;
-	sw_rm_tree(dir);
-	if (!lstat(dir, &st))
-		return pcb_error(&s->err, PCB_E_IO, "cannot remove '%s'", dir);
-	out_text(&s->out, "tune %s dropped\n", argv[0]);
-	return 0;
 }
 
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,

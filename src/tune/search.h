@@ -1,12 +1,13 @@
-/* tune_int.h - what tune_search.c (the search) and tune_run.c (the command's
- * words, files and resume) share: a search in progress.
+/* search.h - a search in progress (search.c): what the search and the
+ * command that starts or resumes it (src/cmd/tune_run.c: its words, files
+ * and resume) share.
  */
-#ifndef PCCB_CMD_TUNE_INT_H
-#define PCCB_CMD_TUNE_INT_H
+#ifndef PCCB_TUNE_SEARCH_H
+#define PCCB_TUNE_SEARCH_H
 
 #include <nlopt.h>
 
-#include "cmd/tune.h"
+#include "tune/tune.h"
 #include "rec/series.h"
 
 /* A search in progress. */
@@ -46,12 +47,5 @@ int tune_save_progress(struct tsearch *t, bool complete);
  * t->r->best set.  Every batch saved as it ends.
  */
 int tune_search(struct tsearch *t);
-
-/* tune_run.c: COL as a sweep measure (avg_rtt_p99 -> avg_rtt); its
- * column in a plan's results (-1 none); "sweep: " errors as "tune: ".
- */
-void tune_measure_of(const char *col, char *m, size_t len);
-int tune_col_of(const struct plan *pl, const char *col);
-int tune_retag(struct session *s, int rc);
 
 #endif

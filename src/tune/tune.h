@@ -1,9 +1,17 @@
-/* tune.h - `tune`: a search over a few params of the active slot for the
- * best value of one measure under constraints, on the sim device (issue
- * #21).  tune_run.c parses the words and runs or resumes a tune,
- * tune_search.c searches, tune_file.c saves and reads back its result
- * (tune.json), tune_show.c shows, plots, applies it and makes a profile
- * of it, tune_verify.c measures it against the default on a real NIC.
+/* tune.h - the tune engine (src/tune/): a search over a few params of the
+ * active slot for the best value of one measure under constraints, on the
+ * sim device (issue #21).  `tune` (src/cmd/tune_*.c, cmd/tune_cmd.h)
+ * parses the words and prints; the engine searches, saves, reads back and
+ * says where the best point goes.
+ *
+ *   set.c      a set of scenarios: a point's values combined, its texts;
+ *   file.c     tune.json written and read back, checked whole;
+ *   search.c   the search (search.h: a search in progress);
+ *   measure.c  a tune's columns as the sweep's measures;
+ *   target.c   the slot a target names, the best point as writes.
+ *
+ * No module calls one above it in that list: file -> set; search -> file,
+ * set; measure and target call no other tune module.
  *
  * The search: every point is run on every seed through the sweep pool
  * (src/sweep/pool.c, a zip plan: each run on a scratch copy of the
@@ -22,7 +30,7 @@
  * plan per scenario; the objective combined over them as the worst case
  * (the default: the largest when minimizing, the least when maximizing;
  * its interval that scenario's) or the mean (its interval from the
- * scenarios' seed intervals: sqrt(sum ci^2) / n, tune_set.c).  A point is
+ * scenarios' seed intervals: sqrt(sum ci^2) / n, set.c).  A point is
  * feasible only when it meets every constraint on every scenario, in both
  * modes; a constraint's combined value is its worst scenario's.
  *
@@ -31,8 +39,8 @@
  * (the definition, every evaluation's means and 95 % intervals, the best,
  * the default, the sensitivity).
  */
-#ifndef PCCB_CMD_TUNE_H
-#define PCCB_CMD_TUNE_H
+#ifndef PCCB_TUNE_H
+#define PCCB_TUNE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -105,7 +113,7 @@ struct tune_res {
 	int sens[SW_MAX_AXES][2];	/* evaluations at -step/+step, -1 */
 };
 
-/* tune_file.c */
+/* file.c */
 int tune_dir(struct session *s, const char *name, char *buf, size_t len,
 	     bool create);
 int tune_save(struct session *s, const char *dir, const struct tune_res *r);
@@ -117,7 +125,7 @@ void tune_res_free(struct tune_res *r);
 bool tune_better(const struct tune_res *r, const struct tune_eval *a,
 		 const struct tune_eval *b);
 
-/* tune_search.c: the best point by the rule `tune show` states: the
+/* search.c: the best point by the rule `tune show` states: the
  * least mean of the objective (the greatest when maximizing) among the
  * feasible points measured in the searched box: the hypercube, the local
  * search and (probes=true) the sensitivity probes.  The default point is
@@ -126,7 +134,7 @@ bool tune_better(const struct tune_res *r, const struct tune_eval *a,
  */
 int tune_pick(const struct tune_res *r, bool probes);
 
-/* tune_set.c: the combined values of e from its scenarios' (e->sc). */
+/* set.c: the combined values of e from its scenarios' (e->sc). */
 void tune_combine(const struct tune_res *r, struct tune_eval *e);
 /* "the worst case of 2 scenarios" (or "" with one), for headers. */
 const char *tune_set_text(const struct tune_res *r, char *buf, size_t len);
@@ -136,18 +144,8 @@ const char *tune_goal_text(const struct tune_res *r, char *buf, size_t len);
 /* scenario k's words joined by spaces ("(not saved)" when unknown). */
 const char *tune_scen_text(const struct tune_res *r, size_t k, char *buf,
 			   size_t len);
-/* Each scenario's objective and constraints for e (text or JSON), when a
- * set.
- */
-void tune_print_scen(struct session *s, const struct tune_res *r,
-		     const struct tune_eval *e);
-void tune_json_scen(struct session *s, const struct tune_res *r,
-		    const struct tune_eval *e);
 
-/* tune_show.c */
-void tune_print(struct session *s, const struct tune_res *r);
-/* "± 1.2e+03", or no interval from a single seed */
-const char *tune_ci_text(double ci, char *buf, size_t len);
+/* target.c */
 /* Which slot the best point is for: the one the tune ran on (`tune
  * apply`: in debug mode slot 1, whose counters keep watching it), the
  * active one (`tune verify`), or the deployment slot: the lowest slot
@@ -168,12 +166,11 @@ int tune_best_writes(struct session *s, const struct tune_res *r,
 		     enum tune_target to, unsigned *slot,
 		     struct param_write *w);
 
-/* tune_verify.c */
-int cmd_tune_verify(struct session *s, int argc, char **argv);
-
-/* tune_run.c */
-int cmd_tune_run(struct session *s, int argc, char **argv);
-int cmd_tune_resume(struct session *s, int argc, char **argv);
-int cmd_tune_drop(struct session *s, int argc, char **argv);	/* tune_file.c */
+/* measure.c: COL as a sweep measure (avg_rtt_p99 -> avg_rtt); its
+ * column in a plan's results (-1 none); "sweep: " errors as "tune: ".
+ */
+void tune_measure_of(const char *col, char *m, size_t len);
+int tune_col_of(const struct plan *pl, const char *col);
+int tune_retag(struct session *s, int rc);
 
 #endif
