@@ -62,6 +62,7 @@ echo 0 >"$port/hw_counters/np_cnp_sent"
 echo 0 >"$port/counters/port_rcv_data"
 # the counter moves once the watch has shown its first row (a condition,
 # not a time: a loaded machine may take longer than any sleep to start)
+: >"$tmp/wout"	# there before the loop below reads it
 PCCBENCH_SYSFS="$sys" FAKE_MSTREG_SIM=wn "$BIN" -d 0000:08:00.0 --backend mstreg \
 	--mstreg "$O/tests/fake-mstreg" watch cnp_sent every 500ms for 3s \
 	>"$tmp/wout" 2>/dev/null &
