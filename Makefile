@@ -164,7 +164,13 @@ deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/pccbench
 	tar -c --exclude-vcs --exclude='./build*' --exclude=./pccbench \
 		--exclude=./reg/libpccreg.a . | tar -x -C $(DEB_DIR)/pccbench
-	cd $(DEB_DIR)/pccbench && dpkg-buildpackage -us -uc -b
+	# a clean environment, as sbuild gives: this make's command line
+	# (CC=clang O=... under CI's clang run) reaches recipes through
+	# MAKEFLAGS and the environment, and must not reach the package's
+	# build
+	cd $(DEB_DIR)/pccbench && env -i PATH="$$PATH" HOME="$$HOME" \
+		TMPDIR="$${TMPDIR:-/tmp}" \
+		DEB_BUILD_OPTIONS="$$DEB_BUILD_OPTIONS" dpkg-buildpackage -us -uc -b
 	lintian $(DEB_DIR)/pccbench_$(VERSION)_$$(dpkg --print-architecture).deb
 
 clean:
