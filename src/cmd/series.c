@@ -233,6 +233,18 @@ static int merge_meta(struct session *s, const struct series *m,
 	return pcb_wfile_commit(&w, &s->err);
 }
 
+/* ns as ps for pcb_format_duration, saturated: a file's wall times may
+ * be anything (an interval of centuries would overflow the ps)
+ */
+static int64_t ns_ps(int64_t ns)
+{
+	if (ns > INT64_MAX / 1000)
+		return INT64_MAX;
+	if (ns < INT64_MIN / 1000)
+		return INT64_MIN;
+	return ns * 1000;
+}
+
 /* series merge NAME A B [C...]: series recorded on several hosts at the
  * same time, on A's wall-clock grid (rec/merge.h says how rows align).
  */
@@ -271,7 +283,7 @@ static int cmd_series_merge(struct session *s, int argc, char **argv)
 	out_field_str(o, "grid", "%s's wall-clock grid ", in[0]->name);
 	out_text(o, "(every %s on average; a row lands within half the "
 		 "interval on its side)\n",
-		 pcb_format_duration(mi.interval_ns * 1000, a, sizeof(a)));
+		 pcb_format_duration(ns_ps(mi.interval_ns), a, sizeof(a)));
 	out_i64(o, "interval_ns", mi.interval_ns);
 	out_i64(o, "tolerance_ns", mi.tolerance_ns);
 	out_arr_begin(o, "sources");
@@ -288,7 +300,7 @@ static int cmd_series_merge(struct session *s, int argc, char **argv)
 		      "within ~1 ms, PTP within ~1 us; ", (uint64_t)mi.offset_ns);
 	out_text(o, "an error near %s, half an interval, puts rows beside "
 		 "their neighbours')\n",
-		 pcb_format_duration(mi.tolerance_ns * 1000, a, sizeof(a)));
+		 pcb_format_duration(ns_ps(mi.tolerance_ns), a, sizeof(a)));
 	out_field_str(o, "file", "-> %s\n", path);
 	out_obj_end(o);
 out_free:
