@@ -18,36 +18,99 @@
 #include "units.h"
 #include "tel/retx.h"
 
+/* One fabric per sim:NAME in this process, whichever of its devices
+ * (sim:NAME, sim:NAME/hN) opened it: running the clock through one runs
+ * them all.  It works on the firmware state of one of its users'
+ * transports (the same file for all).
+ */
+struct fabric_ref {
+	char name[80];			/* sim:NAME's NAME */
+	struct simdev *sd;
+	struct sim_device *users;	/* who holds it */
+	struct fabric_ref *next;
+};
+static struct fabric_ref *fabrics;
+
 struct sim_device {
-	struct device base;
+	struct device *base;
 	struct simdev *sd;		/* the workload, opened on first use */
+	struct fabric_ref *fab;		/* ... shared by sim:NAME's devices */
+	struct sim_device *next_user;
 	struct dev_ctrs ctrs;
 };
 
 static struct sim_device *sim_of(struct device *d)
 {
-	return (struct sim_device *)d;
+	return d->priv;
+}
+
+/* The fabric of sim:NAME: the one open in this process, or opened. */
+static int fabric_get(struct sim_device *m, struct pcb_err *err)
+{
+	const char *name = m->base->regid + 4;	/* sim:NAME */
+	struct fabric_ref *f;
+	int rc;
+
+	for (f = fabrics; f && strcmp(f->name, name); f = f->next)
+		;
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
+		snprintf(f->name, sizeof(f->name), "%s", name);
+		rc = simdev_open(&f->sd, simfw_of(m->base->dev), name, err);
+		if (rc) {
+			free(f);
+			return rc;
+		}
+		f->next = fabrics;
+		fabrics = f;
+	}
+	m->fab = f;
+	m->sd = f->sd;
+	m->next_user = f->users;
+	f->users = m;
+	return 0;
+}
+
+/* m lets go of its fabric: closed with its last user, else kept on the
+ * firmware state of another's transport.
+ */
+static void fabric_put(struct sim_device *m)
+{
+	struct fabric_ref *f = m->fab, **pf;
+	struct sim_device **pu;
+
+	if (!f)
+		return;
+	for (pu = &f->users; *pu && *pu != m; pu = &(*pu)->next_user)
+		;
+	if (*pu)
+		*pu = m->next_user;
+	if (f->users) {
+		if (f->sd->fw == simfw_of(m->base->dev))
+			f->sd->fw = simfw_of(f->users->base->dev);
+		return;
+	}
+	simdev_close(f->sd);
+	for (pf = &fabrics; *pf && *pf != f; pf = &(*pf)->next)
+		;
+	if (*pf)
+		*pf = f->next;
+	free(f);
 }
 
 /* ---- the workload --------------------------------------------------- */
 
-int dev_simdev(struct session *s, struct simdev **out)
+/* The workload of an open sim device, opened on first use. */
+static int workload(struct device *d, struct simdev **out,
+		    struct pcb_err *err)
 {
-	struct sim_device *m;
-	struct device *d;
-	int rc = dev_get(s, &d);
+	struct sim_device *m = sim_of(d);
 
-	if (rc)
-		return rc;
-	if (d->ops != &dev_sim_ops)
-		return pcb_error(&s->err, PCB_E_STATE, "'%s' is not a "
-				 "simulated device", s->devname);
-	m = sim_of(d);
 	if (!m->sd) {
-		const char *c = strchr(s->devname, ':');
+		int rc = fabric_get(m, err);
 
-		rc = simdev_open(&m->sd, simfw_of(s->dev), c ? c + 1 :
-				 "default", &s->err);
 		if (rc)
 			return rc;
 	}
@@ -55,20 +118,26 @@ int dev_simdev(struct session *s, struct simdev **out)
 	return 0;
 }
 
+int dev_simdev(struct device *d, struct simdev **out)
+{
+	if (d->ops != &dev_sim_ops)
+		return pcb_error(d->err, PCB_E_STATE, "'%s' is not a "
+				 "simulated device", d->name);
+	return workload(d, out, d->err);
+}
+
 static int fabric(struct device *d, struct sim **out, struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	if (rc && err != &d->s->err)
-		*err = d->s->err;
 	return rc ? rc : simdev_sim(sd, out, err);
 }
 
 static void sim_close(struct device *d)
 {
-	simdev_close(sim_of(d)->sd);
-	free(d);
+	fabric_put(sim_of(d));
+	free(d->priv);
 }
 
 static int64_t sim_now_ps(struct device *d)
@@ -91,11 +160,18 @@ static int simd_run(struct device *d, int64_t until, bool window,
 	if (ps <= 0 && !window)
 		return 0;
 	return window ? simdev_run(sim_of(d)->sd, ps > 0 ? ps : 0,
-				   d->s->stop, err) :
-			simdev_run_more(sim_of(d)->sd, ps, d->s->stop, err);
+				   d->opt->stop, err) :
+			simdev_run_more(sim_of(d)->sd, ps, d->opt->stop, err);
 }
 
 /* ---- counters ------------------------------------------------------- */
+
+/* The host NICs' counters: host N's for sim:NAME/hN, else the sums. */
+static int host_counters(struct sim_device *m, struct sim_port_counters *p,
+			 struct pcb_err *err)
+{
+	return simdev_host_counters(m->sd, p, err);
+}
 
 /* The kernel's and ethtool's names for what the fabric's host NICs count
  * (summed over every host); "%d" names go per priority 0..7.  Names of
@@ -145,10 +221,10 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	struct sim_port_counters pc, *p = &pc;
 	struct sim *sim;
 	size_t i;
-	int rc = fabric(&m->base, &sim, err);
+	int rc = fabric(m->base, &sim, err);
 
 	if (!rc)	/* kept with the device: they outlive a process */
-		rc = simdev_host_counters(m->sd, p, err);
+		rc = host_counters(m, p, err);
 	if (rc)
 		return rc;
 	v[F_CNP_H] = p->cnp_handled;
@@ -189,7 +265,7 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 	struct sim_device *m = sim_of(d);
 	struct simdev *sd;
 	uint32_t nics = 0;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
 	if (!rc)	/* the scenario's: it may have changed */
 		rc = simdev_nics(sd, &nics, err);
@@ -198,7 +274,7 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 	m->ctrs.nics = nics;
 	snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over the "
 		 "fabric's %u host NICs, none a port's own ('sim show' for "
-		 "the fabric)", d->s->devid, nics);
+		 "the fabric)", d->devid, nics);
 	if (!m->ctrs.n) {
 		m->ctrs.n = NCTRS;
 		m->ctrs.name = ctr_name;
@@ -218,9 +294,8 @@ static int sim_retx(struct device *d, struct retx_dev **out,
 		    struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (!rc)
 		*out = sd->retx;
 	return rc;
@@ -229,13 +304,11 @@ static int sim_retx(struct device *d, struct retx_dev **out,
 static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 			  bool *running, uint64_t *bins)
 {
-	struct pcb_err keep = d->s->err;
+	struct pcb_err e = { 0 };
 	struct simdev *sd;
 
-	if (dev_simdev(d->s, &sd)) {
-		d->s->err = keep;
+	if (workload(d, &sd, &e))
 		return false;
-	}
 	/* the bins change only with new timeouts (or another reader) */
 	if (sd->rto_seen == *gen)
 		return false;
@@ -248,9 +321,8 @@ static int sim_diag(struct device *d, struct diag_dev **out,
 		    struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (!rc)
 		*out = sd->diag;
 	return rc;
@@ -297,9 +369,8 @@ static int sim_workload(struct device *d, char *buf, size_t len,
 			uint64_t *seed, struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (rc)
 		return rc;
 	sim_cfg_format(&sd->cfg, buf, len);
@@ -312,7 +383,7 @@ static int sim_replay(struct device *d, int argc, char **argv, uint64_t seed,
 {
 	struct sim_cfg cfg;
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
 	if (rc)
 		return rc;
@@ -379,7 +450,7 @@ static int sim_traffic(struct device *d, char **argv, const char *log,
 	(void)log;
 	return pcb_error(err, PCB_E_STATE, "'while' runs a traffic command "
 			 "on a real NIC; %s makes its own traffic ('sim "
-			 "scenario')", d->s->devname);
+			 "scenario')", d->name);
 }
 
 static int sim_traffic_stop(struct device *d, struct pcb_err *err)
@@ -393,7 +464,7 @@ static int sim_traffic_stop(struct device *d, struct pcb_err *err)
 static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 {
 	static const char *const ext[] = { ".dev", ".scenario" };
-	const char *fw = simfw_path(simfw_of(d->s->dev));
+	const char *fw = simfw_path(simfw_of(d->dev));
 	const char *name = strrchr(fw, '/') + 1;
 	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN];
 	int stem = (int)(strrchr(fw, '.') - fw), nstem = (int)(fw + stem - name);
@@ -436,7 +507,7 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 	if (max < 4)
 		return 0;
 	kv[0][0] = "state_file";
-	kv[0][1] = simfw_path(simfw_of(d->s->dev));
+	kv[0][1] = simfw_path(simfw_of(d->dev));
 	/* who serves each telemetry context (on a NIC: DOCA, PPCC, none) */
 	kv[1][0] = "diag";
 	kv[1][1] = "sim";
@@ -445,6 +516,31 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 	kv[3][0] = "pcc";
 	kv[3][1] = "PPCC register (the sim firmware's)";
 	return 4;
+}
+
+/* The fabric's simulated time: sim:NAME's and its hosts'. */
+static const char *sim_clock(struct device *d)
+{
+	return d->regid;
+}
+
+/* sim:NAME/hN: N must be a host of the fabric. */
+static int sim_opened(struct device *d, struct pcb_err *err)
+{
+	struct simdev *sd;
+	uint32_t nics = 0;
+	int rc;
+
+	if (d->hostno < 0)
+		return 0;
+	rc = workload(d, &sd, err);
+	if (!rc)
+		rc = simdev_nics(sd, &nics, err);
+	if (!rc && (uint32_t)d->hostno >= nics)
+		rc = pcb_error(err, PCB_E_NOENT, "%s: the fabric of %s has "
+			       "hosts h0..h%u ('sim show')", d->devid,
+			       d->regid, nics - 1);
+	return rc;
 }
 
 const struct dev_ops dev_sim_ops = {
@@ -467,15 +563,18 @@ const struct dev_ops dev_sim_ops = {
 	.copy = sim_copy,
 	.meta = sim_meta,
 	.info = sim_info,
+	.clock = sim_clock,
+	.opened = sim_opened,
 };
 
-int dev_sim_new(struct device **out)
+int dev_sim_new(struct device *d)
 {
 	struct sim_device *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return -1;
-	m->base.ops = &dev_sim_ops;
-	*out = &m->base;
+	m->base = d;
+	d->priv = m;
+	d->ops = &dev_sim_ops;
 	return 0;
 }

@@ -590,7 +590,7 @@ static int fit_device(struct session *s, struct plan *pl,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
-			rc = dev_workload(s, line, sizeof(line), &o->seed0);
+			rc = dev_workload(s->cur, line, sizeof(line), &o->seed0);
 			if (!rc)
 				rc = save_word(s, pl, "scenario");
 			for (w = strtok_r(line, " ", &save); w && !rc;
@@ -745,7 +745,7 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	pl->replay = (dev_traits(s) & DEV_T_REPLAY) != 0;
+	pl->replay = (dev_traits(s->cur) & DEV_T_REPLAY) != 0;
 	rc = sess_active_slot(s, &pl->slot);
 	if (!rc)
 		rc = sess_slot_view(s, pl->slot, &pl->v);
