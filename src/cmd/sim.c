@@ -192,7 +192,6 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
 	out_obj_begin(&s->out, NULL);
 	out_field_str(&s->out, "scenario", "%s\n", cfg);
-	out_field_str(&s->out, "hosts", "hosts: %s\n", roles);
 	/* what an earlier 'sim scenario' left set, every time */
 	if (*kept) {
 		out_text(&s->out, "kept from before, not %s's defaults: ",
@@ -201,6 +200,8 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 		out_text(&s->out, "('sim scenario %s fresh ...' starts from "
 			 "its defaults)\n", argv[0]);
 	}
+	/* each host's part, last: the lines above stay where they were */
+	out_field_str(&s->out, "hosts", "hosts: %s\n", roles);
 	out_obj_end(&s->out);
 	return 0;
 }
