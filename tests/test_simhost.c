@@ -161,8 +161,8 @@ static void test_kinds_sum(void **state)
 	static const char *const cfgs[] = {
 		"staircase senders 4 step 100us",
 		"permutation leaves 2 spines 2 hosts 4",
-		"mix leaves 2 spines 2 hosts 4 load 60 incast_period 200us "
-		"incast_senders 4 incast_size 64KB incast_prio 4",
+		("mix leaves 2 spines 2 hosts 4 load 60 incast_period 200us "
+		 "incast_senders 4 incast_size 64KB incast_prio 4"),
 		"allreduce leaves 2 spines 2 hosts 4 ranks 6 size 1MB",
 		"allreduce leaves 2 spines 2 hosts 4 ranks 8 size 1MB algo tree",
 		"alltoall topo fattree k 4 ranks 16 size 1MB",
