@@ -151,6 +151,16 @@ const char *sim_cfg_keys(enum sim_kind k);
  * the headroom's minimum); nothing changes.
  */
 int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err);
+/* The hosts a scenario has (h0 .. hN-1), and each one's part in it:
+ * "receiver" or "sender" (incast, staircase: the senders h0..hN-2, the
+ * receiver the last), "both" (permutation, mix: every host sends and
+ * receives), "rank" or "idle" (collectives: ranks on h0..), NULL for a
+ * host it does not have.  sim_cfg_roles: the whole in one line, "receiver
+ * h16; senders h0-h15" (a storm's host named too); its length.
+ */
+uint32_t sim_cfg_hosts(const struct sim_cfg *c);
+const char *sim_cfg_role(const struct sim_cfg *c, uint32_t h);
+size_t sim_cfg_roles(const struct sim_cfg *c, char *buf, size_t len);
 /* The least headroom a switch port of c needs, bytes (buffer.c). */
 uint64_t sim_headroom_min(const struct sim_cfg *c);
 /* PFC on priority prio in c (buffer.c). */
@@ -222,8 +232,31 @@ struct sim_port_counters {	/* per device view: every host NIC */
 };
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c);
 
+/* The host NICs, h0 .. hN-1 as the fabric numbers them ("host N" of
+ * sim_port_name). */
+uint32_t sim_hosts(const struct sim *s);
+/* Host NIC `host`'s own counters, each counted where it happens: the
+ * CE-marked packets it received, the CNPs it sent (as notification
+ * point), rx_cqe and out_of_sequence as receiver; the CNPs its QPs
+ * handled, NAKs they got, their rate-limiter deschedules, tx_cqe and
+ * timeouts (as reaction point); its port's bytes, packets, pauses and
+ * link losses.  The fields of switches and links (drops_nobuf,
+ * drops_loss, ecn_marked_sw, sw_pause_tx) are the fabric's alone: 0
+ * here.  Over every host these sum to sim_port_counters' fields.
+ * -PCB_E_RANGE (and all 0) for a host the fabric does not have.
+ */
+int sim_host_port_counters(const struct sim *s, uint32_t host,
+			   struct sim_port_counters *c);
+/* Host `host`'s algorithm counters gathered since the last
+ * sim_take_counters (which folds every host's and zeroes them), as the
+ * descriptor indexes them; NULL with counters off or no such host. */
+const uint32_t *sim_host_algo_counters(const struct sim *s, uint32_t host);
+
 /* Retransmission timeouts so far: their values, in ps. */
 size_t sim_rto_values(const struct sim *s, const int64_t **vals);
+/* ... and the host each happened at (its QP's sender), in the same
+ * order. */
+size_t sim_rto_hosts(const struct sim *s, const uint32_t **hosts);
 
 struct sim_fct_bucket {
 	uint64_t lo, hi;	/* flow size range, bytes */

@@ -333,6 +333,191 @@ static int hc_load(const struct simdev *d, uint64_t v[HC_N],
 	return 0;
 }
 
+/* ---- per host NIC ----------------------------------------------------- */
+
+/* *to += add, field by field. */
+static void hc_add(struct sim_port_counters *to,
+		   const struct sim_port_counters *add)
+{
+	uint64_t a[HC_N], b[HC_N];
+	size_t i;
+
+	memcpy(a, to, sizeof(a));
+	memcpy(b, add, sizeof(b));
+	for (i = 0; i < HC_N; i++)
+		a[i] += b[i];
+	memcpy(to, a, sizeof(a));
+}
+
+/* Room for n hosts in the per-host arrays, the new ones 0. */
+static int host_room(struct simdev *d, uint32_t n)
+{
+	struct sim_port_counters *hc;
+	unsigned k;
+
+	if (n <= d->nhost)
+		return 0;
+	hc = realloc(d->hc_host, n * sizeof(*hc));
+	if (!hc)
+		return -1;
+	memset(hc + d->nhost, 0, (n - d->nhost) * sizeof(*hc));
+	d->hc_host = hc;
+	for (k = 0; k < SIMFW_SLOTS; k++) {
+		uint32_t (*p)[ALGO_MAX_COUNTERS];
+
+		if (!d->pcc_host[k])
+			continue;
+		p = realloc(d->pcc_host[k], n * sizeof(*p));
+		if (!p)
+			return -1;
+		memset(p + d->nhost, 0, (n - d->nhost) * sizeof(*p));
+		d->pcc_host[k] = p;
+	}
+	d->nhost = n;
+	return 0;
+}
+
+/* The fabric's per-host counters into d->hc_host: it is about to go. */
+static void host_fold(struct simdev *d)
+{
+	struct sim_port_counters c;
+	uint32_t h, n = sim_hosts(d->sim);
+
+	if (host_room(d, n))
+		return;		/* as hc_fold: lost, best effort */
+	for (h = 0; h < n; h++) {
+		sim_host_port_counters(d->sim, h, &c);
+		hc_add(&d->hc_host[h], &c);
+	}
+}
+
+static int no_host(struct simdev *d, uint32_t host, struct pcb_err *err)
+{
+	uint32_t n = sim_cfg_hosts(&d->cfg);
+
+	return pcb_error(err, PCB_E_RANGE, "sim:%s has no host h%u (h0-h%u: "
+			 "%s)", d->name, host, n - 1,
+			 sim_kind_name(d->cfg.kind));
+}
+
+int simdev_host_counters_of(struct simdev *d, uint32_t host,
+			    struct sim_port_counters *out,
+			    struct pcb_err *err)
+{
+	struct sim_port_counters c;
+
+	memset(out, 0, sizeof(*out));
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (host < d->nhost)
+		*out = d->hc_host[host];
+	if (d->sim && !sim_host_port_counters(d->sim, host, &c))
+		hc_add(out, &c);
+	return 0;
+}
+
+/* Each host's algorithm counters since the last take into its own
+ * copy of the slot's register counters, by apply_one's rules
+ * (firmware.c): a sum adds and wraps past its max, a gauge keeps its
+ * extreme; 0 is "not touched", as sim_take_counters reads it.  Before
+ * sim_take_counters zeroes them.
+ */
+static void host_pcc_fold(struct simdev *d, const struct algo_desc *desc)
+{
+	uint32_t h, n = sim_hosts(d->sim), (*p)[ALGO_MAX_COUNTERS];
+	unsigned slot = (unsigned)d->slot;
+	size_t c, nc = desc->ncounters < ALGO_MAX_COUNTERS ?
+		       desc->ncounters : ALGO_MAX_COUNTERS;
+
+	if (!simfw_counters_enabled(d->fw, slot) || host_room(d, n))
+		return;
+	if (!d->pcc_host[slot]) {
+		d->pcc_host[slot] = calloc(d->nhost ? d->nhost : 1,
+					   sizeof(*d->pcc_host[slot]));
+		if (!d->pcc_host[slot])
+			return;
+	}
+	p = d->pcc_host[slot];
+	for (h = 0; h < n; h++) {
+		const uint32_t *v = sim_host_algo_counters(d->sim, h);
+
+		for (c = 0; v && c < nc; c++) {
+			uint64_t max = desc->counters[c].max;
+			uint32_t cur = p[h][c];
+
+			if (!v[c])
+				continue;
+			if (desc->counters[c].kind == ALGO_CK_SUM)
+				p[h][c] = (uint32_t)(((uint64_t)cur + v[c]) %
+						     (max + 1));
+			else if ((desc->counters[c].kind == ALGO_CK_MAX &&
+				  v[c] > cur) ||
+				 (desc->counters[c].kind == ALGO_CK_MIN &&
+				  (!cur || v[c] < cur)))
+				p[h][c] = (uint32_t)(v[c] % (max + 1));
+		}
+	}
+}
+
+int simdev_host_pcc_counters(struct simdev *d, uint32_t host, unsigned slot,
+			     uint32_t *vals, size_t n, struct pcb_err *err)
+{
+	size_t i;
+
+	memset(vals, 0, n * sizeof(*vals));
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (slot >= SIMFW_SLOTS)
+		return pcb_error(err, PCB_E_RANGE, "sim: no slot %u (0-%d)",
+				 slot, SIMFW_SLOTS - 1);
+	for (i = 0; i < n && i < ALGO_MAX_COUNTERS; i++)
+		vals[i] = host < d->nhost && d->pcc_host[slot] ?
+			  d->pcc_host[slot][host][i] : 0;
+	return 0;
+}
+
+void simdev_host_pcc_clear(struct simdev *d, uint32_t host, unsigned slot)
+{
+	if (slot < SIMFW_SLOTS && host < d->nhost && d->pcc_host[slot])
+		memset(d->pcc_host[slot][host], 0,
+		       sizeof(d->pcc_host[slot][host]));
+}
+
+size_t simdev_host_rto_values(struct simdev *d, uint32_t host,
+			      int64_t *vals, size_t max)
+{
+	const int64_t *v;
+	const uint32_t *h;
+	size_t i, n, k = 0;
+
+	if (!d->sim)
+		return 0;
+	n = sim_rto_values(d->sim, &v);
+	sim_rto_hosts(d->sim, &h);
+	for (i = 0; i < n; i++) {
+		if (h[i] != host)
+			continue;
+		if (k < max)
+			vals[k] = v[i];
+		k++;
+	}
+	return k;
+}
+
+const char *simdev_host_role(struct simdev *d, uint32_t host)
+{
+	return sim_cfg_role(&d->cfg, host);
+}
+
+int simdev_roles(struct simdev *d, char *buf, size_t len,
+		 struct pcb_err *err)
+{
+	if (sim_cfg_roles(&d->cfg, buf, len) + 1 >= len)
+		return pcb_error(err, PCB_E_RANGE, "sim: the hosts' roles are "
+				 "longer than %zu bytes", len);
+	return 0;
+}
+
 /* Add the fabric's host counters to the file's; the fabric is about to
  * go.  Best effort: a fabric that cannot be kept is lost, as the traffic
  * of a NIC that lost power.
@@ -349,6 +534,7 @@ static void hc_fold(struct simdev *d)
 
 	if (!d->sim)
 		return;
+	host_fold(d);
 	sim_port_counters(d->sim, &c);
 	memcpy(w, &c, sizeof(w));
 	for (i = 0; i < HC_N && !w[i]; i++)
@@ -404,6 +590,8 @@ int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err)
 
 void simdev_close(struct simdev *d)
 {
+	unsigned k;
+
 	if (!d)
 		return;
 	diag_sync(d, true);
@@ -413,6 +601,9 @@ void simdev_close(struct simdev *d)
 	sim_retx_close(d->retx_file);
 	diag_dev_close(d->diag);
 	sim_diag_close(d->diag_file);
+	free(d->hc_host);
+	for (k = 0; k < SIMFW_SLOTS; k++)
+		free(d->pcc_host[k]);
 	free(d->name);
 	free(d);
 }
@@ -429,13 +620,13 @@ void simdev_reset(struct simdev *d)
 	d->diag_due = DIAG_DUE_UNKNOWN;
 }
 
-/* The sim's port counters as the diag sampler's sources. */
-void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+/* Port counters as the diag sampler's sources. */
+static void diag_sources_of(const struct sim_port_counters *cp,
+			    uint64_t v[DS_COUNT])
 {
-	struct sim_port_counters c;
+	const struct sim_port_counters c = *cp;
 	int p;
 
-	sim_port_counters(s, &c);
 	v[DS_RX_BYTES] = c.rx_bytes;
 	v[DS_RX_PKTS] = c.rx_pkts;
 	v[DS_TX_BYTES] = c.tx_bytes;
@@ -454,6 +645,24 @@ void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
 	v[DS_DESCHED] = c.qp_desched;
 	v[DS_RX_CQE] = c.rx_cqe;
 	v[DS_TX_CQE] = c.tx_cqe;
+}
+
+/* The sim's port counters as the diag sampler's sources. */
+void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+{
+	struct sim_port_counters c;
+
+	sim_port_counters(s, &c);
+	diag_sources_of(&c, v);
+}
+
+void simdev_host_diag_sources(const struct sim *s, uint32_t host,
+			      uint64_t v[DS_COUNT])
+{
+	struct sim_port_counters c;
+
+	sim_host_port_counters(s, host, &c);	/* all 0 for no such host */
+	diag_sources_of(&c, v);
 }
 
 /* Feed the diag sampler when a sample is due, every 100 us of simulated
@@ -664,6 +873,7 @@ static void simdev_sync(struct simdev *d)
 	if (d->slot < 0 || !d->ops)
 		return;
 	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
+	host_pcc_fold(d, desc);
 	sim_take_counters(d->sim, delta, touched, desc->ncounters);
 	for (i = 0; i < desc->ncounters && i < ALGO_MAX_COUNTERS; i++) {
 		kinds[i] = desc->counters[i].kind;
