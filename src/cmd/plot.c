@@ -238,6 +238,7 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 		"avg_rtt", "cnp_handled", "cnp_sent", "ecn_marked", "rx_gbps",
 		"pauses", "drops", NULL };
 	char dym[160];
+	bool named;
 	size_t k;
 	int i, rc = 0;
 
@@ -268,7 +269,8 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 	}
 	if (rc < 0)
 		return rc;
-	for (i = 0; !o->n && o->devices && dev_defaults[i]; i++) {
+	named = o->n > 0;
+	for (i = 0; !named && o->devices && dev_defaults[i]; i++) {
 		bool some = false;	/* in any device, not 0 throughout */
 
 		for (k = 0; k < o->nser; k++) {

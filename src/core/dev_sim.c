@@ -37,6 +37,9 @@ struct sim_device {
 	struct fabric_ref *fab;		/* ... shared by sim:NAME's devices */
 	struct sim_device *next_user;
 	struct dev_ctrs ctrs;
+	char hostno[16];		/* `dev show`'s "host" */
+	int64_t *rto;			/* a host's timeouts, read to bin them */
+	size_t nrto;
 };
 
 static struct sim_device *sim_of(struct device *d)
@@ -137,6 +140,7 @@ static int fabric(struct device *d, struct sim **out, struct pcb_err *err)
 static void sim_close(struct device *d)
 {
 	fabric_put(sim_of(d));
+	free(sim_of(d)->rto);
 	free(d->priv);
 }
 
@@ -166,11 +170,14 @@ static int simd_run(struct device *d, int64_t until, bool window,
 
 /* ---- counters ------------------------------------------------------- */
 
-/* The host NICs' counters: host N's for sim:NAME/hN, else the sums. */
+/* The host NICs' counters: host N's own for sim:NAME/hN, else the sums. */
 static int host_counters(struct sim_device *m, struct sim_port_counters *p,
 			 struct pcb_err *err)
 {
-	return simdev_host_counters(m->sd, p, err);
+	int h = m->base->hostno;
+
+	return h >= 0 ? simdev_host_counters_of(m->sd, (uint32_t)h, p, err) :
+			simdev_host_counters(m->sd, p, err);
 }
 
 /* The kernel's and ethtool's names for what the fabric's host NICs count
@@ -271,10 +278,18 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 		rc = simdev_nics(sd, &nics, err);
 	if (rc)
 		return rc;
-	m->ctrs.nics = nics;
-	snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over the "
-		 "fabric's %u host NICs, none a port's own ('sim show' for "
-		 "the fabric)", d->devid, nics);
+	m->ctrs.nics = d->hostno >= 0 ? 1 : nics;
+	if (d->hostno >= 0) {
+		const char *role = simdev_host_role(sd, (uint32_t)d->hostno);
+
+		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: host h%d's "
+			 "NIC%s%s%s, its own counters", d->devid, d->hostno,
+			 role ? " (" : "", role ? role : "", role ? ")" : "");
+	} else {
+		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over "
+			 "the fabric's %u host NICs, none a port's own ('sim "
+			 "show' for the fabric)", d->devid, nics);
+	}
 	if (!m->ctrs.n) {
 		m->ctrs.n = NCTRS;
 		m->ctrs.name = ctr_name;
@@ -301,6 +316,40 @@ static int sim_retx(struct device *d, struct retx_dev **out,
 	return rc;
 }
 
+/* Host N's retransmission timeouts in the current fabric, binned as the
+ * histogram's configuration bins them (the growth between two reads is
+ * the interval's, as the histogram's own).
+ */
+static void host_bins(struct sim_device *m, const struct retx_cfg *cfg,
+		      uint64_t *bins)
+{
+	uint32_t h = (uint32_t)m->base->hostno, i;
+	uint64_t u = tel_retx_unit_ps(cfg->unit), lo, hi;
+	size_t n = simdev_host_rto_values(m->sd, h, NULL, 0), k;
+
+	for (i = 0; i < RETX_MAX_BINS; i++)
+		bins[i] = 0;
+	if (n > m->nrto) {
+		int64_t *v = realloc(m->rto, n * sizeof(*v));
+
+		if (!v)
+			return;
+		m->rto = v;
+		m->nrto = n;
+	}
+	n = simdev_host_rto_values(m->sd, h, m->rto, m->nrto);
+	for (k = 0; k < n && k < m->nrto; k++)
+		for (i = 0; i < cfg->num_bins && i < RETX_MAX_BINS; i++) {
+			tel_retx_bin_range(cfg, i, &lo, &hi);
+			if ((uint64_t)m->rto[k] >= lo * u &&
+			    (hi == UINT64_MAX || (uint64_t)m->rto[k] <
+			     (hi + 1) * u)) {
+				bins[i]++;
+				break;
+			}
+		}
+}
+
 static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 			  bool *running, uint64_t *bins)
 {
@@ -314,6 +363,8 @@ static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 		return false;
 	retx_dev_peek(sd->retx, cfg, running, bins);
 	*gen = sd->rto_seen;
+	if (d->hostno >= 0)	/* a host's: its own timeouts in those bins */
+		host_bins(sim_of(d), cfg, bins);
 	return true;
 }
 
@@ -334,8 +385,34 @@ static int sim_diag_sources(struct device *d, uint64_t v[DS_COUNT],
 	struct sim *sim;
 	int rc = fabric(d, &sim, err);
 
-	if (!rc)
+	if (!rc && d->hostno >= 0)	/* that NIC's own */
+		simdev_host_diag_sources(sim, (uint32_t)d->hostno, v);
+	else if (!rc)
 		simdev_diag_sources(sim, v);
+	return rc;
+}
+
+/* A host's PPCC counters: that NIC's view of the register's (its own
+ * RTT samples and rate events); a clearing read clears that view only.
+ */
+static int sim_pcc_counters(struct device *d, unsigned slot, bool clear,
+			    uint32_t *vals, size_t max, size_t *n,
+			    struct pcb_err *err)
+{
+	size_t k = max < ALGO_MAX_COUNTERS ? max : ALGO_MAX_COUNTERS;
+	struct simdev *sd;
+	int rc;
+
+	if (d->hostno < 0)
+		return ppcc_counters(&d->ppcc, slot, clear, vals, max, n, err);
+	rc = workload(d, &sd, err);
+	if (!rc)
+		rc = simdev_host_pcc_counters(sd, (uint32_t)d->hostno, slot,
+					      vals, k, err);
+	if (!rc && clear)
+		simdev_host_pcc_clear(sd, (uint32_t)d->hostno, slot);
+	if (!rc)
+		*n = k;
 	return rc;
 }
 
@@ -500,6 +577,12 @@ static void sim_meta(struct device *d, FILE *fp)
 	out_json_string(fp, cfg);
 	fputs(",\"algorithm\":", fp);
 	out_json_string(fp, sd->algo_label);
+	if (d->hostno >= 0) {	/* whose NIC, and its part */
+		const char *role = simdev_host_role(sd, (uint32_t)d->hostno);
+
+		fprintf(fp, ",\"host\":%d,\"role\":", d->hostno);
+		out_json_string(fp, role ? role : "");
+	}
 }
 
 static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
@@ -515,7 +598,21 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 	kv[2][1] = "sim";
 	kv[3][0] = "pcc";
 	kv[3][1] = "PPCC register (the sim firmware's)";
-	return 4;
+	if (d->hostno < 0 || max < 7)
+		return 4;
+	/* a host: which, its part, and whose register it shares */
+	snprintf(sim_of(d)->hostno, sizeof(sim_of(d)->hostno), "h%d",
+		 d->hostno);
+	kv[4][0] = "host";
+	kv[4][1] = sim_of(d)->hostno;
+	kv[5][0] = "role";
+	kv[5][1] = sim_of(d)->sd ? simdev_host_role(sim_of(d)->sd,
+						   (uint32_t)d->hostno) : NULL;
+	if (!kv[5][1])
+		kv[5][1] = "?";
+	kv[6][0] = "register";
+	kv[6][1] = d->regid;
+	return 7;
 }
 
 /* The fabric's simulated time: sim:NAME's and its hosts'. */
@@ -565,6 +662,7 @@ const struct dev_ops dev_sim_ops = {
 	.info = sim_info,
 	.clock = sim_clock,
 	.opened = sim_opened,
+	.pcc_counters = sim_pcc_counters,
 };
 
 int dev_sim_new(struct device *d)

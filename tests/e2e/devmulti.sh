@@ -58,6 +58,22 @@ check "h0 columns" 25 "$(printf '%s\n' "$hdr" | tr ',' '\n' | grep -c '^h0\.')"
 check "h16 columns" 25 "$(printf '%s\n' "$hdr" | tr ',' '\n' | grep -c '^h16\.')"
 case "$hdr" in "t (s),h0.avg_rtt (ns),"*",h16.avg_rtt (ns),"*",wall (ns)") ;;
 	*) echo "devmulti: header: $hdr"; fail=1 ;; esac
+# each side counts its own (incast senders 16: receiver h16, senders
+# h0-h15): the receiver's NIC the ECN marks and CNPs sent, a sender's the
+# RTT samples and CNPs handled; the other side none of those
+colsum() {	# colsum COLUMN: the sum of its values over the rows (n/a: none)
+	tr -d '\r' <"$series/two.csv" | awk -F, -v c="$1" '
+		NR == 1 { for (i = 1; i <= NF; i++) { n = $i; sub(/ .*/, "", n)
+			if (n == c) k = i } next }
+		k && $k != "" { s += $k; v++ }
+		END { if (!k) print "none"; else if (!v) print "n/a"; else print (s > 0 ? "+" : "0") }'
+}
+check "receiver: ECN marks" "+ + 0 0" \
+	"$(colsum h16.ecn_marked) $(colsum h16.cnp_sent) $(colsum h16.cnp_handled) $(colsum h0.ecn_marked)"
+check "sender: CNPs handled, RTT" "+ 0 + n/a" \
+	"$(colsum h0.cnp_handled) $(colsum h0.cnp_sent) $(colsum h0.avg_rtt) $(colsum h16.avg_rtt)"
+case "$("$BIN" -d sim:m/h16 dev show)" in *"role       receiver"*) ;;
+	*) echo "devmulti: dev show: no role"; fail=1 ;; esac
 # one clock: the same rows' t as a single host's record of the same run
 "$BIN" -d sim:m -c 'record for 2ms every 200us into one devices sim:m/h0' \
 	>/dev/null 2>&1 || fail=1
@@ -85,13 +101,22 @@ snames[2] = 'h16'" "$(grep '^snames\[' "$gp")"
 check "plot: a panel per column" "names[1] = 'avg_rtt'
 names[2] = 'cnp_handled'" "$(grep '^names\[' "$gp")"
 grep -q '<svg' "$tmp/two.svg" || { echo "devmulti: no svg"; fail=1; }
+# no columns named: each main column with data in any device, a panel
+# each (avg_rtt from the sender, ecn_marked from the receiver, ...)
+"$BIN" plot two to "$tmp/all.svg" >/dev/null 2>&1 || fail=1
+check "plot: default panels" "names[1] = 'avg_rtt'
+names[2] = 'cnp_handled'
+names[3] = 'cnp_sent'
+names[4] = 'ecn_marked'
+names[5] = 'rx_gbps'
+names[6] = 'pauses'" "$(grep '^names\[' "$gp")"
 # a column named whole (h0.avg_rtt) is one panel of it, as before
 "$BIN" plot two h0.avg_rtt to "$tmp/one.svg" >/dev/null 2>&1 || fail=1
 check "plot: a whole name" "names[1] = 'h0.avg_rtt'" \
 	"$(grep -h '^names\[' "$series/two.plot.gp")"
 
 # -- corr across devices -------------------------------------------------------
-out=$("$BIN" corr two h0.avg_rtt h16.cnp_handled 2>&1) || fail=1
-case "$out" in "h0.avg_rtt ~ h16.cnp_handled over 10 points: pearson "*) ;;
+out=$("$BIN" corr two h0.avg_rtt h16.ecn_marked 2>&1) || fail=1
+case "$out" in "h0.avg_rtt ~ h16.ecn_marked over 10 points: pearson "*) ;;
 	*) echo "devmulti: corr: $out"; fail=1 ;; esac
 exit $fail
