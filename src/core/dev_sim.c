@@ -18,10 +18,10 @@
 #include "units.h"
 #include "tel/retx.h"
 
-/* One fabric per sim:NAME in this process, whichever of its devices
- * (sim:NAME, sim:NAME/hN) opened it: running the clock through one runs
- * them all.  It works on the firmware state of one of its users'
- * transports (the same file for all).
+/* One fabric per sim:NAME (and state file) in this process, whichever of
+ * its devices (sim:NAME, sim:NAME/hN) opened it: running the clock
+ * through one runs them all.  It works on the firmware state of one of
+ * its users' transports (the same file for all).
  */
 struct fabric_ref {
 	char name[80];			/* sim:NAME's NAME */
@@ -54,7 +54,12 @@ static int fabric_get(struct sim_device *m, struct pcb_err *err)
 	struct fabric_ref *f;
 	int rc;
 
-	for (f = fabrics; f && strcmp(f->name, name); f = f->next)
+	/* of this state file: a sweep's worker process (a fork) opens its
+	 * copy of the device under another state directory */
+	for (f = fabrics; f && (strcmp(f->name, name) ||
+				strcmp(simfw_path(f->sd->fw),
+				       simfw_path(simfw_of(m->base->dev))));
+	     f = f->next)
 		;
 	if (!f) {
 		f = calloc(1, sizeof(*f));

@@ -327,12 +327,12 @@ static double gauge(struct recorder *r, const struct rec_snap *n, int k,
 	if (r->clear || (max ? v > was : !was || v < was))
 		return v * scale;
 	if (!(r->unsure >> REC_C_MIN_RTT & 1))	/* said once, for all */
-		sess_warn(r->s, "record: min_rtt, max_rtt, min_rate, max_rate "
-			  "have a value only in the intervals that set a new "
-			  "extreme (first missing at t %.6f s): the device "
-			  "keeps them since its last clear; 'clear on' reads "
-			  "and clears them every interval",
-			  dev_now(r->d) / 1e12);
+		sess_warn(r->s, "record: %s%smin_rtt, max_rtt, min_rate, "
+			  "max_rate have a value only in the intervals that set "
+			  "a new extreme (first missing at t %.6f s): the "
+			  "device keeps them since its last clear; 'clear on' "
+			  "reads and clears them every interval", r->prefix,
+			  *r->prefix ? "." : "", dev_now(r->d) / 1e12);
 	r->unsure |= 1u << REC_C_MIN_RTT;
 	return NAN;
 }
@@ -350,9 +350,10 @@ static double growth(struct recorder *r, const struct rec_snap *n, int k,
 			  r->kmax[k], r->clear, lo, hi, &g) >= 0)
 		return (double)g;
 	if (!(r->unsure >> col & 1))
-		sess_warn(r->s, "record: %s missing from t %.6f s: %s (wraps "
-			  "past %u) may have wrapped more than once in that "
-			  "%.6f s interval; a shorter 'every' keeps it sure",
+		sess_warn(r->s, "record: %s%s%s missing from t %.6f s: %s "
+			  "(wraps past %u) may have wrapped more than once in "
+			  "that %.6f s interval; a shorter 'every' keeps it "
+			  "sure", r->prefix, *r->prefix ? "." : "",
 			  rec_fixed_cols[col].name, dev_now(r->d) / 1e12,
 			  knames[k], r->kmax[k], dt);
 	r->unsure |= 1u << col;
