@@ -343,7 +343,8 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 	/* the error was printed with its FILE:LINE already; what the script
 	 * changed before it stopped is said once, at the top */
 	if (worst && !s->depth && s->nwrites > w0 && !s->dry_run)
-		fprintf(s->opt.errfp, "note: %s stopped after %lu write%s to %s; "
+		fprintf(s->opt.errfp,
+			"note: %s stopped after %lu write%s to %s; "
 			"'journal show' lists them, 'journal undo' takes back "
 			"the last, 'journal restore' all\n", name,
 			s->nwrites - w0, s->nwrites - w0 == 1 ? "" : "s",

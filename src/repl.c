@@ -227,7 +227,8 @@ int cli_repl(struct session *s)
 			}
 		}
 		if (s->opt.stop)
-			*s->opt.stop = 0;	/* Ctrl-C ends a command, not the REPL */
+			/* Ctrl-C ends a command, not the REPL */
+			*s->opt.stop = 0;
 		cli_run_line(s, line, NULL);
 		if (s->opt.stop)
 			*s->opt.stop = 0;

@@ -549,7 +549,7 @@ static void test_writes_keep(void **state)
 	sess_init(&s, "sim:keep");
 	assert_int_equal(sess_device(&s), 0);
 	assert_int_equal(run(&s, "algo debug on"), 0);
-	s.cur->ppcc.keep_trace = 1;		/* another tool's trace on slot 1 */
+	s.cur->ppcc.keep_trace = 1;	/* another tool's trace on slot 1 */
 	assert_int_equal(ppcc_enable(&s.cur->ppcc, 1, true, &s.err), 0);
 	s.dry_run = true;
 	assert_int_equal(run_out(&s, "param set slot 1 ALPHA 0.3", out,

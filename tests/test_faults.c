@@ -121,10 +121,12 @@ static void open_scripted(struct session *s, const char *name, int kind)
 	s->yes = true;
 	assert_int_equal(reg_dev_open(&s->cur->dev, &scr_ops[kind], name, name,
 				      &s->err), 0);
-	assert_int_equal(ppcc_init(&s->cur->ppcc, s->cur->dev, layout, &s->err), 0);
+	assert_int_equal(ppcc_init(&s->cur->ppcc, s->cur->dev, layout, &s->err),
+			 0);
 	s->cur->have_ppcc = true;
 	snprintf(s->cur->devid, sizeof(s->cur->devid), "%s", name);
-	assert_int_equal(journal_open(&s->cur->journal, s->cur->devid, &s->err), 0);
+	assert_int_equal(journal_open(&s->cur->journal, s->cur->devid, &s->err),
+			 0);
 }
 
 /* A param's raw value as the firmware holds it, read past the script. */

@@ -230,7 +230,8 @@ static int cmd_algo_disable(struct session *s, int argc, char **argv)
  */
 static int debug_state_path(struct session *s, char *buf, size_t len)
 {
-	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->cur->devid, "",
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->cur->devid,
+			     "",
 			     &s->err);
 }
 

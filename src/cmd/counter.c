@@ -102,8 +102,9 @@ static void show_rtt(struct session *s, const struct slot_view *v,
 		     const struct rtt_idx *x, const uint32_t *vals,
 		     unsigned slot)
 {
-	const uint32_t *prev = s->cur->ctr_prev && s->cur->ctr_prev_slot == slot ?
-			       s->cur->ctr_prev : NULL;
+	const struct device *d = s->cur;
+	const uint32_t *prev = d->ctr_prev && d->ctr_prev_slot == slot ?
+			       d->ctr_prev : NULL;
 	const char *sum = v->counters[x->sum].info.name;
 	uint64_t n = 0, pn = 0;
 	double a = NAN, pa = NAN;
@@ -172,7 +173,8 @@ static void keep_read(struct session *s, unsigned slot, const uint32_t *vals,
 				     sizeof(*s->cur->ctr_prev));
 	if (!s->cur->ctr_prev)
 		return;		/* no average since the last look */
-	memset(s->cur->ctr_prev, 0, ALGO_MAX_COUNTERS * sizeof(*s->cur->ctr_prev));
+	memset(s->cur->ctr_prev, 0,
+	       ALGO_MAX_COUNTERS * sizeof(*s->cur->ctr_prev));
 	if (!clear)
 		memcpy(s->cur->ctr_prev, vals, n * sizeof(*vals));
 	s->cur->ctr_prev_slot = slot;
@@ -204,11 +206,13 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	if (s->dry_run && clear) {
 		uint8_t buf[PPCC_SIZE];
 
-		sess_dry_line(s, ppcc_counters_req(&s->cur->ppcc, slot, true, buf),
+		sess_dry_line(s, ppcc_counters_req(&s->cur->ppcc, slot, true,
+						   buf),
 			      buf);
 		return 0;
 	}
-	rc = ppcc_counters(&s->cur->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS, &n,
+	rc = ppcc_counters(&s->cur->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS,
+			   &n,
 			   &s->err);
 	if (rc == -PCB_E_DEVICE)
 		/* firmware refuses when counter_en is off */
@@ -335,7 +339,8 @@ static int show_host(struct session *s, const char *handle)
 		return rc;
 	if (handle)
 		dev_host_ctrs_init(&other, s->cur->host, s->opt.errfp);
-	if (s->cur->host_prev && (s->cur->host_n != c->n || s->cur->host_gen != c->gen)) {
+	if (s->cur->host_prev && (s->cur->host_n != c->n ||
+				  s->cur->host_gen != c->gen)) {
 		free(s->cur->host_prev);	/* other names: start over */
 		s->cur->host_prev = NULL;
 	}

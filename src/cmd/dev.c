@@ -52,7 +52,8 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	struct tbl t;
 	size_t i, n = 0;
 	bool have_sim = false, all = false;
-	bool mst = have_prog(s->opt.mstreg_prog ? s->opt.mstreg_prog : "mstreg");
+	bool mst = have_prog(s->opt.mstreg_prog ? s->opt.mstreg_prog :
+			     "mstreg");
 	DIR *d;
 	int rc;
 
@@ -183,7 +184,8 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	fw = fwctl_node(s->cur->dev) != NULL;
 	have_caps = fwctl_uctx_caps(s->cur->dev, &caps);
 	keep = s->err;
-	if (dev_ctrs(s->cur, &c))	/* a NIC without RDMA device or netdev */
+	/* a NIC without RDMA device or netdev */
+	if (dev_ctrs(s->cur, &c))
 		c = NULL;
 	s->err = keep;
 	out_obj_begin(o, NULL);
@@ -249,7 +251,7 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 
 		if (!was && s->cur != old)	/* added: taken off again */
 			sess_close_device(s, s->cur);
-		else if (!was)		/* an unopened one renamed: back */
+		else if (!was)	/* an unopened one renamed: back */
 			sess_set_device(s, old_name);
 		s->cur = old;
 		s->err = keep;
@@ -356,7 +358,8 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_STATE, "'dev nvconfig': '%s' "
 				 "is simulated: no non-volatile settings (a "
 				 "NIC's come from mstconfig)", s->cur->name);
-	rc = nvc_run(prog, s->cur->devid, s->opt.timeout_ms, s->opt.stop, &q, &s->err);
+	rc = nvc_run(prog, s->cur->devid, s->opt.timeout_ms, s->opt.stop, &q,
+		     &s->err);
 	if (rc)
 		return rc;
 	rc = nvc_running(s, &run);
@@ -459,9 +462,9 @@ const struct cmd_row cmd_dev_verbs[] = {
 		.max_args = 1,
 		.args = "DEVICE",
 		.help = "open a device beside those open and make it the "
-			"current one (sim, sim:NAME, sim:NAME/hN: host N's NIC, "
-			"0000:08:00.0, pci/0000:08:00.0, mlx5_0, mlx5_0/1, a "
-			"netdev)",
+			"current one (sim, sim:NAME, sim:NAME/hN: host N's "
+			"NIC, 0000:08:00.0, pci/0000:08:00.0, mlx5_0, "
+			"mlx5_0/1, a netdev)",
 		.example = "dev open sim:lab",
 		.flags = CMD_DEVICE,
 		.complete = dev_open_complete,

@@ -86,7 +86,8 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 			tbl_null(&t);
 	}
 	out_text(&s->out, "journal %s: %zu write%s since the last restore or "
-		 "clear\n", journal_path(s->cur->journal), journal_count(s->cur->journal),
+		 "clear\n", journal_path(s->cur->journal),
+		 journal_count(s->cur->journal),
 		 journal_count(s->cur->journal) == 1 ? "" : "s");
 	/* an empty journal: no header in text, [] in JSON */
 	if (s->out.json || journal_count(s->cur->journal))

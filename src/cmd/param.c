@@ -74,7 +74,8 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
+				   &n,
 				   &s->err);
 	if (rc)
 		return rc;
@@ -197,7 +198,8 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 		if (!rc)	/* the view of slot may have moved: again */
 			rc = sess_slot_view(s, slot, &v);
 		if (!rc)
-			rc = ppcc_bulk_get(&s->cur->ppcc, other, b, ALGO_MAX_PARAMS,
+			rc = ppcc_bulk_get(&s->cur->ppcc, other, b,
+					   ALGO_MAX_PARAMS,
 					   &nb, &s->err);
 	}
 	if (rc)

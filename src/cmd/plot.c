@@ -277,7 +277,8 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 			int c = series_col(o->sers[k], dev_defaults[i]);
 			double lo, hi;
 
-			if (c > 0 && col_range(o->sers[k], (size_t)c, &lo, &hi) &&
+			if (c > 0 &&
+			    col_range(o->sers[k], (size_t)c, &lo, &hi) &&
 			    (lo != 0 || hi != 0))
 				some = true;
 		}
@@ -759,7 +760,8 @@ static int plot_check(struct session *s, struct plot_req *q)
 			    !col_range(ser, (size_t)c, &lo, &hi))
 				continue;
 			if (lo == 0 && hi == 0) {
-				fprintf(s->opt.errfp, "note: %s is 0 throughout; "
+				fprintf(s->opt.errfp,
+					"note: %s is 0 throughout; "
 					"left out (name it to plot it)\n",
 					ser->cols[c].name);
 				continue;

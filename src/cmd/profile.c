@@ -302,10 +302,11 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 				m = ppcc_enable_req(&s->cur->ppcc, ps->slot,
 						    ps->counters, buf);
 			else
-				m = ppcc_disable_req(&s->cur->ppcc, ps->slot, buf);
+				m = ppcc_disable_req(&s->cur->ppcc, ps->slot,
+						     buf);
 			rc = mstreg_command_line(as, s->cur->name,
-						 s->cur->ppcc.layout, m, buf, &line,
-						 &s->err);
+						 s->cur->ppcc.layout, m, buf,
+						 &line, &s->err);
 			if (!rc)
 				fprintf(s->out.fp, "%s\n", line);
 			free(line);

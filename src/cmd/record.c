@@ -289,7 +289,8 @@ static int rec_devices(struct session *s, const struct rec_req *q,
 		const char *clock;
 
 		if (*n == REC_MAX_DEVS)
-			return pcb_error(&s->err, PCB_E_RANGE, "record: at most "
+			return pcb_error(&s->err, PCB_E_RANGE,
+					 "record: at most "
 					 "%d devices", REC_MAX_DEVS);
 		/* hN alone: host N of the current sim device's fabric */
 		if (w[0] == 'h' && w[1] && strspn(w + 1, "0123456789") ==
@@ -309,7 +310,8 @@ static int rec_devices(struct session *s, const struct rec_req *q,
 		if (!clock0)
 			clock0 = clock;
 		else if (strcmp(clock, clock0))
-			return pcb_error(&s->err, PCB_E_INVAL, "record: %s runs "
+			return pcb_error(&s->err, PCB_E_INVAL,
+					 "record: %s runs "
 					 "on %s's clock, %s on %s's: record "
 					 "devices of one clock together (the "
 					 "hosts of one sim fabric, or NICs of "
@@ -369,7 +371,8 @@ int cmd_record(struct session *s, int argc, char **argv)
 				  q.clear, (int)q.prio);
 	}
 	if (!rc && q.targv && !(dev_traits(devs[0]) & DEV_T_TRAFFIC))
-		rc = dev_traffic_start(devs[0], q.targv, NULL);	/* says why not */
+		/* says why not */
+		rc = dev_traffic_start(devs[0], q.targv, NULL);
 	if (!rc)
 		rc = rec_pick_name(s, &q);
 	if (!rc && !(ser = series_new(q.name)))

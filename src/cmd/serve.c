@@ -525,7 +525,8 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 		v.web.nusers ? ", basic auth" : "");
 	fflush(s->out.fp);
 	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
-	while (!rc && !(s->opt.stop && *s->opt.stop) && (!end || mono_ns() < end)) {
+	while (!rc && !(s->opt.stop && *s->opt.stop) &&
+	       (!end || mono_ns() < end)) {
 		rc = srv_poll(s, d, efd);
 		conn_expire(&v);
 	}

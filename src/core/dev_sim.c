@@ -34,11 +34,11 @@ static struct fabric_ref *fabrics;
 struct sim_device {
 	struct device *base;
 	struct simdev *sd;		/* the workload, opened on first use */
-	struct fabric_ref *fab;		/* ... shared by sim:NAME's devices */
+	struct fabric_ref *fab;		/* ... shared by sim:NAME's */
 	struct sim_device *next_user;
 	struct dev_ctrs ctrs;
 	char hostno[16];		/* `dev show`'s "host" */
-	int64_t *rto;			/* a host's timeouts, read to bin them */
+	int64_t *rto;			/* a host's timeouts, to bin */
 	size_t nrto;
 };
 
@@ -368,7 +368,7 @@ static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 		return false;
 	retx_dev_peek(sd->retx, cfg, running, bins);
 	*gen = sd->rto_seen;
-	if (d->hostno >= 0)	/* a host's: its own timeouts in those bins */
+	if (d->hostno >= 0)	/* a host's: its own timeouts binned */
 		host_bins(sim_of(d), cfg, bins);
 	return true;
 }

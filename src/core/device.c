@@ -429,7 +429,8 @@ int dev_lock(struct device *d)
 		if (d->opt->stop && *d->opt->stop)
 			return pcb_error(d->err, PCB_E_INTR, "interrupted");
 		if (waited > 60)
-			return pcb_error(d->err, PCB_E_BUSY, "device %s is busy: "
+			return pcb_error(d->err, PCB_E_BUSY,
+					 "device %s is busy: "
 					 "pccbench pid %s has held its lock for "
 					 "a minute", d->devid, *pid ? pid : "?");
 		if (waited > 1 && !told) {

@@ -76,7 +76,7 @@ struct slot_view {
  * changed by `set` and the command line while the device is open).
  */
 struct dev_opts {
-	char *backend;		/* --backend sim|mstreg, or NULL: by name */
+	char *backend;		/* --backend sim|mstreg, NULL: by name */
 	int fwctl_scope;	/* --fwctl-scope: the widest fwctl write
 				 * scope allowed (FWCTL_RPC_*; 0 is
 				 * CONFIGURATION, which taints nothing) */
@@ -205,11 +205,13 @@ struct tel_diag;
 struct device {
 	const struct dev_ops *ops;	/* its kind's, once opened, or NULL */
 	void *priv;			/* its kind's state */
-	char *name;			/* as named: sim:x, mlx5_0, 0000:08:00.0 */
-	char devid[80];		/* canonical identity: sim:NAME, PCI address
-				 * (BDF-pN: local_port N > 1), sim:NAME/hN */
-	char regid[80];		/* whose PPCC register, journal and lock it
-				 * has: its own, or sim:NAME for a host */
+	char *name;		/* as named: sim:x, mlx5_0, 0000:08:00.0 */
+	char devid[80];		/* canonical identity: sim:NAME, PCI
+				 * address (BDF-pN: local_port N > 1),
+				 * sim:NAME/hN */
+	char regid[80];		/* whose PPCC register, journal and lock
+				 * it has: its own, or sim:NAME for a
+				 * host */
 	int hostno;		/* sim:NAME/hN: N, else -1 */
 	const struct dev_opts *opt;	/* the session's options */
 	struct pcb_err *err;		/* where it reports */
@@ -220,11 +222,12 @@ struct device {
 	uint32_t info_arr[PPCC_SLOTS];	/* last algo info array (0x10) */
 	bool info_valid;
 	struct journal *journal;
-	int lock_fd;		/* the device lock's file, -1 until needed */
+	int lock_fd;		/* the lock's file, -1 until needed */
 	unsigned lock_depth;	/* dev_lock nesting */
 	struct tel_retx *retx;	/* the adp_retx context, lazily */
 	struct tel_diag *diag;	/* the diag context, lazily */
-	bool diag_kept;		/* its state replayed from an earlier process */
+	bool diag_kept;		/* its state replayed from an earlier
+				 * process */
 	struct hostctr *host;	/* `counter show host`'s source, lazily */
 	uint64_t *host_prev;	/* its last values: deltas since then */
 	char host_key[80];	/* whose: a handle, or "" the device's */

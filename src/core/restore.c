@@ -86,11 +86,13 @@ static int undo_check(struct session *s, const struct jentry *e)
 	}
 	sess_journal_values(s, e, a, b, sizeof(a), &units);
 	if (e->kind == J_PARAM) {
-		rc = ppcc_param_get(&s->cur->ppcc, e->slot, e->index, &cur, &s->err);
+		rc = ppcc_param_get(&s->cur->ppcc, e->slot, e->index, &cur,
+				    &s->err);
 	} else {
 		bool en, cen;
 
-		rc = ppcc_enable_status(&s->cur->ppcc, e->slot, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, e->slot, &en, &cen,
+					&s->err);
 		cur = (uint32_t)en | (uint32_t)(en && cen) << 1;
 	}
 	if (rc)
@@ -153,7 +155,8 @@ static int undo_find(struct session *s, const char *which,
 	*out = NULL;
 	if (!strcmp(which, "last")) {
 		for (i = n; i-- > 0 && !*out;) {
-			const struct jentry *x = journal_entry(s->cur->journal, i);
+			const struct jentry *x = journal_entry(s->cur->journal,
+							       i);
 
 			if (x->outcome > 0 && !x->undo &&
 			    !journal_undone_by(s->cur->journal, x->seq))
@@ -328,8 +331,9 @@ int sess_restore_locked(struct session *s)
 				 "damaged record(s), the first at line %zu: "
 				 "restored the %zu change(s) it could read and "
 				 "kept the journal; check the device, then "
-				 "'journal clear'", journal_path(s->cur->journal),
-				 bad, first, done);
+				 "'journal clear'",
+				 journal_path(s->cur->journal), bad, first,
+				 done);
 	rc = journal_clear(s->cur->journal, &s->err);
 	if (rc)
 		return rc;

@@ -89,7 +89,8 @@ static int cache_path(struct session *s, unsigned slot, uint32_t num,
 	char tail[40];
 
 	snprintf(tail, sizeof(tail), "-s%u-%08x.txt", slot, num);
-	return pcb_user_file(buf, len, PCB_DIR_CACHE, "info", s->cur->name, tail,
+	return pcb_user_file(buf, len, PCB_DIR_CACHE, "info", s->cur->name,
+			     tail,
 			     &e) ? -1 : 0;
 }
 

@@ -41,7 +41,8 @@ int sess_confirm(struct session *s, const char *what)
 	if (!isatty(STDIN_FILENO))
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "writing to %s needs confirmation: %s; give "
-				 "-y to confirm in scripts", s->cur->name, what);
+				 "-y to confirm in scripts", s->cur->name,
+				 what);
 	fprintf(stderr, "%s: %s? [y/N] ", s->cur->name, what);
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin) ||
@@ -140,7 +141,8 @@ static void audit(struct session *s, unsigned slot, const char *what,
 		snprintf(js, sizeof(js), " journal_seq=%u", seq);
 	syslog(LOG_AUTHPRIV | (outcome > 0 ? LOG_NOTICE : LOG_WARNING),
 	       "register write device=%s%s slot=%u %s result=%s uid=%u "
-	       "user=%s host=%s pid=%ld time=%s%s", s->cur->devid, ps, slot, what,
+	       "user=%s host=%s pid=%ld time=%s%s", s->cur->devid, ps, slot,
+	       what,
 	       outcome > 0 ? "ok" : outcome < 0 ? "failed" : "unknown",
 	       (unsigned)w.uid, w.user, w.host, w.pid, when, js);
 }
@@ -228,13 +230,15 @@ static int send_writes(struct session *s, unsigned slot,
 	int rc = 0;
 
 	if (n == 1)
-		return ppcc_param_set(&s->cur->ppcc, slot, w[0].index, w[0].value,
+		return ppcc_param_set(&s->cur->ppcc, slot, w[0].index,
+				      w[0].value,
 				      &s->err);
 	if ((s->cur->dev->ops->caps & REG_CAP_NO_BULK_SET) ||
 	    bulk_writes_auto(v, w, n)) {
 		for (i = 0; i < n && !rc; i++)
 			if (w[i].changed)
-				rc = ppcc_param_set(&s->cur->ppcc, slot, w[i].index,
+				rc = ppcc_param_set(&s->cur->ppcc, slot,
+						    w[i].index,
 						    w[i].value, &s->err);
 		return rc;
 	}
@@ -332,7 +336,8 @@ static int write_params_locked(struct session *s, unsigned slot,
 	if (s->dry_run) {
 		for (i = 0; i < n; i++) {
 			uint8_t buf[PPCC_SIZE];
-			enum reg_method m = ppcc_param_set_req(&s->cur->ppcc, slot,
+			enum reg_method m = ppcc_param_set_req(&s->cur->ppcc,
+							       slot,
 							       w[i].index,
 							       w[i].value, buf);
 
@@ -417,10 +422,10 @@ static int algo_check(struct session *s, unsigned slot, bool enable,
 	if (!ppcc_sl_state(p, &st, enable, en)) {
 		if (!p->sl_said)
 			sess_warn(s, "%s: %s: enable and disable checked by "
-				  "the enable bit", s->cur->name, st.sl_support ?
-				  "its sl_bitmask does not follow the enable "
-				  "bit" : "no per-SL state (sl_bitmask_support "
-				  "0)");
+				  "the enable bit", s->cur->name,
+				  st.sl_support ? "its sl_bitmask does not "
+				  "follow the enable bit" : "no per-SL state "
+				  "(sl_bitmask_support 0)");
 		p->sl_said = true;
 		return 0;
 	}
@@ -468,7 +473,8 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 
 		sess_dry_line(s, enable ? ppcc_enable_req(&s->cur->ppcc, slot,
 							  counters, buf) :
-				  ppcc_disable_req(&s->cur->ppcc, slot, buf), buf);
+				  ppcc_disable_req(&s->cur->ppcc, slot,
+						   buf), buf);
 		return 0;
 	}
 	{

@@ -306,7 +306,8 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		double k;
 
 		if (!gauge) {	/* a total across the device's wraps */
-			snprintf(key, sizeof(key), "%s/%u/%s", s->cur->devid, slot,
+			snprintf(key, sizeof(key), "%s/%u/%s", s->cur->devid,
+				 slot,
 				 c->info.name);
 			h = hist_get(m->st, key);
 			if (!h)
@@ -605,7 +606,8 @@ static int collect_all(struct session *s, struct mx_state *st,
 
 		prom_init(&one);
 		drc = collect_dev(d, st, &one, port, sizeof(port));
-		snprintf(id, sizeof(id), "%s", d->cur->devid[0] ? d->cur->devid :
+		snprintf(id, sizeof(id), "%s",
+			 d->cur->devid[0] ? d->cur->devid :
 			 d->cur->name);
 		if (drc == -PCB_E_NOMEM) {
 			s->err = d->err;

@@ -216,9 +216,10 @@ static int mx_devices(struct session *s, struct mx_state *st,
 		sess_init(d, names[i]);
 		st->ndevs++;
 		d->opt.backend = s->opt.backend ? strdup(s->opt.backend) : NULL;
-		d->opt.mstreg_prog = s->opt.mstreg_prog ? strdup(s->opt.mstreg_prog) :
-				 NULL;
-		d->opt.telemetry = s->opt.telemetry ? strdup(s->opt.telemetry) : NULL;
+		d->opt.mstreg_prog = s->opt.mstreg_prog ?
+				     strdup(s->opt.mstreg_prog) : NULL;
+		d->opt.telemetry = s->opt.telemetry ?
+				   strdup(s->opt.telemetry) : NULL;
 		d->opt.timeout_ms = s->opt.timeout_ms;
 		d->read_only = true;
 		d->opt.errfp = s->opt.errfp;

@@ -61,9 +61,11 @@ int profile_read_slot(struct session *s, unsigned slot, struct pslot *ps)
 	int rc = sess_slot_view(s, slot, &v);
 
 	if (!rc)
-		rc = ppcc_enable_status(&s->cur->ppcc, slot, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, slot, &en, &cen,
+					&s->err);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
+				   &n,
 				   &s->err);
 	if (rc)
 		return rc;

@@ -328,8 +328,8 @@ static double gauge(struct recorder *r, const struct rec_snap *n, int k,
 		return v * scale;
 	if (!(r->unsure >> REC_C_MIN_RTT & 1))	/* said once, for all */
 		sess_warn(r->s, "record: %s%smin_rtt, max_rtt, min_rate, "
-			  "max_rate have a value only in the intervals that set "
-			  "a new extreme (first missing at t %.6f s): the "
+			  "max_rate have a value only in the intervals that "
+			  "set a new extreme (first missing at t %.6f s): the "
 			  "device keeps them since its last clear; 'clear on' "
 			  "reads and clears them every interval", r->prefix,
 			  *r->prefix ? "." : "", dev_now(r->d) / 1e12);
@@ -555,7 +555,8 @@ int rec_open_dev(struct recorder *r, struct session *s, struct device *d,
 	dev_retx_peek(d, &r->retx_gen, &r->retx_cfg, &r->retx, r->prev.bins);
 	r->nbins = r->retx ? r->retx_cfg.num_bins : 0;
 	if (r->slot < 0)
-		sess_warn(s, "record: %s%sno slot has the algorithm and counters "
+		sess_warn(s,
+			  "record: %s%sno slot has the algorithm and counters "
 			  "enabled: RTT and rate columns stay empty ('algo "
 			  "debug on' enables the ZTR-RTT debug counters)",
 			  *r->prefix ? d->name : "", *r->prefix ? ": " : "");

@@ -590,7 +590,8 @@ static int fit_device(struct session *s, struct plan *pl,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
-			rc = dev_workload(s->cur, line, sizeof(line), &o->seed0);
+			rc = dev_workload(s->cur, line, sizeof(line),
+					  &o->seed0);
 			if (!rc)
 				rc = save_word(s, pl, "scenario");
 			for (w = strtok_r(line, " ", &save); w && !rc;

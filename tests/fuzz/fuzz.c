@@ -848,7 +848,8 @@ int fz_nic_session(struct session *s, const char *devname, enum fz_nic kind,
 		rc = adb_reg_load(db, "PPCC", &layout, &s->err);
 	adb_db_free(db);
 	if (!rc)
-		rc = reg_dev_open(&s->cur->dev, &nic_ops[kind], devname, devname,
+		rc = reg_dev_open(&s->cur->dev, &nic_ops[kind], devname,
+				  devname,
 				  &s->err);
 	if (rc) {
 		adb_reg_free(layout);
