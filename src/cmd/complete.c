@@ -48,6 +48,13 @@ void cand_rows(struct cands *c, const struct cmd_row *rows)
 		cand_add(c, rows->name);
 }
 
+void cand_kw_names(struct cands *c, const struct cmd_kw *t)
+{
+	for (; t && t->name; t++)
+		if (!(t->flags & KW_HIDDEN))
+			cand_add(c, t->name);
+}
+
 void cands_clear(struct cands *c)
 {
 	size_t i;
@@ -292,8 +299,7 @@ bool cand_keywords(struct session *s, const struct cmd_kw *t, int first,
 		k = NULL;
 	}
 	if (!k) {
-		for (; t->name; t++)
-			cand_add(c, t->name);
+		cand_kw_names(c, t);
 		return true;
 	}
 	if (k->flags & KW_FILE)

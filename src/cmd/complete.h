@@ -29,6 +29,8 @@ void cand_add(struct cands *c, const char *word);
 /* "a, b, c" (commas and/or spaces) */
 void cand_list(struct cands *c, const char *list);
 void cand_rows(struct cands *c, const struct cmd_row *rows);
+/* a keyword table's names (not the hidden ones) */
+void cand_kw_names(struct cands *c, const struct cmd_kw *t);
 void cands_clear(struct cands *c);
 void cands_free(struct cands *c);
 

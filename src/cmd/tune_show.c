@@ -383,6 +383,15 @@ static bool tune_name_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* tune verify NAME KEY VALUE ... */
+static bool tune_verify_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	if (argc == 0)
+		return tune_name_complete(s, argv, argc, c);
+	return cand_keywords(s, tune_verify_keys, 1, argv, argc, c);
+}
+
 /* tune run's words: the params, the objective's sense and the keywords. */
 static bool tune_run_complete(struct session *s, char **argv, int argc,
 			      struct cands *c)
@@ -390,9 +399,7 @@ static bool tune_run_complete(struct session *s, char **argv, int argc,
 	(void)argv;
 	(void)argc;
 	cand_params(s, c);
-	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
-		  "scenario, worst, mean, for, warmup, every, seeds, repeat, "
-		  "jobs, into");
+	cand_kw_names(c, tune_run_keys);
 	return true;
 }
 
@@ -480,8 +487,8 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.fn = cmd_tune_verify,
 		.min_args = 3,
 		.max_args = -1,
-		.args = "NAME while 'CMD ARGS' [for D] [every I] [warmup D] "
-			"[rounds N] [measure COL]",
+		.args = "NAME",
+		.keys = tune_verify_keys,
 		.help = "on a real NIC: the default (A) and the tuned point (B) "
 			"alternately, A B A B, N rounds (default 3) with the "
 			"traffic command; B - A with its 95 % CI (COL default "
@@ -490,7 +497,7 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.example = "tune verify tune1 while 'ib_write_bw -d mlx5_0' for "
 			"10s rounds 5",
 		.flags = CMD_WRITES | CMD_DEVICE,
-		.complete = tune_name_complete,
+		.complete = tune_verify_complete,
 	},
 	{
 		.name = "profile",

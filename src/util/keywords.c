@@ -23,8 +23,9 @@ const char *cmd_kw_names(const struct cmd_kw *t, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (; t && t->name && at < len; t++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       at ? ", " : "", t->name);
+		if (!(t->flags & KW_HIDDEN))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", t->name);
 	return buf;
 }
 
@@ -39,6 +40,8 @@ const char *cmd_kw_synopsis(const struct cmd_kw *t, char *buf, size_t len)
 		const char *a = t->arg;
 		size_t i;
 
+		if (t->flags & KW_HIDDEN)
+			continue;
 		if (!a && t->vals) {	/* "on, off" -> "on|off" */
 			snprintf(vals, sizeof(vals), "%s", t->vals);
 			for (i = 0; vals[i]; i++)

@@ -32,6 +32,8 @@ struct cands;
 #define KW_SCEN		0x8	/* a scenario: KIND and its KEY VALUE
 				 * pairs, up to the next keyword */
 #define KW_UNSAVED	0x10	/* sweep: not part of the saved definition */
+#define KW_HIDDEN	0x20	/* accepted (a spelling), never offered:
+				 * not in names, synopsis or completion */
 
 enum kw_dest { KW_D_NONE, KW_D_FLAG, KW_D_STR };
 
