@@ -751,21 +751,39 @@ static int cmd_sweep_merge(struct session *s, int argc, char **argv)
 }
 
 
+/* to FILE.png|FILE.svg (req: a const char *) */
+static int sp_to(struct session *s, void *req, const struct cmd_kw *k,
+		 const char *val)
+{
+	size_t l = strlen(val);
+
+	(void)k;
+	if (l < 5 || (strcmp(val + l - 4, ".png") &&
+		      strcmp(val + l - 4, ".svg")))
+		return pcb_error(&s->err, PCB_E_INVAL, "sweep plot: '%s' is "
+				 "neither .png nor .svg", val);
+	*(const char **)req = val;
+	return 0;
+}
+
+static const struct cmd_kw sweep_plot_keys[] = {
+	{ .name = "to", .arg = "FILE.png|FILE.svg", .flags = KW_FILE,
+	  .set = sp_to },
+	{ 0 }
+};
+
 static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 {
-	if (argc == 2 || (argc == 3 && strcmp(argv[1], "to")))
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot NAME "
-				 "[to FILE.png|FILE.svg]");
-	if (argc == 3) {
-		size_t l = strlen(argv[2]);
+	const char *to = NULL;
+	char syn[60];
+	int at, rc = cmd_kw_parse(s, sweep_plot_keys, &to, argc - 1, argv + 1,
+				  &at);
 
-		if (l < 5 || (strcmp(argv[2] + l - 4, ".png") &&
-			      strcmp(argv[2] + l - 4, ".svg")))
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep plot: "
-					 "'%s' is neither .png nor .svg",
-					 argv[2]);
-	}
-	return sweep_plot(s, argv[0], argc == 3 ? argv[2] : NULL);
+	if (!rc && at + 1 != argc)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot NAME %s",
+			       cmd_kw_synopsis(sweep_plot_keys, syn,
+					       sizeof(syn)));
+	return rc ? rc : sweep_plot(s, argv[0], to);
 }
 
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
@@ -879,10 +897,8 @@ static bool sweep_show_complete(struct session *s, char **argv, int argc,
 static bool sweep_plot_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
 {
-	if (argc == 1)
-		cand_add(c, "to");
-	if (argc == 2)
-		return false;	/* a file */
+	if (argc >= 1)
+		return cand_keywords(s, sweep_plot_keys, 1, argv, argc, c);
 	return sweep_name_complete(s, argv, argc, c);
 }
 
@@ -963,7 +979,8 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.fn = cmd_sweep_plot,
 		.min_args = 1,
 		.max_args = 3,
-		.args = "NAME [to FILE.png|FILE.svg]",
+		.args = "NAME",
+		.keys = sweep_plot_keys,
 		.help = "each measure against the param (with 95 % intervals), or a "
 			"heatmap for two params",
 		.example = "sweep plot sweep1 to /tmp/sweep1.png",
