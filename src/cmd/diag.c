@@ -374,7 +374,7 @@ static const struct cmd_kw diag_config_keys[] = {
 	{ .name = "sync", .vals = "on, off", .set = dc_sync },
 	{ .name = "clear", .vals = "on, off", .set = dc_clear },
 	{ .name = "timestamp", .vals = "frc, rtc", .set = dc_timestamp },
-	{ .name = "force" },	/* read before the others: the context's */
+	{ .name = "force", .id = 1 },	/* read first: the context's */
 	{ 0 }
 };
 

@@ -200,7 +200,8 @@ static const struct cmd_kw apply_keys[] = {
 enum { AS_MSTREG, AS_MLXREG, AS_JSON };	/* --as's values, in order */
 static const struct cmd_kw export_keys[] = {
 	{ .name = "--as", .arg = "mstreg|mlxreg|json",
-	  .vals = "mstreg, mlxreg, json", .flags = KW_REQ },
+	  .vals = "mstreg, mlxreg, json", .flags = KW_REQ,
+	  .id = 1 },	/* its parser reads the value's index */
 	{ 0 }
 };
 

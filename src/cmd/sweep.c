@@ -388,7 +388,10 @@ static int sweep_shard(struct session *s, int argc, char **argv)
 	char dir[PCB_PATH_LEN];
 	int rc;
 
-	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "jobs")))
+	const struct cmd_kw *k = argc == 5 ? cmd_kw_find(sw_keys, argv[3]) :
+				 NULL;
+
+	if (argc != 3 && !(k && k->id == SW_K_JOBS))
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: sweep run NAME "
 				 "--shard I/N [jobs N]");
 	if (argc == 5 && sw_parse_count(&s->err, "jobs", argv[4], SW_MAX_JOBS,
@@ -868,7 +871,13 @@ static bool sweep_plan_complete(struct session *s, char **argv, int argc,
 		return true;	/* a new name */
 	if (k && (k->flags & KW_FILE))
 		return false;
-	return sweep_run_complete(s, argv + 1, argc - 1, c);
+	size_t n0 = c->n;
+
+	if (!sweep_run_complete(s, argv + 1, argc - 1, c))
+		return false;
+	if (c->n > n0)	/* where words go: --slurm ... too */
+		cand_kw_names(c, slurm_keys);
+	return true;
 }
 
 /* resume, drop: a saved sweep */

@@ -58,6 +58,15 @@ const struct cmd_kw sw_keys[] = {
 const char *const sw_stat_names[] = { "mean", "p50", "p99", "min",
 					  "max" };
 
+const char *sw_key_name(int id)
+{
+	const struct cmd_kw *k;
+
+	for (k = sw_keys; k->name && k->id != id; k++)
+		;
+	return k->name;
+}
+
 bool sw_is_keyword(const char *w)
 {
 	return cmd_kw_find(sw_keys, w) != NULL;
@@ -577,17 +586,15 @@ static int fit_device(struct session *s, struct plan *pl,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
+			k = pl->nargs;	/* where its keyword goes */
 			rc = dev_workload(s, line, sizeof(line), &o->seed0);
 			if (!rc)
-				rc = save_word(s, pl, "scenario");
+				rc = save_word(s, pl, sw_key_name(SW_K_SCENARIO));
 			for (w = strtok_r(line, " ", &save); w && !rc;
 			     w = strtok_r(NULL, " ", &save))
 				rc = save_word(s, pl, w);
 			if (rc)
 				return rc;
-			for (k = pl->nargs - 1; strcmp(pl->args[k],
-						       "scenario"); k--)
-				;
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}

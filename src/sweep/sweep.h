@@ -209,10 +209,12 @@ struct cond {
  * pairs up to the next keyword; KW_UNSAVED: not part of the saved
  * definition.
  */
-enum { SW_K_FOR, SW_K_WARMUP, SW_K_EVERY, SW_K_REPEAT, SW_K_SEEDS,
+enum { SW_K_FOR = 1, SW_K_WARMUP, SW_K_EVERY, SW_K_REPEAT, SW_K_SEEDS,
        SW_K_JOBS, SW_K_MEASURE, SW_K_SCENARIO, SW_K_WHILE, SW_K_INTO,
        SW_K_PLOT, SW_K_SHUFFLE };
 extern const struct cmd_kw sw_keys[];	/* ends with a NULL name */
+/* the keyword of SW_K_* id */
+const char *sw_key_name(int id);
 
 extern const char *const sw_stat_names[];
 
