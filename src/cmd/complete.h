@@ -1,7 +1,7 @@
-/* complete.h - the command language's vocabulary for completion: keyword
- * tables (one per command that takes `KEY VALUE` words, read by its
- * parser, by `help` and by completion alike) and the candidate list a
- * row's completion hook fills.
+/* complete.h - the command language's vocabulary: keyword tables (one
+ * per command that takes `KEY VALUE` words, keywords.h) run over a
+ * command's words (cmd_kw_parse), their errors, and completion: the
+ * candidate list a row's completion hook fills.
  *
  * The REPL (repl.c) only walks the command tables to the row being
  * typed and calls cmd_row_complete(); what a row's words are is said
