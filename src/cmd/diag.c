@@ -249,8 +249,9 @@ static int dc_period(struct session *s, void *req, const struct cmd_kw *k,
 	(void)k;
 	if (pcb_parse_duration_ps(val, 1000, &ps) || ps < 1000 ||
 	    ps > 60000000000000LL)
-		return pcb_error(&s->err, PCB_E_INVAL, "diag config: bad period "
-				 "'%s' (e.g. 100us, 1ms; 1ns to 60s)", val);
+		return pcb_error(&s->err, PCB_E_INVAL, "diag config: bad "
+				 "period '%s' (e.g. 100us, 1ms; 1ns to 60s)",
+				 val);
 	return tel_diag_set_sample_period(req, (uint64_t)ps / 1000);
 }
 
@@ -358,8 +359,8 @@ static int da_spike(struct session *s, void *req, const struct cmd_kw *k,
 	(void)k;
 	q->spike = strtoul(val, &end, 10);
 	if (!*val || *end || q->spike > 1000000)
-		return pcb_error(&s->err, PCB_E_INVAL, "diag advise: spike is a "
-				 "whole factor, not '%s'", val);
+		return pcb_error(&s->err, PCB_E_INVAL, "diag advise: spike is "
+				 "a whole factor, not '%s'", val);
 	return 0;
 }
 
@@ -426,8 +427,8 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 		return cmd_kw_unknown(s, "diag config", diag_config_keys,
 				      argv[i]);
 	if (i < argc)
-		return pcb_error(&s->err, PCB_E_USAGE, "diag config: '%s' needs "
-				 "a value", argv[i]);
+		return pcb_error(&s->err, PCB_E_USAGE, "diag config: '%s' "
+				 "needs a value", argv[i]);
 	rc = tel_diag_apply_config(&tmp);
 	if (rc)
 		return tel_fail(&s->err, rc, "diag config", rc == TEL_INVALID_VALUE ?
@@ -555,30 +556,48 @@ static int ids_list(struct session *s)
 	return 0;
 }
 
+/* diag ids's words: one of these, and its argument */
+enum { IDS_LIST = 1, IDS_APPLY, IDS_IMPORT, IDS_EXPORT };
+static const struct cmd_kw diag_ids_words[] = {
+	{ .name = "list", .id = IDS_LIST },
+	{ .name = "apply", .arg = "NAME|ID,...", .gen = cand_data_ids,
+	  .flags = KW_LIST, .id = IDS_APPLY },
+	{ .name = "import", .arg = "FILE.json", .flags = KW_FILE,
+	  .id = IDS_IMPORT },
+	{ .name = "export", .arg = "FILE.json", .flags = KW_FILE,
+	  .id = IDS_EXPORT },
+	{ 0 }
+};
+#define DIAG_IDS_SYN "[list | apply NAME|ID,... | import FILE.json | " \
+	"export FILE.json]"
+
 static int cmd_diag_ids(struct session *s, int argc, char **argv)
 {
+	const struct cmd_kw *k = argc ? cmd_kw_find(diag_ids_words, argv[0]) :
+				 NULL;
+	int id = argc ? k ? k->id : 0 : IDS_LIST;
 	uint64_t ids[DIAG_MAX_IDS * 2];
 	struct tel_diag *t = NULL;
 	uint32_t n;
 	int rc;
 
-	if (!argc || !strcmp(argv[0], "list"))
+	if (id == IDS_LIST)
 		return argc > 1 ? pcb_error(&s->err, PCB_E_USAGE, "usage: "
 					    "diag ids list") : ids_list(s);
-	if (!strcmp(argv[0], "apply")) {
+	if (id == IDS_APPLY) {
 		rc = parse_ids(s, argc - 1, argv + 1, ids, &n);
 		if (!rc)
 			rc = diag_ctx(s, false, &t);
 		return rc ? rc : apply_ids(s, t, ids, n);
 	}
-	if (!strcmp(argv[0], "import") && argc == 2) {
+	if (id == IDS_IMPORT && argc == 2) {
 		rc = diag_ids_import(argv[1], ids, DIAG_MAX_IDS * 2, &n,
 				     &s->err);
 		if (!rc)
 			rc = diag_ctx(s, false, &t);
 		return rc ? rc : apply_ids(s, t, ids, n);
 	}
-	if (!strcmp(argv[0], "export") && argc == 2) {
+	if (id == IDS_EXPORT && argc == 2) {
 		rc = diag_ctx(s, false, &t);
 		if (rc)
 			return rc;
@@ -589,9 +608,8 @@ static int cmd_diag_ids(struct session *s, int argc, char **argv)
 		return diag_ids_export_default(argv[1], t->cfg.sync,
 					       &s->err);
 	}
-	return pcb_error(&s->err, PCB_E_USAGE, "usage: diag ids [list | "
-			 "apply NAME|ID,... | import FILE.json | export "
-			 "FILE.json]");
+	return pcb_error(&s->err, PCB_E_USAGE, "usage: diag ids "
+			 DIAG_IDS_SYN);
 }
 
 static int cmd_diag_check(struct session *s, int argc, char **argv)
@@ -827,12 +845,15 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 static bool diag_ids_complete(struct session *s, char **argv, int argc,
 			      struct cands *c)
 {
+	const struct cmd_kw *k = argc ? cmd_kw_find(diag_ids_words,
+						    argv[0]) : NULL;
+
 	if (argc == 0) {
-		cand_list(c, "list, apply, import, export");
+		cand_kw_names(c, diag_ids_words);
 		return true;
 	}
-	if (!strcmp(argv[0], "apply")) {
-		cand_data_ids(s, c);
+	if (k && k->gen) {	/* apply */
+		k->gen(s, c);
 		c->append = ',';	/* lists: a,b,c */
 		return true;
 	}
@@ -879,8 +900,7 @@ const struct cmd_row cmd_diag_verbs[] = {
 		.name = "ids",
 		.fn = cmd_diag_ids,
 		.max_args = -1,
-		.args = "[list | apply NAME|ID,... | import FILE.json | export "
-			"FILE.json]",
+		.args = DIAG_IDS_SYN,
 		.help = "the data IDs: list all, apply a list, the sample's JSON file",
 		.example = "diag ids apply port_0_rx_bytes,port_0_tx_bytes",
 		.complete = diag_ids_complete,

@@ -107,9 +107,9 @@ static int rec_ids(struct session *s, void *req, const struct cmd_kw *k,
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
 		if (q->nids == DIAG_MAX_IDS ||
 		    diag_id_parse(w, &q->ids[q->nids++]))
-			return pcb_error(&s->err, PCB_E_INVAL, "record: '%s' is "
-					 "no data ID ('diag ids' lists them)",
-					 w);
+			return pcb_error(&s->err, PCB_E_INVAL, "record: '%s' "
+					 "is no data ID ('diag ids' lists "
+					 "them)", w);
 	return 0;
 }
 

@@ -263,8 +263,8 @@ static int fct_step(struct session *s, void *req, const struct cmd_kw *k,
 	(void)k;
 	if (parse_u32(val, step) || !*step || 100 % *step)
 		return pcb_error(&s->err, PCB_E_RANGE, "bad step '%s': a "
-				 "percentage that divides 100 (1, 2, 5, 10, 20, "
-				 "25, 50)", val);
+				 "percentage that divides 100 (1, 2, 5, 10, "
+				 "20, 25, 50)", val);
 	return 0;
 }
 

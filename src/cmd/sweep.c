@@ -783,9 +783,9 @@ static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 				  &at);
 
 	if (!rc && at + 1 != argc)
-		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot NAME %s",
-			       cmd_kw_synopsis(sweep_plot_keys, syn,
-					       sizeof(syn)));
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot "
+			       "NAME %s", cmd_kw_synopsis(sweep_plot_keys, syn,
+							  sizeof(syn)));
 	return rc ? rc : sweep_plot(s, argv[0], to);
 }
 

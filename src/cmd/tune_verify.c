@@ -97,7 +97,8 @@ static int verify_words(struct session *s, const struct tune_res *r,
 	o->rounds = 3;
 	snprintf(o->col, sizeof(o->col), "avg_rtt_mean");
 	for (i = 1; i < argc && !rc; i += 2) {
-		const struct cmd_kw *kd = cmd_kw_find(tune_verify_keys, argv[i]);
+		const struct cmd_kw *kd = cmd_kw_find(tune_verify_keys,
+						      argv[i]);
 		char names[100];
 
 		if (i + 1 >= argc)

@@ -589,7 +589,8 @@ static int fit_device(struct session *s, struct plan *pl,
 			k = pl->nargs;	/* where its keyword goes */
 			rc = dev_workload(s, line, sizeof(line), &o->seed0);
 			if (!rc)
-				rc = save_word(s, pl, sw_key_name(SW_K_SCENARIO));
+				rc = save_word(s, pl,
+					       sw_key_name(SW_K_SCENARIO));
 			for (w = strtok_r(line, " ", &save); w && !rc;
 			     w = strtok_r(NULL, " ", &save))
 				rc = save_word(s, pl, w);

@@ -27,11 +27,11 @@ struct session;
 struct cands;
 
 #define KW_FILE		0x1	/* the value is a file name */
-#define KW_LIST		0x2	/* the value is a comma list (ids a,b) */
-#define KW_REQ		0x4	/* required: no brackets in the synopsis */
+#define KW_LIST		0x2	/* a comma list (ids a,b) */
+#define KW_REQ		0x4	/* required: no brackets in synopsis */
 #define KW_SCEN		0x8	/* a scenario: KIND and its KEY VALUE
 				 * pairs, up to the next keyword */
-#define KW_UNSAVED	0x10	/* sweep: not part of the saved definition */
+#define KW_UNSAVED	0x10	/* sweep: not in the saved definition */
 #define KW_HIDDEN	0x20	/* accepted (a spelling), never offered:
 				 * not in names, synopsis or completion */
 

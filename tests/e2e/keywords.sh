@@ -19,11 +19,13 @@ tables() {
 	for f in "$@"; do
 		awk -v f="$f" '
 		/struct cmd_kw [a-z_0-9]+\[\] = \{/ {
-			t = $0; sub(/\[\].*/, "", t); sub(/.* /, "", t); in_t = 1; next }
+			t = $0; sub(/\[\].*/, "", t); sub(/.* /, "", t)
+			in_t = 1; next }
 		in_t && /^};/ { in_t = 0 }
 		in_t {
 			line = $0
-			while (match(line, /(\.name = |MX_KW_[A-Z]+\()"[^"]*"/)) {
+			while (match(line,
+			    /(\.name = |MX_KW_[A-Z]+\()"[^"]*"/)) {
 				w = substr(line, RSTART, RLENGTH)
 				sub(/^[^"]*"/, "", w); sub(/"$/, "", w)
 				print t, f, w
@@ -45,14 +47,15 @@ violations() {
 		[ -s "$tmp/lit" ] || continue
 		awk '{ print $1 }' "$tmp/words" | sort -u | while read -r t; do
 			grep -qw "$t" "$f" || continue
-			awk -v t="$t" '$1 == t { print $3 }' "$tmp/words" | sort -u |
-				grep -Fxf - "$tmp/lit" | sed "s|^|$f: '|; s|\$|' of $t|"
+			awk -v t="$t" '$1 == t { print $3 }' "$tmp/words" |
+				sort -u | grep -Fxf - "$tmp/lit" |
+				sed "s|^|$f: '|; s|\$|' of $t|"
 		done
 	done
 }
 tables $files >"$tmp/all"
 [ "$(wc -l <"$tmp/all")" -gt 100 ] ||
-	{ echo "keywords: found only $(wc -l <"$tmp/all") table words"; fail=1; }
+	{ echo "keywords: only $(wc -l <"$tmp/all") table words"; fail=1; }
 check "no table's word compared again" "" "$(violations)"
 # 2. read by a parser and by usage or completion
 unread=""
@@ -60,11 +63,15 @@ for t in $(awk '{ print $1 }' "$tmp/all" | sort -u); do
 	# its statements, each on one line
 	uses=$(for f in $files; do tr '\n' ' ' <"$f" | tr ';{}' '\n\n\n'; done |
 		grep -w "$t" | grep -v "struct cmd_kw $t\[\]")
-	# a table handed to a function (mx_parse_opts, a ?: choosing one)
-	# is read where the function reads its parameter
-	echo "$uses" | grep -Eq "(cmd_kw_parse|cmd_kw_find|cmd_kw_take)\([^;]*\b$t\b|mx_parse_opts\(|\? *$t *:|: *$t *([;)]|$)|= *$t *(;|$)|\? *$t *:" ||
+	# a table handed to a function (mx_parse_opts), chosen by a ?: or
+	# assigned to a variable is read where that is
+	pick="\\? *$t *:|: *$t *([;)]|\$)"
+	parse="(cmd_kw_parse|cmd_kw_find|cmd_kw_take)\\([^;]*\\b$t\\b"
+	echo "$uses" | grep -Eq "$parse|mx_parse_opts\\(|$pick|= *$t *(;|\$)" ||
 		unread="$unread $t(parser)"
-	echo "$uses" | grep -Eq "\.keys = $t|for \(k = $t|cand_keywords\([^;]*\b$t\b|cand_kw_names\([^;]*\b$t\b|cmd_kw_synopsis\($t|cmd_kw_names\($t|\? *$t *:|: *$t *([;)]|$)" ||
+	show="cand_keywords|cand_kw_names|cmd_kw_synopsis|cmd_kw_names"
+	echo "$uses" |
+		grep -Eq "\\.keys = $t|for \\(k = $t|($show)\\([^;]*\\b$t\\b|$pick" ||
 		unread="$unread $t(usage/completion)"
 done
 check "every table read by its parser and its usage or completion" "" \
@@ -72,8 +79,8 @@ check "every table read by its parser and its usage or completion" "" \
 # 3. the check can fail: a copy of record.c comparing "replace" again
 mkdir -p "$tmp/src/cmd"
 cp src/cmd/record.c "$tmp/src/cmd/record.c"
-printf 'static int x(const char *w)\n{\n\treturn !strcmp(w,\n\t\t"replace");\n}\n' \
-	>>"$tmp/src/cmd/record.c"
+printf 'static int x(const char *w)\n{\n\treturn !strcmp(w,\n\t\t%s);\n}\n' \
+	'"replace"' >>"$tmp/src/cmd/record.c"
 planted=$(cd "$tmp" && files=src/cmd/record.c && violations)
 check "a planted comparison is found" \
 	"src/cmd/record.c: 'replace' of cmd_record_keys" "$planted"
