@@ -1,5 +1,6 @@
 /* sim.c - `sim`: the simulated fabric behind the sim device; `bench`. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +44,14 @@ static void print_summary(struct session *s, struct simdev *d,
 			  const struct sim *sim, const struct sim_summary *m)
 {
 	struct out *o = &s->out;
-	char cfg[1024], a[32], b[32], c[32];
+	char cfg[1024], roles[512], a[32], b[32], c[32];
 	size_t i;
 
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
+	sim_cfg_roles(&d->cfg, roles, sizeof(roles));
 	out_obj_begin(o, NULL);
 	out_field_str(o, "scenario", "scenario     %s\n", cfg);
+	out_field_str(o, "hosts", "hosts        %s\n", roles);
 	out_field_str(o, "algorithm", "algorithm    %s\n", d->algo_label);
 	out_field_real(o, "t0_ms", "window       %.3f .. ", m->t0 / 1e9);
 	out_field_real(o, "t1_ms", "%.3f ms (the last run)\n", m->t1 / 1e9);
@@ -176,12 +179,14 @@ static int fabric(struct session *s, struct simdev **d, struct sim **sim)
 static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 {
 	struct simdev *d;
-	char cfg[1024], kept[1024] = "";
+	char cfg[1024], kept[1024] = "", roles[512];
 	int rc = dev_simdev(s, &d);
 
 	if (!rc && argc)
 		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, kept,
 				     sizeof(kept), &s->err);
+	if (!rc)
+		rc = simdev_roles(d, roles, sizeof(roles), &s->err);
 	if (rc)
 		return rc;
 	sim_cfg_format(&d->cfg, cfg, sizeof(cfg));
@@ -195,6 +200,8 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 		out_text(&s->out, "('sim scenario %s fresh ...' starts from "
 			 "its defaults)\n", argv[0]);
 	}
+	/* each host's part, last: the lines above stay where they were */
+	out_field_str(&s->out, "hosts", "hosts: %s\n", roles);
 	out_obj_end(&s->out);
 	return 0;
 }
@@ -360,7 +367,32 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	return 0;
 }
 
-/* The device view of the NIC counters, under mlx5 / ethtool names. */
+/* `host N` (or `host hN`): a host NIC the fabric has, else one line. */
+static int parse_host(struct session *s, struct sim *sim, int argc,
+		      char **argv, uint32_t *host)
+{
+	const char *t = argc == 2 ? argv[1] : "";
+	uint32_t n = sim_hosts(sim);
+	unsigned long v;
+	char *end;
+
+	if (argc != 2 || strcmp(argv[0], "host"))
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: sim counters "
+				 "[host N]");
+	if (*t == 'h')
+		t++;
+	errno = 0;
+	v = *t >= '0' && *t <= '9' ? strtoul(t, &end, 10) : ULONG_MAX;
+	if (v == ULONG_MAX || errno || *end || v >= n)
+		return pcb_error(&s->err, PCB_E_RANGE, "sim counters: no host "
+				 "'%s' (h0-h%u: 0-%u)", argv[1], n - 1, n - 1);
+	*host = (uint32_t)v;
+	return 0;
+}
+
+/* The device view of the NIC counters, under mlx5 / ethtool names: every
+ * NIC's sums, or one host NIC's own (`host N`: the switches' and links'
+ * rows, fabric-wide, left out). */
 static int cmd_sim_counters(struct session *s, int argc, char **argv)
 {
 	static const struct tbl_col cols[] = {
@@ -371,15 +403,20 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	struct simdev *d;
 	struct sim *sim;
 	struct tbl t;
+	uint32_t host = 0;
+	bool one = argc > 0;
 	int rc, p;
 	char name[48];
 
-	(void)argc;
-	(void)argv;
 	rc = fabric(s, &d, &sim);
+	if (!rc && one)
+		rc = parse_host(s, sim, argc, argv, &host);
 	if (rc)
 		return rc;
-	sim_port_counters(sim, &c);
+	if (one)
+		sim_host_port_counters(sim, host, &c);
+	else
+		sim_port_counters(sim, &c);
 	tbl_init(&t, cols, 3);
 #define ROW(n, v, m) do {						\
 		tbl_row(&t);						\
@@ -387,8 +424,10 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 		tbl_u64(&t, v);						\
 		tbl_str(&t, m);						\
 	} while (0)
-	ROW("rx_bytes_phy", c.rx_bytes, "bytes received by all NICs");
-	ROW("tx_bytes_phy", c.tx_bytes, "bytes sent by all NICs");
+	ROW("rx_bytes_phy", c.rx_bytes, one ? "bytes received by this NIC" :
+	    "bytes received by all NICs");
+	ROW("tx_bytes_phy", c.tx_bytes, one ? "bytes sent by this NIC" :
+	    "bytes sent by all NICs");
 	ROW("rx_packets_phy", c.rx_pkts, "");
 	ROW("tx_packets_phy", c.tx_pkts, "");
 	for (p = 0; p < 8; p++) {
@@ -407,14 +446,15 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 		ROW(name, c.tx_pkts_prio[p], "");
 	}
 	snprintf(name, sizeof(name), "rx_prio%d_pause", SIM_PRIO_DATA);
-	ROW(name, c.pause_rx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
-	    "received");
+	ROW(name, c.pause_rx_prio[SIM_PRIO_DATA], one ? "PFC pause frames "
+	    "this NIC received" : "PFC pause frames the NICs received");
 	snprintf(name, sizeof(name), "rx_prio%d_pause_duration",
 		 SIM_PRIO_DATA);
-	ROW(name, c.pause_rx_ns_prio[SIM_PRIO_DATA] / 1000, "us the NICs were "
-	    "paused");
+	ROW(name, c.pause_rx_ns_prio[SIM_PRIO_DATA] / 1000, one ? "us this "
+	    "NIC was paused" : "us the NICs were paused");
 	snprintf(name, sizeof(name), "tx_prio%d_pause", SIM_PRIO_DATA);
-	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], "PFC pause frames the NICs "
+	ROW(name, c.pause_tx_prio[SIM_PRIO_DATA], one ? "PFC pause frames "
+	    "this NIC sent (a storm's: storm_at)" : "PFC pause frames the NICs "
 	    "sent (their receive side never fills; a storm's: storm_at)");
 	for (p = 0; p < 8; p++) {	/* a second data priority's */
 		if (p == SIM_PRIO_DATA || p == SIM_PRIO_CTRL ||
@@ -440,15 +480,26 @@ static int cmd_sim_counters(struct session *s, int argc, char **argv)
 	ROW("out_of_buffer", c.drops_nowqe, "no receive WQE (not modeled)");
 	ROW("rx_cqe", c.rx_cqe, "messages received");
 	ROW("tx_cqe", c.tx_cqe, "messages completed");
-	ROW("switch_ecn_marked", c.ecn_marked_sw, "packets marked by switches");
-	ROW("switch_pause_sent", c.sw_pause_tx, "PFC frames sent by switches");
-	ROW("switch_drops_no_buffer", c.drops_nobuf, "dropped for buffer");
-	ROW("link_drops", c.drops_loss, "dropped by link loss");
-	ROW("rx_crc_errors_phy", c.rx_lost, "lost on the NICs' own links "
+	if (!one) {
+		ROW("switch_ecn_marked", c.ecn_marked_sw, "packets marked by "
+		    "switches");
+		ROW("switch_pause_sent", c.sw_pause_tx, "PFC frames sent by "
+		    "switches");
+		ROW("switch_drops_no_buffer", c.drops_nobuf, "dropped for "
+		    "buffer");
+		ROW("link_drops", c.drops_loss, "dropped by link loss");
+	}
+	ROW("rx_crc_errors_phy", c.rx_lost, one ? "lost on this NIC's own "
+	    "link (not in rx_packets_phy)" : "lost on the NICs' own links "
 	    "(not in rx_packets_phy)");
 #undef ROW
-	out_text(&s->out, "every NIC of the fabric since it started (t = %.3f "
-		 "ms)\n", sim_now(sim) / 1e9);
+	if (one)
+		out_text(&s->out, "host NIC h%u (%s) since the fabric started "
+			 "(t = %.3f ms)\n", host, sim_cfg_role(&d->cfg, host),
+			 sim_now(sim) / 1e9);
+	else
+		out_text(&s->out, "every NIC of the fabric since it started "
+			 "(t = %.3f ms)\n", sim_now(sim) / 1e9);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;
@@ -473,6 +524,17 @@ static bool sim_scenario_complete(struct session *s, char **argv, int argc,
 	}
 	if (argc % 2 == 1 && (wkeys = dev_workload_keys(argv[0])))
 		cand_list(c, wkeys);
+	return true;
+}
+
+/* sim counters [host N] */
+static bool sim_counters_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	(void)s;
+	(void)argv;
+	if (argc == 0)
+		cand_add(c, "host");
 	return true;
 }
 
@@ -562,9 +624,13 @@ const struct cmd_row cmd_sim_verbs[] = {
 	{
 		.name = "counters",
 		.fn = cmd_sim_counters,
-		.args = "",
-		.help = "NIC port counters of the fabric, per priority, ethtool names",
-		.example = "sim counters",
+		.max_args = 2,
+		.args = "[host N]",
+		.help = "NIC port counters of the fabric, per priority, ethtool names: "
+			"every NIC's sums, or host N's own (hN: its ECN marks and CNPs "
+			"sent as receiver, CNPs handled and timeouts as sender)",
+		.example = "sim counters host 16",
+		.complete = sim_counters_complete,
 		.flags = CMD_DEVICE,
 	},
 	{

@@ -1519,6 +1519,7 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 			continue;
 		if (q->next_ok > s->now) {
 			s->c.qp_desched++;
+			h->nc.qp_desched++;
 			if (soonest < 0 || q->next_ok < soonest)
 				soonest = q->next_ok;
 			continue;
@@ -1568,6 +1569,7 @@ static void flow_done(struct sim *s, uint32_t qi)
 	s->timer_hint = true;
 	q->finish = s->now;
 	s->c.tx_cqe++;
+	s->hosts[q->src].nc.tx_cqe++;
 	host_deactivate(&s->hosts[q->src], qi);
 	/* FCTs of the flows the window saw whole: a warm-up's stay out */
 	if (q->start < s->win_t0)
@@ -1603,9 +1605,11 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 
 		if (k->flags & PF_CE) {
 			s->c.ecn_marked++;
+			h->nc.ecn_marked++;
 			if (s->now - q->last_cnp >= s->cfg.cnp_interval_ps) {
 				q->last_cnp = s->now;
 				s->c.cnp_sent++;
+				h->nc.cnp_sent++;
 				ctrl_send(s, hi, qi, PK_CNP, 0, 0);
 			}
 		}
@@ -1616,6 +1620,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			s->rx_payload += k->size - HDR_BYTES;
 			if (k->flags & PF_LAST) {
 				s->c.rx_cqe++;
+				h->nc.rx_cqe++;
 				arrived = s->src->flow_arrived != NULL;
 			}
 			if (ack_now || ++q->since_ack >= s->cfg.ack_every) {
@@ -1625,6 +1630,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		} else if (k->psn > q->rcv_nxt) {
 			/* go-back-N: drop, ask once from the hole */
 			s->c.out_of_sequence++;
+			h->nc.out_of_sequence++;
 			if (!q->nack_sent) {
 				q->nack_sent = true;
 				ctrl_send(s, hi, qi, PK_NACK, q->rcv_nxt, 0);
@@ -1655,6 +1661,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		break;
 	case PK_NACK:
 		s->c.nacks++;
+		h->nc.nacks++;
 		if (k->psn > q->snd_una)
 			q->snd_una = k->psn;
 		if (q->snd_nxt > k->psn)
@@ -1670,6 +1677,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 		break;
 	case PK_CNP:
 		s->c.cnp_handled++;
+		h->nc.cnp_handled++;
 		if (s->algo.ops) {
 			s->algo.ops->on_cnp(&h->ap, qp_state(s, qi),
 					    ns_of(s->now), &o);
@@ -1742,6 +1750,7 @@ static void rto_fire(struct sim *s, uint32_t qi)
 	struct qp *q = &s->qps[qi];
 
 	s->c.rto++;
+	s->hosts[q->src].nc.rto++;
 	if (s->nrto == s->caprto) {
 		uint32_t cap = (uint32_t)s->caprto;
 
@@ -1749,8 +1758,13 @@ static void rto_fire(struct sim *s, uint32_t qi)
 			      &cap, (uint32_t)s->nrto + 1))
 			s->caprto = cap;
 	}
-	if (s->nrto < s->caprto)
+	if (s->nrto == s->caprto_host)
+		sim_grow((void **)&s->rto_host, sizeof(*s->rto_host),
+			 &s->caprto_host, (uint32_t)s->nrto + 1);
+	if (s->nrto < s->caprto && s->nrto < s->caprto_host) {
+		s->rto_host[s->nrto] = q->src;
 		s->rto_vals[s->nrto++] = q->rto_cur;
+	}
 	q->snd_nxt = q->snd_una;		/* go back */
 	s->timer_hint = true;			/* nothing in flight */
 	/* adaptive: double up to the QP timeout; else the QP timeout */
@@ -1984,7 +1998,11 @@ void sim_free(struct sim *s)
 	free(s->sws);
 	sim_big_free(s->qps, sizeof(*s->qps), s->qpcap);
 	free(s->qpstate);
+	for (i = 0; s->hconf && i < s->nhosts; i++)
+		free(s->hconf[i]);
+	free(s->hconf);
 	free(s->rto_vals);
+	free(s->rto_host);
 	free(s->armed);
 	free(s->far);
 	free(s->tr);

@@ -25,10 +25,67 @@ size_t sim_mem_bytes(const struct sim *s)
 	return s->mem_peak;
 }
 
+/* A host with params of its own takes the fabric's for the rest. */
+static void hconf_follow(const struct sim *s, struct host_conf *hc)
+{
+	size_t i;
+
+	for (i = 0; i < ALGO_MAX_PARAMS; i++)
+		if (!(hc->own >> i & 1))
+			hc->conf.params[i] = s->algo.conf.params[i];
+}
+
 void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 {
+	uint32_t h;
+
 	memcpy(s->algo.conf.params, params,
 	       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) * sizeof(*params));
+	for (h = 0; s->hconf && h < s->nhosts; h++)
+		if (s->hconf[h])
+			hconf_follow(s, s->hconf[h]);
+}
+
+int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
+		    uint64_t own)
+{
+	struct host_conf *hc;
+	size_t i;
+
+	if (host >= s->nhosts)
+		return -PCB_E_RANGE;
+	own &= ALGO_MAX_PARAMS < 64 ? (1ull << ALGO_MAX_PARAMS) - 1 : ~0ull;
+	if (!own) {
+		if (s->hconf && s->hconf[host]) {
+			s->hosts[host].ap.conf = &s->algo.conf;
+			free(s->hconf[host]);
+			s->hconf[host] = NULL;
+		}
+		return 0;
+	}
+	if (!s->hconf && !(s->hconf = calloc(s->nhosts, sizeof(*s->hconf))))
+		return -PCB_E_NOMEM;
+	hc = s->hconf[host];
+	if (!hc && !(hc = calloc(1, sizeof(*hc))))
+		return -PCB_E_NOMEM;
+	hc->conf = s->algo.conf;
+	hc->own = own;
+	for (i = 0; i < ALGO_MAX_PARAMS; i++)
+		if (own >> i & 1)
+			hc->conf.params[i] = params[i];
+	s->hconf[host] = hc;
+	s->hosts[host].ap.conf = &hc->conf;
+	return 0;
+}
+
+void sim_host_params_get(const struct sim *s, uint32_t host,
+			 uint32_t *params)
+{
+	const struct algo_conf *c = host < s->nhosts && s->hconf &&
+				    s->hconf[host] ? &s->hconf[host]->conf :
+						     &s->algo.conf;
+
+	memcpy(params, c->params, ALGO_MAX_PARAMS * sizeof(*params));
 }
 
 /* Each host's counters once, in a row (they sit together in its algo
@@ -97,6 +154,35 @@ static void c1_counters(const struct sim *s, uint32_t pi,
 					     q->pause_start);
 }
 
+/* Host i's port: its bytes, packets and pauses added into c. */
+static void host_port_add(const struct sim *s, uint32_t i,
+			  struct sim_port_counters *c)
+{
+	const struct port *p = &s->ports[s->hosts[i].port];
+	int k;
+
+	c->rx_bytes += port_rx_bytes(p);
+	c->rx_pkts += p->rx_pkts_c[0] + p->rx_pkts_c[1];
+	c->tx_bytes += port_tx_bytes(p);
+	c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
+	c->pause_tx += p->pause_tx;
+	c->rx_lost += p->lost_pkts;
+	for (k = 0; k < 2; k++) {
+		int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;
+
+		c->rx_bytes_prio[prio] += p->rx_bytes_c[k];
+		c->rx_pkts_prio[prio] += p->rx_pkts_c[k];
+		c->tx_bytes_prio[prio] += p->tx_bytes_c[k];
+		c->tx_pkts_prio[prio] += p->tx_pkts_c[k];
+	}
+	c->pause_rx_prio[SIM_PRIO_DATA] += p->pause_rx;
+	c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
+	c->pause_rx_ns_prio[SIM_PRIO_DATA] +=
+		paused_ns(s, p->paused_ps, p->paused, p->pause_start);
+	if (s->c1)
+		c1_counters(s, s->hosts[i].port, c);
+}
+
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 {
 	uint32_t i;
@@ -104,31 +190,52 @@ void sim_port_counters(const struct sim *s, struct sim_port_counters *c)
 	*c = s->c;
 	c->rx_bytes = c->rx_pkts = c->tx_bytes = c->tx_pkts = c->pause_tx = 0;
 	c->rx_lost = 0;
-	for (i = 0; i < s->nhosts; i++) {
-		const struct port *p = &s->ports[s->hosts[i].port];
-		int k;
+	for (i = 0; i < s->nhosts; i++)
+		host_port_add(s, i, c);
+}
 
-		c->rx_bytes += port_rx_bytes(p);
-		c->rx_pkts += p->rx_pkts_c[0] + p->rx_pkts_c[1];
-		c->tx_bytes += port_tx_bytes(p);
-		c->tx_pkts += p->tx_pkts_c[0] + p->tx_pkts_c[1];
-		c->pause_tx += p->pause_tx;
-		c->rx_lost += p->lost_pkts;
-		for (k = 0; k < 2; k++) {
-			int prio = k ? SIM_PRIO_CTRL : SIM_PRIO_DATA;
+uint32_t sim_hosts(const struct sim *s)
+{
+	return s->nhosts;
+}
 
-			c->rx_bytes_prio[prio] += p->rx_bytes_c[k];
-			c->rx_pkts_prio[prio] += p->rx_pkts_c[k];
-			c->tx_bytes_prio[prio] += p->tx_bytes_c[k];
-			c->tx_pkts_prio[prio] += p->tx_pkts_c[k];
-		}
-		c->pause_rx_prio[SIM_PRIO_DATA] += p->pause_rx;
-		c->pause_tx_prio[SIM_PRIO_DATA] += p->pause_tx;
-		c->pause_rx_ns_prio[SIM_PRIO_DATA] +=
-			paused_ns(s, p->paused_ps, p->paused, p->pause_start);
-		if (s->c1)
-			c1_counters(s, s->hosts[i].port, c);
-	}
+int sim_host_port_counters(const struct sim *s, uint32_t host,
+			   struct sim_port_counters *c)
+{
+	const struct nic_ctr *n;
+	uint32_t pi;
+
+	memset(c, 0, sizeof(*c));
+	if (host >= s->nhosts)
+		return -PCB_E_RANGE;
+	n = &s->hosts[host].nc;
+	pi = s->hosts[host].port;
+	host_port_add(s, host, c);
+	c->ecn_marked = n->ecn_marked;
+	c->cnp_sent = n->cnp_sent;
+	c->rx_cqe = n->rx_cqe;
+	c->out_of_sequence = n->out_of_sequence;
+	c->cnp_handled = n->cnp_handled;
+	c->qp_desched = n->qp_desched;
+	c->tx_cqe = n->tx_cqe;
+	c->nacks = n->nacks;
+	c->rto = n->rto;
+	/* the pauses its port obeyed, of either data class (pfc_apply,
+	 * c1_pfc_apply count a host port's in s->c.pause_rx) */
+	c->pause_rx = s->ports[pi].pause_rx + (s->c1 ? s->c1[pi].pause_rx : 0);
+	return 0;
+}
+
+const uint32_t *sim_host_algo_counters(const struct sim *s, uint32_t host)
+{
+	return host < s->nhosts && s->algo.counters_on ?
+	       s->hosts[host].ap.counters : NULL;
+}
+
+size_t sim_rto_hosts(const struct sim *s, const uint32_t **hosts)
+{
+	*hosts = s->rto_host;
+	return s->nrto;
 }
 
 size_t sim_rto_values(const struct sim *s, const int64_t **vals)

@@ -842,6 +842,119 @@ size_t sim_cfg_format(const struct sim_cfg *c, char *buf, size_t len)
 	return n;
 }
 
+/* ---- the hosts' parts ------------------------------------------------ */
+
+uint32_t sim_cfg_hosts(const struct sim_cfg *c)
+{
+	return sim_kind_fabric(c->kind) ? fabric_hosts(c) : c->senders + 1;
+}
+
+/* The host whose NIC a storm stops (sim_build's), or NONE. */
+static uint32_t storm_host(const struct sim_cfg *c)
+{
+	if (!c->storm_at_ps)
+		return NONE;
+	return c->kind == SIM_INCAST || c->kind == SIM_STAIRCASE ?
+	       c->senders : 0;
+}
+
+const char *sim_cfg_role(const struct sim_cfg *c, uint32_t h)
+{
+	if (h >= sim_cfg_hosts(c))
+		return NULL;
+	switch (c->kind) {
+	case SIM_INCAST:
+	case SIM_STAIRCASE:
+		return h == c->senders ? "receiver" : "sender";
+	case SIM_PERMUTATION:
+	case SIM_MIX:
+		return "both";
+	case SIM_ALLREDUCE:
+	case SIM_ALLTOALL:
+		return h < c->ranks ? "rank" : "idle";
+	case SIM_NKINDS:
+		break;
+	}
+	return NULL;
+}
+
+/* "hA-hB" (or "hA" alone) at the end of buf. */
+static void fmt_hosts(char *buf, size_t len, uint32_t a, uint32_t b)
+{
+	size_t n = strlen(buf);
+
+	if (n >= len)
+		return;
+	if (a == b)
+		snprintf(buf + n, len - n, "h%u", a);
+	else
+		snprintf(buf + n, len - n, "h%u-h%u", a, b);
+}
+
+static void cat(char *buf, size_t len, const char *text)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "%s", text);
+}
+
+size_t sim_cfg_roles(const struct sim_cfg *c, char *buf, size_t len)
+{
+	uint32_t n = sim_cfg_hosts(c), st = storm_host(c);
+	char t[32];
+
+	if (!len)
+		return 0;
+	*buf = '\0';
+	switch (c->kind) {
+	case SIM_INCAST:
+	case SIM_STAIRCASE:
+		cat(buf, len, "receiver ");
+		fmt_hosts(buf, len, c->senders, c->senders);
+		cat(buf, len, "; senders ");
+		fmt_hosts(buf, len, 0, c->senders - 1);
+		if (c->kind == SIM_STAIRCASE)
+			cat(buf, len, " (joining in that order)");
+		break;
+	case SIM_PERMUTATION:
+		fmt_hosts(buf, len, 0, n - 1);
+		cat(buf, len, " each sender and receiver (one flow out, one "
+		    "in: a random permutation)");
+		break;
+	case SIM_MIX:
+		fmt_hosts(buf, len, 0, n - 1);
+		cat(buf, len, " each sender and receiver (flows between random "
+		    "hosts)");
+		if (c->incast_period_ps) {
+			fmt_dur(t, sizeof(t), c->incast_period_ps);
+			snprintf(buf + strlen(buf), len - strlen(buf), "; every "
+				 "%s %u senders to a random receiver", t,
+				 c->incast_senders);
+		}
+		break;
+	case SIM_ALLREDUCE:
+	case SIM_ALLTOALL:
+		cat(buf, len, "ranks ");
+		fmt_hosts(buf, len, 0, c->ranks - 1);
+		cat(buf, len, c->kind == SIM_ALLTOALL ? " (each sender and "
+		    "receiver)" : c->coll_algo == SIM_COLL_RING ? " (a ring: "
+		    "each sends to the next)" : " (a tree: h0 the root)");
+		if (c->ranks < n) {
+			cat(buf, len, "; idle ");
+			fmt_hosts(buf, len, c->ranks, n - 1);
+		}
+		break;
+	case SIM_NKINDS:
+		break;
+	}
+	if (st != NONE) {
+		cat(buf, len, "; storm ");
+		fmt_hosts(buf, len, st, st);
+	}
+	return strlen(buf);
+}
+
 static int sim_build(struct sim *s, struct pcb_err *err)
 {
 	const struct sim_cfg *c = &s->cfg;
@@ -923,12 +1036,9 @@ static int sim_build(struct sim *s, struct pcb_err *err)
 	}
 	if (rc)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	if (c->storm_at_ps) {
-		uint32_t h = c->kind == SIM_INCAST ||
-			     c->kind == SIM_STAIRCASE ? c->senders : 0;
-
-		sim_schedule(s, c->storm_at_ps, EV_STORM, s->hosts[h].port);
-	}
+	if (c->storm_at_ps)
+		sim_schedule(s, c->storm_at_ps, EV_STORM,
+			     s->hosts[storm_host(c)].port);
 	return sim_buffer_setup(s, err);
 }
 

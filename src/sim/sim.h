@@ -10,8 +10,11 @@
  * bit-identical results.
  *
  * The device view: all simulated NICs use the device's PPCC slot and
- * parameters (a fabric-wide setting, as an engineer rolls it out), and the
- * device's counters are fabric-wide sums (minima and maxima for gauges).
+ * parameters (a fabric-wide setting, as an engineer rolls it out; a NIC
+ * may run some of its own, sim_host_params), and the device's counters
+ * are fabric-wide sums (minima and maxima for gauges).  Each host NIC's
+ * own are kept beside them (sim_host_port_counters,
+ * sim_host_algo_counters, sim_rto_hosts): the views of sim:NAME/hN.
  *
  * Ownership: sim_create returns a simulator freed with sim_free.  The
  * algorithm descriptor passed in must outlive it.
@@ -151,6 +154,16 @@ const char *sim_cfg_keys(enum sim_kind k);
  * the headroom's minimum); nothing changes.
  */
 int sim_cfg_check(const struct sim_cfg *c, struct pcb_err *err);
+/* The hosts a scenario has (h0 .. hN-1), and each one's part in it:
+ * "receiver" or "sender" (incast, staircase: the senders h0..hN-2, the
+ * receiver the last), "both" (permutation, mix: every host sends and
+ * receives), "rank" or "idle" (collectives: ranks on h0..), NULL for a
+ * host it does not have.  sim_cfg_roles: the whole in one line, "receiver
+ * h16; senders h0-h15" (a storm's host named too); its length.
+ */
+uint32_t sim_cfg_hosts(const struct sim_cfg *c);
+const char *sim_cfg_role(const struct sim_cfg *c, uint32_t h);
+size_t sim_cfg_roles(const struct sim_cfg *c, char *buf, size_t len);
 /* The least headroom a switch port of c needs, bytes (buffer.c). */
 uint64_t sim_headroom_min(const struct sim_cfg *c);
 /* PFC on priority prio in c (buffer.c). */
@@ -188,8 +201,20 @@ int sim_stall(const struct sim *s, struct pcb_err *err);
 int64_t sim_now(const struct sim *s);
 uint64_t sim_events(const struct sim *s);
 
-/* New parameter values for every NIC (the device was written). */
+/* New parameter values for every NIC (the device was written); a NIC
+ * with params of its own keeps those. */
 void sim_set_params(struct sim *s, const uint32_t *params, size_t n);
+/* Host NIC `host` runs params[i] (i < ALGO_MAX_PARAMS) for each bit i of
+ * `own`, the fabric's for the rest (and sim_set_params' later values of
+ * those), from now on: its QPs' algorithm reads them at its next event.
+ * own 0: the fabric's again.  -PCB_E_RANGE for a host the fabric does
+ * not have, -PCB_E_NOMEM (nothing changes).  sim_host_params_get: the
+ * ALGO_MAX_PARAMS values host's NIC runs.
+ */
+int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
+		    uint64_t own);
+void sim_host_params_get(const struct sim *s, uint32_t host,
+			 uint32_t *params);
 /* Fabric-wide sum of the algorithm counters since the last call, and the
  * gauges (min/max) over that time.  Indexes follow the descriptor.
  */
@@ -222,8 +247,31 @@ struct sim_port_counters {	/* per device view: every host NIC */
 };
 void sim_port_counters(const struct sim *s, struct sim_port_counters *c);
 
+/* The host NICs, h0 .. hN-1 as the fabric numbers them ("host N" of
+ * sim_port_name). */
+uint32_t sim_hosts(const struct sim *s);
+/* Host NIC `host`'s own counters, each counted where it happens: the
+ * CE-marked packets it received, the CNPs it sent (as notification
+ * point), rx_cqe and out_of_sequence as receiver; the CNPs its QPs
+ * handled, NAKs they got, their rate-limiter deschedules, tx_cqe and
+ * timeouts (as reaction point); its port's bytes, packets, pauses and
+ * link losses.  The fields of switches and links (drops_nobuf,
+ * drops_loss, ecn_marked_sw, sw_pause_tx) are the fabric's alone: 0
+ * here.  Over every host these sum to sim_port_counters' fields.
+ * -PCB_E_RANGE (and all 0) for a host the fabric does not have.
+ */
+int sim_host_port_counters(const struct sim *s, uint32_t host,
+			   struct sim_port_counters *c);
+/* Host `host`'s algorithm counters gathered since the last
+ * sim_take_counters (which folds every host's and zeroes them), as the
+ * descriptor indexes them; NULL with counters off or no such host. */
+const uint32_t *sim_host_algo_counters(const struct sim *s, uint32_t host);
+
 /* Retransmission timeouts so far: their values, in ps. */
 size_t sim_rto_values(const struct sim *s, const int64_t **vals);
+/* ... and the host each happened at (its QP's sender), in the same
+ * order. */
+size_t sim_rto_hosts(const struct sim *s, const uint32_t **hosts);
 
 struct sim_fct_bucket {
 	uint64_t lo, hi;	/* flow size range, bytes */

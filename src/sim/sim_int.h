@@ -260,6 +260,28 @@ struct sw {
 
 #define HOST_ACT_INLINE 4
 
+/* A host NIC that runs some parameters of its own (sim_host_params): its
+ * ports' configuration, the fabric's (s->algo.conf) but for the params
+ * whose bit is in `own`. */
+struct host_conf {
+	struct algo_conf conf;
+	uint64_t own;
+};
+_Static_assert(ALGO_MAX_PARAMS <= 64, "host_conf.own: a bit a param");
+
+/* One host NIC's own share of the fabric-wide counts in sim.c: each
+ * event is counted, beside the fabric's count, at the NIC where it
+ * happens (report.c's sim_host_port_counters; the port's own bytes,
+ * packets and pauses are struct port's).  At the end of struct host,
+ * out of the lines the scheduler reads.
+ */
+struct nic_ctr {
+	/* as receiver, the notification point */
+	uint64_t ecn_marked, cnp_sent, rx_cqe, out_of_sequence;
+	/* as sender, the reaction point */
+	uint64_t cnp_handled, qp_desched, tx_cqe, nacks, rto;
+};
+
 /* The sender QPs with work are listed in act, or in active once more
  * than HOST_ACT_INLINE (capactive > 0): host_active().  An incast
  * sender's NIC then finds its QP in the host's first line.
@@ -272,6 +294,7 @@ struct host {
 	uint32_t act[HOST_ACT_INLINE];
 	struct algo_port ap;
 	int64_t gen_next;	/* mix: next flow arrival */
+	struct nic_ctr nc;	/* this NIC's counts */
 };
 
 /* Line 0 holds what the timer scan reads for every armed QP each
@@ -372,6 +395,8 @@ struct sim {
 	uint32_t nnodes, capnodes;
 	struct host *hosts;
 	uint32_t nhosts;
+	struct host_conf **hconf;	/* per host, NULL: the fabric's; the
+					 * array NULL until one has its own */
 	struct sw *sws;
 	uint32_t nsw;
 	struct qp *qps;
@@ -391,7 +416,9 @@ struct sim {
 	bool prefetch;		/* ev_pop prefetches: a fabric beyond cache */
 	int64_t qp_timeout;	/* ps, INT64_MAX none */
 	int64_t *rto_vals;
+	uint32_t *rto_host;	/* the host of each: its QP's sender */
 	size_t nrto, caprto;
+	uint32_t caprto_host;
 	struct fct_rec *fct;	/* flows of the window (started in it) */
 	size_t nfct, capfct;
 	uint64_t *qhists;	/* the switch ports' buckets, mapped */

@@ -333,6 +333,293 @@ static int hc_load(const struct simdev *d, uint64_t v[HC_N],
 	return 0;
 }
 
+/* ---- per host NIC ----------------------------------------------------- */
+
+/* *to += add, field by field. */
+static void hc_add(struct sim_port_counters *to,
+		   const struct sim_port_counters *add)
+{
+	uint64_t a[HC_N], b[HC_N];
+	size_t i;
+
+	memcpy(a, to, sizeof(a));
+	memcpy(b, add, sizeof(b));
+	for (i = 0; i < HC_N; i++)
+		a[i] += b[i];
+	memcpy(to, a, sizeof(a));
+}
+
+static int no_host(struct simdev *d, uint32_t host, struct pcb_err *err)
+{
+	uint32_t n = sim_cfg_hosts(&d->cfg);
+
+	return pcb_error(err, PCB_E_RANGE, "sim:%s has no host h%u (h0-h%u: "
+			 "%s)", d->name, host, n - 1,
+			 sim_kind_name(d->cfg.kind));
+}
+
+/* Room for n hosts in the per-host arrays, the new ones 0. */
+static int host_room(struct simdev *d, uint32_t n)
+{
+	struct sim_port_counters *hc;
+	unsigned k;
+
+	if (n <= d->nhost)
+		return 0;
+	hc = realloc(d->hc_host, n * sizeof(*hc));
+	if (!hc)
+		return -1;
+	memset(hc + d->nhost, 0, (n - d->nhost) * sizeof(*hc));
+	d->hc_host = hc;
+	for (k = 0; k < SIMFW_SLOTS; k++) {
+		uint32_t (*p)[ALGO_MAX_COUNTERS];
+		struct simdev_hpar *hp;
+
+		if (d->pcc_host[k]) {
+			p = realloc(d->pcc_host[k], n * sizeof(*p));
+			if (!p)
+				return -1;
+			memset(p + d->nhost, 0, (n - d->nhost) * sizeof(*p));
+			d->pcc_host[k] = p;
+		}
+		if (d->hpar[k]) {
+			hp = realloc(d->hpar[k], n * sizeof(*hp));
+			if (!hp)
+				return -1;
+			memset(hp + d->nhost, 0, (n - d->nhost) * sizeof(*hp));
+			d->hpar[k] = hp;
+		}
+	}
+	d->nhost = n;
+	return 0;
+}
+
+/* ---- per-host params --------------------------------------------------- */
+
+/* Host h's own params of the fabric's slot into the fabric (none: the
+ * register's again). */
+static int hpar_apply(struct simdev *d, uint32_t h)
+{
+	const struct simdev_hpar *hp;
+
+	if (!d->sim || d->slot < 0 || !d->ops || h >= sim_hosts(d->sim))
+		return 0;
+	hp = d->hpar[d->slot] && h < d->nhost ? &d->hpar[d->slot][h] : NULL;
+	return sim_host_params(d->sim, h, hp ? hp->v : NULL,
+			       hp ? hp->own : 0);
+}
+
+static int slot_check(struct simdev *d, uint32_t host, unsigned slot,
+		      struct pcb_err *err)
+{
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (slot >= SIMFW_SLOTS || !simfw_slot_desc(d->fw, slot))
+		return pcb_error(err, PCB_E_RANGE, "sim: slot %u holds no "
+				 "algorithm", slot);
+	return 0;
+}
+
+int simdev_host_param_set(struct simdev *d, uint32_t host, unsigned slot,
+			  unsigned idx, uint32_t value, struct pcb_err *err)
+{
+	const struct algo_desc *desc;
+	struct simdev_hpar *hp, was;
+	int rc = slot_check(d, host, slot, err);
+
+	if (rc)
+		return rc;
+	desc = simfw_slot_desc(d->fw, slot);
+	if (idx >= desc->nparams || idx >= ALGO_MAX_PARAMS)
+		return pcb_error(err, PCB_E_RANGE, "sim: %s has no param %u "
+				 "(0-%zu)", desc->name, idx, desc->nparams - 1);
+	if (!simfw_param_settable(d->fw, slot, idx, value))
+		return pcb_error(err, PCB_E_RANGE, "sim: h%u: %s %u is not "
+				 "taken (read-only, or outside %u..%u)", host,
+				 desc->params[idx].name, value,
+				 desc->params[idx].min, desc->params[idx].max);
+	if (host_room(d, host + 1))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (!d->hpar[slot] &&
+	    !(d->hpar[slot] = calloc(d->nhost, sizeof(*d->hpar[slot]))))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	hp = &d->hpar[slot][host];
+	was = *hp;
+	hp->v[idx] = value;
+	hp->own |= 1ull << idx;
+	if ((int)slot == d->slot && hpar_apply(d, host)) {
+		*hp = was;
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void simdev_host_param_reset(struct simdev *d, uint32_t host, unsigned slot)
+{
+	if (slot >= SIMFW_SLOTS || !d->hpar[slot] || host >= d->nhost)
+		return;
+	memset(&d->hpar[slot][host], 0, sizeof(d->hpar[slot][host]));
+	if ((int)slot == d->slot)
+		hpar_apply(d, host);	/* back to the fabric's: no memory */
+}
+
+int simdev_host_params(struct simdev *d, uint32_t host, unsigned slot,
+		       uint32_t *vals, size_t max, size_t *n, uint64_t *own,
+		       struct pcb_err *err)
+{
+	const struct simdev_hpar *hp;
+	size_t i;
+	int rc = slot_check(d, host, slot, err);
+
+	*n = 0;
+	if (own)
+		*own = 0;
+	if (rc)
+		return rc;
+	rc = simfw_params(d->fw, slot, vals, max, n);
+	if (rc)
+		return pcb_error(err, -rc, "sim: slot %u has no params", slot);
+	hp = d->hpar[slot] && host < d->nhost ? &d->hpar[slot][host] : NULL;
+	for (i = 0; hp && i < *n && i < ALGO_MAX_PARAMS; i++)
+		if (hp->own >> i & 1)
+			vals[i] = hp->v[i];
+	if (own && hp)
+		*own = hp->own;
+	return 0;
+}
+
+/* The fabric's per-host counters into d->hc_host: it is about to go. */
+static void host_fold(struct simdev *d)
+{
+	struct sim_port_counters c;
+	uint32_t h, n = sim_hosts(d->sim);
+
+	if (host_room(d, n))
+		return;		/* as hc_fold: lost, best effort */
+	for (h = 0; h < n; h++) {
+		sim_host_port_counters(d->sim, h, &c);
+		hc_add(&d->hc_host[h], &c);
+	}
+}
+
+int simdev_host_counters_of(struct simdev *d, uint32_t host,
+			    struct sim_port_counters *out,
+			    struct pcb_err *err)
+{
+	struct sim_port_counters c;
+
+	memset(out, 0, sizeof(*out));
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (host < d->nhost)
+		*out = d->hc_host[host];
+	if (d->sim && !sim_host_port_counters(d->sim, host, &c))
+		hc_add(out, &c);
+	return 0;
+}
+
+/* Each host's algorithm counters since the last take into its own
+ * copy of the slot's register counters, by apply_one's rules
+ * (firmware.c): a sum adds and wraps past its max, a gauge keeps its
+ * extreme; 0 is "not touched", as sim_take_counters reads it.  Before
+ * sim_take_counters zeroes them.
+ */
+static void host_pcc_fold(struct simdev *d, const struct algo_desc *desc)
+{
+	uint32_t h, n = sim_hosts(d->sim), (*p)[ALGO_MAX_COUNTERS];
+	unsigned slot = (unsigned)d->slot;
+	size_t c, nc = desc->ncounters < ALGO_MAX_COUNTERS ?
+		       desc->ncounters : ALGO_MAX_COUNTERS;
+
+	if (!simfw_counters_enabled(d->fw, slot) || host_room(d, n))
+		return;
+	if (!d->pcc_host[slot]) {
+		d->pcc_host[slot] = calloc(d->nhost ? d->nhost : 1,
+					   sizeof(*d->pcc_host[slot]));
+		if (!d->pcc_host[slot])
+			return;
+	}
+	p = d->pcc_host[slot];
+	for (h = 0; h < n; h++) {
+		const uint32_t *v = sim_host_algo_counters(d->sim, h);
+
+		for (c = 0; v && c < nc; c++) {
+			uint64_t max = desc->counters[c].max;
+			uint32_t cur = p[h][c];
+
+			if (!v[c])
+				continue;
+			if (desc->counters[c].kind == ALGO_CK_SUM)
+				p[h][c] = (uint32_t)(((uint64_t)cur + v[c]) %
+						     (max + 1));
+			else if ((desc->counters[c].kind == ALGO_CK_MAX &&
+				  v[c] > cur) ||
+				 (desc->counters[c].kind == ALGO_CK_MIN &&
+				  (!cur || v[c] < cur)))
+				p[h][c] = (uint32_t)(v[c] % (max + 1));
+		}
+	}
+}
+
+int simdev_host_pcc_counters(struct simdev *d, uint32_t host, unsigned slot,
+			     uint32_t *vals, size_t n, struct pcb_err *err)
+{
+	size_t i;
+
+	memset(vals, 0, n * sizeof(*vals));
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (slot >= SIMFW_SLOTS)
+		return pcb_error(err, PCB_E_RANGE, "sim: no slot %u (0-%d)",
+				 slot, SIMFW_SLOTS - 1);
+	for (i = 0; i < n && i < ALGO_MAX_COUNTERS; i++)
+		vals[i] = host < d->nhost && d->pcc_host[slot] ?
+			  d->pcc_host[slot][host][i] : 0;
+	return 0;
+}
+
+void simdev_host_pcc_clear(struct simdev *d, uint32_t host, unsigned slot)
+{
+	if (slot < SIMFW_SLOTS && host < d->nhost && d->pcc_host[slot])
+		memset(d->pcc_host[slot][host], 0,
+		       sizeof(d->pcc_host[slot][host]));
+}
+
+size_t simdev_host_rto_values(struct simdev *d, uint32_t host,
+			      int64_t *vals, size_t max)
+{
+	const int64_t *v;
+	const uint32_t *h;
+	size_t i, n, k = 0;
+
+	if (!d->sim)
+		return 0;
+	n = sim_rto_values(d->sim, &v);
+	sim_rto_hosts(d->sim, &h);
+	for (i = 0; i < n; i++) {
+		if (h[i] != host)
+			continue;
+		if (k < max)
+			vals[k] = v[i];
+		k++;
+	}
+	return k;
+}
+
+const char *simdev_host_role(struct simdev *d, uint32_t host)
+{
+	return sim_cfg_role(&d->cfg, host);
+}
+
+int simdev_roles(struct simdev *d, char *buf, size_t len,
+		 struct pcb_err *err)
+{
+	if (sim_cfg_roles(&d->cfg, buf, len) + 1 >= len)
+		return pcb_error(err, PCB_E_RANGE, "sim: the hosts' roles are "
+				 "longer than %zu bytes", len);
+	return 0;
+}
+
 /* Add the fabric's host counters to the file's; the fabric is about to
  * go.  Best effort: a fabric that cannot be kept is lost, as the traffic
  * of a NIC that lost power.
@@ -349,6 +636,7 @@ static void hc_fold(struct simdev *d)
 
 	if (!d->sim)
 		return;
+	host_fold(d);
 	sim_port_counters(d->sim, &c);
 	memcpy(w, &c, sizeof(w));
 	for (i = 0; i < HC_N && !w[i]; i++)
@@ -404,6 +692,8 @@ int simdev_nics(struct simdev *d, uint32_t *n, struct pcb_err *err)
 
 void simdev_close(struct simdev *d)
 {
+	unsigned k;
+
 	if (!d)
 		return;
 	diag_sync(d, true);
@@ -413,6 +703,11 @@ void simdev_close(struct simdev *d)
 	sim_retx_close(d->retx_file);
 	diag_dev_close(d->diag);
 	sim_diag_close(d->diag_file);
+	free(d->hc_host);
+	for (k = 0; k < SIMFW_SLOTS; k++) {
+		free(d->pcc_host[k]);
+		free(d->hpar[k]);
+	}
 	free(d->name);
 	free(d);
 }
@@ -429,13 +724,13 @@ void simdev_reset(struct simdev *d)
 	d->diag_due = DIAG_DUE_UNKNOWN;
 }
 
-/* The sim's port counters as the diag sampler's sources. */
-void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+/* Port counters as the diag sampler's sources. */
+static void diag_sources_of(const struct sim_port_counters *cp,
+			    uint64_t v[DS_COUNT])
 {
-	struct sim_port_counters c;
+	const struct sim_port_counters c = *cp;
 	int p;
 
-	sim_port_counters(s, &c);
 	v[DS_RX_BYTES] = c.rx_bytes;
 	v[DS_RX_PKTS] = c.rx_pkts;
 	v[DS_TX_BYTES] = c.tx_bytes;
@@ -454,6 +749,24 @@ void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
 	v[DS_DESCHED] = c.qp_desched;
 	v[DS_RX_CQE] = c.rx_cqe;
 	v[DS_TX_CQE] = c.tx_cqe;
+}
+
+/* The sim's port counters as the diag sampler's sources. */
+void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT])
+{
+	struct sim_port_counters c;
+
+	sim_port_counters(s, &c);
+	diag_sources_of(&c, v);
+}
+
+void simdev_host_diag_sources(const struct sim *s, uint32_t host,
+			      uint64_t v[DS_COUNT])
+{
+	struct sim_port_counters c;
+
+	sim_host_port_counters(s, host, &c);	/* all 0 for no such host */
+	diag_sources_of(&c, v);
 }
 
 /* Feed the diag sampler when a sample is due, every 100 us of simulated
@@ -609,6 +922,7 @@ int simdev_model(struct simdev *d, const struct algo_ops *ops,
 int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 {
 	struct sim_algo a;
+	uint32_t h;
 	size_t n;
 	int rc;
 
@@ -640,9 +954,17 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 	}
 	d->gen = simfw_generation(d->fw);
 	rc = sim_create(&d->sim, &d->cfg, &a, err);
-	if (!rc)
-		*out = d->sim;
-	return rc;
+	/* the NICs with params of their own (simdev_host_param_set) */
+	for (h = 0; !rc && a.ops && h < d->nhost && d->hpar[d->slot]; h++)
+		if (hpar_apply(d, h))
+			rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (rc) {
+		sim_free(d->sim);
+		d->sim = NULL;
+		return rc;
+	}
+	*out = d->sim;
+	return 0;
 }
 
 /* Counters into the firmware; parameter changes into the fabric. */
@@ -664,6 +986,7 @@ static void simdev_sync(struct simdev *d)
 	if (d->slot < 0 || !d->ops)
 		return;
 	desc = simfw_slot_desc(d->fw, (unsigned)d->slot);
+	host_pcc_fold(d, desc);
 	sim_take_counters(d->sim, delta, touched, desc->ncounters);
 	for (i = 0; i < desc->ncounters && i < ALGO_MAX_COUNTERS; i++) {
 		kinds[i] = desc->counters[i].kind;

@@ -7,13 +7,13 @@ export XDG_STATE_HOME="$tmp/state"
 
 "$BIN" -d sim:a -c 'sim scenario incast senders 8 rate 200g seed 3' >/dev/null
 check "scenario persists" "incast senders 8 start sync size 0 rate 200g" \
-	"$("$BIN" -d sim:a -c 'sim scenario' | cut -d' ' -f1-9)"
+	"$("$BIN" -d sim:a -c 'sim scenario' | head -n 1 | cut -d' ' -f1-9)"
 out=$("$BIN" -d sim:a -c 'sim scenario incast senders 8 bogus 1' 2>&1); rc=$?
 check "bad key exit" 1 $rc
 case "$out" in *"no key 'bogus'; valid keys: senders"*) ;;
 	*) echo "sim: bad key message: $out"; fail=1 ;; esac
 check "scenario unchanged" "incast senders 8 start sync size 0 rate 200g" \
-	"$("$BIN" -d sim:a -c 'sim scenario' | cut -d' ' -f1-9)"
+	"$("$BIN" -d sim:a -c 'sim scenario' | head -n 1 | cut -d' ' -f1-9)"
 "$BIN" -d sim:a -c 'sim run 10furlongs' >/dev/null 2>&1
 check "bad duration exit" 1 $?
 

@@ -89,7 +89,8 @@ check "replaced rows" 21 "$(grep -c '' "$tmp/data/pccbench/series/once.csv")"
 "$BIN" -d sim:m -c 'sim scenario incast senders 8 pfc off' >/dev/null
 # (and says what it kept, issue 32.10)
 check "scenario keeps the rest" "incast senders 8 start sync size 0 rate 400g mtu 4096 delay 1us buffer 4MB ecn 100KB:400KB:0.2 ecnmode dequeue pfc off loss 0 seed 1 timeout 14 adp_retx auto ackreq 8 cnp_interval 4us ack_every 4
-kept from before, not incast's defaults: senders 8 pfc off ('sim scenario incast fresh ...' starts from its defaults)" \
+kept from before, not incast's defaults: senders 8 pfc off ('sim scenario incast fresh ...' starts from its defaults)
+hosts: receiver h8; senders h0-h7" \
 	"$("$BIN" -d sim:m -c 'sim scenario incast buffer 4MB')"
 case "$("$BIN" -d sim:m -c 'sim scenario loss 0.001')" in
 	"incast senders 8 "*"buffer 4MB"*"pfc off loss 0.001"*) ;;
