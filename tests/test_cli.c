@@ -617,6 +617,139 @@ static void test_bw_g_kept(void **state)
 	sess_release(&s);
 }
 
+/* Every row's keyword table: each word has something done with it (a
+ * setter, a destination or its parser's id), a value word says its value
+ * in the synopsis, no word twice; the row's synopsis (usage, help) and
+ * completion both show every word.
+ */
+static void check_keys(struct session *s, const char *obj,
+		       const struct cmd_row *r)
+{
+	const struct cmd_kw *k, *j;
+	char syn[600], pad[620];
+	struct cands c = { 0 };
+
+	cmd_synopsis(r, syn, sizeof(syn));
+	snprintf(pad, sizeof(pad), " %s ", syn);
+	assert_true(cand_keywords(s, r->keys, 0, NULL, 0, &c));
+	for (k = r->keys; k->name; k++) {
+		char w[64], b[64];
+
+		for (j = r->keys; j < k; j++)
+			if (!strcmp(j->name, k->name))
+				fail_msg("%s %s: '%s' twice", obj, r->name,
+					 k->name);
+		if (!k->set && k->dest == KW_D_NONE && !k->id)
+			fail_msg("%s %s: nothing takes '%s'", obj, r->name,
+				 k->name);
+		if (!cmd_kw_alone(k) && !k->arg && !k->vals)
+			fail_msg("%s %s: '%s' takes a value the synopsis does "
+				 "not name", obj, r->name, k->name);
+		if (k->flags & KW_HIDDEN)
+			continue;
+		snprintf(w, sizeof(w), " %s ", k->name);
+		snprintf(b, sizeof(b), "[%s", k->name);
+		if (!strstr(pad, w) && !strstr(pad, b))
+			fail_msg("%s %s: '%s' not in the synopsis '%s'", obj,
+				 r->name, k->name, syn);
+		if (!has_cand(&c, k->name, strlen(k->name)))
+			fail_msg("%s %s: completion does not offer '%s'", obj,
+				 r->name, k->name);
+	}
+	cands_free(&c);
+}
+
+static void test_keyword_tables(void **state)
+{
+	const struct cmd_row *o, *v;
+	struct session s;
+	int n = 0;
+
+	(void)state;
+	sess_init(&s, "sim:kw");
+	for (o = cmd_top; o->name; o++) {
+		if (o->keys && ++n)
+			check_keys(&s, o->name, o);
+		for (v = o->sub; v && v->name; v++)
+			if (v->keys && ++n)
+				check_keys(&s, o->name, v);
+	}
+	assert_true(n >= 16);	/* the walk reached the tables */
+	sess_release(&s);
+}
+
+/* cmd_kw_parse: setters and destinations fill the request; it stops at
+ * a word that is no key or a key without its value, and on a setter's
+ * error with *at on its key.
+ */
+struct kwreq {
+	int n;
+	bool flag;
+	const char *str;
+};
+
+static int set_n(struct session *s, void *req, const struct cmd_kw *k,
+		 const char *val)
+{
+	char *end;
+	long x = strtol(val, &end, 10);
+
+	if (*end || x < 0)
+		return pcb_error(&s->err, PCB_E_INVAL, "%s: bad '%s'", k->name,
+				 val);
+	((struct kwreq *)req)->n = (int)x;
+	return 0;
+}
+
+static const struct cmd_kw kwt[] = {
+	{ .name = "n", .arg = "N", .set = set_n, .flags = KW_REQ },
+	{ .name = "flag", .dest = KW_D_FLAG, .off = offsetof(struct kwreq,
+							     flag) },
+	{ .name = "str", .arg = "S", .dest = KW_D_STR,
+	  .off = offsetof(struct kwreq, str) },
+	{ .name = "mode", .vals = "on, off, 0 1" },
+	{ .name = "old", .arg = "S", .flags = KW_HIDDEN, .id = 1 },
+	{ 0 }
+};
+
+static void test_kw_parse(void **state)
+{
+	char *w1[] = { "n", "3", "flag", "str", "x", "n", "4", "junk" };
+	char *w2[] = { "str", "a", "n" };
+	char *w3[] = { "flag", "n", "-1", "str", "b" };
+	struct session s;
+	struct kwreq q = { 0 };
+	char buf[200];
+	int at;
+
+	(void)state;
+	sess_init(&s, "sim:kw");
+	assert_int_equal(cmd_kw_parse(&s, kwt, &q, 8, w1, &at), 0);
+	assert_int_equal(at, 7);	/* junk */
+	assert_int_equal(q.n, 4);	/* the last wins */
+	assert_true(q.flag);
+	assert_string_equal(q.str, "x");
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(cmd_kw_parse(&s, kwt, &q, 3, w2, &at), 0);
+	assert_int_equal(at, 2);	/* n without its value */
+	assert_string_equal(q.str, "a");
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(cmd_kw_parse(&s, kwt, &q, 5, w3, &at), -PCB_E_INVAL);
+	assert_int_equal(at, 1);
+	assert_string_equal(s.err.msg, "n: bad '-1'");
+	assert_null(q.str);		/* nothing after the error */
+	pcb_err_reset(&s.err);
+	assert_int_equal(cmd_kw_val(&kwt[3], "off"), 1);
+	assert_int_equal(cmd_kw_val(&kwt[3], "1"), 3);
+	assert_int_equal(cmd_kw_val(&kwt[3], "of"), -1);
+	assert_string_equal(cmd_kw_synopsis(kwt, buf, sizeof(buf)),
+			    "n N [flag] [str S] [mode on|off|0 1]");
+	assert_string_equal(cmd_kw_names(kwt, buf, sizeof(buf)),
+			    "n, flag, str, mode");
+	assert_non_null(cmd_kw_find(kwt, "old"));	/* accepted */
+	sess_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -629,6 +762,8 @@ int main(void)
 		cmocka_unit_test(test_sl_models),
 		cmocka_unit_test(test_writes_keep),
 		cmocka_unit_test(test_bw_g_kept),
+		cmocka_unit_test(test_keyword_tables),
+		cmocka_unit_test(test_kw_parse),
 	};
 
 	tu_private_state();

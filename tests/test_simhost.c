@@ -282,6 +282,46 @@ static void test_roles(void **state)
 	}
 }
 
+/* A NIC with a param of its own: ZTR-RTT's FIXED_RATE at 10 % of line
+ * on h0 of a 2:1 incast holds h0's flow there, while h1 takes the rest;
+ * a later fabric-wide write changes h0's other params, not its own. */
+static void test_host_params(void **state)
+{
+	uint32_t par[ALGO_MAX_PARAMS], mine[ALGO_MAX_PARAMS] = { 0 };
+	uint64_t b[2];
+	struct sim *s;
+	int64_t t;
+
+	(void)state;
+	s = run_cfg("incast senders 2 size 0", "ztr_rtt", 0);
+	mine[13] = 104858;	/* FIXED_RATE, fxp20: 0.1 */
+	assert_int_equal(sim_host_params(s, 0, mine, 1ull << 13), 0);
+	assert_int_equal(sim_host_params(s, 3, mine, 1ull << 13),
+			 -PCB_E_RANGE);
+	assert_int_equal(sim_run(s, PS_PER_MS, NULL), 0);
+	t = sim_now(s);
+	assert_int_equal(sim_flow_bytes(s, b, 2), 2);
+	/* 10 % of 400 Gb/s for 1 ms is 5 MB, framing aside */
+	assert_true(b[0] > 4000000 && b[0] < 5100000);
+	assert_true(b[1] > 6 * b[0]);
+	sim_host_params_get(s, 1, par);
+	assert_int_equal(par[13], 0);
+	par[4] = 77;		/* AI, fabric-wide */
+	sim_set_params(s, par, ALGO_MAX_PARAMS);
+	sim_host_params_get(s, 0, par);
+	assert_int_equal(par[13], 104858);
+	assert_int_equal(par[4], 77);
+	/* its own dropped: the fabric's again, and the flows share */
+	assert_int_equal(sim_host_params(s, 0, NULL, 0), 0);
+	sim_host_params_get(s, 0, par);
+	assert_int_equal(par[13], 0);
+	assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+	assert_true(sim_now(s) > t);
+	assert_int_equal(sim_flow_bytes(s, b, 2), 2);
+	assert_true(b[0] * 10 > b[1] * 7 && b[1] * 10 > b[0] * 7);
+	sim_free(s);
+}
+
 /* Through the device: counters slot 1 on, a 8:1 incast; each host's
  * PPCC counters as the register keeps them sum to the register's (SUM
  * kinds), their extremes are its (MIN, MAX); the receiver has none; the
@@ -391,6 +431,75 @@ static void test_simdev_hosts(void **state)
 	reg_dev_close(dev);
 }
 
+/* Through the device: h0's own FIXED_RATE (the debug slot's; the
+ * register unchanged), refused where the firmware would ignore it, kept
+ * for the next fabric, dropped by a reset. */
+static void test_simdev_params(void **state)
+{
+	struct pcb_err err = { 0 };
+	struct reg_dev *dev;
+	struct ppcc p;
+	struct simdev *d;
+	uint32_t v[ALGO_MAX_PARAMS], reg[ALGO_MAX_PARAMS];
+	uint64_t own, b[2];
+	size_t n, nr;
+	char kept[64], *argv[] = { "senders", "2", "size", "0" };
+
+	(void)state;
+	assert_int_equal(reg_dev_open(&dev, &sim_backend_ops, "hpar", "hpar",
+				      &err), 0);
+	assert_int_equal(ppcc_init(&p, dev, tu_ppcc_layout(), &err), 0);
+	assert_int_equal(ppcc_disable(&p, 0, &err), 0);
+	assert_int_equal(ppcc_enable(&p, 1, true, &err), 0);
+	assert_int_equal(simdev_open(&d, simfw_of(dev), "hpar", &err), 0);
+	assert_int_equal(simdev_scenario(d, "incast", 4, argv, kept,
+					 sizeof(kept), &err), 0);
+	/* debug-only in the deployment slot, out of range, no such host */
+	assert_int_equal(simdev_host_param_set(d, 0, 0, 13, 104858, &err),
+			 -PCB_E_RANGE);
+	pcb_err_reset(&err);
+	assert_int_equal(simdev_host_param_set(d, 0, 1, 4, 0, &err),
+			 -PCB_E_RANGE);
+	pcb_err_reset(&err);
+	assert_int_equal(simdev_host_param_set(d, 3, 1, 13, 104858, &err),
+			 -PCB_E_RANGE);
+	pcb_err_reset(&err);
+	assert_int_equal(simdev_host_param_set(d, 0, 1, 99, 1, &err),
+			 -PCB_E_RANGE);
+	pcb_err_reset(&err);
+	assert_int_equal(simdev_host_param_set(d, 0, 1, 13, 104858, &err), 0);
+	assert_int_equal(simdev_host_params(d, 0, 1, v, ALGO_MAX_PARAMS, &n,
+					    &own, &err), 0);
+	assert_int_equal(own, 1ull << 13);
+	assert_int_equal(v[13], 104858);
+	assert_int_equal(simfw_params(d->fw, 1, reg, ALGO_MAX_PARAMS, &nr), 0);
+	assert_int_equal(nr, n);
+	assert_int_equal(reg[13], 0);
+	assert_int_equal(simdev_host_params(d, 1, 1, v, ALGO_MAX_PARAMS, &n,
+					    &own, &err), 0);
+	assert_int_equal(own, 0);
+	assert_memory_equal(v, reg, n * sizeof(*v));
+	/* the fabric built after the set runs it; so does the next */
+	assert_int_equal(simdev_run(d, PS_PER_MS, NULL, &err), 0);
+	assert_int_equal(sim_flow_bytes(d->sim, b, 2), 2);
+	assert_true(b[0] < 5100000 && b[1] > 6 * b[0]);
+	simdev_reset(d);
+	assert_int_equal(simdev_run(d, PS_PER_MS, NULL, &err), 0);
+	assert_int_equal(sim_flow_bytes(d->sim, b, 2), 2);
+	assert_true(b[0] < 5100000 && b[1] > 6 * b[0]);
+	/* dropped: the register's again, at once */
+	simdev_host_param_reset(d, 0, 1);
+	assert_int_equal(simdev_host_params(d, 0, 1, v, ALGO_MAX_PARAMS, &n,
+					    &own, &err), 0);
+	assert_int_equal(own, 0);
+	assert_int_equal(v[13], 0);
+	sim_host_params_get(d->sim, 0, v);
+	assert_int_equal(v[13], 0);
+	simdev_close(d);
+	ppcc_release(&p);
+	reg_dev_close(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +509,8 @@ int main(void)
 		cmocka_unit_test(test_algo_counters),
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_simdev_hosts),
+		cmocka_unit_test(test_host_params),
+		cmocka_unit_test(test_simdev_params),
 	};
 
 	tu_private_state();

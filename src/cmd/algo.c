@@ -135,38 +135,61 @@ static void report(struct session *s, const char *what)
 	out_obj_end(&s->out);
 }
 
-/* The words after SLOT of enable (counters, sl LIST) and disable (sl
- * LIST), in any order; *sls is every SL unless `sl` names some.
- */
-static int algo_words(struct session *s, int argc, char **argv, bool enable,
-		      bool *counters, uint32_t *sls)
+/* What enable's and disable's words after SLOT ask for. */
+struct switch_req {
+	bool counters;
+	uint32_t sls;	/* every SL unless `sl` names some */
+};
+
+static int sw_sl(struct session *s, void *req, const struct cmd_kw *k,
+		 const char *val)
 {
-	const char *usage = enable ? "algo enable SLOT [counters] [sl LIST]" :
-				     "algo disable SLOT [sl LIST]";
-	bool have_sl = false;
+	(void)k;
+	return ppcc_sl_parse(val, &((struct switch_req *)req)->sls, &s->err);
+}
+
+/* their words, in any order, each once */
+static const struct cmd_kw algo_enable_keys[] = {
+	{ .name = "counters", .dest = KW_D_FLAG,
+	  .off = offsetof(struct switch_req, counters) },
+	{ .name = "sl", .arg = "LIST", .set = sw_sl },
+	{ 0 }
+};
+
+static const struct cmd_kw algo_disable_keys[] = {
+	{ .name = "sl", .arg = "LIST", .set = sw_sl },
+	{ 0 }
+};
+
+static int algo_words(struct session *s, int argc, char **argv, bool enable,
+		      struct switch_req *q)
+{
+	const struct cmd_kw *t = enable ? algo_enable_keys : algo_disable_keys;
+	char usage[80], syn[48];
+	unsigned seen = 0;
 	int i;
 
-	*counters = false;
-	*sls = PPCC_ALL_SLS;
+	snprintf(usage, sizeof(usage), "algo %s SLOT %s",
+		 enable ? "enable" : "disable",
+		 cmd_kw_synopsis(t, syn, sizeof(syn)));
+	q->counters = false;
+	q->sls = PPCC_ALL_SLS;
 	for (i = 1; i < argc; i++) {
+		const struct cmd_kw *k = cmd_kw_find(t, argv[i]);
 		int rc;
 
-		if (enable && !*counters && !strcmp(argv[i], "counters")) {
-			*counters = true;
-		} else if (!have_sl && !strcmp(argv[i], "sl")) {
-			if (i + 1 == argc)
-				return pcb_error(&s->err, PCB_E_USAGE,
-						 "'sl' needs a list of SLs; "
-						 "usage: %s", usage);
-			rc = ppcc_sl_parse(argv[++i], sls, &s->err);
-			if (rc)
-				return rc;
-			have_sl = true;
-		} else {
+		if (!k || (seen & (1u << (k - t))))
 			return pcb_error(&s->err, PCB_E_USAGE,
 					 "unknown word '%s'; usage: %s",
 					 argv[i], usage);
-		}
+		seen |= 1u << (k - t);
+		if (!cmd_kw_alone(k) && i + 1 == argc)
+			return pcb_error(&s->err, PCB_E_USAGE,
+					 "'%s' needs a list of SLs; "
+					 "usage: %s", k->name, usage);
+		rc = cmd_kw_take(s, k, q, cmd_kw_alone(k) ? NULL : argv[++i]);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -179,13 +202,16 @@ static int algo_switch(struct session *s, int argc, char **argv,
 		       bool enable)
 {
 	char what[96], list[48] = "";
+	struct switch_req q = { .sls = PPCC_ALL_SLS };
 	unsigned slot;
 	bool counters, yes;
 	uint32_t sls;
 	int rc = cmd_parse_slot(s, argv[0], &slot);
 
 	if (!rc)
-		rc = algo_words(s, argc, argv, enable, &counters, &sls);
+		rc = algo_words(s, argc, argv, enable, &q);
+	counters = q.counters;
+	sls = q.sls;
 	if (!rc && sls != PPCC_ALL_SLS) {
 		rc = sess_device(s);
 		if (!rc)
@@ -449,11 +475,32 @@ static int debug_on(struct session *s, bool keep, bool en0, bool en1,
  * leaves it (the journal keeps it); asked on a terminal, else (and with
  * -y) the word is required.  Then back to what was active before.
  */
-static int debug_off(struct session *s, const char *choice, bool en1)
+/* algo debug's words: on or off, then each one's own */
+enum { DBG_ON = 1, DBG_OFF, DBG_KEEP, DBG_FORCE, DBG_CARRY, DBG_DISCARD };
+static const struct cmd_kw debug_on_keys[] = {
+	{ .name = "keep", .id = DBG_KEEP },
+	{ .name = "--force", .id = DBG_FORCE },
+	{ 0 }
+};
+
+static const struct cmd_kw debug_off_keys[] = {
+	{ .name = "carry", .id = DBG_CARRY },
+	{ .name = "discard", .id = DBG_DISCARD },
+	{ 0 }
+};
+
+static const struct cmd_kw debug_keys[] = {
+	{ .name = "on", .id = DBG_ON },
+	{ .name = "off", .id = DBG_OFF },
+	{ 0 }
+};
+
+static int debug_off(struct session *s, const struct cmd_kw *choice,
+		     bool en1)
 {
 	struct dcopy *c = NULL;
 	int rc, prev = -1, was0 = 1;
-	bool carry = choice && !strcmp(choice, "carry");
+	bool carry = choice && choice->id == DBG_CARRY;
 
 	rc = debug_state_load(s, &prev, &was0);
 	if (rc == -PCB_E_NOENT) {
@@ -518,21 +565,24 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 {
 	const char *usage = "usage: algo debug on [keep] [--force] | off "
 			    "[carry|discard]";
-	bool on = !strcmp(argv[0], "on"), keep = false, en0, cen, en1, cen1;
-	const char *choice = NULL;
+	const struct cmd_kw *mode = cmd_kw_find(debug_keys, argv[0]), *choice =
+		NULL;
+	bool on = mode && mode->id == DBG_ON, keep = false, en0, cen, en1, cen1;
 	struct slot_view *v;
 	int i, rc;
 
-	if (!on && strcmp(argv[0], "off"))
+	if (!mode)
 		return pcb_error(&s->err, PCB_E_USAGE, "%s", usage);
 	for (i = 1; i < argc; i++) {
-		if (on && !keep && !strcmp(argv[i], "keep"))
+		const struct cmd_kw *k = cmd_kw_find(on ? debug_on_keys :
+						     debug_off_keys, argv[i]);
+
+		if (k && k->id == DBG_KEEP && !keep)
 			keep = true;
-		else if (on && !strcmp(argv[i], "--force"))
+		else if (k && k->id == DBG_FORCE)
 			s->force = true;
-		else if (!on && !choice && (!strcmp(argv[i], "carry") ||
-					    !strcmp(argv[i], "discard")))
-			choice = argv[i];
+		else if (k && !on && !choice)	/* carry, discard */
+			choice = k;
 		else
 			return pcb_error(&s->err, PCB_E_USAGE, "%s", usage);
 	}
@@ -570,21 +620,31 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 static bool algo_enable_complete(struct session *s, char **argv, int argc,
 				 struct cands *c)
 {
-	if (argc == 1)
-		cand_add(c, "counters");
+	if (argc >= 1)
+		return cand_keywords(s, algo_enable_keys, 1, argv, argc, c);
+	return cmd_complete_first_slot(s, argv, argc, c);
+}
+
+static bool algo_disable_complete(struct session *s, char **argv, int argc,
+				  struct cands *c)
+{
+	if (argc >= 1)
+		return cand_keywords(s, algo_disable_keys, 1, argv, argc, c);
 	return cmd_complete_first_slot(s, argv, argc, c);
 }
 
 static bool algo_debug_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
 {
+	const struct cmd_kw *mode = argc == 1 ? cmd_kw_find(debug_keys,
+							   argv[0]) : NULL;
+
 	(void)s;
 	if (argc == 0)
-		cand_list(c, "on, off");
-	else if (argc == 1 && !strcmp(argv[0], "on"))
-		cand_list(c, "keep, --force");
-	else if (argc == 1 && !strcmp(argv[0], "off"))
-		cand_list(c, "carry, discard");
+		cand_kw_names(c, debug_keys);
+	else if (mode)
+		cand_kw_names(c, mode->id == DBG_ON ? debug_on_keys :
+			      debug_off_keys);
 	return true;
 }
 
@@ -602,7 +662,8 @@ const struct cmd_row cmd_algo_verbs[] = {
 		.fn = cmd_algo_enable,
 		.min_args = 1,
 		.max_args = 4,
-		.args = "SLOT [counters] [sl LIST]",
+		.args = "SLOT",
+		.keys = algo_enable_keys,
 		.help = "enable a slot (and its counters: one slot per port holds "
 			"them) on every SL, or on the SLs listed (3, 0-3,5, 0x8)",
 		.example = "algo enable 1 counters",
@@ -614,12 +675,13 @@ const struct cmd_row cmd_algo_verbs[] = {
 		.fn = cmd_algo_disable,
 		.min_args = 1,
 		.max_args = 3,
-		.args = "SLOT [sl LIST]",
+		.args = "SLOT",
+		.keys = algo_disable_keys,
 		.help = "disable a slot on every SL or on the SLs listed; the lowest "
 			"enabled slot is the active one",
 		.example = "algo disable 0",
 		.flags = CMD_WRITES | CMD_DEVICE,
-		.complete = cmd_complete_first_slot,
+		.complete = algo_disable_complete,
 	},
 	{
 		.name = "debug",

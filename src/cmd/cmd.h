@@ -21,8 +21,12 @@
 /* "0".."15" -> slot. */
 int cmd_parse_slot(struct session *s, const char *text, unsigned *slot);
 /* Leading "slot N" and flags (--unchecked) before names. Returns the
- * number of words consumed, or -code.
+ * number of words consumed, or -code.  Their table: cmd_target_keys.
  */
+enum { CMD_TGT_SLOT = 1, CMD_TGT_UNCHECKED };
+extern const struct cmd_kw cmd_target_keys[];
+/* w is `slot` (param diff's, profile save's) */
+bool cmd_is_slot_word(const char *w);
 int cmd_parse_target(struct session *s, int argc, char **argv,
 		     bool *has_slot, unsigned *slot, bool *unchecked);
 /* The slot to act on: the one named or the active one. */

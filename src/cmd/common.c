@@ -27,32 +27,60 @@ bad:
 	return pcb_error(&s->err, PCB_E_RANGE, "bad slot '%s' (0..15)", text);
 }
 
+/* What the target words ask for. */
+struct target_req {
+	bool has_slot, unchecked;
+	unsigned slot;
+};
+
+static int tgt_slot(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	struct target_req *q = req;
+
+	(void)k;
+	q->has_slot = true;
+	return cmd_parse_slot(s, val, &q->slot);
+}
+
+const struct cmd_kw cmd_target_keys[] = {
+	{ .name = "slot", .arg = "N", .set = tgt_slot, .id = CMD_TGT_SLOT },
+	{ .name = "--unchecked", .dest = KW_D_FLAG, .id = CMD_TGT_UNCHECKED,
+	  .off = offsetof(struct target_req, unchecked) },
+	{ 0 }
+};
+
 int cmd_parse_target(struct session *s, int argc, char **argv,
 		     bool *has_slot, unsigned *slot, bool *unchecked)
 {
-	int i = 0, rc;
+	struct target_req q = { 0 };
+	int i = 0, rc = 0;
 
-	*has_slot = false;
-	if (unchecked)
-		*unchecked = false;
-	while (i < argc) {
-		if (!strcmp(argv[i], "slot")) {
-			if (i + 1 >= argc)
-				return pcb_error(&s->err, PCB_E_USAGE,
-						 "'slot' needs a number");
-			rc = cmd_parse_slot(s, argv[i + 1], slot);
-			if (rc)
-				return rc;
-			*has_slot = true;
-			i += 2;
-		} else if (unchecked && !strcmp(argv[i], "--unchecked")) {
-			*unchecked = true;
-			i++;
-		} else {
+	while (i < argc && !rc) {
+		const struct cmd_kw *k = cmd_kw_find(cmd_target_keys, argv[i]);
+
+		if (!k || (k->id == CMD_TGT_UNCHECKED && !unchecked))
 			break;
-		}
+		if (!cmd_kw_alone(k) && i + 1 >= argc)
+			return pcb_error(&s->err, PCB_E_USAGE, "'%s' needs a "
+					 "number", k->name);
+		rc = cmd_kw_take(s, k, &q, cmd_kw_alone(k) ? NULL :
+				 argv[i + 1]);
+		i += cmd_kw_alone(k) ? 1 : 2;
 	}
-	return i;
+	*has_slot = q.has_slot && !rc;
+	if (*has_slot)
+		*slot = q.slot;
+	if (unchecked)
+		*unchecked = q.unchecked;
+	return rc ? rc : i;
+}
+
+bool cmd_is_slot_word(const char *w)
+{
+	const struct cmd_kw *k = cmd_kw_find(cmd_target_keys, w);
+
+	return k && k->id == CMD_TGT_SLOT;
 }
 
 int cmd_pick_slot(struct session *s, bool has_slot, unsigned *slot)

@@ -48,6 +48,13 @@ void cand_rows(struct cands *c, const struct cmd_row *rows)
 		cand_add(c, rows->name);
 }
 
+void cand_kw_names(struct cands *c, const struct cmd_kw *t)
+{
+	for (; t && t->name; t++)
+		if (!(t->flags & KW_HIDDEN))
+			cand_add(c, t->name);
+}
+
 void cands_clear(struct cands *c)
 {
 	size_t i;
@@ -216,58 +223,38 @@ void cand_columns(struct session *s, struct cands *c, const char *series)
 
 /* ---- keyword tables ---------------------------------------------------------- */
 
-bool cmd_kw_alone(const struct cmd_kw *k)
+int cmd_kw_take(struct session *s, const struct cmd_kw *k, void *req,
+		const char *val)
 {
-	return !k->arg && !k->vals && !k->gen && !(k->flags & KW_FILE);
+	if (k->set)
+		return k->set(s, req, k, val);
+	if (k->dest == KW_D_FLAG)
+		*KW_AT(req, k, bool) = true;
+	else if (k->dest == KW_D_STR)
+		*KW_AT(req, k, const char *) = val;
+	return 0;
 }
 
-const struct cmd_kw *cmd_kw_find(const struct cmd_kw *t, const char *word)
+int cmd_kw_parse(struct session *s, const struct cmd_kw *t, void *req,
+		 int argc, char **argv, int *at)
 {
-	for (; t && t->name; t++)
-		if (!strcmp(t->name, word))
-			return t;
-	return NULL;
-}
+	int i, rc;
 
-const char *cmd_kw_names(const struct cmd_kw *t, char *buf, size_t len)
-{
-	size_t at = 0;
+	for (i = 0; i < argc; i++) {
+		const struct cmd_kw *k = cmd_kw_find(t, argv[i]);
+		bool alone = k && cmd_kw_alone(k);
 
-	buf[0] = '\0';
-	for (; t && t->name && at < len; t++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-				       at ? ", " : "", t->name);
-	return buf;
-}
-
-const char *cmd_kw_synopsis(const struct cmd_kw *t, char *buf, size_t len)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (; t && t->name && at < len; t++) {
-		bool opt = !(t->flags & KW_REQ);
-		char vals[160] = "";
-		const char *a = t->arg;
-		size_t i;
-
-		if (!a && t->vals) {	/* "on, off" -> "on|off" */
-			snprintf(vals, sizeof(vals), "%s", t->vals);
-			for (i = 0; vals[i]; i++)
-				if (vals[i] == ',' && vals[i + 1] == ' ')
-					memmove(vals + i + 1, vals + i + 2,
-						strlen(vals + i + 2) + 1);
-			for (i = 0; vals[i]; i++)
-				if (vals[i] == ',')
-					vals[i] = '|';
-			a = vals;
+		if (!k || (!alone && i + 1 == argc))
+			break;
+		rc = cmd_kw_take(s, k, req, alone ? NULL : argv[i + 1]);
+		if (rc) {
+			*at = i;
+			return rc;
 		}
-		at += (size_t)snprintf(buf + at, len - at, "%s%s%s%s%s%s",
-				       at ? " " : "", opt ? "[" : "", t->name,
-				       a ? " " : "", a ? a : "",
-				       opt ? "]" : "");
+		i += !alone;
 	}
-	return buf;
+	*at = i;
+	return 0;
 }
 
 const char *cmd_synopsis(const struct cmd_row *row, char *buf, size_t len)
@@ -313,8 +300,7 @@ bool cand_keywords(struct session *s, const struct cmd_kw *t, int first,
 		k = NULL;
 	}
 	if (!k) {
-		for (; t->name; t++)
-			cand_add(c, t->name);
+		cand_kw_names(c, t);
 		return true;
 	}
 	if (k->flags & KW_FILE)

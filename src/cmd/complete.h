@@ -1,7 +1,7 @@
-/* complete.h - the command language's vocabulary for completion: keyword
- * tables (one per command that takes `KEY VALUE` words, read by its
- * parser, by `help` and by completion alike) and the candidate list a
- * row's completion hook fills.
+/* complete.h - the command language's vocabulary: keyword tables (one
+ * per command that takes `KEY VALUE` words, keywords.h) run over a
+ * command's words (cmd_kw_parse), their errors, and completion: the
+ * candidate list a row's completion hook fills.
  *
  * The REPL (repl.c) only walks the command tables to the row being
  * typed and calls cmd_row_complete(); what a row's words are is said
@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "keywords.h"
 
 struct session;
 struct cmd_row;
@@ -27,6 +29,8 @@ void cand_add(struct cands *c, const char *word);
 /* "a, b, c" (commas and/or spaces) */
 void cand_list(struct cands *c, const char *list);
 void cand_rows(struct cands *c, const struct cmd_row *rows);
+/* a keyword table's names (not the hidden ones) */
+void cand_kw_names(struct cands *c, const struct cmd_kw *t);
 void cands_clear(struct cands *c);
 void cands_free(struct cands *c);
 
@@ -38,31 +42,24 @@ void cand_data_ids(struct session *s, struct cands *c);
 void cand_saved(struct cands *c, const char *sub, const char *ext);
 void cand_columns(struct session *s, struct cands *c, const char *series);
 
-/* One keyword of a command: `name ARG`, or a word alone when arg is
- * NULL.  Its values are `vals` (listed), gen's candidates, or a file
- * name (KW_FILE); KW_LIST values are comma lists (`ids a,b`).
+/* The keyword tables' type and reading are keywords.h's (src/util: the
+ * sweep engine shares them); running one over the words is here.
  */
-#define KW_FILE	0x1
-#define KW_LIST	0x2
-#define KW_REQ	0x4	/* required: no brackets in the synopsis */
 
-struct cmd_kw {
-	const char *name;
-	const char *arg;
-	const char *vals;
-	void (*gen)(struct session *s, struct cands *c);
-	unsigned flags;
-};
-
-/* A word alone (no value follows): no arg, vals, gen or file. */
-bool cmd_kw_alone(const struct cmd_kw *k);
-/* The entry named `word` in a table ending with { NULL }, or NULL. */
-const struct cmd_kw *cmd_kw_find(const struct cmd_kw *t, const char *word);
-/* "a, b, c": the names, for errors and help. */
-const char *cmd_kw_names(const struct cmd_kw *t, char *buf, size_t len);
-/* "for DURATION [clear on|off] [force]": the table as a synopsis (arg,
- * else vals as a|b). */
-const char *cmd_kw_synopsis(const struct cmd_kw *t, char *buf, size_t len);
+/* k's value (NULL for a word alone) into req: its setter, or its
+ * destination; 0 or -code with s->err set.  A row with only an id is
+ * its parser's to take (0, nothing done).
+ */
+int cmd_kw_take(struct session *s, const struct cmd_kw *k, void *req,
+		const char *val);
+/* KEY VALUE words (and words alone) from argv[0], each taken into req,
+ * until a word that is no key of t, or a key whose value is missing
+ * (the last word): *at is its index (argc: every word taken).  Repeated
+ * keys are taken again (the last wins).  0, or the first setter's error
+ * (*at on its key).
+ */
+int cmd_kw_parse(struct session *s, const struct cmd_kw *t, void *req,
+		 int argc, char **argv, int *at);
 /* A row's synopsis: its positional args, then its keywords'. */
 const char *cmd_synopsis(const struct cmd_row *row, char *buf, size_t len);
 /* "WHO: unknown key 'WORD' (a, b, c)" as PCB_E_INVAL; returns -code. */

@@ -238,24 +238,153 @@ static int small(struct session *s, const char *key, const char *v,
 	return 0;
 }
 
+/* diag config's setters: a value into the configuration being made
+ * (req: a struct tel_diag), by DOCA's setter; its TEL_* code, or -code.
+ */
+static int dc_period(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	int64_t ps;
+
+	(void)k;
+	if (pcb_parse_duration_ps(val, 1000, &ps) || ps < 1000 ||
+	    ps > 60000000000000LL)
+		return pcb_error(&s->err, PCB_E_INVAL, "diag config: bad "
+				 "period '%s' (e.g. 100us, 1ms; 1ns to 60s)",
+				 val);
+	return tel_diag_set_sample_period(req, (uint64_t)ps / 1000);
+}
+
+static int dc_samples(struct session *s, void *req, const struct cmd_kw *k,
+		      const char *val)
+{
+	uint32_t v = 0;
+	int rc = small(s, "samples (log2)", val, 255, &v);
+
+	(void)k;
+	if (!rc)
+		rc = tel_diag_set_log_max_num_samples(req, v);
+	if (rc == TEL_NOT_SUPPORTED)
+		return pcb_error(&s->err, PCB_E_RANGE, "diag config: samples "
+				 "2^%u: NOT_SUPPORTED (the device holds 2^%d)",
+				 v, DIAG_LOG_MAX_SAMPLES);
+	return rc;
+}
+
+static int dc_ids(struct session *s, void *req, const struct cmd_kw *k,
+		  const char *val)
+{
+	uint32_t v = 0;
+	int rc = small(s, k->name, val, 255, &v);
+
+	return rc ? rc : tel_diag_set_max_num_data_ids(req, v);
+}
+
+/* single, repetitive, on_demand, or their numbers 0, 1, 2 */
+static int dc_mode(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	int v = cmd_kw_val(k, val);
+
+	if (v < 0 && val[0] >= '0' && val[0] <= '2' && !val[1])
+		v = val[0] - '0';
+	if (v < 0)
+		return pcb_error(&s->err, PCB_E_INVAL, "diag config: mode is "
+				 "single, repetitive or on_demand, not '%s'",
+				 val);
+	return tel_diag_set_sample_mode(req, (uint32_t)v);
+}
+
+static int dc_format(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	uint32_t v = 0;
+	int rc = small(s, k->name, val, 2, &v);
+
+	return rc ? rc : tel_diag_set_output_format(req, v);
+}
+
+static int dc_sync(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	uint32_t v = 0;
+	int rc = onoff(s, k->name, val, &v);
+
+	return rc ? rc : tel_diag_set_sync_mode(req, v);
+}
+
+static int dc_clear(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	uint32_t v = 0;
+	int rc = onoff(s, k->name, val, &v);
+
+	return rc ? rc : tel_diag_set_data_clear(req, v);
+}
+
+static int dc_timestamp(struct session *s, void *req, const struct cmd_kw *k,
+			const char *val)
+{
+	int v = cmd_kw_val(k, val);	/* frc, rtc */
+
+	if (v < 0)
+		return pcb_error(&s->err, PCB_E_INVAL, "diag config: timestamp "
+				 "is frc or rtc, not '%s'", val);
+	return tel_diag_set_timestamp_source(req, v ? DIAG_RTC : DIAG_FRC);
+}
+
+/* What `diag advise` asks for. */
+struct advise_req {
+	int64_t period, poll;
+	unsigned long spike;
+};
+
+static int da_dur(struct session *s, void *req, const struct cmd_kw *k,
+		  const char *val)
+{
+	int64_t *p = KW_AT(req, k, int64_t);
+
+	if (pcb_parse_duration_ps(val, -1, p) || !*p)
+		return pcb_error(&s->err, PCB_E_INVAL, "diag advise: bad %s "
+				 "'%s' (e.g. 100us, 500ms)", k->name, val);
+	return 0;
+}
+
+static int da_spike(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	struct advise_req *q = req;
+	char *end;
+
+	(void)k;
+	q->spike = strtoul(val, &end, 10);
+	if (!*val || *end || q->spike > 1000000)
+		return pcb_error(&s->err, PCB_E_INVAL, "diag advise: spike is "
+				 "a whole factor, not '%s'", val);
+	return 0;
+}
+
 /* diag config's and diag advise's words; their parsers take these. */
 static const struct cmd_kw diag_config_keys[] = {
-	{ .name = "period", .arg = "D" },
-	{ .name = "samples", .arg = "LOG2" },
-	{ .name = "ids", .arg = "N" },
-	{ .name = "mode", .vals = "single, repetitive, on_demand" },
-	{ .name = "format", .vals = "0, 1, 2" },
-	{ .name = "sync", .vals = "on, off" },
-	{ .name = "clear", .vals = "on, off" },
-	{ .name = "timestamp", .vals = "frc, rtc" },
-	{ .name = "force" },
+	{ .name = "period", .arg = "D", .set = dc_period },
+	{ .name = "samples", .arg = "LOG2", .set = dc_samples },
+	{ .name = "ids", .arg = "N", .set = dc_ids },
+	{ .name = "mode", .vals = "single, repetitive, on_demand",
+	  .set = dc_mode },
+	{ .name = "format", .vals = "0, 1, 2", .set = dc_format },
+	{ .name = "sync", .vals = "on, off", .set = dc_sync },
+	{ .name = "clear", .vals = "on, off", .set = dc_clear },
+	{ .name = "timestamp", .vals = "frc, rtc", .set = dc_timestamp },
+	{ .name = "force", .id = 1 },	/* read first: the context's */
 	{ 0 }
 };
 
 static const struct cmd_kw diag_advise_keys[] = {
-	{ .name = "period", .arg = "P", .flags = KW_REQ },
-	{ .name = "poll", .arg = "Q", .flags = KW_REQ },
-	{ .name = "spike", .arg = "K" },
+	{ .name = "period", .arg = "P", .flags = KW_REQ, .set = da_dur,
+	  .off = offsetof(struct advise_req, period) },
+	{ .name = "poll", .arg = "Q", .flags = KW_REQ, .set = da_dur,
+	  .off = offsetof(struct advise_req, poll) },
+	{ .name = "spike", .arg = "K", .set = da_spike },
 	{ 0 }
 };
 
@@ -264,15 +393,15 @@ static const struct cmd_kw diag_advise_keys[] = {
  */
 static int cmd_diag_config(struct session *s, int argc, char **argv)
 {
+	const struct cmd_kw *kw;
 	struct tel_diag *t, tmp;
 	struct diag_caps caps;
 	bool force = false;
-	uint32_t v;
-	int64_t ps;
 	int i, rc;
 
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "force"))
+	for (i = 0; i < argc; i++)	/* force: the only word alone */
+		if ((kw = cmd_kw_find(diag_config_keys, argv[i])) &&
+		    cmd_kw_alone(kw))
 			force = true;
 	rc = diag_ctx(s, force, &t);
 	if (rc)
@@ -289,81 +418,17 @@ static int cmd_diag_config(struct session *s, int argc, char **argv)
 				     .max_ids = caps.max_ids,
 				     .mode = DIAG_REPETITIVE, .format = 1,
 				     .ts = DIAG_RTC };
-	for (i = 0; i < argc; i++) {
-		const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] :
-						NULL;
-		const struct cmd_kw *kw = cmd_kw_find(diag_config_keys, k);
-
-		if (!kw)
-			return cmd_kw_unknown(s, "diag config",
-					      diag_config_keys, k);
-		if (cmd_kw_alone(kw))	/* force */
-			continue;
-		if (!val)
-			return pcb_error(&s->err, PCB_E_USAGE, "diag config: "
-					 "'%s' needs a value", k);
-		i++;
-		rc = 0;
-		if (!strcmp(k, "period")) {
-			if (pcb_parse_duration_ps(val, 1000, &ps) ||
-			    ps < 1000 || ps > 60000000000000LL)
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag config: bad period '%s' "
-						 "(e.g. 100us, 1ms; 1ns to "
-						 "60s)", val);
-			rc = tel_diag_set_sample_period(&tmp,
-							(uint64_t)ps / 1000);
-		} else if (!strcmp(k, "samples")) {
-			rc = small(s, "samples (log2)", val, 255, &v);
-			if (!rc)
-				rc = tel_diag_set_log_max_num_samples(&tmp, v);
-			if (rc == TEL_NOT_SUPPORTED)
-				return pcb_error(&s->err, PCB_E_RANGE,
-						 "diag config: samples 2^%u: "
-						 "NOT_SUPPORTED (the device "
-						 "holds 2^%d)", v,
-						 DIAG_LOG_MAX_SAMPLES);
-		} else if (!strcmp(k, "ids")) {
-			rc = small(s, "ids", val, 255, &v);
-			if (!rc)
-				rc = tel_diag_set_max_num_data_ids(&tmp, v);
-		} else if (!strcmp(k, "mode")) {
-			for (v = 0; v < 3; v++)
-				if (!strcmp(val, mode_names[v]) ||
-				    (val[0] == '0' + (int)v && !val[1]))
-					break;
-			if (v == 3)
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag config: mode is single, "
-						 "repetitive or on_demand, not "
-						 "'%s'", val);
-			rc = tel_diag_set_sample_mode(&tmp, v);
-		} else if (!strcmp(k, "format")) {
-			rc = small(s, k, val, 2, &v);
-			if (!rc)
-				rc = tel_diag_set_output_format(&tmp, v);
-		} else if (!strcmp(k, "sync")) {
-			rc = onoff(s, k, val, &v);
-			if (!rc)
-				rc = tel_diag_set_sync_mode(&tmp, v);
-		} else if (!strcmp(k, "clear")) {
-			rc = onoff(s, k, val, &v);
-			if (!rc)
-				rc = tel_diag_set_data_clear(&tmp, v);
-		} else if (!strcmp(k, "timestamp")) {
-			if (strcmp(val, "frc") && strcmp(val, "rtc"))
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag config: timestamp is frc "
-						 "or rtc, not '%s'", val);
-			rc = tel_diag_set_timestamp_source(&tmp, val[0] == 'r' ?
-							   DIAG_RTC :
-							   DIAG_FRC);
-		}
-		if (rc < 0)
-			return rc;
-		if (rc)
-			return tel_fail(&s->err, rc, "diag config", NULL);
-	}
+	rc = cmd_kw_parse(s, diag_config_keys, &tmp, argc, argv, &i);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return tel_fail(&s->err, rc, "diag config", NULL);
+	if (i < argc && !cmd_kw_find(diag_config_keys, argv[i]))
+		return cmd_kw_unknown(s, "diag config", diag_config_keys,
+				      argv[i]);
+	if (i < argc)
+		return pcb_error(&s->err, PCB_E_USAGE, "diag config: '%s' "
+				 "needs a value", argv[i]);
 	rc = tel_diag_apply_config(&tmp);
 	if (rc)
 		return tel_fail(&s->err, rc, "diag config", rc == TEL_INVALID_VALUE ?
@@ -491,30 +556,48 @@ static int ids_list(struct session *s)
 	return 0;
 }
 
+/* diag ids's words: one of these, and its argument */
+enum { IDS_LIST = 1, IDS_APPLY, IDS_IMPORT, IDS_EXPORT };
+static const struct cmd_kw diag_ids_words[] = {
+	{ .name = "list", .id = IDS_LIST },
+	{ .name = "apply", .arg = "NAME|ID,...", .gen = cand_data_ids,
+	  .flags = KW_LIST, .id = IDS_APPLY },
+	{ .name = "import", .arg = "FILE.json", .flags = KW_FILE,
+	  .id = IDS_IMPORT },
+	{ .name = "export", .arg = "FILE.json", .flags = KW_FILE,
+	  .id = IDS_EXPORT },
+	{ 0 }
+};
+#define DIAG_IDS_SYN "[list | apply NAME|ID,... | import FILE.json | " \
+	"export FILE.json]"
+
 static int cmd_diag_ids(struct session *s, int argc, char **argv)
 {
+	const struct cmd_kw *k = argc ? cmd_kw_find(diag_ids_words, argv[0]) :
+				 NULL;
+	int id = argc ? k ? k->id : 0 : IDS_LIST;
 	uint64_t ids[DIAG_MAX_IDS * 2];
 	struct tel_diag *t = NULL;
 	uint32_t n;
 	int rc;
 
-	if (!argc || !strcmp(argv[0], "list"))
+	if (id == IDS_LIST)
 		return argc > 1 ? pcb_error(&s->err, PCB_E_USAGE, "usage: "
 					    "diag ids list") : ids_list(s);
-	if (!strcmp(argv[0], "apply")) {
+	if (id == IDS_APPLY) {
 		rc = parse_ids(s, argc - 1, argv + 1, ids, &n);
 		if (!rc)
 			rc = diag_ctx(s, false, &t);
 		return rc ? rc : apply_ids(s, t, ids, n);
 	}
-	if (!strcmp(argv[0], "import") && argc == 2) {
+	if (id == IDS_IMPORT && argc == 2) {
 		rc = diag_ids_import(argv[1], ids, DIAG_MAX_IDS * 2, &n,
 				     &s->err);
 		if (!rc)
 			rc = diag_ctx(s, false, &t);
 		return rc ? rc : apply_ids(s, t, ids, n);
 	}
-	if (!strcmp(argv[0], "export") && argc == 2) {
+	if (id == IDS_EXPORT && argc == 2) {
 		rc = diag_ctx(s, false, &t);
 		if (rc)
 			return rc;
@@ -525,9 +608,8 @@ static int cmd_diag_ids(struct session *s, int argc, char **argv)
 		return diag_ids_export_default(argv[1], t->cfg.sync,
 					       &s->err);
 	}
-	return pcb_error(&s->err, PCB_E_USAGE, "usage: diag ids [list | "
-			 "apply NAME|ID,... | import FILE.json | export "
-			 "FILE.json]");
+	return pcb_error(&s->err, PCB_E_USAGE, "usage: diag ids "
+			 DIAG_IDS_SYN);
 }
 
 static int cmd_diag_check(struct session *s, int argc, char **argv)
@@ -725,35 +807,16 @@ static int cmd_diag_export(struct session *s, int argc, char **argv)
  */
 static int cmd_diag_advise(struct session *s, int argc, char **argv)
 {
-	int64_t period = 0, poll = 0;
-	unsigned long spike = 0;
+	struct advise_req q = { 0 };
 	char syn[100];
 	double per, need;
 	unsigned log;
-	int i;
+	int i, rc = cmd_kw_parse(s, diag_advise_keys, &q, argc, argv, &i);
+	int64_t period = q.period, poll = q.poll;
+	unsigned long spike = q.spike;
 
-	for (i = 0; i + 1 < argc; i += 2) {
-		char *end;
-
-		if (!cmd_kw_find(diag_advise_keys, argv[i]))
-			break;		/* the usage below */
-		if (!strcmp(argv[i], "period") || !strcmp(argv[i], "poll")) {
-			int64_t *p = argv[i][1] == 'e' ? &period : &poll;
-
-			if (pcb_parse_duration_ps(argv[i + 1], -1, p) || !*p)
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag advise: bad %s '%s' "
-						 "(e.g. 100us, 500ms)", argv[i],
-						 argv[i + 1]);
-		} else {	/* spike */
-			spike = strtoul(argv[i + 1], &end, 10);
-			if (!*argv[i + 1] || *end || spike > 1000000)
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "diag advise: spike is a "
-						 "whole factor, not '%s'",
-						 argv[i + 1]);
-		}
-	}
+	if (rc)
+		return rc;
 	if (i != argc || !period || !poll)
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: diag advise %s",
 				 cmd_kw_synopsis(diag_advise_keys, syn,
@@ -782,12 +845,15 @@ static int cmd_diag_advise(struct session *s, int argc, char **argv)
 static bool diag_ids_complete(struct session *s, char **argv, int argc,
 			      struct cands *c)
 {
+	const struct cmd_kw *k = argc ? cmd_kw_find(diag_ids_words,
+						    argv[0]) : NULL;
+
 	if (argc == 0) {
-		cand_list(c, "list, apply, import, export");
+		cand_kw_names(c, diag_ids_words);
 		return true;
 	}
-	if (!strcmp(argv[0], "apply")) {
-		cand_data_ids(s, c);
+	if (k && k->gen) {	/* apply */
+		k->gen(s, c);
 		c->append = ',';	/* lists: a,b,c */
 		return true;
 	}
@@ -834,8 +900,7 @@ const struct cmd_row cmd_diag_verbs[] = {
 		.name = "ids",
 		.fn = cmd_diag_ids,
 		.max_args = -1,
-		.args = "[list | apply NAME|ID,... | import FILE.json | export "
-			"FILE.json]",
+		.args = DIAG_IDS_SYN,
 		.help = "the data IDs: list all, apply a list, the sample's JSON file",
 		.example = "diag ids apply port_0_rx_bytes,port_0_tx_bytes",
 		.complete = diag_ids_complete,

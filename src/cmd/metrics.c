@@ -17,48 +17,42 @@
 #include "units.h"
 
 static const struct cmd_kw export_keys[] = {
-	{ .name = "to", .arg = "FILE", .flags = KW_FILE },
-	{ .name = "every", .arg = "I" },
-	{ .name = "for", .arg = "D" },
-	{ .name = "devices", .arg = "all|DEV,..." },
-	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
+	MX_KW_STR("to", "FILE", to, KW_FILE),
+	MX_KW_DUR("every", "I", every),
+	MX_KW_DUR("for", "D", dur),
+	MX_KW_STR("devices", "all|DEV,...", devices, 0),
+	MX_KW_STR("collect", "+GLOB,-GLOB,...", collect, 0),
 	{ 0 }
 };
+
+int mx_set_dur(struct session *s, void *req, const struct cmd_kw *k,
+	       const char *val)
+{
+	int64_t *d = KW_AT(req, k, int64_t);
+
+	if (pcb_parse_duration_ps(val, -1, d) || *d < 1000000000LL ||
+	    *d > 86400 * 1000000000000LL)
+		return cmd_bad_duration(s, ((struct mx_req *)req)->who, val,
+					"1ms..86400s");
+	return 0;
+}
 
 int mx_parse_opts(struct session *s, const char *who,
 		  const struct cmd_kw *keys, int argc, char **argv,
 		  struct mx_opts *o)
 {
-	int i;
+	struct mx_req q = { .o = *o, .who = who };
+	const struct cmd_kw *kw;
+	int at, rc = cmd_kw_parse(s, keys, &q, argc, argv, &at);
 
-	for (i = 0; i < argc; i += 2) {
-		const struct cmd_kw *kw = cmd_kw_find(keys, argv[i]);
-		int64_t *d;
-
-		if (!kw)
-			return cmd_kw_unknown(s, who, keys, argv[i]);
-		if (i + 1 >= argc)
-			return pcb_error(&s->err, PCB_E_USAGE, "%s: '%s' "
-					 "needs %s", who, kw->name, kw->arg);
-		if (!strcmp(kw->name, "to")) {
-			o->to = argv[i + 1];
-			continue;
-		}
-		if (!strcmp(kw->name, "devices") ||
-		    !strcmp(kw->name, "collect") ||
-		    !strcmp(kw->name, "web-config")) {
-			*(kw->name[0] == 'd' ? &o->devices : kw->name[0] ==
-			  'c' ? &o->collect : &o->web) = argv[i + 1];
-			continue;
-		}
-		d = kw->name[0] == 'e' ? &o->every : kw->name[0] == 't' ?
-		    &o->timeout : &o->dur;
-		if (pcb_parse_duration_ps(argv[i + 1], -1, d) ||
-		    *d < 1000000000LL || *d > 86400 * 1000000000000LL)
-			return cmd_bad_duration(s, who, argv[i + 1],
-						"1ms..86400s");
-	}
-	return 0;
+	*o = q.o;
+	if (rc || at == argc)
+		return rc;
+	kw = cmd_kw_find(keys, argv[at]);
+	if (!kw)
+		return cmd_kw_unknown(s, who, keys, argv[at]);
+	return pcb_error(&s->err, PCB_E_USAGE, "%s: '%s' needs %s", who,
+			 kw->name, kw->arg);
 }
 
 /* One collection to FILE or stdout; a device that failed (its error

@@ -173,7 +173,7 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	int used, rc;
 
 	/* one leading "slot N" names this slot; a second, the other */
-	has_slot = argc >= 2 && !strcmp(argv[0], "slot");
+	has_slot = argc >= 2 && cmd_is_slot_word(argv[0]);
 	used = has_slot ? 2 : 0;
 	rc = has_slot ? cmd_parse_slot(s, argv[1], &slot) : 0;
 	if (!rc)
@@ -181,7 +181,7 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	if (!rc && used < argc) {
 		if (argc - used == 1 && !strcmp(argv[used], "defaults"))
 			;
-		else if (argc - used == 2 && !strcmp(argv[used], "slot"))
+		else if (argc - used == 2 && cmd_is_slot_word(argv[used]))
 			rc = cmd_parse_slot(s, argv[used + 1], &other);
 		else
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: param diff "
@@ -516,16 +516,22 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 
 /* ---- completion ------------------------------------------------------------ */
 
-/* Param names, `slot` and after it the slots; `extra` words too. */
+/* Param names, `slot` (and --unchecked) and after it the slots; `extra`
+ * words too.
+ */
 static bool param_words(struct session *s, char **argv, int argc,
-			struct cands *c, const char *extra)
+			struct cands *c, bool unchecked, const char *extra)
 {
-	if (argc && !strcmp(argv[argc - 1], "slot")) {
+	const struct cmd_kw *k;
+
+	if (argc && cmd_is_slot_word(argv[argc - 1])) {
 		cand_slots(s, c, false);
 		return true;
 	}
 	cand_params(s, c);
-	cand_add(c, "slot");
+	for (k = cmd_target_keys; k->name; k++)
+		if (unchecked || k->id != CMD_TGT_UNCHECKED)
+			cand_add(c, k->name);
 	if (extra)
 		cand_list(c, extra);
 	return true;
@@ -534,19 +540,19 @@ static bool param_words(struct session *s, char **argv, int argc,
 static bool param_complete(struct session *s, char **argv, int argc,
 			   struct cands *c)
 {
-	return param_words(s, argv, argc, c, NULL);
+	return param_words(s, argv, argc, c, false, NULL);
 }
 
 static bool param_set_complete(struct session *s, char **argv, int argc,
 			       struct cands *c)
 {
-	return param_words(s, argv, argc, c, "--unchecked, raw");
+	return param_words(s, argv, argc, c, true, "raw");
 }
 
 static bool param_reset_complete(struct session *s, char **argv, int argc,
 				 struct cands *c)
 {
-	return param_words(s, argv, argc, c, "all");
+	return param_words(s, argv, argc, c, false, "all");
 }
 
 const struct cmd_row cmd_param_verbs[] = {

@@ -188,29 +188,67 @@ static void timeline_vars(FILE *fp, struct series *const *sers, size_t nser,
  * one line per series with a legend.
  */
 #define PLOT_MAX_OVERLAY 8
+/* Where plot's `to` and `title` go (the overlay's or the plot's). */
+struct plot_dest {
+	const char **to;
+	char *title;
+	size_t tlen;
+};
+
+static int plot_to(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	size_t len = strlen(val);
+
+	(void)k;
+	*((struct plot_dest *)req)->to = val;
+	if (len <= 4 || (strcmp(val + len - 4, ".svg") &&
+			 strcmp(val + len - 4, ".png")))
+		return pcb_error(&s->err, PCB_E_INVAL, "plot: '%s' is neither "
+				 ".png nor .svg", val);
+	return 0;
+}
+
+static int plot_title(struct session *s, void *req, const struct cmd_kw *k,
+		      const char *val)
+{
+	struct plot_dest *d = req;
+
+	(void)s;
+	(void)k;
+	snprintf(d->title, d->tlen, "%s", val);
+	return 0;
+}
+
+/* plot's words after the series: the parsers below, the completion */
+enum { PLOT_K_TO = 1, PLOT_K_TITLE, PLOT_K_HIST, PLOT_K_SCATTER };
+static const struct cmd_kw plot_keys[] = {
+	{ .name = "to", .arg = "FILE", .flags = KW_FILE, .set = plot_to,
+	  .id = PLOT_K_TO },
+	{ .name = "title", .arg = "TEXT", .set = plot_title,
+	  .id = PLOT_K_TITLE },
+	{ .name = "hist", .id = PLOT_K_HIST },
+	{ .name = "scatter", .arg = "X Y", .id = PLOT_K_SCATTER },
+	{ 0 }
+};
+
 /* `to FILE.png|svg` or `title TEXT` at argv[*i]: 1 when it was one
  * (*i moved past it), 0 when not, or -code.
  */
 static int plot_opt(struct session *s, int argc, char **argv, int *i,
 		    const char **to, char *title, size_t tlen)
 {
-	size_t len;
+	struct plot_dest d = { to, title, tlen };
+	const struct cmd_kw *k;
+	int rc;
 
 	if (*i + 1 >= argc)
 		return 0;
-	if (!strcmp(argv[*i], "title")) {
-		snprintf(title, tlen, "%s", argv[++*i]);
-		return 1;
-	}
-	if (strcmp(argv[*i], "to"))
+	k = cmd_kw_find(plot_keys, argv[*i]);
+	if (!k || !k->set)
 		return 0;
-	*to = argv[++*i];
-	len = strlen(*to);
-	if (len <= 4 || (strcmp(*to + len - 4, ".svg") &&
-			 strcmp(*to + len - 4, ".png")))
-		return pcb_error(&s->err, PCB_E_INVAL, "plot: '%s' is neither "
-				 ".png nor .svg", *to);
-	return 1;
+	rc = cmd_kw_take(s, k, &d, argv[++*i]);
+	return rc ? rc : 1;
 }
 
 /* An overlay of A,B,...: what to draw. */
@@ -424,10 +462,13 @@ static bool by_device(const struct series *ser, int argc, char **argv,
 	int i;
 
 	*n = 0;
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "hist") || !strcmp(argv[i], "scatter") ||
+	for (i = 1; i < argc; i++) {
+		const struct cmd_kw *w = cmd_kw_find(plot_keys, argv[i]);
+
+		if ((w && (w->id == PLOT_K_HIST || w->id == PLOT_K_SCATTER)) ||
 		    series_col(ser, argv[i]) > 0)
 			return false;
+	}
 	for (c = 1; c < ser->ncols; c++) {
 		const char *dot = strchr(ser->cols[c].name, '.');
 		size_t len = dot ? (size_t)(dot - ser->cols[c].name) : 0;
@@ -614,15 +655,18 @@ static int hist_text(struct session *s, const struct series *ser, int bin0,
 bool cmd_plot_complete(struct session *s, char **argv, int argc,
 		       struct cands *c)
 {
+	const struct cmd_kw *k;
+
 	if (argc == 0) {
 		cand_saved(c, "series", ".csv");
 		return true;
 	}
-	if (!strcmp(argv[argc - 1], "to"))
+	k = cmd_kw_find(plot_keys, argv[argc - 1]);
+	if (k && (k->flags & KW_FILE))
 		return false;	/* a file */
-	if (strcmp(argv[argc - 1], "title"))
+	if (!k || k->id != PLOT_K_TITLE)
 		cand_columns(s, c, argv[0]);
-	cand_list(c, "to, title, hist, scatter");
+	cand_kw_names(c, plot_keys);
 	return true;
 }
 
@@ -648,6 +692,7 @@ static int plot_parse(struct session *s, struct plot_req *q, int argc,
 	int i, rc = 0;
 
 	for (i = 1; i < argc && !rc; i++) {
+		const struct cmd_kw *k;
 		int c;
 
 		rc = plot_opt(s, argc, argv, &i, &q->to, q->title,
@@ -656,9 +701,10 @@ static int plot_parse(struct session *s, struct plot_req *q, int argc,
 			rc = rc < 0 ? rc : 0;
 			continue;
 		}
-		if (!strcmp(argv[i], "hist")) {
+		k = cmd_kw_find(plot_keys, argv[i]);
+		if (k && k->id == PLOT_K_HIST) {
 			q->hist = true;
-		} else if (!strcmp(argv[i], "scatter") && i + 2 < argc) {
+		} else if (k && k->id == PLOT_K_SCATTER && i + 2 < argc) {
 			int bad;
 
 			q->sx = series_col(ser, argv[i + 1]);

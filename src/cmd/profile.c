@@ -51,9 +51,9 @@ static int cmd_profile_save(struct session *s, int argc, char **argv)
 
 	if (!pr)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	if (argc == 3 && !strcmp(argv[1], "slot") && strcmp(argv[2], "all"))
+	if (argc == 3 && cmd_is_slot_word(argv[1]) && strcmp(argv[2], "all"))
 		rc = cmd_parse_slot(s, argv[2], &slot);
-	else if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "slot")))
+	else if (argc != 1 && !(argc == 3 && cmd_is_slot_word(argv[1])))
 		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile save NAME "
 			       "[slot N|all]");
 	if (!rc && argc == 3 && strcmp(argv[2], "all"))
@@ -177,28 +177,55 @@ static int cmd_profile_diff(struct session *s, int argc, char **argv)
  * --check would change.  --detailed-exitcode: 0 unchanged, 2 changed
  * (would change), 1 any error.
  */
+/* What profile apply's words ask for. */
+struct apply_req {
+	bool check, strict, detailed, force;
+};
+
+/* profile apply's and export's words: the parsers, usage and
+ * completion read these.
+ */
+static const struct cmd_kw apply_keys[] = {
+	{ .name = "--check", .dest = KW_D_FLAG,
+	  .off = offsetof(struct apply_req, check) },
+	{ .name = "--strict", .dest = KW_D_FLAG,
+	  .off = offsetof(struct apply_req, strict) },
+	{ .name = "--detailed-exitcode", .dest = KW_D_FLAG,
+	  .off = offsetof(struct apply_req, detailed) },
+	{ .name = "--force", .dest = KW_D_FLAG,
+	  .off = offsetof(struct apply_req, force) },
+	{ 0 }
+};
+
+enum { AS_MSTREG, AS_MLXREG, AS_JSON };	/* --as's values, in order */
+static const struct cmd_kw export_keys[] = {
+	{ .name = "--as", .arg = "mstreg|mlxreg|json",
+	  .vals = "mstreg, mlxreg, json", .flags = KW_REQ,
+	  .id = 1 },	/* its parser reads the value's index */
+	{ 0 }
+};
+
 static int cmd_profile_apply(struct session *s, int argc, char **argv)
 {
 	struct profile *pr = calloc(1, sizeof(*pr));
 	struct profile_aplan *pl = calloc(PPCC_SLOTS, sizeof(*pl));
-	bool check = false, strict = false, dry;
+	struct apply_req q = { 0 };
+	bool check, strict, dry;
+	char syn[100];
 	size_t n = 0;
 	int i, rc = pr && pl ? 0 : pcb_error(&s->err, PCB_E_NOMEM,
 					     "out of memory");
 
-	for (i = 1; !rc && i < argc; i++)
-		if (!strcmp(argv[i], "--check"))
-			check = true;
-		else if (!strcmp(argv[i], "--strict"))
-			strict = true;
-		else if (!strcmp(argv[i], "--detailed-exitcode"))
-			s->detailed_exit = true;
-		else if (!strcmp(argv[i], "--force"))
-			s->force = true;
-		else
-			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile "
-				       "apply NAME|FILE [--check] [--strict] "
-				       "[--detailed-exitcode] [--force]");
+	if (!rc)
+		rc = cmd_kw_parse(s, apply_keys, &q, argc - 1, argv + 1, &i);
+	if (!rc && i != argc - 1)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile apply "
+			       "NAME|FILE %s", cmd_kw_synopsis(apply_keys, syn,
+							       sizeof(syn)));
+	s->detailed_exit |= q.detailed;
+	s->force |= q.force;
+	check = q.check;
+	strict = q.strict;
 	dry = check || s->dry_run;
 	if (!rc)
 		rc = profile_load(s, argv[0], pr);
@@ -250,17 +277,21 @@ static int cmd_profile_apply(struct session *s, int argc, char **argv)
 static int cmd_profile_export(struct session *s, int argc, char **argv)
 {
 	struct profile *pr = calloc(1, sizeof(*pr));
-	const char *as = argc == 3 && !strcmp(argv[1], "--as") ? argv[2] : "";
+	const struct cmd_kw *k0 = argc == 3 ? cmd_kw_find(export_keys,
+							  argv[1]) : NULL;
+	int to = k0 ? cmd_kw_val(k0, argv[2]) : -1;	/* AS_* */
+	const char *as = to >= 0 ? argv[2] : "";
+	char syn[60];
 	size_t i, k;
 	int rc = pr ? 0 : pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 
-	if (!rc && strcmp(as, "mstreg") && strcmp(as, "mlxreg") &&
-	    strcmp(as, "json"))
+	if (!rc && to < 0)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: profile export NAME "
-			       "--as mstreg|mlxreg|json");
+			       "%s", cmd_kw_synopsis(export_keys, syn,
+						     sizeof(syn)));
 	if (!rc)
 		rc = profile_load(s, argv[0], pr);
-	if (!rc && !strcmp(as, "json")) {
+	if (!rc && to == AS_JSON) {
 		profile_write_json(s, s->out.fp, pr);
 		free(pr);
 		return 0;
@@ -371,18 +402,15 @@ static bool profile_apply_complete(struct session *s, char **argv, int argc,
 				   struct cands *c)
 {
 	if (argc)
-		cand_list(c, "--check, --strict, --detailed-exitcode, "
-			  "--force");
+		cand_kw_names(c, apply_keys);
 	return profile_name_complete(s, argv, argc, c);
 }
 
 static bool profile_export_complete(struct session *s, char **argv,
 				    int argc, struct cands *c)
 {
-	if (argc == 1)
-		cand_add(c, "--as");
-	else if (argc == 2)
-		cand_list(c, "mstreg, mlxreg, json");
+	if (argc == 1 || argc == 2)
+		return cand_keywords(s, export_keys, 1, argv, argc, c);
 	return profile_name_complete(s, argv, argc, c);
 }
 
@@ -425,8 +453,8 @@ const struct cmd_row cmd_profile_verbs[] = {
 		.fn = cmd_profile_apply,
 		.min_args = 1,
 		.max_args = 5,
-		.args = "NAME|FILE [--check] [--strict] [--detailed-exitcode] "
-			"[--force]",
+		.args = "NAME|FILE",
+		.keys = apply_keys,
 		.help = "write what differs (checked, journaled, read back; one "
 			"journal transaction: 'journal undo' takes it all back); "
 			"another algorithm id or version is refused unless "
@@ -444,7 +472,8 @@ const struct cmd_row cmd_profile_verbs[] = {
 		.fn = cmd_profile_export,
 		.min_args = 3,
 		.max_args = 3,
-		.args = "NAME --as mstreg|mlxreg|json",
+		.args = "NAME",
+		.keys = export_keys,
 		.help = "a standalone script of every register write the profile "
 			"makes (the argv pccbench runs), or the profile as JSON",
 		.example = "profile export tuned --as mstreg",

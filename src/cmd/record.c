@@ -74,29 +74,6 @@ static int save_meta(struct session *s, struct recorder **rs, size_t nr,
 	return store_meta_close(s, &w);
 }
 
-/* record's and watch's words; the parsers below take these. */
-const struct cmd_kw cmd_record_keys[] = {
-	{ .name = "for", .arg = "DURATION", .flags = KW_REQ },
-	{ .name = "every", .arg = "INTERVAL", .flags = KW_REQ },
-	{ .name = "into", .arg = "NAME" },
-	{ .name = "replace" },
-	{ .name = "clear", .arg = "on|off", .vals = "on, off" },
-	{ .name = "ids", .arg = "ID,...", .gen = cand_data_ids,
-	  .flags = KW_LIST },
-	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
-	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE },
-	{ .name = "devices", .arg = "DEV,...", .gen = cand_devices,
-	  .flags = KW_LIST },
-	{ 0 }
-};
-
-const struct cmd_kw cmd_watch_keys[] = {
-	{ .name = "every", .arg = "I" },
-	{ .name = "for", .arg = "D" },
-	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7" },
-	{ 0 }
-};
-
 /* What `record ...` asks for. */
 struct rec_req {
 	int64_t dur, every;
@@ -111,54 +88,137 @@ struct rec_req {
 
 #define REC_MAX_DEVS 8
 
-/* One `KEY VALUE` of record's; 0 or -code. */
-static int rec_key(struct session *s, struct rec_req *q, const char *key,
+/* for, every: at least 1us */
+static int rec_dur(struct session *s, void *req, const struct cmd_kw *k,
 		   const char *val)
 {
+	int64_t *p = KW_AT(req, k, int64_t);
+
+	if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
+		return cmd_bad_duration(s, "record", val, "at least 1us");
+	return 0;
+}
+
+static int rec_into(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	struct rec_req *q = req;
+
+	(void)k;
+	snprintf(q->name, sizeof(q->name), "%s", val);
+	return store_series_path(s, q->name, "csv", q->path, sizeof(q->path));
+}
+
+static int rec_ids(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	struct rec_req *q = req;
 	char buf[2048], *w, *save;
 
-	if (!strcmp(key, "for") || !strcmp(key, "every")) {
-		int64_t *p = key[0] == 'f' ? &q->dur : &q->every;
-
-		if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
-			return cmd_bad_duration(s, "record", val,
-						"at least 1us");
-		return 0;
-	}
-	if (!strcmp(key, "into")) {
-		snprintf(q->name, sizeof(q->name), "%s", val);
-		return store_series_path(s, q->name, "csv", q->path,
-					 sizeof(q->path));
-	}
-	if (!strcmp(key, "ids")) {
-		snprintf(buf, sizeof(buf), "%s", val);
-		for (w = strtok_r(buf, ",", &save); w;
-		     w = strtok_r(NULL, ",", &save))
-			if (q->nids == DIAG_MAX_IDS ||
-			    diag_id_parse(w, &q->ids[q->nids++]))
-				return pcb_error(&s->err, PCB_E_INVAL, "record: "
-						 "'%s' is no data ID ('diag "
-						 "ids' lists them)", w);
-		return 0;
-	}
-	if (!strcmp(key, "clear")) {
-		if (strcmp(val, "on") && strcmp(val, "off"))
-			return pcb_error(&s->err, PCB_E_INVAL, "record: clear "
-					 "is on or off");
-		q->clear = !strcmp(val, "on");
-		return 0;
-	}
-	if (!strcmp(key, "devices")) {
-		snprintf(q->devs, sizeof(q->devs), "%s", val);
-		return 0;
-	}
-	if (!strcmp(key, "while")) {
-		words_free(q->targv);
-		q->targv = NULL;
-		return words_command(&s->err, "record", val, &q->targv);
-	}
-	return cmd_parse_prio(s, "record", val, &q->prio);
+	(void)k;
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		if (q->nids == DIAG_MAX_IDS ||
+		    diag_id_parse(w, &q->ids[q->nids++]))
+			return pcb_error(&s->err, PCB_E_INVAL, "record: '%s' "
+					 "is no data ID ('diag ids' lists "
+					 "them)", w);
+	return 0;
 }
+
+static int rec_clear(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	int on = cmd_kw_val(k, val);	/* on, off */
+
+	if (on < 0)
+		return pcb_error(&s->err, PCB_E_INVAL, "record: clear is on or "
+				 "off");
+	*KW_AT(req, k, bool) = on == 0;
+	return 0;
+}
+
+static int rec_prio(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	return cmd_parse_prio(s, k->id ? "watch" : "record", val,
+			      KW_AT(req, k, long));
+}
+
+static int rec_while(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	struct rec_req *q = req;
+
+	(void)k;
+	words_free(q->targv);
+	q->targv = NULL;
+	return words_command(&s->err, "record", val, &q->targv);
+}
+
+static int rec_devs(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	struct rec_req *q = req;
+
+	(void)s;
+	(void)k;
+	snprintf(q->devs, sizeof(q->devs), "%s", val);
+	return 0;
+}
+
+/* record's and watch's words; the parsers below take these. */
+const struct cmd_kw cmd_record_keys[] = {
+	{ .name = "for", .arg = "DURATION", .flags = KW_REQ, .set = rec_dur,
+	  .off = offsetof(struct rec_req, dur) },
+	{ .name = "every", .arg = "INTERVAL", .flags = KW_REQ, .set = rec_dur,
+	  .off = offsetof(struct rec_req, every) },
+	{ .name = "into", .arg = "NAME", .set = rec_into },
+	{ .name = "replace", .dest = KW_D_FLAG,
+	  .off = offsetof(struct rec_req, replace) },
+	{ .name = "clear", .arg = "on|off", .vals = "on, off",
+	  .set = rec_clear, .off = offsetof(struct rec_req, clear) },
+	{ .name = "ids", .arg = "ID,...", .gen = cand_data_ids,
+	  .flags = KW_LIST, .set = rec_ids },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7",
+	  .set = rec_prio, .off = offsetof(struct rec_req, prio) },
+	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE,
+	  .set = rec_while },
+	{ .name = "devices", .arg = "DEV,...", .gen = cand_devices,
+	  .flags = KW_LIST, .set = rec_devs },
+	{ 0 }
+};
+
+/* What `watch ...` asks for. */
+struct watch_req {
+	int64_t every, dur;
+	const char *every_t, *cols;
+	long prio;
+};
+
+/* every, for: at least 1us; every's text kept for the display */
+static int watch_dur(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	struct watch_req *q = req;
+	int64_t *p = KW_AT(req, k, int64_t);
+
+	if (p == &q->every)
+		q->every_t = val;
+	if (pcb_parse_duration_ps(val, -1, p) || *p < 1000000)
+		return cmd_bad_duration(s, "watch", val, "at least 1us");
+	return 0;
+}
+
+const struct cmd_kw cmd_watch_keys[] = {
+	{ .name = "every", .arg = "I", .set = watch_dur,
+	  .off = offsetof(struct watch_req, every) },
+	{ .name = "for", .arg = "D", .set = watch_dur,
+	  .off = offsetof(struct watch_req, dur) },
+	{ .name = "prio", .arg = "N", .vals = "0 1 2 3 4 5 6 7",
+	  .set = rec_prio, .off = offsetof(struct watch_req, prio), .id = 1 },
+	{ 0 }
+};
 
 /* The words of `record`, checked against each other and the store. */
 static int rec_parse(struct session *s, struct rec_req *q, int argc,
@@ -168,22 +228,9 @@ static int rec_parse(struct session *s, struct rec_req *q, int argc,
 	struct stat st;
 	int i, rc;
 
-	for (i = 0; i < argc; i += 2) {
-		const struct cmd_kw *kw = cmd_kw_find(cmd_record_keys, argv[i]);
-
-		if (!kw)
-			break;		/* the usage below */
-		if (cmd_kw_alone(kw)) {	/* replace */
-			q->replace = true;
-			i--;
-			continue;
-		}
-		if (i + 1 == argc)
-			break;
-		rc = rec_key(s, q, argv[i], argv[i + 1]);
-		if (rc)
-			return rc;
-	}
+	rc = cmd_kw_parse(s, cmd_record_keys, q, argc, argv, &i);
+	if (rc)
+		return rc;
 	if (i != argc || !q->dur || !q->every)
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: record %s",
 				 cmd_kw_synopsis(cmd_record_keys, syn,
@@ -500,38 +547,33 @@ int cmd_watch(struct session *s, int argc, char **argv)
 	struct recorder r = { 0 };
 	struct series *ser = NULL;
 	struct watch w = { .s = s };
-	const char *colarg = NULL, *every_t = NULL;
-	int64_t every = 0, dur = 0, done = 0;
+	struct watch_req q = { .prio = -1 };
+	const char *colarg = NULL, *every_t;
+	int64_t every, dur, done = 0;
 	char buf[1024], *tok, *save, dym[160], tick[32];
-	long prio = -1;
-	int i, c, rc = 0;
+	long prio;
+	int i, at, c, rc = 0;
 
-	for (i = 0; i < argc && !rc; i++) {
-		const struct cmd_kw *kw = cmd_kw_find(cmd_watch_keys, argv[i]);
-
-		if (kw && i + 1 < argc && !strcmp(kw->name, "every")) {
-			every_t = argv[++i];
-			if (pcb_parse_duration_ps(every_t, -1, &every) ||
-			    every < 1000000)
-				rc = cmd_bad_duration(s, "watch", every_t,
-						      "at least 1us");
-		} else if (kw && i + 1 < argc && !strcmp(kw->name, "for")) {
-			if (pcb_parse_duration_ps(argv[i + 1], -1, &dur) ||
-			    dur < 1000000)
-				rc = cmd_bad_duration(s, "watch", argv[i + 1],
-						      "at least 1us");
-			i++;
-		} else if (kw && i + 1 < argc) {	/* prio */
-			rc = cmd_parse_prio(s, "watch", argv[++i], &prio);
-		} else if (!colarg) {
-			colarg = argv[i];
-		} else {
+	/* KEY VALUE words, and one COL,... anywhere among them */
+	for (i = 0; i < argc && !rc; i = at + 1) {
+		rc = cmd_kw_parse(s, cmd_watch_keys, &q, argc - i, argv + i,
+				  &at);
+		at += i;
+		if (rc || at == argc)
+			break;
+		if (!q.cols)
+			q.cols = argv[at];
+		else
 			rc = pcb_error(&s->err, PCB_E_USAGE, "usage: watch "
 				       "[COL,...] %s",
 				       cmd_kw_synopsis(cmd_watch_keys, dym,
 						       sizeof(dym)));
-		}
 	}
+	colarg = q.cols;
+	every = q.every;
+	every_t = q.every_t;
+	dur = q.dur;
+	prio = q.prio;
 	if (!rc)
 		rc = rec_open(&r, s, NULL, 0, false, (int)prio);
 	if (!rc && !(ser = series_new("watch")))

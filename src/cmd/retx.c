@@ -144,16 +144,95 @@ static int parse_onoff(struct session *s, const char *key, const char *v,
 	return 0;
 }
 
+/* retx config's setters: a value into the configuration being made (req:
+ * a struct tel_retx) by DOCA's setter; its TEL_* code, or -code.
+ */
+static int rc_bins(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	unsigned long v;
+	int rc = parse_u16(s, k->name, val, 1, RETX_MAX_BINS, &v);
+
+	return rc ? rc : tel_retx_set_num_bins(req, (uint32_t)v);
+}
+
+/* bin0 (id 0), bin1 (id 1) */
+static int rc_bin(struct session *s, void *req, const struct cmd_kw *k,
+		  const char *val)
+{
+	unsigned long v;
+	int rc = parse_u16(s, k->name, val, 1, 0xffff, &v);
+
+	if (rc)
+		return rc;
+	return k->id ? tel_retx_set_bin1_width(req, (uint16_t)v) :
+		       tel_retx_set_bin0_width(req, (uint16_t)v);
+}
+
+static int rc_mode(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	int v = cmd_kw_val(k, val);	/* fixed, double */
+
+	if (v < 0)
+		return pcb_error(&s->err, PCB_E_INVAL, "retx config: mode is "
+				 "fixed or double, not '%s'", val);
+	return tel_retx_set_mode(req, v ? RETX_DOUBLE : RETX_FIXED);
+}
+
+static int rc_unit(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	size_t i;
+
+	(void)k;
+	for (i = 0; i < sizeof(unit_alias) / sizeof(unit_alias[0]); i++)
+		if (!strcmp(val, unit_alias[i].alias))
+			val = unit_alias[i].name;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(val, units[i].name))
+			return tel_retx_set_time_unit(req, units[i].unit);
+	return pcb_error(&s->err, PCB_E_INVAL, "retx config: unit is nsec "
+			 "(ns), usec (us), usec_100 (100us) or msec (ms), not "
+			 "'%s'", val);
+}
+
+static int rc_vhca(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	unsigned long v;
+	int rc;
+
+	if (cmd_kw_val(k, val) == 0)	/* any */
+		return tel_retx_unset_vhca_id(req);
+	rc = parse_u16(s, k->name, val, 0, 0xffff, &v);
+	return rc ? rc : tel_retx_set_vhca_id(req, (uint16_t)v);
+}
+
+/* clear (id 0), count (id 1) */
+static int rc_onoff(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	uint8_t b = 0;
+	int rc = parse_onoff(s, k->name, val, &b);
+
+	if (rc)
+		return rc;
+	return k->id ? tel_retx_set_count_enable(req, b) :
+		       tel_retx_set_clear_on_read(req, b);
+}
+
 /* retx config's words; the parser below takes these. */
 static const struct cmd_kw retx_config_keys[] = {
-	{ .name = "bins", .arg = "N" },
-	{ .name = "bin0", .arg = "W" },
-	{ .name = "bin1", .arg = "W" },
-	{ .name = "mode", .vals = "fixed, double" },
-	{ .name = "unit", .vals = "nsec, usec, usec_100, msec" },
-	{ .name = "vhca", .arg = "ID|any", .vals = "any" },
-	{ .name = "clear", .vals = "on, off" },
-	{ .name = "count", .vals = "on, off" },
+	{ .name = "bins", .arg = "N", .set = rc_bins },
+	{ .name = "bin0", .arg = "W", .set = rc_bin },
+	{ .name = "bin1", .arg = "W", .set = rc_bin, .id = 1 },
+	{ .name = "mode", .vals = "fixed, double", .set = rc_mode },
+	{ .name = "unit", .vals = "nsec, usec, usec_100, msec",
+	  .set = rc_unit },
+	{ .name = "vhca", .arg = "ID|any", .vals = "any", .set = rc_vhca },
+	{ .name = "clear", .vals = "on, off", .set = rc_onoff },
+	{ .name = "count", .vals = "on, off", .set = rc_onoff, .id = 1 },
 	{ 0 }
 };
 
@@ -161,9 +240,6 @@ static const struct cmd_kw retx_config_keys[] = {
 static int cmd_retx_config(struct session *s, int argc, char **argv)
 {
 	struct tel_retx *t, tmp;
-	unsigned long v;
-	uint8_t b = 0;
-	size_t k;
 	int i, rc = retx_ctx(s, &t);
 
 	if (rc)
@@ -176,66 +252,14 @@ static int cmd_retx_config(struct session *s, int argc, char **argv)
 				" (the histogram is running; 'retx stop' "
 				"first)");
 	tmp = *t;
-	for (i = 0; i < argc; i += 2) {
-		const char *key = argv[i], *val = argv[i + 1];
-
-		if (!cmd_kw_find(retx_config_keys, key))
-			return cmd_kw_unknown(s, "retx config",
-					      retx_config_keys, key);
-		rc = 0;
-		if (!strcmp(key, "bins")) {
-			rc = parse_u16(s, key, val, 1, RETX_MAX_BINS, &v);
-			if (!rc)
-				rc = tel_retx_set_num_bins(&tmp, (uint32_t)v);
-		} else if (!strcmp(key, "bin0") || !strcmp(key, "bin1")) {
-			rc = parse_u16(s, key, val, 1, 0xffff, &v);
-			if (!rc)
-				rc = key[3] == '0' ?
-				     tel_retx_set_bin0_width(&tmp, (uint16_t)v) :
-				     tel_retx_set_bin1_width(&tmp, (uint16_t)v);
-		} else if (!strcmp(key, "mode")) {
-			if (strcmp(val, "fixed") && strcmp(val, "double"))
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "retx config: mode is fixed "
-						 "or double, not '%s'", val);
-			rc = tel_retx_set_mode(&tmp, !strcmp(val, "double") ?
-					       RETX_DOUBLE : RETX_FIXED);
-		} else if (!strcmp(key, "unit")) {
-			for (k = 0; k < sizeof(unit_alias) /
-				    sizeof(unit_alias[0]); k++)
-				if (!strcmp(val, unit_alias[k].alias))
-					val = unit_alias[k].name;
-			for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
-				if (!strcmp(val, units[k].name))
-					break;
-			if (k == sizeof(units) / sizeof(units[0]))
-				return pcb_error(&s->err, PCB_E_INVAL,
-						 "retx config: unit is nsec "
-						 "(ns), usec (us), usec_100 "
-						 "(100us) or msec (ms), not "
-						 "'%s'", val);
-			rc = tel_retx_set_time_unit(&tmp, units[k].unit);
-		} else if (!strcmp(key, "vhca")) {
-			if (!strcmp(val, "any")) {
-				rc = tel_retx_unset_vhca_id(&tmp);
-			} else {
-				rc = parse_u16(s, key, val, 0, 0xffff, &v);
-				if (!rc)
-					rc = tel_retx_set_vhca_id(&tmp,
-								  (uint16_t)v);
-			}
-		} else {	/* clear, count */
-			rc = parse_onoff(s, key, val, &b);
-			if (!rc)
-				rc = key[1] == 'l' ?
-				     tel_retx_set_clear_on_read(&tmp, b) :
-				     tel_retx_set_count_enable(&tmp, b);
-		}
-		if (rc < 0)
-			return rc;
-		if (rc)
-			return tel_fail(&s->err, rc, "retx config", NULL);
-	}
+	rc = cmd_kw_parse(s, retx_config_keys, &tmp, argc, argv, &i);
+	if (rc < 0)
+		return rc;
+	if (rc)
+		return tel_fail(&s->err, rc, "retx config", NULL);
+	if (i < argc)	/* pairs: a word that is no key */
+		return cmd_kw_unknown(s, "retx config", retx_config_keys,
+				      argv[i]);
 	if (argc && !s->dry_run) {	/* kept for the next process too */
 		rc = retx_dev_keep_cfg(tmp.dev, &tmp.cfg);
 		if (rc)

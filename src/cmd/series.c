@@ -421,6 +421,26 @@ static int corr_pair(struct session *s, const struct series *ser, int a,
 	return 0;
 }
 
+/* lag MAX: 0..10000 intervals (req: an int) */
+static int corr_lag(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	char *end;
+	long l = strtol(val, &end, 10);
+
+	if (!k || *end || l < 0 || l > 10000)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: corr NAME X Y "
+				 "[lag MAX] (MAX 0..10000)");
+	*(int *)req = (int)l;
+	return 0;
+}
+
+/* corr's word after its columns; the parser and completion take it */
+static const struct cmd_kw corr_keys[] = {
+	{ .name = "lag", .arg = "MAX", .set = corr_lag },
+	{ 0 }
+};
+
 int cmd_corr(struct session *s, int argc, char **argv)
 {
 	static const char *const main_cols[] = {
@@ -429,18 +449,17 @@ int cmd_corr(struct session *s, int argc, char **argv)
 	struct out *o = &s->out;
 	struct series *ser;
 	int a, b, maxlag = 0, rc;
-	char *end;
 
 	if (argc == 2 || argc == 4 || argc > 5)
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: corr NAME [X Y "
 				 "[lag MAX]]");
 	if (argc == 5) {
-		long l = strtol(argv[4], &end, 10);
+		const struct cmd_kw *k = cmd_kw_find(corr_keys, argv[3]);
 
-		if (strcmp(argv[3], "lag") || *end || l < 0 || l > 10000)
-			return pcb_error(&s->err, PCB_E_USAGE, "usage: corr "
-					 "NAME X Y [lag MAX] (MAX 0..10000)");
-		maxlag = (int)l;
+		rc = k ? cmd_kw_take(s, k, &maxlag, argv[4]) :
+		     corr_lag(s, &maxlag, NULL, "");
+		if (rc)
+			return rc;
 	}
 	rc = cmd_series_load(s, argv[0], &ser);
 	if (rc)
@@ -530,7 +549,7 @@ bool cmd_corr_complete(struct session *s, char **argv, int argc,
 		return true;
 	}
 	cand_columns(s, c, argv[0]);
-	cand_add(c, "lag");
+	cand_kw_names(c, corr_keys);
 	return true;
 }
 

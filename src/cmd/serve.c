@@ -366,12 +366,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 /* ---- the daemon --------------------------------------------------------- */
 
 static const struct cmd_kw serve_keys[] = {
-	{ .name = "every", .arg = "I" },
-	{ .name = "for", .arg = "D" },
-	{ .name = "timeout", .arg = "T" },
-	{ .name = "devices", .arg = "all|DEV,..." },
-	{ .name = "collect", .arg = "+GLOB,-GLOB,..." },
-	{ .name = "web-config", .arg = "FILE", .flags = KW_FILE },
+	MX_KW_DUR("every", "I", every),
+	MX_KW_DUR("for", "D", dur),
+	MX_KW_DUR("timeout", "T", timeout),
+	MX_KW_STR("devices", "all|DEV,...", devices, 0),
+	MX_KW_STR("collect", "+GLOB,-GLOB,...", collect, 0),
+	MX_KW_STR("web-config", "FILE", web, KW_FILE),
 	{ 0 }
 };
 

@@ -546,18 +546,6 @@ static bool sim_counters_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
-/* sim run's words (simout.h parses them; RUN_OUT_SYNOPSIS says them) */
-static const struct cmd_kw sim_run_keys[] = {
-	{ .name = "every", .arg = "INTERVAL" },
-	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE },
-	{ .name = "ports", .arg = "PORTS", .vals = "all" },
-	{ .name = "rates", .arg = "FLOWS" },
-	{ .name = "flows", .arg = "FILE.csv", .flags = KW_FILE },
-	{ .name = "pcap", .arg = "FILE.pcap", .flags = KW_FILE },
-	{ .name = "snaplen", .arg = "BYTES" },
-	{ 0 }
-};
-
 /* sim run DURATION [KEY VALUE]... */
 static bool sim_run_complete(struct session *s, char **argv, int argc,
 			     struct cands *c)

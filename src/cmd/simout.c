@@ -50,6 +50,34 @@ static int out_add(struct session *s, struct run_out *ro,
 	return 0;
 }
 
+/* sim run's words: the parser below (it switches on their ids: a trace's
+ * or a capture's selector follows its file), completion (sim.c);
+ * RUN_OUT_SYNOPSIS says how they nest.
+ */
+enum { RO_K_EVERY = 1, RO_K_TRACE, RO_K_PORTS, RO_K_RATES, RO_K_FLOWS,
+       RO_K_PCAP, RO_K_SNAPLEN };
+const struct cmd_kw sim_run_keys[] = {
+	{ .name = "every", .arg = "INTERVAL", .id = RO_K_EVERY },
+	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE,
+	  .id = RO_K_TRACE },
+	{ .name = "ports", .arg = "PORTS", .vals = "all", .id = RO_K_PORTS },
+	{ .name = "rates", .arg = "FLOWS", .id = RO_K_RATES },
+	{ .name = "flows", .arg = "FILE.csv", .flags = KW_FILE,
+	  .id = RO_K_FLOWS },
+	{ .name = "pcap", .arg = "FILE.pcap", .flags = KW_FILE,
+	  .id = RO_K_PCAP },
+	{ .name = "snaplen", .arg = "BYTES", .id = RO_K_SNAPLEN },
+	{ 0 }
+};
+
+/* w's id in sim_run_keys, or 0 */
+static int ro_word(const char *w)
+{
+	const struct cmd_kw *k = cmd_kw_find(sim_run_keys, w);
+
+	return k ? k->id : 0;
+}
+
 /* "trace FILE [ports L | rates L]", "pcap FILE ports L", "flows FILE",
  * "every INTERVAL", "snaplen BYTES": pairs of words, a trace's or a
  * capture's selector right after it.
@@ -65,47 +93,54 @@ int run_out_parse(struct session *s, int argc, char **argv,
 	ro->snaplen = SNAPLEN_DEFAULT;
 	for (i = 0; !rc && i < argc; i += 2) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		const char *sel = i + 2 < argc ? argv[i + 2] : "";
+		int sel = i + 2 < argc ? ro_word(argv[i + 2]) : 0;
 		bool has_list = i + 3 < argc;
 
 		if (!v)
 			return pcb_error(&s->err, PCB_E_USAGE, "'%s' needs a "
 					 "value; " USAGE, k);
-		if (!strcmp(k, "every")) {
+		switch (ro_word(k)) {
+		case RO_K_EVERY:
 			if (pcb_parse_duration_ps(v, -1, &ro->every) ||
 			    ro->every < PS_PER_NS || ro->every > 10e12)
 				return cmd_bad_duration(s, "sim run every", v,
 							"1ns to 10s");
-		} else if (!strcmp(k, "trace") && !strcmp(sel, "ports") &&
-			   has_list) {
-			rc = out_add(s, ro, RO_PORTS, v, argv[i + 3]);
-			i += 2;
-		} else if (!strcmp(k, "trace") && !strcmp(sel, "rates") &&
-			   has_list) {
-			rc = out_add(s, ro, RO_RATES, v, argv[i + 3]);
-			i += 2;
-		} else if (!strcmp(k, "trace")) {
-			rc = out_add(s, ro, RO_SERIES, v, NULL);
-		} else if (!strcmp(k, "pcap")) {
-			if (strcmp(sel, "ports") || !has_list)
+			break;
+		case RO_K_TRACE:
+			if ((sel == RO_K_PORTS || sel == RO_K_RATES) &&
+			    has_list) {
+				rc = out_add(s, ro, sel == RO_K_PORTS ?
+					     RO_PORTS : RO_RATES, v,
+					     argv[i + 3]);
+				i += 2;
+			} else {
+				rc = out_add(s, ro, RO_SERIES, v, NULL);
+			}
+			break;
+		case RO_K_PCAP:
+			if (sel != RO_K_PORTS || !has_list)
 				return pcb_error(&s->err, PCB_E_USAGE, "pcap "
 						 "'%s' needs 'ports PORTS' "
 						 "after it; " USAGE, v);
 			rc = out_add(s, ro, RO_PCAP, v, argv[i + 3]);
 			i += 2;
-		} else if (!strcmp(k, "flows")) {
+			break;
+		case RO_K_FLOWS:
 			rc = out_add(s, ro, RO_FLOWS, v, NULL);
-		} else if (!strcmp(k, "snaplen")) {
+			break;
+		case RO_K_SNAPLEN:
 			if (parse_u32(v, &ro->snaplen))
 				return pcb_error(&s->err, PCB_E_INVAL, "bad "
 						 "snaplen '%s': bytes", v);
 			snap = true;
-		} else if (!strcmp(k, "ports") || !strcmp(k, "rates")) {
+			break;
+		case RO_K_PORTS:
+		case RO_K_RATES:
 			return pcb_error(&s->err, PCB_E_USAGE, "'%s' belongs "
 					 "right after 'trace FILE'%s; " USAGE,
-					 k, k[0] == 'p' ? " or 'pcap FILE'" :
-					 "");
-		} else {
+					 k, ro_word(k) == RO_K_PORTS ?
+					 " or 'pcap FILE'" : "");
+		default:
 			return pcb_error(&s->err, PCB_E_USAGE, "unknown word "
 					 "'%s'; " USAGE, k);
 		}
@@ -219,22 +254,38 @@ int run_out_finish(struct session *s, struct sim *sim,
 
 /* ---- sim show fct ------------------------------------------------------- */
 
+/* step PCT (req: a uint32_t) */
+static int fct_step(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	uint32_t *step = req;
+
+	(void)k;
+	if (parse_u32(val, step) || !*step || 100 % *step)
+		return pcb_error(&s->err, PCB_E_RANGE, "bad step '%s': a "
+				 "percentage that divides 100 (1, 2, 5, 10, "
+				 "20, 25, 50)", val);
+	return 0;
+}
+
+static const struct cmd_kw fct_keys[] = {
+	{ .name = "step", .arg = "PCT", .set = fct_step },
+	{ 0 }
+};
+
 int sim_show_fct(struct session *s, struct sim *sim, int argc, char **argv)
 {
 	struct sim_fct_table *t;
 	struct out *o = &s->out;
 	uint32_t step = 5, i;
-	int rc;
+	char syn[40];
+	int at, rc = cmd_kw_parse(s, fct_keys, &step, argc, argv, &at);
 
-	if (argc == 2 && !strcmp(argv[0], "step")) {
-		if (parse_u32(argv[1], &step) || !step || 100 % step)
-			return pcb_error(&s->err, PCB_E_RANGE, "bad step '%s': "
-					 "a percentage that divides 100 (1, 2, "
-					 "5, 10, 20, 25, 50)", argv[1]);
-	} else if (argc) {
-		return pcb_error(&s->err, PCB_E_USAGE,
-				 "usage: sim show fct [step PCT]");
-	}
+	if (rc)
+		return rc;
+	if (at != argc)
+		return pcb_error(&s->err, PCB_E_USAGE, "usage: sim show fct %s",
+				 cmd_kw_synopsis(fct_keys, syn, sizeof(syn)));
 	t = malloc(sizeof(*t));
 	if (!t)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");

@@ -35,6 +35,9 @@ struct run_out {
 	"[ports PORTS | rates FLOWS]]... [flows FILE.csv] [pcap FILE.pcap " \
 	"ports PORTS [snaplen BYTES]]"
 
+/* Their words (simout.c): the parser's, completion's (sim.c). */
+extern const struct cmd_kw sim_run_keys[];
+
 /* The words after the duration. */
 int run_out_parse(struct session *s, int argc, char **argv,
 		  int64_t dur_ps, struct run_out *ro);

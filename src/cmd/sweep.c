@@ -388,7 +388,10 @@ static int sweep_shard(struct session *s, int argc, char **argv)
 	char dir[PCB_PATH_LEN];
 	int rc;
 
-	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "jobs")))
+	const struct cmd_kw *k = argc == 5 ? cmd_kw_find(sw_keys, argv[3]) :
+				 NULL;
+
+	if (argc != 3 && !(k && k->id == SW_K_JOBS))
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: sweep run NAME "
 				 "--shard I/N [jobs N]");
 	if (argc == 5 && sw_parse_count(&s->err, "jobs", argv[4], SW_MAX_JOBS,
@@ -430,6 +433,7 @@ static int sweep_shard(struct session *s, int argc, char **argv)
 struct slurm_opts {
 	const char *file, *outdir;
 	unsigned long shards, cpus, minutes;
+	bool more;	/* --cpus, --time or --output said */
 };
 
 /* --time: minutes (Slurm's unit), or with s, min, h or d; 1 min..30 d,
@@ -457,6 +461,52 @@ static int slurm_minutes(struct session *s, const char *t,
 			 "minutes, or a number with s, min, h or d, from 1min "
 			 "to 30d", t);
 }
+
+static int so_shards(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	return sw_parse_count(&s->err, k->name, val, SW_MAX_RUNS, "shards",
+			      KW_AT(req, k, unsigned long));
+}
+
+static int so_cpus(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	((struct slurm_opts *)req)->more = true;
+	return sw_parse_count(&s->err, k->name, val, 4096, "CPUs per task",
+			      KW_AT(req, k, unsigned long));
+}
+
+static int so_time(struct session *s, void *req, const struct cmd_kw *k,
+		   const char *val)
+{
+	((struct slurm_opts *)req)->more = true;
+	return slurm_minutes(s, val, KW_AT(req, k, unsigned long));
+}
+
+static int so_output(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	(void)s;
+	((struct slurm_opts *)req)->more = true;
+	*KW_AT(req, k, const char *) = val;
+	return 0;
+}
+
+/* sweep plan's own words, anywhere among the sweep's */
+static const struct cmd_kw slurm_keys[] = {
+	{ .name = "--slurm", .arg = "FILE", .flags = KW_FILE,
+	  .dest = KW_D_STR, .off = offsetof(struct slurm_opts, file) },
+	{ .name = "--shards", .arg = "N", .set = so_shards,
+	  .off = offsetof(struct slurm_opts, shards) },
+	{ .name = "--cpus", .arg = "N", .set = so_cpus,
+	  .off = offsetof(struct slurm_opts, cpus) },
+	{ .name = "--time", .arg = "T", .set = so_time,
+	  .off = offsetof(struct slurm_opts, minutes) },
+	{ .name = "--output", .arg = "DIR", .flags = KW_FILE, .set = so_output,
+	  .off = offsetof(struct slurm_opts, outdir) },
+	{ 0 }
+};
 
 /* s as one single-quoted shell word. */
 static void sh_quote(FILE *fp, const char *s)
@@ -541,55 +591,40 @@ static int cmd_sweep_plan(struct session *s, int argc, char **argv)
 	struct plan *pl = calloc(1, sizeof(*pl));
 	char *words[SW_MAX_ARGS + 2];
 	struct slurm_opts so = { .cpus = 1, .minutes = 60 };
-	const char *slurm = NULL;
 	uint32_t vals[ALGO_MAX_PARAMS] = { 0 };
-	unsigned long shards = 0;
-	bool more = false;
 	size_t n = 0;
 	int i, nw = 0, rc = 0;
 
 	if (!pl)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	for (i = 1; i < argc && !rc; i++) {
-		if (!strcmp(argv[i], "--slurm") && i + 1 < argc) {
-			slurm = argv[++i];
-		} else if (!strcmp(argv[i], "--shards") && i + 1 < argc) {
-			rc = sw_parse_count(&s->err, "--shards", argv[++i],
-					    SW_MAX_RUNS, "shards", &shards);
-		} else if (!strcmp(argv[i], "--cpus") && i + 1 < argc) {
-			rc = sw_parse_count(&s->err, "--cpus", argv[++i], 4096,
-					    "CPUs per task", &so.cpus);
-			more = true;
-		} else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
-			rc = slurm_minutes(s, argv[++i], &so.minutes);
-			more = true;
-		} else if (!strcmp(argv[i], "--output") && i + 1 < argc) {
-			so.outdir = argv[++i];
-			more = true;
-		} else if (nw < SW_MAX_ARGS) {
+		const struct cmd_kw *k = cmd_kw_find(slurm_keys, argv[i]);
+
+		if (k && i + 1 < argc)
+			rc = cmd_kw_take(s, k, &so, argv[++i]);
+		else if (nw < SW_MAX_ARGS)
 			words[nw++] = argv[i];
-		} else {
+		else
 			rc = pcb_error(&s->err, PCB_E_RANGE, "sweep plan: too "
 				       "many words");
-		}
 	}
 	words[nw++] = "into";
 	words[nw++] = argv[0];
-	if (!rc && (shards || more) && !slurm)
+	if (!rc && (so.shards || so.more) && !so.file)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "sweep plan: --shards, "
 			       "--cpus, --time and --output go with --slurm "
 			       "FILE");
 	if (!rc)
 		rc = sw_plan_parse(s, pl, nw, words, false);
-	if (!rc && !shards)
-		shards = pl->nruns < 32 ? pl->nruns : 32;
-	if (!rc && slurm && !pl->replay)
+	if (!rc && !so.shards)
+		so.shards = pl->nruns < 32 ? pl->nruns : 32;
+	if (!rc && so.file && !pl->replay)
 		rc = pcb_error(&s->err, PCB_E_STATE, "sweep plan: shards need a "
 			       "device that replays runs from their seeds (the "
 			       "sim)");
-	if (!rc && shards > pl->nruns)
+	if (!rc && so.shards > pl->nruns)
 		rc = pcb_error(&s->err, PCB_E_RANGE, "sweep: %lu shards but "
-			       "%zu runs", shards, pl->nruns);
+			       "%zu runs", so.shards, pl->nruns);
 	if (!rc)
 		rc = sw_fixed_check(s, pl, vals, &n, false);
 	if (!rc)
@@ -598,18 +633,16 @@ static int cmd_sweep_plan(struct session *s, int argc, char **argv)
 		rc = sw_save_definition(s, pl, vals, n);
 	if (!rc)
 		rc = sw_save_meta(s, pl, time(NULL), 0, "planned");
-	if (!rc && slurm) {
-		so.file = slurm;
-		so.shards = shards;
+	if (!rc && so.file)
 		rc = write_slurm(s, pl, &so);
-	}
 	if (!rc) {
 		print_plan(s, pl);
 		out_text(&s->out, "sweep %s planned, nothing run: 'sweep resume "
 			 "%s' runs it here, 'sweep run %s --shard I/N' one "
 			 "slice, 'sweep merge %s' gathers the slices%s%s\n",
 			 pl->name, pl->name, pl->name, pl->name,
-			 slurm ? "; Slurm: sbatch " : "", slurm ? slurm : "");
+			 so.file ? "; Slurm: sbatch " : "", so.file ? so.file :
+			 "");
 	}
 	sw_plan_free(pl);
 	return rc;
@@ -721,21 +754,39 @@ static int cmd_sweep_merge(struct session *s, int argc, char **argv)
 }
 
 
+/* to FILE.png|FILE.svg (req: a const char *) */
+static int sp_to(struct session *s, void *req, const struct cmd_kw *k,
+		 const char *val)
+{
+	size_t l = strlen(val);
+
+	(void)k;
+	if (l < 5 || (strcmp(val + l - 4, ".png") &&
+		      strcmp(val + l - 4, ".svg")))
+		return pcb_error(&s->err, PCB_E_INVAL, "sweep plot: '%s' is "
+				 "neither .png nor .svg", val);
+	*(const char **)req = val;
+	return 0;
+}
+
+static const struct cmd_kw sweep_plot_keys[] = {
+	{ .name = "to", .arg = "FILE.png|FILE.svg", .flags = KW_FILE,
+	  .set = sp_to },
+	{ 0 }
+};
+
 static int cmd_sweep_plot(struct session *s, int argc, char **argv)
 {
-	if (argc == 2 || (argc == 3 && strcmp(argv[1], "to")))
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot NAME "
-				 "[to FILE.png|FILE.svg]");
-	if (argc == 3) {
-		size_t l = strlen(argv[2]);
+	const char *to = NULL;
+	char syn[60];
+	int at, rc = cmd_kw_parse(s, sweep_plot_keys, &to, argc - 1, argv + 1,
+				  &at);
 
-		if (l < 5 || (strcmp(argv[2] + l - 4, ".png") &&
-			      strcmp(argv[2] + l - 4, ".svg")))
-			return pcb_error(&s->err, PCB_E_INVAL, "sweep plot: "
-					 "'%s' is neither .png nor .svg",
-					 argv[2]);
-	}
-	return sweep_plot(s, argv[0], argc == 3 ? argv[2] : NULL);
+	if (!rc && at + 1 != argc)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: sweep plot "
+			       "NAME %s", cmd_kw_synopsis(sweep_plot_keys, syn,
+							  sizeof(syn)));
+	return rc ? rc : sweep_plot(s, argv[0], to);
 }
 
 static int cmd_sweep_drop(struct session *s, int argc, char **argv)
@@ -764,33 +815,33 @@ static int cmd_sweep_drop(struct session *s, int argc, char **argv)
 static bool sweep_run_complete(struct session *s, char **argv, int argc,
 			       struct cands *c)
 {
-	char keys[160];
+	const struct cmd_kw *k, *last = NULL;
 	const char *wkeys;
 	int i, scen = -1;
 	bool in_axes = true;
 
-	sw_key_list(keys, sizeof(keys));
 	/* "util,queue_p": the list is the word being completed */
 	if (argc > 0 && argv[argc - 1][0] &&
 	    argv[argc - 1][strlen(argv[argc - 1]) - 1] == ',')
 		argc--;
 	for (i = 0; i < argc; i++) {
-		if (sw_is_keyword(argv[i]))
+		last = k = cmd_kw_find(sw_keys, argv[i]);
+		if (k)
 			in_axes = false;
-		if (!strcmp(argv[i], "scenario"))
+		if (k && (k->flags & KW_SCEN))
 			scen = i;
 	}
 	if (in_axes && argc % 2 == 0) {
 		cand_params(s, c);
 		if (argc > 0)
-			cand_list(c, keys);
+			cand_kw_names(c, sw_keys);
 		return true;
 	}
 	if (in_axes)
 		return true;		/* a range or list of values */
-	if (!strcmp(argv[argc - 1], "plot"))
+	if (last && last->id == SW_K_PLOT)
 		return false;		/* a file */
-	if (!strcmp(argv[argc - 1], "measure")) {
+	if (last && last->id == SW_K_MEASURE) {
 		for (i = 1; i < REC_C_FIXED; i++)
 			cand_add(c, rec_fixed_cols[i].name);
 		for (i = 0; i < DEV_S_COUNT; i++)
@@ -805,7 +856,7 @@ static bool sweep_run_complete(struct session *s, char **argv, int argc,
 	if (scen >= 0 && (wkeys = dev_workload_keys(argv[scen + 1])) &&
 	    (argc - scen) % 2 == 0)
 		cand_list(c, wkeys);
-	cand_list(c, keys);
+	cand_kw_names(c, sw_keys);
 	return true;
 }
 
@@ -813,12 +864,20 @@ static bool sweep_run_complete(struct session *s, char **argv, int argc,
 static bool sweep_plan_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
 {
+	const struct cmd_kw *k = argc ? cmd_kw_find(slurm_keys,
+						    argv[argc - 1]) : NULL;
+
 	if (argc == 0)
 		return true;	/* a new name */
-	if (!strcmp(argv[argc - 1], "--slurm") ||
-	    !strcmp(argv[argc - 1], "--output"))
+	if (k && (k->flags & KW_FILE))
 		return false;
-	return sweep_run_complete(s, argv + 1, argc - 1, c);
+	size_t n0 = c->n;
+
+	if (!sweep_run_complete(s, argv + 1, argc - 1, c))
+		return false;
+	if (c->n > n0)	/* where words go: --slurm ... too */
+		cand_kw_names(c, slurm_keys);
+	return true;
 }
 
 /* resume, drop: a saved sweep */
@@ -847,10 +906,8 @@ static bool sweep_show_complete(struct session *s, char **argv, int argc,
 static bool sweep_plot_complete(struct session *s, char **argv, int argc,
 				struct cands *c)
 {
-	if (argc == 1)
-		cand_add(c, "to");
-	if (argc == 2)
-		return false;	/* a file */
+	if (argc >= 1)
+		return cand_keywords(s, sweep_plot_keys, 1, argv, argc, c);
 	return sweep_name_complete(s, argv, argc, c);
 }
 
@@ -861,11 +918,8 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.fn = cmd_sweep_run,
 		.min_args = 2,
 		.max_args = -1,
-		.args = "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...] [for DURATION] "
-			"[warmup DURATION] [every INTERVAL] [repeat N] [seeds "
-			"S1,S2,...] [jobs N] [measure COL,...] [scenario KIND KEY "
-			"VALUE ...] [while 'CMD ARGS'] [into NAME] [plot FILE.png] "
-			"[shuffle]",
+		.args = "PARAM FROM:TO:STEP|v1,v2,... [PARAM2 ...]",
+		.keys = sw_keys,
 		.help = "sweep params over the cross product of their values; 'run' "
 			"may be left out; 'jobs': worker processes on the sim "
 			"(default: the CPUs online, at most " SW_STR(SW_MAX_JOBS) "); "
@@ -934,7 +988,8 @@ const struct cmd_row cmd_sweep_verbs[] = {
 		.fn = cmd_sweep_plot,
 		.min_args = 1,
 		.max_args = 3,
-		.args = "NAME [to FILE.png|FILE.svg]",
+		.args = "NAME",
+		.keys = sweep_plot_keys,
 		.help = "each measure against the param (with 95 % intervals), or a "
 			"heatmap for two params",
 		.example = "sweep plot sweep1 to /tmp/sweep1.png",

@@ -4,7 +4,8 @@
  * How to add a command: write `static int cmd_x_y(struct session *, int,
  * char **)` in src/cmd/x.c and add one row to that file's verb table
  * (name, handler, min/max args, synopsis, one line of help, an example,
- * and what completes its words: a keyword table or a hook; complete.h).
+ * its keyword table (keywords.h: the parser, usage, help and completion
+ * read it) and/or a completion hook; complete.h).
  * A new object adds one row to cmd_top[] in cli.c.
  *
  * Handlers get argv after the verb, fill s->err and return 0 or -code.

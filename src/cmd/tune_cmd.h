@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "keywords.h"
 #include "session.h"
 #include "tune/tune.h"
 
@@ -29,8 +30,10 @@ void tune_json_scen(struct session *s, const struct tune_res *r,
 
 /* tune_verify.c */
 int cmd_tune_verify(struct session *s, int argc, char **argv);
+extern const struct cmd_kw tune_verify_keys[];
 
-/* tune_run.c */
+/* tune_run.c; its words past the params */
+extern const struct cmd_kw tune_run_keys[];
 int cmd_tune_run(struct session *s, int argc, char **argv);
 int cmd_tune_resume(struct session *s, int argc, char **argv);
 

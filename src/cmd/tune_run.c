@@ -24,10 +24,49 @@
 
 /* ---- the words ------------------------------------------------------- */
 
+/* tune run's words past the params (the sweep's it passes on carry the
+ * sweep's ids, sw_keys): the parser switches on the ids, completion
+ * offers the names (tune_show.c), the error lists the keywords.
+ * KW_HIDDEN: accepted, not offered.
+ */
+enum { T_MIN = 100, T_MAX, T_SUBJECT, T_TO, T_AND, T_BUDGET, T_RUNS,
+       T_WORST, T_MEAN };
+
+const struct cmd_kw tune_run_keys[] = {
+	{ .name = "minimize", .arg = "COL", .id = T_MIN },
+	{ .name = "maximize", .arg = "COL", .id = T_MAX },
+	{ .name = "subject" , .id = T_SUBJECT },
+	{ .name = "to", .id = T_TO },
+	{ .name = "and", .id = T_AND },
+	{ .name = "budget", .arg = "N", .id = T_BUDGET },
+	{ .name = "runs", .id = T_RUNS },
+	{ .name = "scenario", .arg = "KIND KEY VALUE ...", .flags = KW_SCEN,
+	  .id = SW_K_SCENARIO },
+	{ .name = "worst", .id = T_WORST },
+	{ .name = "mean", .id = T_MEAN },
+	{ .name = "for", .arg = "D", .id = SW_K_FOR },
+	{ .name = "warmup", .arg = "D", .id = SW_K_WARMUP },
+	{ .name = "every", .arg = "I", .id = SW_K_EVERY },
+	{ .name = "seeds", .arg = "S1,S2,...", .id = SW_K_SEEDS },
+	{ .name = "repeat", .arg = "N", .id = SW_K_REPEAT },
+	{ .name = "jobs", .arg = "N", .id = SW_K_JOBS },
+	{ .name = "into", .arg = "NAME", .id = SW_K_INTO },
+	{ .name = "minimise", .arg = "COL", .flags = KW_HIDDEN, .id = T_MIN },
+	{ .name = "maximise", .arg = "COL", .flags = KW_HIDDEN, .id = T_MAX },
+	{ 0 }
+};
+
+/* w's id in tune_run_keys, or -1 */
+static int tword(const char *w)
+{
+	const struct cmd_kw *k = cmd_kw_find(tune_run_keys, w);
+
+	return k ? k->id : -1;
+}
+
 static bool is_sense(const char *w)
 {
-	return !strcmp(w, "minimize") || !strcmp(w, "maximize") ||
-	       !strcmp(w, "minimise") || !strcmp(w, "maximise");
+	return tword(w) == T_MIN || tword(w) == T_MAX;
 }
 
 /* A constraint's value: a number, or a duration (40us) for a column in
@@ -83,7 +122,7 @@ static int add_word(struct session *s, struct twords *tw, const char *w)
 
 static bool is_comb(const char *w)
 {
-	return !strcmp(w, "worst") || !strcmp(w, "mean");
+	return tword(w) == T_WORST || tword(w) == T_MEAN;
 }
 
 /* scenario KIND KEY VALUE ... (up to the next keyword): one more of the
@@ -100,7 +139,7 @@ static int add_scenario(struct session *s, struct twords *tw, int argc,
 	tw->sfirst[tw->nsc] = tw->nsw;
 	rc = add_to(s, tw->sw, &tw->nsw, argv[*i]);
 	while (!rc && *i + 1 < argc && !sw_is_keyword(argv[*i + 1]) &&
-	       strcmp(argv[*i + 1], "budget") && !is_comb(argv[*i + 1]))
+	       tword(argv[*i + 1]) != T_BUDGET && !is_comb(argv[*i + 1]))
 		rc = add_to(s, tw->sw, &tw->nsw, argv[++*i]);
 	if (!rc && tw->nsw - tw->sfirst[tw->nsc] < 2)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "tune: scenario KIND "
@@ -149,8 +188,8 @@ static int parse_cons(struct session *s, struct tune_res *r, int argc,
 	static const char *const ops[] = { "<=", ">=", "<", ">" };
 	size_t k;
 
-	if (*i + 1 >= argc || strcmp(argv[*i], "subject") ||
-	    strcmp(argv[*i + 1], "to"))
+	if (*i + 1 >= argc || tword(argv[*i]) != T_SUBJECT ||
+	    tword(argv[*i + 1]) != T_TO)
 		return 0;
 	*i += 2;
 	do {
@@ -177,8 +216,24 @@ static int parse_cons(struct session *s, struct tune_res *r, int argc,
 			return rc;
 		r->ncons++;
 		*i += 3;
-	} while (*i < argc && !strcmp(argv[*i], "and") && ++*i);
+	} while (*i < argc && tword(argv[*i]) == T_AND && ++*i);
 	return 0;
+}
+
+/* "budget, scenario, ...": the keywords after the constraints */
+static const char *rest_names(char *buf, size_t len)
+{
+	const struct cmd_kw *k;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (k = tune_run_keys; k->name && at < len; k++)
+		if (!(k->flags & KW_HIDDEN) && k->id != T_MIN &&
+		    k->id != T_MAX && k->id != T_SUBJECT && k->id != T_TO &&
+		    k->id != T_AND && k->id != T_RUNS)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", k->name);
+	return buf;
 }
 
 /* The keywords of tune itself (budget, worst, mean, into) and the
@@ -190,53 +245,55 @@ static int parse_rest(struct session *s, struct twords *tw, int argc,
 	int rc = 0;
 
 	for (; i < argc && !rc; i++) {
-		const struct sw_key *k = sw_key_find(argv[i]);
+		const struct cmd_kw *k = cmd_kw_find(tune_run_keys, argv[i]);
+		int id = k ? k->id : -1;
 
-		if (!strcmp(argv[i], "budget")) {
+		if (id == T_BUDGET) {
 			if (i + 1 >= argc)
 				return pcb_error(&s->err, PCB_E_USAGE, "tune: "
 						 "budget N runs");
-			rc = sw_parse_count(&s->err, "budget", argv[++i],
+			rc = sw_parse_count(&s->err, k->name, argv[++i],
 					    SW_MAX_RUNS, "runs", &tw->budget);
-			if (i + 1 < argc && !strcmp(argv[i + 1], "runs"))
+			if (i + 1 < argc && tword(argv[i + 1]) == T_RUNS)
 				i++;
 			continue;
 		}
-		if (is_comb(argv[i])) {
+		if (id == T_WORST || id == T_MEAN) {
 			if (tw->comb)
 				return pcb_error(&s->err, PCB_E_USAGE, "tune: "
 						 "'%s' after '%s': say once how "
 						 "the scenarios combine (worst "
 						 "or mean)", argv[i], tw->comb);
-			tw->comb = !strcmp(argv[i], "mean") ? "mean" : "worst";
+			tw->comb = k->name;
 			continue;
 		}
-		if (!k || k->id == SW_K_WHILE || k->id == SW_K_PLOT ||
-		    k->id == SW_K_SHUFFLE || k->id == SW_K_MEASURE)
+		if (id < SW_K_FOR || id > SW_K_SHUFFLE) {
+			char list[200];
+
 			return pcb_error(&s->err, PCB_E_INVAL, "tune: unknown or "
-					 "unusable word '%s' (subject to, budget, "
-					 "scenario, worst, mean, for, warmup, "
-					 "every, seeds, repeat, jobs, into)",
-					 argv[i]);
-		if (k->nvals && i + 1 >= argc)
+					 "unusable word '%s' (subject to, %s)",
+					 argv[i], rest_names(list,
+							     sizeof(list)));
+		}
+		if (!cmd_kw_alone(k) && i + 1 >= argc)
 			return pcb_error(&s->err, PCB_E_USAGE, "tune: '%s' needs "
 					 "a value", argv[i]);
-		if (k->id == SW_K_INTO) {
+		if (id == SW_K_INTO) {
 			snprintf(tw->name, sizeof(tw->name), "%s", argv[++i]);
 			continue;
 		}
-		if (k->id == SW_K_JOBS)
+		if (id == SW_K_JOBS)
 			rc = sw_parse_count(&s->err, "jobs", argv[i + 1],
 					    SW_MAX_JOBS, "worker processes",
 					    &tw->jobs);
-		tw->have_seeds |= k->id == SW_K_SEEDS || k->id == SW_K_REPEAT;
-		if (!rc && k->id == SW_K_SCENARIO) {
+		tw->have_seeds |= id == SW_K_SEEDS || id == SW_K_REPEAT;
+		if (!rc && id == SW_K_SCENARIO) {
 			rc = add_scenario(s, tw, argc, argv, &i);
 			continue;
 		}
 		if (!rc)
 			rc = add_word(s, tw, argv[i]);
-		if (!rc && k->nvals)
+		if (!rc && !cmd_kw_alone(k))
 			rc = add_word(s, tw, argv[++i]);
 	}
 	if (!rc && tw->comb && tw->nsc < 2)
@@ -350,7 +407,7 @@ static int tune_parse(struct session *s, int argc, char **argv,
 	rc = parse_params(s, tw, argc, argv, &i);
 	if (rc)
 		return rc;
-	r->maximize = argv[i][1] == 'a';
+	r->maximize = tword(argv[i]) == T_MAX;
 	if (++i >= argc)
 		return pcb_error(&s->err, PCB_E_USAGE, "tune: %s what?",
 				 argv[i - 1]);
@@ -364,7 +421,7 @@ static int tune_parse(struct session *s, int argc, char **argv,
 	if (!rc)
 		rc = measure_words(s, tw, r);
 	r->nscen = tw->nsc ? tw->nsc : 1;
-	r->mean = tw->comb && !strcmp(tw->comb, "mean");
+	r->mean = tw->comb && tword(tw->comb) == T_MEAN;
 	for (k = 0; !rc && k < r->nscen; k++) {
 		rc = scen_plan(s, t, tw, k);
 		t->pl = t->spl[0];

@@ -277,7 +277,21 @@ static int tune_plot_space(struct session *s, struct tune_res *r,
 	return rc;
 }
 
-/* tune plot NAME [to FILE]: the objective of every evaluation in order,
+/* What tune plot's words ask for. */
+struct tplot_req {
+	bool space;
+	const char *to;
+};
+
+static const struct cmd_kw tune_plot_keys[] = {
+	{ .name = "space", .dest = KW_D_FLAG,
+	  .off = offsetof(struct tplot_req, space) },
+	{ .name = "to", .arg = "FILE.png|FILE.svg", .flags = KW_FILE,
+	  .dest = KW_D_STR, .off = offsetof(struct tplot_req, to) },
+	{ 0 }
+};
+
+/* tune plot NAME [space] [to FILE]: the objective of every evaluation in order,
  * its interval, the best so far (feasible searched points: as `best`),
  * infeasible ones apart, the default's value as a line.
  */
@@ -289,16 +303,21 @@ static int cmd_tune_plot(struct session *s, int argc, char **argv)
 	struct tune_res r;
 	struct pcb_wfile w;
 	double best = NAN;
+	struct tplot_req q = { 0 };
 	size_t i, vlen;
-	int rc;
+	bool space;
+	char syn[80];
+	int at, rc;
 
-	bool space = argc > 1 && !strcmp(argv[1], "space");
-
-	if (argc == 3 + space && !strcmp(argv[1 + space], "to"))
-		to = argv[2 + space];
-	else if (argc != 1 + space)
-		return pcb_error(&s->err, PCB_E_USAGE, "usage: tune plot NAME "
-				 "[space] [to FILE.png|FILE.svg]");
+	rc = cmd_kw_parse(s, tune_plot_keys, &q, argc - 1, argv + 1, &at);
+	if (!rc && at + 1 != argc)
+		rc = pcb_error(&s->err, PCB_E_USAGE, "usage: tune plot NAME %s",
+			       cmd_kw_synopsis(tune_plot_keys, syn,
+					       sizeof(syn)));
+	if (rc)
+		return rc;
+	space = q.space;
+	to = q.to;
 	rc = tune_load(s, argv[0], &r, dir, sizeof(dir));
 	if (!rc && space) {
 		rc = r.nev ? tune_plot_space(s, &r, dir, to) :
@@ -383,6 +402,24 @@ static bool tune_name_complete(struct session *s, char **argv, int argc,
 	return true;
 }
 
+/* tune plot NAME [space] [to FILE] */
+static bool tune_plot_complete(struct session *s, char **argv, int argc,
+			       struct cands *c)
+{
+	if (argc == 0)
+		return tune_name_complete(s, argv, argc, c);
+	return cand_keywords(s, tune_plot_keys, 1, argv, argc, c);
+}
+
+/* tune verify NAME KEY VALUE ... */
+static bool tune_verify_complete(struct session *s, char **argv, int argc,
+				 struct cands *c)
+{
+	if (argc == 0)
+		return tune_name_complete(s, argv, argc, c);
+	return cand_keywords(s, tune_verify_keys, 1, argv, argc, c);
+}
+
 /* tune run's words: the params, the objective's sense and the keywords. */
 static bool tune_run_complete(struct session *s, char **argv, int argc,
 			      struct cands *c)
@@ -390,9 +427,7 @@ static bool tune_run_complete(struct session *s, char **argv, int argc,
 	(void)argv;
 	(void)argc;
 	cand_params(s, c);
-	cand_list(c, "minimize, maximize, subject, to, and, budget, runs, "
-		  "scenario, worst, mean, for, warmup, every, seeds, repeat, "
-		  "jobs, into");
+	cand_kw_names(c, tune_run_keys);
 	return true;
 }
 
@@ -454,13 +489,14 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.fn = cmd_tune_plot,
 		.min_args = 1,
 		.max_args = 4,
-		.args = "NAME [space] [to FILE.png|FILE.svg]",
+		.args = "NAME",
+		.keys = tune_plot_keys,
 		.help = "the objective of each evaluation and the best so far; "
 			"space: the evaluations over the params (one: the "
 			"objective against it; two: coloured by the objective), "
 			"the best and the default marked",
 		.example = "tune plot tune1 space to /tmp/space.png",
-		.complete = tune_name_complete,
+		.complete = tune_plot_complete,
 	},
 	{
 		.name = "apply",
@@ -480,8 +516,8 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.fn = cmd_tune_verify,
 		.min_args = 3,
 		.max_args = -1,
-		.args = "NAME while 'CMD ARGS' [for D] [every I] [warmup D] "
-			"[rounds N] [measure COL]",
+		.args = "NAME",
+		.keys = tune_verify_keys,
 		.help = "on a real NIC: the default (A) and the tuned point (B) "
 			"alternately, A B A B, N rounds (default 3) with the "
 			"traffic command; B - A with its 95 % CI (COL default "
@@ -490,7 +526,7 @@ const struct cmd_row cmd_tune_verbs[] = {
 		.example = "tune verify tune1 while 'ib_write_bw -d mlx5_0' for "
 			"10s rounds 5",
 		.flags = CMD_WRITES | CMD_DEVICE,
-		.complete = tune_name_complete,
+		.complete = tune_verify_complete,
 	},
 	{
 		.name = "profile",

@@ -43,6 +43,38 @@ static int vadd(struct session *s, struct vopts *o, const char *w)
 	return 0;
 }
 
+static int v_rounds(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	return sw_parse_count(&s->err, k->name, val, SW_MAX_VALS / 2, "rounds",
+			      KW_AT(req, k, unsigned long));
+}
+
+static int v_measure(struct session *s, void *req, const struct cmd_kw *k,
+		     const char *val)
+{
+	(void)s;
+	snprintf(KW_AT(req, k, char), sizeof(((struct vopts *)0)->col), "%s",
+		 val);
+	return 0;
+}
+
+/* tune verify's words: the sweep's (passed on, as sw_keys has them) and
+ * its own.
+ */
+const struct cmd_kw tune_verify_keys[] = {
+	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE | KW_REQ,
+	  .id = SW_K_WHILE },
+	{ .name = "for", .arg = "D", .id = SW_K_FOR },
+	{ .name = "every", .arg = "I", .id = SW_K_EVERY },
+	{ .name = "warmup", .arg = "D", .id = SW_K_WARMUP },
+	{ .name = "rounds", .arg = "N", .set = v_rounds,
+	  .off = offsetof(struct vopts, rounds) },
+	{ .name = "measure", .arg = "COL", .set = v_measure,
+	  .off = offsetof(struct vopts, col) },
+	{ 0 }
+};
+
 /* The params at the default (the plan's values are set afterwards), then
  * while/for/every/warmup as the sweep takes them, rounds and measure.
  */
@@ -65,27 +97,23 @@ static int verify_words(struct session *s, const struct tune_res *r,
 	o->rounds = 3;
 	snprintf(o->col, sizeof(o->col), "avg_rtt_mean");
 	for (i = 1; i < argc && !rc; i += 2) {
-		const struct sw_key *kd = sw_key_find(argv[i]);
+		const struct cmd_kw *kd = cmd_kw_find(tune_verify_keys,
+						      argv[i]);
+		char names[100];
 
 		if (i + 1 >= argc)
 			return pcb_error(&s->err, PCB_E_USAGE, "tune verify: "
 					 "'%s' needs a value", argv[i]);
-		if (!strcmp(argv[i], "rounds")) {
-			rc = sw_parse_count(&s->err, "rounds", argv[i + 1],
-					    SW_MAX_VALS / 2, "rounds",
-					    &o->rounds);
-			continue;
-		}
-		if (!strcmp(argv[i], "measure")) {
-			snprintf(o->col, sizeof(o->col), "%s", argv[i + 1]);
-			continue;
-		}
-		if (!kd || (kd->id != SW_K_WHILE && kd->id != SW_K_FOR &&
-			    kd->id != SW_K_EVERY && kd->id != SW_K_WARMUP))
+		if (!kd)
 			return pcb_error(&s->err, PCB_E_INVAL, "tune verify: "
-					 "unknown word '%s' (while, for, every, "
-					 "warmup, rounds, measure)", argv[i]);
-		rc = vadd(s, o, argv[i]);
+					 "unknown word '%s' (%s)", argv[i],
+					 cmd_kw_names(tune_verify_keys, names,
+						      sizeof(names)));
+		if (kd->set) {	/* rounds, measure */
+			rc = cmd_kw_take(s, kd, o, argv[i + 1]);
+			continue;
+		}
+		rc = vadd(s, o, argv[i]);	/* the sweep's */
 		if (!rc)
 			rc = vadd(s, o, argv[i + 1]);
 	}

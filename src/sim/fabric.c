@@ -1998,6 +1998,9 @@ void sim_free(struct sim *s)
 	free(s->sws);
 	sim_big_free(s->qps, sizeof(*s->qps), s->qpcap);
 	free(s->qpstate);
+	for (i = 0; s->hconf && i < s->nhosts; i++)
+		free(s->hconf[i]);
+	free(s->hconf);
 	free(s->rto_vals);
 	free(s->rto_host);
 	free(s->armed);

@@ -768,6 +768,23 @@ int simfw_params(struct simfw *fw, unsigned slot, uint32_t *vals, size_t max,
 	return 0;
 }
 
+bool simfw_param_settable(struct simfw *fw, unsigned slot, unsigned idx,
+			  uint32_t v)
+{
+	const struct algo_param_desc *p;
+	bool ok;
+
+	if (slot >= SIMFW_USED || !fw->desc[slot] ||
+	    idx >= fw->desc[slot]->nparams)
+		return false;
+	p = &fw->desc[slot]->params[idx];
+	flock(fw->fd, LOCK_SH);
+	ok = param_perm(&fw->st->slots[slot], p) == ALGO_PERM_RW &&
+	     v >= p->min && v <= p->max;
+	flock(fw->fd, LOCK_UN);
+	return ok;
+}
+
 static void counter_update(struct simfw *fw, unsigned slot, unsigned idx,
 			   uint32_t v, bool add)
 {

@@ -88,6 +88,11 @@ int simfw_params(struct simfw *fw, unsigned slot, uint32_t *vals, size_t max,
 		 size_t *n);
 void simfw_counter_add(struct simfw *fw, unsigned slot, unsigned idx,
 		       uint32_t delta);
+/* A set of param idx of slot to v would take: the param is writable
+ * (read-only and debug-only ones are not, outside the debug build) and v
+ * within its min..max; the firmware ignores any other set. */
+bool simfw_param_settable(struct simfw *fw, unsigned slot, unsigned idx,
+			  uint32_t v);
 /* Fold a simulator delta in: sums add, gauges keep their min/max. */
 void simfw_counter_apply(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value, enum algo_ckind kind);

@@ -25,10 +25,67 @@ size_t sim_mem_bytes(const struct sim *s)
 	return s->mem_peak;
 }
 
+/* A host with params of its own takes the fabric's for the rest. */
+static void hconf_follow(const struct sim *s, struct host_conf *hc)
+{
+	size_t i;
+
+	for (i = 0; i < ALGO_MAX_PARAMS; i++)
+		if (!(hc->own >> i & 1))
+			hc->conf.params[i] = s->algo.conf.params[i];
+}
+
 void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 {
+	uint32_t h;
+
 	memcpy(s->algo.conf.params, params,
 	       (n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS) * sizeof(*params));
+	for (h = 0; s->hconf && h < s->nhosts; h++)
+		if (s->hconf[h])
+			hconf_follow(s, s->hconf[h]);
+}
+
+int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
+		    uint64_t own)
+{
+	struct host_conf *hc;
+	size_t i;
+
+	if (host >= s->nhosts)
+		return -PCB_E_RANGE;
+	own &= ALGO_MAX_PARAMS < 64 ? (1ull << ALGO_MAX_PARAMS) - 1 : ~0ull;
+	if (!own) {
+		if (s->hconf && s->hconf[host]) {
+			s->hosts[host].ap.conf = &s->algo.conf;
+			free(s->hconf[host]);
+			s->hconf[host] = NULL;
+		}
+		return 0;
+	}
+	if (!s->hconf && !(s->hconf = calloc(s->nhosts, sizeof(*s->hconf))))
+		return -PCB_E_NOMEM;
+	hc = s->hconf[host];
+	if (!hc && !(hc = calloc(1, sizeof(*hc))))
+		return -PCB_E_NOMEM;
+	hc->conf = s->algo.conf;
+	hc->own = own;
+	for (i = 0; i < ALGO_MAX_PARAMS; i++)
+		if (own >> i & 1)
+			hc->conf.params[i] = params[i];
+	s->hconf[host] = hc;
+	s->hosts[host].ap.conf = &hc->conf;
+	return 0;
+}
+
+void sim_host_params_get(const struct sim *s, uint32_t host,
+			 uint32_t *params)
+{
+	const struct algo_conf *c = host < s->nhosts && s->hconf &&
+				    s->hconf[host] ? &s->hconf[host]->conf :
+						     &s->algo.conf;
+
+	memcpy(params, c->params, ALGO_MAX_PARAMS * sizeof(*params));
 }
 
 /* Each host's counters once, in a row (they sit together in its algo

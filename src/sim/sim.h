@@ -10,8 +10,11 @@
  * bit-identical results.
  *
  * The device view: all simulated NICs use the device's PPCC slot and
- * parameters (a fabric-wide setting, as an engineer rolls it out), and the
- * device's counters are fabric-wide sums (minima and maxima for gauges).
+ * parameters (a fabric-wide setting, as an engineer rolls it out; a NIC
+ * may run some of its own, sim_host_params), and the device's counters
+ * are fabric-wide sums (minima and maxima for gauges).  Each host NIC's
+ * own are kept beside them (sim_host_port_counters,
+ * sim_host_algo_counters, sim_rto_hosts): the views of sim:NAME/hN.
  *
  * Ownership: sim_create returns a simulator freed with sim_free.  The
  * algorithm descriptor passed in must outlive it.
@@ -198,8 +201,20 @@ int sim_stall(const struct sim *s, struct pcb_err *err);
 int64_t sim_now(const struct sim *s);
 uint64_t sim_events(const struct sim *s);
 
-/* New parameter values for every NIC (the device was written). */
+/* New parameter values for every NIC (the device was written); a NIC
+ * with params of its own keeps those. */
 void sim_set_params(struct sim *s, const uint32_t *params, size_t n);
+/* Host NIC `host` runs params[i] (i < ALGO_MAX_PARAMS) for each bit i of
+ * `own`, the fabric's for the rest (and sim_set_params' later values of
+ * those), from now on: its QPs' algorithm reads them at its next event.
+ * own 0: the fabric's again.  -PCB_E_RANGE for a host the fabric does
+ * not have, -PCB_E_NOMEM (nothing changes).  sim_host_params_get: the
+ * ALGO_MAX_PARAMS values host's NIC runs.
+ */
+int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
+		    uint64_t own);
+void sim_host_params_get(const struct sim *s, uint32_t host,
+			 uint32_t *params);
 /* Fabric-wide sum of the algorithm counters since the last call, and the
  * gauges (min/max) over that time.  Indexes follow the descriptor.
  */

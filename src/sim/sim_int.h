@@ -260,6 +260,15 @@ struct sw {
 
 #define HOST_ACT_INLINE 4
 
+/* A host NIC that runs some parameters of its own (sim_host_params): its
+ * ports' configuration, the fabric's (s->algo.conf) but for the params
+ * whose bit is in `own`. */
+struct host_conf {
+	struct algo_conf conf;
+	uint64_t own;
+};
+_Static_assert(ALGO_MAX_PARAMS <= 64, "host_conf.own: a bit a param");
+
 /* One host NIC's own share of the fabric-wide counts in sim.c: each
  * event is counted, beside the fabric's count, at the NIC where it
  * happens (report.c's sim_host_port_counters; the port's own bytes,
@@ -386,6 +395,8 @@ struct sim {
 	uint32_t nnodes, capnodes;
 	struct host *hosts;
 	uint32_t nhosts;
+	struct host_conf **hconf;	/* per host, NULL: the fabric's; the
+					 * array NULL until one has its own */
 	struct sw *sws;
 	uint32_t nsw;
 	struct qp *qps;

@@ -349,6 +349,15 @@ static void hc_add(struct sim_port_counters *to,
 	memcpy(to, a, sizeof(a));
 }
 
+static int no_host(struct simdev *d, uint32_t host, struct pcb_err *err)
+{
+	uint32_t n = sim_cfg_hosts(&d->cfg);
+
+	return pcb_error(err, PCB_E_RANGE, "sim:%s has no host h%u (h0-h%u: "
+			 "%s)", d->name, host, n - 1,
+			 sim_kind_name(d->cfg.kind));
+}
+
 /* Room for n hosts in the per-host arrays, the new ones 0. */
 static int host_room(struct simdev *d, uint32_t n)
 {
@@ -364,16 +373,118 @@ static int host_room(struct simdev *d, uint32_t n)
 	d->hc_host = hc;
 	for (k = 0; k < SIMFW_SLOTS; k++) {
 		uint32_t (*p)[ALGO_MAX_COUNTERS];
+		struct simdev_hpar *hp;
 
-		if (!d->pcc_host[k])
-			continue;
-		p = realloc(d->pcc_host[k], n * sizeof(*p));
-		if (!p)
-			return -1;
-		memset(p + d->nhost, 0, (n - d->nhost) * sizeof(*p));
-		d->pcc_host[k] = p;
+		if (d->pcc_host[k]) {
+			p = realloc(d->pcc_host[k], n * sizeof(*p));
+			if (!p)
+				return -1;
+			memset(p + d->nhost, 0, (n - d->nhost) * sizeof(*p));
+			d->pcc_host[k] = p;
+		}
+		if (d->hpar[k]) {
+			hp = realloc(d->hpar[k], n * sizeof(*hp));
+			if (!hp)
+				return -1;
+			memset(hp + d->nhost, 0, (n - d->nhost) * sizeof(*hp));
+			d->hpar[k] = hp;
+		}
 	}
 	d->nhost = n;
+	return 0;
+}
+
+/* ---- per-host params --------------------------------------------------- */
+
+/* Host h's own params of the fabric's slot into the fabric (none: the
+ * register's again). */
+static int hpar_apply(struct simdev *d, uint32_t h)
+{
+	const struct simdev_hpar *hp;
+
+	if (!d->sim || d->slot < 0 || !d->ops || h >= sim_hosts(d->sim))
+		return 0;
+	hp = d->hpar[d->slot] && h < d->nhost ? &d->hpar[d->slot][h] : NULL;
+	return sim_host_params(d->sim, h, hp ? hp->v : NULL,
+			       hp ? hp->own : 0);
+}
+
+static int slot_check(struct simdev *d, uint32_t host, unsigned slot,
+		      struct pcb_err *err)
+{
+	if (host >= sim_cfg_hosts(&d->cfg))
+		return no_host(d, host, err);
+	if (slot >= SIMFW_SLOTS || !simfw_slot_desc(d->fw, slot))
+		return pcb_error(err, PCB_E_RANGE, "sim: slot %u holds no "
+				 "algorithm", slot);
+	return 0;
+}
+
+int simdev_host_param_set(struct simdev *d, uint32_t host, unsigned slot,
+			  unsigned idx, uint32_t value, struct pcb_err *err)
+{
+	const struct algo_desc *desc;
+	struct simdev_hpar *hp, was;
+	int rc = slot_check(d, host, slot, err);
+
+	if (rc)
+		return rc;
+	desc = simfw_slot_desc(d->fw, slot);
+	if (idx >= desc->nparams || idx >= ALGO_MAX_PARAMS)
+		return pcb_error(err, PCB_E_RANGE, "sim: %s has no param %u "
+				 "(0-%zu)", desc->name, idx, desc->nparams - 1);
+	if (!simfw_param_settable(d->fw, slot, idx, value))
+		return pcb_error(err, PCB_E_RANGE, "sim: h%u: %s %u is not "
+				 "taken (read-only, or outside %u..%u)", host,
+				 desc->params[idx].name, value,
+				 desc->params[idx].min, desc->params[idx].max);
+	if (host_room(d, host + 1))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (!d->hpar[slot] &&
+	    !(d->hpar[slot] = calloc(d->nhost, sizeof(*d->hpar[slot]))))
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	hp = &d->hpar[slot][host];
+	was = *hp;
+	hp->v[idx] = value;
+	hp->own |= 1ull << idx;
+	if ((int)slot == d->slot && hpar_apply(d, host)) {
+		*hp = was;
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void simdev_host_param_reset(struct simdev *d, uint32_t host, unsigned slot)
+{
+	if (slot >= SIMFW_SLOTS || !d->hpar[slot] || host >= d->nhost)
+		return;
+	memset(&d->hpar[slot][host], 0, sizeof(d->hpar[slot][host]));
+	if ((int)slot == d->slot)
+		hpar_apply(d, host);	/* back to the fabric's: no memory */
+}
+
+int simdev_host_params(struct simdev *d, uint32_t host, unsigned slot,
+		       uint32_t *vals, size_t max, size_t *n, uint64_t *own,
+		       struct pcb_err *err)
+{
+	const struct simdev_hpar *hp;
+	size_t i;
+	int rc = slot_check(d, host, slot, err);
+
+	*n = 0;
+	if (own)
+		*own = 0;
+	if (rc)
+		return rc;
+	rc = simfw_params(d->fw, slot, vals, max, n);
+	if (rc)
+		return pcb_error(err, -rc, "sim: slot %u has no params", slot);
+	hp = d->hpar[slot] && host < d->nhost ? &d->hpar[slot][host] : NULL;
+	for (i = 0; hp && i < *n && i < ALGO_MAX_PARAMS; i++)
+		if (hp->own >> i & 1)
+			vals[i] = hp->v[i];
+	if (own && hp)
+		*own = hp->own;
 	return 0;
 }
 
@@ -389,15 +500,6 @@ static void host_fold(struct simdev *d)
 		sim_host_port_counters(d->sim, h, &c);
 		hc_add(&d->hc_host[h], &c);
 	}
-}
-
-static int no_host(struct simdev *d, uint32_t host, struct pcb_err *err)
-{
-	uint32_t n = sim_cfg_hosts(&d->cfg);
-
-	return pcb_error(err, PCB_E_RANGE, "sim:%s has no host h%u (h0-h%u: "
-			 "%s)", d->name, host, n - 1,
-			 sim_kind_name(d->cfg.kind));
 }
 
 int simdev_host_counters_of(struct simdev *d, uint32_t host,
@@ -602,8 +704,10 @@ void simdev_close(struct simdev *d)
 	diag_dev_close(d->diag);
 	sim_diag_close(d->diag_file);
 	free(d->hc_host);
-	for (k = 0; k < SIMFW_SLOTS; k++)
+	for (k = 0; k < SIMFW_SLOTS; k++) {
 		free(d->pcc_host[k]);
+		free(d->hpar[k]);
+	}
 	free(d->name);
 	free(d);
 }
@@ -818,6 +922,7 @@ int simdev_model(struct simdev *d, const struct algo_ops *ops,
 int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 {
 	struct sim_algo a;
+	uint32_t h;
 	size_t n;
 	int rc;
 
@@ -849,9 +954,17 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 	}
 	d->gen = simfw_generation(d->fw);
 	rc = sim_create(&d->sim, &d->cfg, &a, err);
-	if (!rc)
-		*out = d->sim;
-	return rc;
+	/* the NICs with params of their own (simdev_host_param_set) */
+	for (h = 0; !rc && a.ops && h < d->nhost && d->hpar[d->slot]; h++)
+		if (hpar_apply(d, h))
+			rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+	if (rc) {
+		sim_free(d->sim);
+		d->sim = NULL;
+		return rc;
+	}
+	*out = d->sim;
+	return 0;
 }
 
 /* Counters into the firmware; parameter changes into the fabric. */

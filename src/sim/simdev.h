@@ -55,6 +55,10 @@ struct simdev {
 	 * arrays grown with them */
 	struct sim_port_counters *hc_host;
 	uint32_t (*pcc_host[SIMFW_SLOTS])[ALGO_MAX_COUNTERS];
+	struct simdev_hpar {	/* a NIC's own params of a slot */
+		uint64_t own;	/* bit i: v[i] is set */
+		uint32_t v[ALGO_MAX_PARAMS];
+	} *hpar[SIMFW_SLOTS];
 	uint32_t nhost;
 	/* told after every step of a run: simulated ps done of total */
 	void (*progress)(void *ctx, int64_t done, int64_t total);
@@ -128,6 +132,27 @@ void simdev_host_diag_sources(const struct sim *s, uint32_t host,
 const char *simdev_host_role(struct simdev *d, uint32_t host);
 int simdev_roles(struct simdev *d, char *buf, size_t len,
 		 struct pcb_err *err);
+/* Per-host PPCC parameter overrides (sim:NAME/hN's writes): host NIC
+ * `host` runs its own value of param idx of slot, the register's (the
+ * fleet's, sim:NAME's, unchanged) for the rest and their later changes.
+ * Its QPs run it while the slot runs in the fabric, from the next event
+ * on; kept in the process with the other per-host state (a new fabric
+ * runs it too) until simdev_host_param_reset.  A set the firmware would
+ * ignore (read-only, outside min..max: simfw_param_settable) is refused
+ * with one line, -PCB_E_RANGE, as are a host the scenario does not have,
+ * a slot past SIMFW_SLOTS or an empty one; -PCB_E_NOMEM.  Nothing changes
+ * on error.
+ */
+int simdev_host_param_set(struct simdev *d, uint32_t host, unsigned slot,
+			  unsigned idx, uint32_t value, struct pcb_err *err);
+/* Host `host`'s own params of slot dropped: the register's again. */
+void simdev_host_param_reset(struct simdev *d, uint32_t host, unsigned slot);
+/* The params of slot host `host`'s NIC runs: the register's
+ * (simfw_params: *n of them, at most max), its own where it has one;
+ * *own the bits of those (NULL: not wanted).  -PCB_E_RANGE as above. */
+int simdev_host_params(struct simdev *d, uint32_t host, unsigned slot,
+		       uint32_t *vals, size_t max, size_t *n, uint64_t *own,
+		       struct pcb_err *err);
 
 /* "KIND key value ..." onto the defaults, all or nothing (no device). */
 int simdev_parse_scenario(struct sim_cfg *out, const char *kind, int argc,

@@ -30,50 +30,46 @@
 #include "sweep/sweep.h"
 #include "words.h"
 
-/* The keywords of `sweep run`: how many words follow each (a value, none,
- * or a scenario: KIND and key value pairs up to the next keyword), and
- * whether it is part of the saved definition.  The parser, the help's
- * list, the saved sweep's check and the REPL's completion read this.
+/* The keywords of `sweep run` (sweep.h): the parser, the usage, the
+ * help, the saved sweep's check and the REPL's completion read this.
  */
-const struct sw_key sw_keys[] = {
-	{ "for", SW_K_FOR, 1, true }, { "warmup", SW_K_WARMUP, 1, true },
-	{ "every", SW_K_EVERY, 1, true }, { "repeat", SW_K_REPEAT, 1, true },
-	{ "seeds", SW_K_SEEDS, 1, true }, { "jobs", SW_K_JOBS, 1, true },
-	{ "measure", SW_K_MEASURE, 1, true },
-	{ "scenario", SW_K_SCENARIO, -1, true },
-	{ "while", SW_K_WHILE, 1, true }, { "into", SW_K_INTO, 1, false },
-	{ "plot", SW_K_PLOT, 1, false }, { "shuffle", SW_K_SHUFFLE, 0, true },
-	{ NULL, 0, 0, false },
+const struct cmd_kw sw_keys[] = {
+	{ .name = "for", .arg = "DURATION", .id = SW_K_FOR },
+	{ .name = "warmup", .arg = "DURATION", .id = SW_K_WARMUP },
+	{ .name = "every", .arg = "INTERVAL", .id = SW_K_EVERY },
+	{ .name = "repeat", .arg = "N", .id = SW_K_REPEAT },
+	{ .name = "seeds", .arg = "S1,S2,...", .id = SW_K_SEEDS },
+	{ .name = "jobs", .arg = "N", .id = SW_K_JOBS },
+	{ .name = "measure", .arg = "COL,...", .flags = KW_LIST,
+	  .id = SW_K_MEASURE },
+	{ .name = "scenario", .arg = "KIND KEY VALUE ...", .flags = KW_SCEN,
+	  .id = SW_K_SCENARIO },
+	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE,
+	  .id = SW_K_WHILE },
+	{ .name = "into", .arg = "NAME", .flags = KW_UNSAVED,
+	  .id = SW_K_INTO },
+	{ .name = "plot", .arg = "FILE.png", .flags = KW_FILE | KW_UNSAVED,
+	  .id = SW_K_PLOT },
+	{ .name = "shuffle", .id = SW_K_SHUFFLE },
+	{ 0 }
 };
-
-const struct sw_key *sw_key_find(const char *w)
-{
-	const struct sw_key *k;
-
-	for (k = sw_keys; k->name; k++)
-		if (!strcmp(w, k->name))
-			return k;
-	return NULL;
-}
-
-const char *sw_key_list(char *buf, size_t len)
-{
-	const struct sw_key *k;
-
-	*buf = '\0';
-	for (k = sw_keys; k->name; k++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-			 k == sw_keys ? "" : ", ", k->name);
-	return buf;
-}
 
 /* A timeline measure becomes five columns. */
 const char *const sw_stat_names[] = { "mean", "p50", "p99", "min",
 					  "max" };
 
+const char *sw_key_name(int id)
+{
+	const struct cmd_kw *k;
+
+	for (k = sw_keys; k->name && k->id != id; k++)
+		;
+	return k->name;
+}
+
 bool sw_is_keyword(const char *w)
 {
-	return sw_key_find(w) != NULL;
+	return cmd_kw_find(sw_keys, w) != NULL;
 }
 
 /* One more problem with the words: the first message as it is, the next
@@ -450,7 +446,7 @@ static int parse_keys(struct session *s, struct plan *pl, int argc,
 	int rc, k;
 
 	for (; i < argc; i++) {
-		const struct sw_key *kd = sw_key_find(argv[i]);
+		const struct cmd_kw *kd = cmd_kw_find(sw_keys, argv[i]);
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] :
 						  NULL;
 		char list[160];
@@ -459,20 +455,20 @@ static int parse_keys(struct session *s, struct plan *pl, int argc,
 		rc = 0;
 		if (!kd) {
 			pcb_error(&s->err, PCB_E_INVAL, "sweep: unknown keyword "
-				  "'%s' (%s)", key, sw_key_list(list,
-								sizeof(list)));
+				  "'%s' (%s)", key, cmd_kw_names(sw_keys, list,
+								 sizeof(list)));
 			problem(s, &bad);
 			if (val && !sw_is_keyword(val))
 				i++;	/* its value, unread */
 			continue;
 		}
-		if (kd->nvals && !val) {
+		if (!cmd_kw_alone(kd) && !val) {
 			pcb_error(&s->err, PCB_E_USAGE, "sweep: '%s' needs a "
 				  "value", key);
 			problem(s, &bad);
 			continue;
 		}
-		i += kd->nvals ? 1 : 0;
+		i += cmd_kw_alone(kd) ? 0 : 1;
 		switch (kd->id) {
 		case SW_K_FOR:
 		case SW_K_WARMUP:
@@ -542,7 +538,7 @@ static int parse_keys(struct session *s, struct plan *pl, int argc,
 			problem(s, &bad);
 			continue;
 		}
-		for (k = first; kd->saved && k <= i; k++) {
+		for (k = first; !(kd->flags & KW_UNSAVED) && k <= i; k++) {
 			rc = save_word(s, pl, argv[k]);
 			if (rc)
 				return rc;
@@ -590,18 +586,17 @@ static int fit_device(struct session *s, struct plan *pl,
 		if (!pl->scen) {	/* the device's, made explicit */
 			char line[2048], *w, *save;
 
+			k = pl->nargs;	/* where its keyword goes */
 			rc = dev_workload(s->cur, line, sizeof(line),
 					  &o->seed0);
 			if (!rc)
-				rc = save_word(s, pl, "scenario");
+				rc = save_word(s, pl,
+					       sw_key_name(SW_K_SCENARIO));
 			for (w = strtok_r(line, " ", &save); w && !rc;
 			     w = strtok_r(NULL, " ", &save))
 				rc = save_word(s, pl, w);
 			if (rc)
 				return rc;
-			for (k = pl->nargs - 1; strcmp(pl->args[k],
-						       "scenario"); k--)
-				;
 			pl->scen = pl->args + k + 1;
 			pl->nscen = pl->nargs - k - 1;
 		}

@@ -379,49 +379,57 @@ static int def_key(struct session *s, struct sdef *d, int *i,
 {
 	char **w = d->words;
 	const char *key = w[*i], *val = w[*i + 1];
+	const struct cmd_kw *k = cmd_kw_find(sw_keys, key);
 	unsigned long ul;
+	uint64_t seed;
 	int64_t ps;
+	int ns;
 
-	if (!sw_is_keyword(key) || !strcmp(key, "into") ||
-	    !strcmp(key, "plot"))
+	if (!k || (k->flags & KW_UNSAVED))	/* into, plot */
 		return sw_file_bad(s, d->path, 0, "'%.40s' where a keyword "
 				   "belongs", key);
-	if (!strcmp(key, "shuffle"))
+	if (cmd_kw_alone(k))	/* shuffle */
 		return 0;
 	if (!val)
 		return sw_file_bad(s, d->path, 0, "'%s' without a value", key);
 	++*i;
-	if (!strcmp(key, "for") || !strcmp(key, "warmup") ||
-	    !strcmp(key, "every")) {
+	switch (k->id) {
+	case SW_K_FOR:
+	case SW_K_WARMUP:
+	case SW_K_EVERY:
 		if (pcb_parse_duration_ps(val, -1, &ps) ||
-		    (ps < 1000000 && key[0] != 'w'))
+		    (ps < 1000000 && k->id != SW_K_WARMUP))
 			return sw_file_bad(s, d->path, 0, "bad %s '%.40s'",
 					   key, val);
-	} else if (!strcmp(key, "repeat")) {
+		break;
+	case SW_K_REPEAT:
 		if (sw_parse_count(&s->err, key, val, SW_MAX_REPEAT,
 				   "repeats", repeat))
 			return sw_file_rewrap(s, d->path);
-	} else if (!strcmp(key, "jobs")) {
+		break;
+	case SW_K_JOBS:
 		if (sw_parse_count(&s->err, key, val, SW_MAX_JOBS,
 				   "worker processes", &ul))
 			return sw_file_rewrap(s, d->path);
-	} else if (!strcmp(key, "seeds")) {
+		break;
+	case SW_K_SEEDS:
 		return def_seeds(s, d, val, nseeds);
-	} else if (!strcmp(key, "measure")) {
+	case SW_K_MEASURE:
 		*have_measure = true;
 		if (sw_parse_measures(&s->err, true, val, d->m, &d->nmeas))
 			return sw_file_rewrap(s, d->path);
-	} else if (!strcmp(key, "scenario")) {
-		uint64_t seed;
-		int ns;
-
+		break;
+	case SW_K_SCENARIO:
 		for (ns = 1; *i + ns < d->nwords && !sw_is_keyword(w[*i + ns]);
 		     ns++)
 			;
 		if (dev_workload_check(ns, w + *i, &seed, &s->err))
 			return sw_file_rewrap(s, d->path);
 		*i += ns - 1;
-	}			/* while: the command, run as it is */
+		break;
+	default:	/* while: the command, run as it is */
+		break;
+	}
 	return 0;
 }
 

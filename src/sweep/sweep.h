@@ -58,6 +58,7 @@
 #include "device.h"
 #include "rec/recorder.h"
 #include "rec/series.h"
+#include "keywords.h"
 #include "session.h"
 
 #define SW_MAX_AXES	4
@@ -202,22 +203,18 @@ struct cond {
 	double v;
 };
 
-/* The keywords of `sweep run` (plan.c): the table the parser, the help,
- * the saved sweep's check and the completion share.
+/* The keywords of `sweep run` (plan.c): the table the parser (which
+ * switches on their ids), the usage and help, the saved sweep's check and
+ * the completion share.  KW_SCEN: a scenario, KIND and its KEY VALUE
+ * pairs up to the next keyword; KW_UNSAVED: not part of the saved
+ * definition.
  */
-enum { SW_K_FOR, SW_K_WARMUP, SW_K_EVERY, SW_K_REPEAT, SW_K_SEEDS,
+enum { SW_K_FOR = 1, SW_K_WARMUP, SW_K_EVERY, SW_K_REPEAT, SW_K_SEEDS,
        SW_K_JOBS, SW_K_MEASURE, SW_K_SCENARIO, SW_K_WHILE, SW_K_INTO,
        SW_K_PLOT, SW_K_SHUFFLE };
-struct sw_key {
-	const char *name;
-	int id;		/* SW_K_* */
-	int nvals;	/* words after it: 1, 0 (alone), -1 (a scenario) */
-	bool saved;	/* part of the saved definition */
-};
-extern const struct sw_key sw_keys[];	/* ends with a NULL name */
-const struct sw_key *sw_key_find(const char *w);
-/* "for, warmup, ...": the keywords as a list, in buf. */
-const char *sw_key_list(char *buf, size_t len);
+extern const struct cmd_kw sw_keys[];	/* ends with a NULL name */
+/* the keyword of SW_K_* id */
+const char *sw_key_name(int id);
 
 extern const char *const sw_stat_names[];
 
