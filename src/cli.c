@@ -89,9 +89,9 @@ void cli_print_error(struct session *s, int rc, const char *where)
 		out_obj_end(&s->out);
 		fflush(s->out.fp);
 	}
-	fprintf(s->errfp, "%s%serror: %s\n", where ? where : "",
+	fprintf(s->opt.errfp, "%s%serror: %s\n", where ? where : "",
 		where ? ": " : "", msg);
-	fflush(s->errfp);
+	fflush(s->opt.errfp);
 	s->reported = true;
 }
 
@@ -257,7 +257,7 @@ static int run_argv(struct session *s, int argc, char **argv)
 	if ((verb->flags & CMD_WRITES) && s->read_only && !s->dry_run)
 		return pcb_error(&s->err, PCB_E_STATE, "read-only session: "
 				 "'%s%s%s' may write %s", obj ? obj->name : "",
-				 obj ? " " : "", verb->name, s->devname);
+				 obj ? " " : "", verb->name, s->cur->name);
 	s->cmd_writes = verb->flags & CMD_WRITES;
 	if (verb->flags & CMD_DEVICE) {
 		rc = sess_device(s);
@@ -282,7 +282,7 @@ int cli_run_line(struct session *s, const char *line, const char *where)
 		return rc;
 	}
 	for (i = 0; i < ncmd && !s->quit; i++) {
-		if (s->stop && *s->stop) {
+		if (s->opt.stop && *s->opt.stop) {
 			rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
 			cli_print_error(s, rc, where);
 			first = rc;
@@ -317,7 +317,7 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 				 "'%s': source nested more than %d deep", name,
 				 CLI_MAX_DEPTH);
 	s->depth++;
-	while (!s->quit && !(s->stop && *s->stop) &&
+	while (!s->quit && !(s->opt.stop && *s->opt.stop) &&
 	       (n = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)n)) {
@@ -343,11 +343,12 @@ int cli_run_stream(struct session *s, FILE *fp, const char *name)
 	/* the error was printed with its FILE:LINE already; what the script
 	 * changed before it stopped is said once, at the top */
 	if (worst && !s->depth && s->nwrites > w0 && !s->dry_run)
-		fprintf(s->errfp, "note: %s stopped after %lu write%s to %s; "
+		fprintf(s->opt.errfp,
+			"note: %s stopped after %lu write%s to %s; "
 			"'journal show' lists them, 'journal undo' takes back "
 			"the last, 'journal restore' all\n", name,
 			s->nwrites - w0, s->nwrites - w0 == 1 ? "" : "s",
-			s->devname);
+			s->cur->name);
 	return worst;
 }
 
@@ -446,7 +447,7 @@ static int cmd_sleep(struct session *s, int argc, char **argv)
 			       "[wall]");
 	if (rc)
 		return rc;
-	return dev_advance(s, ns * 1000, argc == 2);
+	return dev_advance(s->cur, ns * 1000, argc == 2);
 }
 
 static int cmd_source(struct session *s, int argc, char **argv)

@@ -163,22 +163,22 @@ static int parse_opts(int argc, char **argv, struct session *s,
 			set_str(&s->adb_path, optarg);
 			break;
 		case 'M':
-			set_str(&s->mstreg_prog, optarg);
+			set_str(&s->opt.mstreg_prog, optarg);
 			break;
 		case 'B':
 			if (!one_of("backend", optarg, backends))
 				return 1;
-			set_str(&s->backend, optarg);
+			set_str(&s->opt.backend, optarg);
 			break;
 		case 'E':
 			if (!one_of("telemetry", optarg, tels))
 				return 1;
-			set_str(&s->telemetry, optarg);
+			set_str(&s->opt.telemetry, optarg);
 			break;
 		case 'S':
 			if (!one_of("fwctl-scope", optarg, scopes))
 				return 1;
-			s->fwctl_scope = !strcmp(optarg, "configuration") ?
+			s->opt.fwctl_scope = !strcmp(optarg, "configuration") ?
 					 FWCTL_RPC_CONFIGURATION :
 					 !strcmp(optarg, "debug-write") ?
 					 FWCTL_RPC_DEBUG_WRITE :
@@ -191,7 +191,7 @@ static int parse_opts(int argc, char **argv, struct session *s,
 					"10..600000)\n", optarg);
 				return 1;
 			}
-			s->timeout_ms = (int)v;
+			s->opt.timeout_ms = (int)v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	out_init(&s.out, stdout, o.json, o.pretty);
-	s.stop = &interrupted;
+	s.opt.stop = &interrupted;
 	catch_signals();
 	if (sess_set_device(&s, o.dev)) {
 		cli_print_error(&s, -s.err.code, NULL);

@@ -88,7 +88,7 @@ static void make_prompt(struct session *s, char *buf, size_t len)
 	char algo[64] = "";
 	size_t i, l;
 
-	if (!strncmp(s->devname, "sim", 3) && !sess_active_slot(s, &slot) &&
+	if (!strncmp(s->cur->name, "sim", 3) && !sess_active_slot(s, &slot) &&
 	    !sess_slot_view(s, slot, &v)) {
 		for (i = 0; v->name[i] && i + 1 < sizeof(algo); i++)
 			algo[i] = (char)tolower((unsigned char)v->name[i]);
@@ -102,7 +102,7 @@ static void make_prompt(struct session *s, char *buf, size_t len)
 				algo[i] = '_';
 	}
 	s->err = keep;
-	snprintf(buf, len, "pccbench %s%s%s> ", s->devname, *algo ? " " : "",
+	snprintf(buf, len, "pccbench %s%s%s> ", s->cur->name, *algo ? " " : "",
 		 algo);
 }
 
@@ -137,16 +137,16 @@ static int prompt_getc(FILE *fp)
 			return c;
 		if (n == 0 || errno != EINTR)
 			return EOF;
-		if (!repl_s || !repl_s->stop || !*repl_s->stop)
+		if (!repl_s || !repl_s->opt.stop || !*repl_s->opt.stop)
 			continue;
-		if (*repl_s->stop == SIGTERM ||
+		if (*repl_s->opt.stop == SIGTERM ||
 		    (rl_end == 0 && ++empty_interrupts >= 2)) {
-			*repl_s->stop = 0;
+			*repl_s->opt.stop = 0;
 			repl_s->quit = true;
 			rl_replace_line("", 0);
 			return EOF;
 		}
-		*repl_s->stop = 0;
+		*repl_s->opt.stop = 0;
 		if (rl_end == 0)
 			fputs("\n(Ctrl-C again or Ctrl-D to leave)", stdout);
 		else
@@ -171,7 +171,7 @@ static void greet(struct session *s)
 			 slot);
 	s->err = keep;
 	printf("pccbench %s on %s%s: %s; 'help' lists the commands, 'quit' "
-	       "leaves\n", PCCB_VERSION, s->devname, !strncmp(s->devname,
+	       "leaves\n", PCCB_VERSION, s->cur->name, !strncmp(s->cur->name,
 	       "sim", 3) ? " (simulated)" : "", algo);
 }
 
@@ -226,11 +226,12 @@ int cli_repl(struct session *s)
 					write_history(hist);
 			}
 		}
-		if (s->stop)
-			*s->stop = 0;	/* Ctrl-C ends a command, not the REPL */
+		if (s->opt.stop)
+			/* Ctrl-C ends a command, not the REPL */
+			*s->opt.stop = 0;
 		cli_run_line(s, line, NULL);
-		if (s->stop)
-			*s->stop = 0;
+		if (s->opt.stop)
+			*s->opt.stop = 0;
 		free(line);
 	}
 	if (*hist)

@@ -181,11 +181,11 @@ static void test_bad_commands(void **state)
 	(void)state;
 	sess_init(&s, "sim:badcmds");
 	assert_int_equal(sess_device(&s), 0);
-	fw = simfw_of(s.dev);
+	fw = simfw_of(s.cur->dev);
 	gen = simfw_generation(fw);
 	for (i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++) {
 		const struct bad *b = &bad_cmds[i];
-		unsigned long sets = s.dev->n_set;
+		unsigned long sets = s.cur->dev->n_set;
 		int rc = run(&s, b->line);
 		char *nl;
 
@@ -199,9 +199,9 @@ static void test_bad_commands(void **state)
 		assert_non_null(nl);
 		assert_int_equal(nl[1], '\0');
 		/* no register write, no state change */
-		assert_int_equal(s.dev->n_set, sets);
+		assert_int_equal(s.cur->dev->n_set, sets);
 		assert_int_equal(simfw_generation(fw), gen);
-		assert_int_equal(journal_count(s.journal), 0);
+		assert_int_equal(journal_count(s.cur->journal), 0);
 	}
 	sess_release(&s);
 }
@@ -282,13 +282,13 @@ static void test_read_only_rows(void **state)
 					 v->example, errbuf);
 		}
 	assert_true(nw >= 10);
-	assert_int_equal(s.dev->n_set, 0);
+	assert_int_equal(s.cur->dev->n_set, 0);
 	for (i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (run(&s, readers[i]))
 			fail_msg("'%s' refused: %s", readers[i], errbuf);
 	s.dry_run = true;
 	assert_int_equal(run(&s, "param set ALPHA 0.3"), 0);
-	assert_int_equal(s.dev->n_set, 0);
+	assert_int_equal(s.cur->dev->n_set, 0);
 	sess_release(&s);
 }
 
@@ -512,7 +512,7 @@ static void test_sl_models(void **state)
 
 		sess_init(&s, names[k]);
 		assert_int_equal(sess_device(&s), 0);
-		assert_int_equal(simfw_set_sl_model(simfw_of(s.dev),
+		assert_int_equal(simfw_set_sl_model(simfw_of(s.cur->dev),
 						    models[k]), 0);
 		for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 			if (run_out(&s, lines[i], out, sizeof(out)))
@@ -521,13 +521,13 @@ static void test_sl_models(void **state)
 			else if (!i)
 				assert_string_equal(errbuf, said[k]);
 		/* restored: slot 2 off, slot 0 on and active */
-		assert_int_equal(ppcc_enable_status(&s.ppcc, 2, &en, &cen,
+		assert_int_equal(ppcc_enable_status(&s.cur->ppcc, 2, &en, &cen,
 						    &s.err), 0);
 		assert_false(en || cen);
-		assert_int_equal(ppcc_enable_status(&s.ppcc, 0, &en, NULL,
+		assert_int_equal(ppcc_enable_status(&s.cur->ppcc, 0, &en, NULL,
 						    &s.err), 0);
 		assert_true(en);
-		assert_int_equal(ppcc_enable_status(&s.ppcc, 1, &en, NULL,
+		assert_int_equal(ppcc_enable_status(&s.cur->ppcc, 1, &en, NULL,
 						    &s.err), 0);
 		assert_false(en);
 		sess_release(&s);
@@ -549,8 +549,8 @@ static void test_writes_keep(void **state)
 	sess_init(&s, "sim:keep");
 	assert_int_equal(sess_device(&s), 0);
 	assert_int_equal(run(&s, "algo debug on"), 0);
-	s.ppcc.keep_trace = 1;		/* another tool's trace on slot 1 */
-	assert_int_equal(ppcc_enable(&s.ppcc, 1, true, &s.err), 0);
+	s.cur->ppcc.keep_trace = 1;	/* another tool's trace on slot 1 */
+	assert_int_equal(ppcc_enable(&s.cur->ppcc, 1, true, &s.err), 0);
 	s.dry_run = true;
 	assert_int_equal(run_out(&s, "param set slot 1 ALPHA 0.3", out,
 				 sizeof(out)), 0);
@@ -559,7 +559,7 @@ static void test_writes_keep(void **state)
 	s.dry_run = false;
 	assert_int_equal(run(&s, "param set slot 1 ALPHA 0.3"), 0);
 	assert_string_equal(errbuf, "");
-	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_int_equal(ppcc_status(&s.cur->ppcc, 1, &st, &s.err), 0);
 	assert_true(st.enabled && st.counter_en && st.trace_en);
 	/* enable without counters: counters off, trace kept */
 	s.dry_run = true;
@@ -568,7 +568,7 @@ static void test_writes_keep(void **state)
 			       "sl_bitmask=65535,counter_en=0,trace_en=1 "));
 	s.dry_run = false;
 	assert_int_equal(run(&s, "algo enable 1"), 0);
-	assert_int_equal(ppcc_status(&s.ppcc, 1, &st, &s.err), 0);
+	assert_int_equal(ppcc_status(&s.cur->ppcc, 1, &st, &s.err), 0);
 	assert_true(st.enabled && !st.counter_en && st.trace_en);
 	/* nothing to do: the dry run prints no write */
 	s.dry_run = true;
@@ -593,26 +593,26 @@ static void test_bw_g_kept(void **state)
 	assert_int_equal(sess_device(&s), 0);
 	assert_int_equal(run(&s, "profile save p400"), 0);
 	/* the port came up at 200G: the device set BW_G */
-	assert_int_equal(ppcc_param_set(&s.ppcc, 0, 0, 200, &s.err), 0);
+	assert_int_equal(ppcc_param_set(&s.cur->ppcc, 0, 0, 200, &s.err), 0);
 	assert_int_equal(run(&s, "param reset all"), 0);
-	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(ppcc_param_get(&s.cur->ppcc, 0, 0, &v, &s.err), 0);
 	assert_int_equal(v, 200);
 	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
 	assert_int_equal(run(&s, "param set ALPHA 0.2 MAX_DEC 0.4"), 0);
-	sets = s.dev->n_set;	/* one set each, no bulk set of BW_G */
+	sets = s.cur->dev->n_set;	/* one set each, no bulk set of BW_G */
 	assert_int_equal(run(&s, "param set ALPHA 0.3 MAX_DEC 0.5"), 0);
-	assert_int_equal(s.dev->n_set - sets, 2);
+	assert_int_equal(s.cur->dev->n_set - sets, 2);
 	assert_int_equal(run(&s, "profile apply p400"), 0);
 	assert_non_null(strstr(errbuf, "warning: profile: slot 0 BW_G is set "
 			       "by the device from the link speed; the "
 			       "profile's value is not written"));
-	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(ppcc_param_get(&s.cur->ppcc, 0, 0, &v, &s.err), 0);
 	assert_int_equal(v, 200);
 	/* named, it is written (one bulk set: BW_G is among them) */
-	sets = s.dev->n_set;
+	sets = s.cur->dev->n_set;
 	assert_int_equal(run(&s, "param set BW_G 400g ALPHA 0.2"), 0);
-	assert_int_equal(s.dev->n_set - sets, 1);
-	assert_int_equal(ppcc_param_get(&s.ppcc, 0, 0, &v, &s.err), 0);
+	assert_int_equal(s.cur->dev->n_set - sets, 1);
+	assert_int_equal(ppcc_param_get(&s.cur->ppcc, 0, 0, &v, &s.err), 0);
 	assert_int_equal(v, 400);
 	sess_release(&s);
 }

@@ -119,12 +119,14 @@ static void open_scripted(struct session *s, const char *name, int kind)
 
 	sess_init(s, name);
 	s->yes = true;
-	assert_int_equal(reg_dev_open(&s->dev, &scr_ops[kind], name, name,
+	assert_int_equal(reg_dev_open(&s->cur->dev, &scr_ops[kind], name, name,
 				      &s->err), 0);
-	assert_int_equal(ppcc_init(&s->ppcc, s->dev, layout, &s->err), 0);
-	s->have_ppcc = true;
-	snprintf(s->devid, sizeof(s->devid), "%s", name);
-	assert_int_equal(journal_open(&s->journal, s->devid, &s->err), 0);
+	assert_int_equal(ppcc_init(&s->cur->ppcc, s->cur->dev, layout, &s->err),
+			 0);
+	s->cur->have_ppcc = true;
+	snprintf(s->cur->devid, sizeof(s->cur->devid), "%s", name);
+	assert_int_equal(journal_open(&s->cur->journal, s->cur->devid, &s->err),
+			 0);
 }
 
 /* A param's raw value as the firmware holds it, read past the script. */
@@ -133,8 +135,8 @@ static uint32_t device_raw(struct session *s, unsigned index)
 	struct ppcc p;
 	uint32_t v = 0;
 
-	p = s->ppcc;
-	p.dev = to_scr(s->dev)->inner;
+	p = s->cur->ppcc;
+	p.dev = to_scr(s->cur->dev)->inner;
 	assert_int_equal(ppcc_param_get(&p, 0, index, &v, &s->err), 0);
 	return v;
 }

@@ -92,12 +92,12 @@ static inline int tu_run_line(struct session *s, const char *line, char *out,
 	memset(err, 0, errlen);
 	if (out)
 		memset(out, 0, outlen);
-	s->errfp = ef;
+	s->opt.errfp = ef;
 	s->out.fp = of;
 	rc = cli_run_line(s, line, NULL);
 	fclose(ef);
 	fclose(of);
-	s->errfp = stderr;
+	s->opt.errfp = stderr;
 	s->out.fp = stdout;
 	return rc;
 }

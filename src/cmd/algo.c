@@ -45,7 +45,7 @@ static int cmd_algo_list(struct session *s, int argc, char **argv)
 	(void)argv;
 	rc = sess_device(s);
 	if (!rc)
-		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+		rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	if (rc)
 		return rc;
 	r = calloc(PPCC_SLOTS, sizeof(*r));
@@ -54,13 +54,13 @@ static int cmd_algo_list(struct session *s, int argc, char **argv)
 	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
 		if (!info[i])
 			continue;
-		rc = ppcc_algo_info(&s->ppcc, i, &r[i].num, r[i].name,
+		rc = ppcc_algo_info(&s->cur->ppcc, i, &r[i].num, r[i].name,
 				    sizeof(r[i].name), r[i].descr,
 				    sizeof(r[i].descr), &s->err);
 		if (!rc)
-			rc = ppcc_status(&s->ppcc, i, &r[i].st, &s->err);
+			rc = ppcc_status(&s->cur->ppcc, i, &r[i].st, &s->err);
 		if (!rc)
-			rc = ppcc_num_counters(&s->ppcc, i, &r[i].ncnt,
+			rc = ppcc_num_counters(&s->cur->ppcc, i, &r[i].ncnt,
 					       &s->err);
 		some |= !rc && r[i].st.sl_support && r[i].st.sls &&
 			r[i].st.sls != PPCC_ALL_SLS;
@@ -215,20 +215,20 @@ static int algo_switch(struct session *s, int argc, char **argv,
 	if (!rc && sls != PPCC_ALL_SLS) {
 		rc = sess_device(s);
 		if (!rc)
-			rc = ppcc_sl_supported(&s->ppcc, &yes, &s->err);
+			rc = ppcc_sl_supported(&s->cur->ppcc, &yes, &s->err);
 		if (!rc && !yes)
 			rc = pcb_error(&s->err, PCB_E_STATE,
 				       "'%s' does not report service levels "
 				       "(sl_bitmask_support 0): a write "
 				       "there configures every SL; leave out "
-				       "'sl'", s->devname);
+				       "'sl'", s->cur->name);
 		ppcc_sl_format(sls, list, sizeof(list));
 	}
 	if (rc)
 		return rc;
-	s->ppcc.sl_mask = sls;
+	s->cur->ppcc.sl_mask = sls;
 	rc = sess_algo_write(s, slot, enable, counters, true);
-	s->ppcc.sl_mask = PPCC_ALL_SLS;
+	s->cur->ppcc.sl_mask = PPCC_ALL_SLS;
 	if (rc)
 		return rc;
 	snprintf(what, sizeof(what), "slot %u %s%s%s%s", slot,
@@ -256,7 +256,8 @@ static int cmd_algo_disable(struct session *s, int argc, char **argv)
  */
 static int debug_state_path(struct session *s, char *buf, size_t len)
 {
-	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->devid, "",
+	return pcb_user_file(buf, len, PCB_DIR_STATE, "debug", s->cur->devid,
+			     "",
 			     &s->err);
 }
 
@@ -340,10 +341,10 @@ static int copy_plan(struct session *s, unsigned from, unsigned to,
 	if (!rc)
 		rc = sess_slot_view(s, to, &dst);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, from, a, ALGO_MAX_PARAMS, &na,
+		rc = ppcc_bulk_get(&s->cur->ppcc, from, a, ALGO_MAX_PARAMS, &na,
 				   &s->err);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, to, b, ALGO_MAX_PARAMS, &nb,
+		rc = ppcc_bulk_get(&s->cur->ppcc, to, b, ALGO_MAX_PARAMS, &nb,
 				   &s->err);
 	if (rc)
 		return rc;
@@ -594,15 +595,15 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "slot 1 (%s) has no counters: not a debug "
 				 "build", v->name);
-	rc = ppcc_enable_status(&s->ppcc, 0, &en0, &cen, &s->err);
+	rc = ppcc_enable_status(&s->cur->ppcc, 0, &en0, &cen, &s->err);
 	if (!rc)
-		rc = ppcc_enable_status(&s->ppcc, 1, &en1, &cen1, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, 1, &en1, &cen1, &s->err);
 	if (!rc && !s->dry_run)
 		rc = sess_lock(s);
 	if (rc)
 		return rc;
 	if (!s->dry_run)
-		s->tx = journal_next_seq(s->journal);
+		s->tx = journal_next_seq(s->cur->journal);
 	rc = on ? debug_on(s, keep, en0, en1, cen1) :
 	     debug_off(s, choice, en1);
 	s->tx = 0;

@@ -94,7 +94,8 @@ void cand_slots(struct session *s, struct cands *c, bool counters)
 	unsigned i;
 	char b[8];
 
-	if (!sess_device(s) && !ppcc_algo_info_array(&s->ppcc, info, &s->err))
+	if (!sess_device(s) && !ppcc_algo_info_array(&s->cur->ppcc, info,
+						     &s->err))
 		for (i = 0; i < PPCC_SLOTS; i++) {
 			struct slot_view *v;
 

@@ -102,8 +102,9 @@ static void show_rtt(struct session *s, const struct slot_view *v,
 		     const struct rtt_idx *x, const uint32_t *vals,
 		     unsigned slot)
 {
-	const uint32_t *prev = s->ctr_prev && s->ctr_prev_slot == slot ?
-			       s->ctr_prev : NULL;
+	const struct device *d = s->cur;
+	const uint32_t *prev = d->ctr_prev && d->ctr_prev_slot == slot ?
+			       d->ctr_prev : NULL;
 	const char *sum = v->counters[x->sum].info.name;
 	uint64_t n = 0, pn = 0;
 	double a = NAN, pa = NAN;
@@ -167,15 +168,16 @@ static void show_rtt(struct session *s, const struct slot_view *v,
 static void keep_read(struct session *s, unsigned slot, const uint32_t *vals,
 		      size_t n, bool clear)
 {
-	if (!s->ctr_prev)
-		s->ctr_prev = calloc(ALGO_MAX_COUNTERS,
-				     sizeof(*s->ctr_prev));
-	if (!s->ctr_prev)
+	if (!s->cur->ctr_prev)
+		s->cur->ctr_prev = calloc(ALGO_MAX_COUNTERS,
+				     sizeof(*s->cur->ctr_prev));
+	if (!s->cur->ctr_prev)
 		return;		/* no average since the last look */
-	memset(s->ctr_prev, 0, ALGO_MAX_COUNTERS * sizeof(*s->ctr_prev));
+	memset(s->cur->ctr_prev, 0,
+	       ALGO_MAX_COUNTERS * sizeof(*s->cur->ctr_prev));
 	if (!clear)
-		memcpy(s->ctr_prev, vals, n * sizeof(*vals));
-	s->ctr_prev_slot = slot;
+		memcpy(s->cur->ctr_prev, vals, n * sizeof(*vals));
+	s->cur->ctr_prev_slot = slot;
 }
 
 static int show(struct session *s, int argc, char **argv, bool clear)
@@ -204,11 +206,13 @@ static int show(struct session *s, int argc, char **argv, bool clear)
 	if (s->dry_run && clear) {
 		uint8_t buf[PPCC_SIZE];
 
-		sess_dry_line(s, ppcc_counters_req(&s->ppcc, slot, true, buf),
+		sess_dry_line(s, ppcc_counters_req(&s->cur->ppcc, slot, true,
+						   buf),
 			      buf);
 		return 0;
 	}
-	rc = ppcc_counters(&s->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS, &n,
+	rc = ppcc_counters(&s->cur->ppcc, slot, clear, vals, ALGO_MAX_COUNTERS,
+			   &n,
 			   &s->err);
 	if (rc == -PCB_E_DEVICE)
 		/* firmware refuses when counter_en is off */
@@ -308,36 +312,37 @@ static int show_host(struct session *s, const char *handle)
 	int rc = 0;
 
 	snprintf(key, sizeof(key), "%s", handle ? handle : "");
-	if (s->host_prev && strcmp(key, s->host_key)) {
-		free(s->host_prev);	/* another source: start over */
-		s->host_prev = NULL;
+	if (s->cur->host_prev && strcmp(key, s->cur->host_key)) {
+		free(s->cur->host_prev);	/* another source: start over */
+		s->cur->host_prev = NULL;
 	}
-	if (s->host && (!handle || (strcmp(handle, s->host->netdev) &&
-				    strcmp(handle, s->host->rdma) &&
-				    strcmp(handle, s->host->bdf)))) {
-		hostctr_close(s->host);
-		free(s->host);
-		s->host = NULL;
+	if (s->cur->host && (!handle || (strcmp(handle, s->cur->host->netdev) &&
+				    strcmp(handle, s->cur->host->rdma) &&
+				    strcmp(handle, s->cur->host->bdf)))) {
+		hostctr_close(s->cur->host);
+		free(s->cur->host);
+		s->cur->host = NULL;
 	}
 	if (!handle) {
-		rc = dev_ctrs(s, &c);
-	} else if (!s->host) {
-		s->host = calloc(1, sizeof(*s->host));
-		if (!s->host)
+		rc = dev_ctrs(s->cur, &c);
+	} else if (!s->cur->host) {
+		s->cur->host = calloc(1, sizeof(*s->cur->host));
+		if (!s->cur->host)
 			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-		rc = hostctr_open(s->host, handle, &s->err);
+		rc = hostctr_open(s->cur->host, handle, &s->err);
 		if (rc) {
-			free(s->host);
-			s->host = NULL;
+			free(s->cur->host);
+			s->cur->host = NULL;
 		}
 	}
 	if (rc)
 		return rc;
 	if (handle)
-		dev_host_ctrs_init(&other, s->host, s);
-	if (s->host_prev && (s->host_n != c->n || s->host_gen != c->gen)) {
-		free(s->host_prev);	/* other names: start over */
-		s->host_prev = NULL;
+		dev_host_ctrs_init(&other, s->cur->host, s->opt.errfp);
+	if (s->cur->host_prev && (s->cur->host_n != c->n ||
+				  s->cur->host_gen != c->gen)) {
+		free(s->cur->host_prev);	/* other names: start over */
+		s->cur->host_prev = NULL;
 	}
 	if (*c->warn)
 		sess_warn(s, "counter show host: %s", c->warn);
@@ -349,9 +354,9 @@ static int show_host(struct session *s, const char *handle)
 		free(v);
 		return rc;
 	}
-	if (s->host_prev && s->host_gen != c->gen) {
-		free(s->host_prev);	/* changed while read */
-		s->host_prev = NULL;
+	if (s->cur->host_prev && s->cur->host_gen != c->gen) {
+		free(s->cur->host_prev);	/* changed while read */
+		s->cur->host_prev = NULL;
 	}
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < c->n; i++) {
@@ -361,12 +366,12 @@ static int show_host(struct session *s, const char *handle)
 			tbl_null(&t);
 		else
 			tbl_u64(&t, v[i]);
-		if (!s->host_prev || v[i] == UINT64_MAX ||
-		    s->host_prev[i] == UINT64_MAX)
+		if (!s->cur->host_prev || v[i] == UINT64_MAX ||
+		    s->cur->host_prev[i] == UINT64_MAX)
 			tbl_null(&t);	/* first look or missing */
-		else if (v[i] >= s->host_prev[i])
-			tbl_u64(&t, v[i] - s->host_prev[i]);
-		else if (host_wrap(c, i, s->host_prev[i], v[i], &g))
+		else if (v[i] >= s->cur->host_prev[i])
+			tbl_u64(&t, v[i] - s->cur->host_prev[i]);
+		else if (host_wrap(c, i, s->cur->host_prev[i], v[i], &g))
 			tbl_u64(&t, g);	/* a 32-bit Q-counter wrapped */
 		else
 			tbl_null(&t);	/* reset */
@@ -374,11 +379,11 @@ static int show_host(struct session *s, const char *handle)
 	out_text(&s->out, "%s\n", c->where);
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
-	free(s->host_prev);
-	s->host_prev = v;
-	s->host_n = c->n;
-	s->host_gen = c->gen;
-	snprintf(s->host_key, sizeof(s->host_key), "%s", key);
+	free(s->cur->host_prev);
+	s->cur->host_prev = v;
+	s->cur->host_n = c->n;
+	s->cur->host_gen = c->gen;
+	snprintf(s->cur->host_key, sizeof(s->cur->host_key), "%s", key);
 	return 0;
 }
 

@@ -31,8 +31,11 @@ static bool have_prog(const char *prog)
 	return false;
 }
 
-/* `dev list [all]`: the network functions (PCI class 0x02xx) of NVIDIA's
- * vendor ID, then the simulated devices; `all` adds the BlueField SoC
+static int dev_list_open(struct session *s);
+
+/* `dev list [all|open]`: the network functions (PCI class 0x02xx) of
+ * NVIDIA's vendor ID, then the simulated devices; `open` the session's
+ * open devices instead (dev_list_open); `all` adds the BlueField SoC
  * functions and bridges, labelled so in FUNCTION, with no transport.
  */
 static int cmd_dev_list(struct session *s, int argc, char **argv)
@@ -49,13 +52,16 @@ static int cmd_dev_list(struct session *s, int argc, char **argv)
 	struct tbl t;
 	size_t i, n = 0;
 	bool have_sim = false, all = false;
-	bool mst = have_prog(s->mstreg_prog ? s->mstreg_prog : "mstreg");
+	bool mst = have_prog(s->opt.mstreg_prog ? s->opt.mstreg_prog :
+			     "mstreg");
 	DIR *d;
 	int rc;
 
+	if (argc == 1 && !strcmp(argv[0], "open"))
+		return dev_list_open(s);
 	if (argc == 1 && strcmp(argv[0], "all"))
 		return pcb_error(&s->err, PCB_E_USAGE, "'dev list': unknown "
-				 "word '%s' (dev list [all])", argv[0]);
+				 "word '%s' (dev list [all|open])", argv[0]);
 	all = argc == 1;
 	rc = pcb_discover_all(&nics, &n, all, &s->err);
 	if (rc)
@@ -171,20 +177,21 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	hw = (dev_traits(s) & DEV_T_CONFIRM) != 0;
-	n = dev_info(s, kv, 8);
+	hw = (dev_traits(s->cur) & DEV_T_CONFIRM) != 0;
+	n = dev_info(s->cur, kv, 8);
 	/* fwctl: the scope writes go at, and whether the context can reach
 	 * tools registers (fwctl.h) */
-	fw = fwctl_node(s->dev) != NULL;
-	have_caps = fwctl_uctx_caps(s->dev, &caps);
+	fw = fwctl_node(s->cur->dev) != NULL;
+	have_caps = fwctl_uctx_caps(s->cur->dev, &caps);
 	keep = s->err;
-	if (dev_ctrs(s, &c))	/* a NIC without RDMA device or netdev */
+	/* a NIC without RDMA device or netdev */
+	if (dev_ctrs(s->cur, &c))
 		c = NULL;
 	s->err = keep;
 	out_obj_begin(o, NULL);
-	out_field_str(o, "device", "device     %s\n", s->devname);
-	out_field_str(o, "backend", "backend    %s", s->dev->ops->name);
-	out_str(o, "kind", dev_kind(s));
+	out_field_str(o, "device", "device     %s\n", s->cur->name);
+	out_field_str(o, "backend", "backend    %s", s->cur->dev->ops->name);
+	out_str(o, "kind", dev_kind(s->cur));
 	out_field_bool(o, "real", "%s", hw, " (real hardware: writes ask "
 		       "first)", " (simulated)");
 	out_field_bool(o, "read_only", "%s\n", s->read_only, ", read-only",
@@ -200,7 +207,7 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 	if (fw)
 		out_field_str(o, "fwctl_write_scope", "writes     fwctl scope "
 			      "%s and up\n",
-			      fwctl_scope_name(fwctl_write_scope(s->dev)));
+			      fwctl_scope_name(fwctl_write_scope(s->cur->dev)));
 	if (have_caps) {
 		out_field_uint(o, "fwctl_uctx_caps", "uctx_caps  0x%x", caps);
 		out_field_bool(o, "fwctl_tools_resources", "%s\n",
@@ -209,21 +216,26 @@ static int cmd_dev_show(struct session *s, int argc, char **argv)
 			       "the firmware may refuse PPCC to this context");
 	}
 	out_field_str(o, "journal", "journal    %s\n",
-		      journal_path(s->journal));
+		      journal_path(s->cur->journal));
 	out_field_u64(o, "register_gets", "accesses   %llu get, ",
-		      s->dev->n_get);
-	out_field_u64(o, "register_sets", "%llu set\n", s->dev->n_set);
+		      s->cur->dev->n_get);
+	out_field_u64(o, "register_sets", "%llu set\n", s->cur->dev->n_set);
 	out_obj_end(o);
 	return 0;
 }
 
+/* `dev open DEVICE`: DEVICE joins the session's open devices (or, open
+ * already, is found there) and becomes the current one; the others stay
+ * open (`dev list open`).
+ */
 static int cmd_dev_open(struct session *s, int argc, char **argv)
 {
-	char *old = strdup(s->devname);
+	struct device *old = s->cur, *was = sess_find_device(s, argv[0]);
+	char *old_name = strdup(s->cur->name);
 	int rc;
 
 	(void)argc;
-	if (!old)
+	if (!old_name)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	rc = sess_set_device(s, argv[0]);
 	if (!rc)
@@ -231,22 +243,54 @@ static int cmd_dev_open(struct session *s, int argc, char **argv)
 	if (!rc) {	/* prove it answers: one algo info array */
 		uint32_t info[PPCC_SLOTS];
 
-		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+		rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	}
 	if (rc) {
 		/* keep working on the old device; report the new one's error */
 		struct pcb_err keep = s->err;
 
-		sess_set_device(s, old);
+		if (!was && s->cur != old)	/* added: taken off again */
+			sess_close_device(s, s->cur);
+		else if (!was)	/* an unopened one renamed: back */
+			sess_set_device(s, old_name);
+		s->cur = old;
 		s->err = keep;
 	} else {
-		out_text(&s->out, "%s: %s backend\n", s->devname,
-			 s->dev->ops->name);
+		out_text(&s->out, "%s: %s backend\n", s->cur->name,
+			 s->cur->dev->ops->name);
 	}
-	free(old);
+	free(old_name);
 	return rc;
 }
 
+/* `dev list open`: the session's open devices, the current one marked,
+ * each with its clock (devices of one clock record together).
+ */
+static int dev_list_open(struct session *s)
+{
+	static const struct tbl_col cols[] = {
+		{ "device", "DEVICE", 0 }, { "current", "CURRENT", 0 },
+		{ "kind", "KIND", 0 }, { "clock", "CLOCK", 0 },
+		{ "register", "REGISTER", 0 },
+	};
+	struct device *d;
+	struct tbl t;
+
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	for (d = s->devs; d; d = d->next) {
+		if (!dev_is_open(d))
+			continue;
+		tbl_row(&t);
+		tbl_str(&t, d->devid);
+		tbl_str(&t, d == s->cur ? "*" : NULL);
+		tbl_str(&t, dev_kind(d));
+		tbl_str(&t, dev_clock(d));
+		tbl_str(&t, *d->regid ? d->regid : d->devid);
+	}
+	tbl_print(&t, &s->out, NULL);
+	tbl_release(&t);
+	return 0;
+}
 
 /* The PPCC slots as they run now: one row per slot that has an algo. */
 static int nvc_running(struct session *s, struct tbl *t)
@@ -263,14 +307,14 @@ static int nvc_running(struct session *s, struct tbl *t)
 	int rc;
 
 	tbl_init(t, cols, sizeof(cols) / sizeof(cols[0]));
-	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
 		if (!info[i])
 			continue;
-		rc = ppcc_algo_info(&s->ppcc, i, &num, name, sizeof(name),
+		rc = ppcc_algo_info(&s->cur->ppcc, i, &num, name, sizeof(name),
 				    descr, sizeof(descr), &s->err);
 		if (!rc)
-			rc = ppcc_status(&s->ppcc, i, &st, &s->err);
+			rc = ppcc_status(&s->cur->ppcc, i, &st, &s->err);
 		if (rc)
 			break;
 		tbl_row(t);
@@ -294,7 +338,7 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 		{ "current", "CURRENT", 0 }, { "next_boot", "NEXT_BOOT", 0 },
 		{ "pending", "PENDING", 0 },
 	};
-	const char *prog = dev_nvc_prog(s), *who;
+	const char *prog = dev_nvc_prog(&s->opt), *who;
 	struct out *o = &s->out;
 	struct nvc_query q = { 0 };
 	struct tbl run, nv;
@@ -310,11 +354,12 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	if (!strcmp(dev_kind(s), "sim") || !pcb_is_pci_name(s->devid))
+	if (!strcmp(dev_kind(s->cur), "sim") || !pcb_is_pci_name(s->cur->devid))
 		return pcb_error(&s->err, PCB_E_STATE, "'dev nvconfig': '%s' "
 				 "is simulated: no non-volatile settings (a "
-				 "NIC's come from mstconfig)", s->devname);
-	rc = nvc_run(prog, s->devid, s->timeout_ms, s->stop, &q, &s->err);
+				 "NIC's come from mstconfig)", s->cur->name);
+	rc = nvc_run(prog, s->cur->devid, s->opt.timeout_ms, s->opt.stop, &q,
+		     &s->err);
 	if (rc)
 		return rc;
 	rc = nvc_running(s, &run);
@@ -340,7 +385,7 @@ static int cmd_dev_nvconfig(struct session *s, int argc, char **argv)
 	who = strrchr(prog, '/');
 	who = who ? who + 1 : prog;
 	out_obj_begin(o, NULL);
-	out_field_str(o, "device", "%s  ", s->devid);
+	out_field_str(o, "device", "%s  ", s->cur->devid);
 	out_str(o, "tool", who);
 	out_field_str(o, "device_type", "%s ", q.device_type);
 	out_field_str(o, "part", "%s\n", q.part);
@@ -383,10 +428,11 @@ const struct cmd_row cmd_dev_verbs[] = {
 		.name = "list",
 		.fn = cmd_dev_list,
 		.max_args = 1,
-		.args = "[all]",
+		.args = "[all|open]",
 		.help = "NVIDIA NICs (PCI address, model, netdev, RDMA, fwctl, "
 			"transports) and simulated devices; all: BlueField SoC "
-			"functions and bridges too",
+			"functions and bridges too; open: the devices this "
+			"session opened, the current one marked",
 		.example = "dev list",
 		.flags = CMD_DEFAULT,
 	},
@@ -415,8 +461,10 @@ const struct cmd_row cmd_dev_verbs[] = {
 		.min_args = 1,
 		.max_args = 1,
 		.args = "DEVICE",
-		.help = "switch to another device (sim, sim:NAME, 0000:08:00.0, "
-			"pci/0000:08:00.0, mlx5_0, mlx5_0/1, a netdev)",
+		.help = "open a device beside those open and make it the "
+			"current one (sim, sim:NAME, sim:NAME/hN: host N's "
+			"NIC, 0000:08:00.0, pci/0000:08:00.0, mlx5_0, "
+			"mlx5_0/1, a netdev)",
 		.example = "dev open sim:lab",
 		.flags = CMD_DEVICE,
 		.complete = dev_open_complete,

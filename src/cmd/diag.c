@@ -48,13 +48,13 @@ static void diag_restore(struct session *s, struct tel_diag *t)
 	if (!staged)
 		return;
 	t->cfg = cfg;
-	s->diag_kept = true;
+	s->cur->diag_kept = true;
 	if (tel_diag_apply_config(t) ||
 	    (staged == 2 && tel_diag_apply_data_ids(t, ids, n, &bad))) {
 		sess_warn(s, "diag: the kept configuration no longer applies; "
 			  "'diag config' anew");
 		tel_diag_stop(t);
-		s->diag_kept = false;
+		s->cur->diag_kept = false;
 	}
 }
 
@@ -66,9 +66,9 @@ static void diag_unkeep(struct session *s, struct tel_diag *t, bool config)
 {
 	struct diag_cfg cfg = t->cfg;
 
-	if (!s->diag_kept || t->state == DIAG_RUNNING)
+	if (!s->cur->diag_kept || t->state == DIAG_RUNNING)
 		return;
-	s->diag_kept = false;
+	s->cur->diag_kept = false;
 	tel_diag_stop(t);
 	t->cfg = cfg;
 	if (config)
@@ -81,26 +81,26 @@ static int diag_ctx(struct session *s, bool force, struct tel_diag **out)
 	struct diag_dev *dd;
 	int rc;
 
-	if (s->diag) {
-		*out = s->diag;
+	if (s->cur->diag) {
+		*out = s->cur->diag;
 		return 0;
 	}
-	rc = dev_diag(s, &dd);
+	rc = dev_diag(s->cur, &dd);
 	if (rc)
 		return rc;
-	s->diag = calloc(1, sizeof(*s->diag));
-	if (!s->diag)
+	s->cur->diag = calloc(1, sizeof(*s->cur->diag));
+	if (!s->cur->diag)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	rc = tel_diag_create(s->diag, dd, force);
+	rc = tel_diag_create(s->cur->diag, dd, force);
 	if (rc) {
-		free(s->diag);
-		s->diag = NULL;
+		free(s->cur->diag);
+		s->cur->diag = NULL;
 		return tel_fail(&s->err, rc, "diag", rc == TEL_IN_USE ?
 			    " (another pccbench owns the diagnostic counters; "
 			    "'diag config force' takes them over)" : NULL);
 	}
-	diag_restore(s, s->diag);
-	*out = s->diag;
+	diag_restore(s, s->cur->diag);
+	*out = s->cur->diag;
 	return 0;
 }
 
@@ -113,7 +113,7 @@ static int cmd_diag_caps(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = dev_diag(s, &dd);
+	rc = dev_diag(s->cur, &dd);
 	if (rc)
 		return rc;
 	rc = diag_dev_caps_of(dd, &c);
@@ -714,7 +714,7 @@ static int query(struct session *s, struct tel_diag *t, uint32_t max,
 	}
 	*got = n;
 	if (rc == TEL_SKIPPED)
-		fprintf(s->errfp, "warning: SKIPPED: %" PRIu64 " sample%s "
+		fprintf(s->opt.errfp, "warning: SKIPPED: %" PRIu64 " sample%s "
 			"overwritten before this read (a bigger 'samples' or "
 			"faster reads; see 'diag advise')\n", t->lost,
 			t->lost == 1 ? " was" : "s were");

@@ -134,7 +134,7 @@ int plot_render(struct session *s, const char *to, const char *vars,
 	}
 	gargv[0] = (char *)(prog && *prog ? prog : "gnuplot");
 	gargv[1] = NULL;
-	rc = run_prog(gargv, script, 30000, s->stop, &res, &s->err);
+	rc = run_prog(gargv, script, 30000, s->opt.stop, &res, &s->err);
 	free(script);
 	if (tmp) {	/* in place only when gnuplot succeeded */
 		bool drew = !rc && !res.status;

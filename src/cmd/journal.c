@@ -35,9 +35,9 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		return rc;
 	sess_unlock(s);
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < journal_count(s->journal); i++) {
-		const struct jentry *e = journal_entry(s->journal, i);
-		unsigned by = journal_undone_by(s->journal, e->seq);
+	for (i = 0; i < journal_count(s->cur->journal); i++) {
+		const struct jentry *e = journal_entry(s->cur->journal, i);
+		unsigned by = journal_undone_by(s->cur->journal, e->seq);
 		char tb[80], a[40], b[40];
 		const char *units;
 		time_t tt = (time_t)e->time;
@@ -86,10 +86,11 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 			tbl_null(&t);
 	}
 	out_text(&s->out, "journal %s: %zu write%s since the last restore or "
-		 "clear\n", journal_path(s->journal), journal_count(s->journal),
-		 journal_count(s->journal) == 1 ? "" : "s");
+		 "clear\n", journal_path(s->cur->journal),
+		 journal_count(s->cur->journal),
+		 journal_count(s->cur->journal) == 1 ? "" : "s");
 	/* an empty journal: no header in text, [] in JSON */
-	if (s->out.json || journal_count(s->journal))
+	if (s->out.json || journal_count(s->cur->journal))
 		tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
 	return 0;
@@ -140,7 +141,7 @@ static int cmd_journal_clear(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_lock(s);
 	if (!rc) {
-		rc = journal_clear(s->journal, &s->err);
+		rc = journal_clear(s->cur->journal, &s->err);
 		sess_unlock(s);
 	}
 	if (!rc) {

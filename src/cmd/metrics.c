@@ -105,17 +105,17 @@ static int cmd_export_metrics(struct session *s, int argc, char **argv)
 	}
 	if (rc || !o.every)
 		goto out;
-	t0 = dev_now(s);
+	t0 = dev_now(s->cur);
 	for (next = t0 + o.every; !rc && (!o.dur || next <= t0 + o.dur);
 	     next += o.every) {
-		rc = dev_run_until(s, next, false);
+		rc = dev_run_until(s->cur, next, false);
 		if (!rc)
 			rc = write_out(s, &st, o.to);
 	}
 	if (rc == -PCB_E_INTR && !o.dur) {	/* Ctrl-C: the way out */
 		pcb_err_reset(&s->err);
-		if (s->stop && *s->stop == SIGINT)
-			*s->stop = 0;
+		if (s->opt.stop && *s->opt.stop == SIGINT)
+			*s->opt.stop = 0;
 		rc = 0;
 	}
 out:

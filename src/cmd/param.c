@@ -74,7 +74,8 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
+				   &n,
 				   &s->err);
 	if (rc)
 		return rc;
@@ -190,14 +191,15 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, slot, a, ALGO_MAX_PARAMS, &na,
+		rc = ppcc_bulk_get(&s->cur->ppcc, slot, a, ALGO_MAX_PARAMS, &na,
 				   &s->err);
 	if (!rc && vs_slot) {
 		rc = sess_slot_view(s, other, &o);
 		if (!rc)	/* the view of slot may have moved: again */
 			rc = sess_slot_view(s, slot, &v);
 		if (!rc)
-			rc = ppcc_bulk_get(&s->ppcc, other, b, ALGO_MAX_PARAMS,
+			rc = ppcc_bulk_get(&s->cur->ppcc, other, b,
+					   ALGO_MAX_PARAMS,
 					   &nb, &s->err);
 	}
 	if (rc)
@@ -265,7 +267,7 @@ static int cmd_param_describe(struct session *s, int argc, char **argv)
 
 		rc = sess_param_find(s, v, argv[i], &p);
 		if (!rc)
-			rc = ppcc_param_get(&s->ppcc, slot, p->index, &raw,
+			rc = ppcc_param_get(&s->cur->ppcc, slot, p->index, &raw,
 					    &s->err);
 		if (rc)
 			break;
@@ -327,7 +329,7 @@ static int cmd_param_get(struct session *s, int argc, char **argv)
 
 		rc = sess_param_find(s, v, argv[i], &p);
 		if (!rc)
-			rc = ppcc_param_get(&s->ppcc, slot, p->index, &raw,
+			rc = ppcc_param_get(&s->cur->ppcc, slot, p->index, &raw,
 					    &s->err);
 		if (rc)
 			goto out_release;

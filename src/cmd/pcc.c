@@ -20,14 +20,14 @@ static int pcc_ctx(struct session *s, struct tel_pcc *t)
 	int rc = sess_device(s);
 
 	if (!rc)
-		rc = dev_pcc(s, &ops, &p);
+		rc = dev_pcc(s->cur, &ops, &p);
 	if (rc)
 		return rc;
 	pcb_err_reset(&s->err);
 	if (ops)
 		tel_pcc_create_prov(t, ops, p, &s->err);
 	else
-		tel_pcc_create(t, &s->ppcc, &s->err);
+		tel_pcc_create(t, &s->cur->ppcc, &s->err);
 	return 0;
 }
 

@@ -258,6 +258,10 @@ struct overlay {
 	int cols[PLOT_MAX_OVERLAY][PLOT_MAX_PANELS], n;
 	const char *to;
 	char title[300];
+	/* the devices of one series (h0.avg_rtt, h16.avg_rtt): a default
+	 * column is drawn when any device has data in it, not 0
+	 * throughout */
+	bool devices;
 };
 
 /* The columns named (in every series), or the main ones that hold data
@@ -268,7 +272,11 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 {
 	static const char *const defaults[] = {
 		"avg_rtt", "cnp_handled", "ecn_marked", "rx_gbps", NULL };
+	static const char *const dev_defaults[] = {
+		"avg_rtt", "cnp_handled", "cnp_sent", "ecn_marked", "rx_gbps",
+		"pauses", "drops", NULL };
 	char dym[160];
+	bool named;
 	size_t k;
 	int i, rc = 0;
 
@@ -299,7 +307,28 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 	}
 	if (rc < 0)
 		return rc;
-	for (i = 0; !o->n && defaults[i]; i++) {	/* in every series */
+	named = o->n > 0;
+	for (i = 0; !named && o->devices && dev_defaults[i]; i++) {
+		bool some = false;	/* in any device, not 0 throughout */
+
+		for (k = 0; k < o->nser; k++) {
+			int c = series_col(o->sers[k], dev_defaults[i]);
+			double lo, hi;
+
+			if (c > 0 &&
+			    col_range(o->sers[k], (size_t)c, &lo, &hi) &&
+			    (lo != 0 || hi != 0))
+				some = true;
+		}
+		if (some && o->n < PLOT_MAX_PANELS) {
+			for (k = 0; k < o->nser; k++)
+				o->cols[k][o->n] = series_col(o->sers[k],
+							      dev_defaults[i]);
+			o->n++;
+		}
+	}
+	for (i = 0; !o->n && !o->devices && defaults[i]; i++) {
+		/* in every series */
 		for (k = 0; k < o->nser; k++) {
 			int c = series_col(o->sers[k], defaults[i]);
 
@@ -317,6 +346,7 @@ static int overlay_columns(struct session *s, struct overlay *o, int argc,
 	if (o->nser < 2 || !o->n)
 		return pcb_error(&s->err, PCB_E_STATE, o->nser < 2 ?
 				 "plot: name two or more series, A,B" :
+				 o->devices ? "plot: no column has data" :
 				 "plot: no column has data in every series");
 	for (k = 0; k < o->nser; k++)
 		if (!o->sers[k]->nrows)
@@ -350,15 +380,58 @@ static int overlay_data(struct session *s, const struct overlay *o,
 	return rc ? rc : pcb_wfile_commit(&wf, &s->err);
 }
 
+/* Draw the overlay o (its series loaded) into files named after the
+ * series `store`.
+ */
+static int overlay_draw(struct session *s, struct overlay *o, int argc,
+			char **argv, const char *store)
+{
+	char dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
+	char *vars = NULL;
+	int datacol[PLOT_MAX_PANELS];
+	size_t len;
+	int p, rc;
+	FILE *fp;
+
+	rc = overlay_columns(s, o, argc, argv);
+	if (!rc)
+		rc = store_series_path(s, store, "overlay.dat", dat,
+				       sizeof(dat));
+	if (!rc)
+		rc = store_series_path(s, store, "overlay.gp", gp,
+				       sizeof(gp));
+	if (!rc)
+		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
+				   &s->err);
+	if (!rc)
+		rc = overlay_data(s, o, dat);
+	fp = rc ? NULL : open_memstream(&vars, &len);
+	if (!rc && !fp)
+		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	if (!rc) {
+		for (p = 0; p < o->n; p++)
+			datacol[p] = p + 2;
+		if (!*o->title)
+			snprintf(o->title, sizeof(o->title), "%s", argv[0]);
+		plot_str(fp, "datafile", dat);
+		plot_str(fp, "plottitle", o->title);
+		timeline_vars(fp, o->sers, o->nser, o->cols, datacol, o->n,
+			      !o->to);
+		if (fclose(fp))
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	}
+	if (!rc)
+		rc = plot_render(s, o->to, vars, o->n, tmpl, dat, gp);
+	free(vars);
+	return rc;
+}
+
 static int plot_overlay(struct session *s, int argc, char **argv)
 {
 	struct overlay o = { .nser = 0 };
-	char names[512], *w, *save = NULL, dat[PCB_PATH_LEN], gp[PCB_PATH_LEN], tmpl[PCB_PATH_LEN];
-	char *vars = NULL;
-	int datacol[PLOT_MAX_PANELS];
-	size_t k, len;
-	int p, rc = 0;
-	FILE *fp;
+	char names[512], *w, *save = NULL;
+	size_t k;
+	int rc = 0;
 
 	snprintf(names, sizeof(names), "%s", argv[0]);
 	for (w = strtok_r(names, ",", &save); w && !rc;
@@ -370,35 +443,97 @@ static int plot_overlay(struct session *s, int argc, char **argv)
 			rc = cmd_series_load(s, w, &o.sers[o.nser++]);
 	}
 	if (!rc)
-		rc = overlay_columns(s, &o, argc, argv);
-	if (!rc)
-		rc = store_series_path(s, o.sers[0]->name, "overlay.dat", dat,
-				       sizeof(dat));
-	if (!rc)
-		rc = store_series_path(s, o.sers[0]->name, "overlay.gp", gp,
-				       sizeof(gp));
-	if (!rc)
-		rc = pcb_data_file(tmpl, sizeof(tmpl), "plots/timeline.gp",
-				   &s->err);
-	if (!rc)
-		rc = overlay_data(s, &o, dat);
-	fp = rc ? NULL : open_memstream(&vars, &len);
-	if (!rc && !fp)
-		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	if (!rc) {
-		for (p = 0; p < o.n; p++)
-			datacol[p] = p + 2;
-		if (!*o.title)
-			snprintf(o.title, sizeof(o.title), "%s", argv[0]);
-		plot_str(fp, "datafile", dat);
-		plot_str(fp, "plottitle", o.title);
-		timeline_vars(fp, o.sers, o.nser, o.cols, datacol, o.n, !o.to);
-		if (fclose(fp))
-			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		rc = overlay_draw(s, &o, argc, argv, o.sers[0]->name);
+	for (k = 0; k < o.nser; k++)
+		series_free(o.sers[k]);
+	return rc;
+}
+
+/* The devices of a series recorded from several (`record ... devices`)
+ * or merged from several hosts: its columns after t are all PREFIX.name,
+ * of two or more prefixes; the words name no column of it as it is
+ * (avg_rtt, not h0.avg_rtt), nor hist or scatter.  Their prefixes in
+ * order, *n of them.
+ */
+static bool by_device(const struct series *ser, int argc, char **argv,
+		      char (*pre)[40], size_t *n)
+{
+	size_t c, k;
+	int i;
+
+	*n = 0;
+	for (i = 1; i < argc; i++) {
+		const struct cmd_kw *w = cmd_kw_find(plot_keys, argv[i]);
+
+		if ((w && (w->id == PLOT_K_HIST || w->id == PLOT_K_SCATTER)) ||
+		    series_col(ser, argv[i]) > 0)
+			return false;
 	}
+	for (c = 1; c < ser->ncols; c++) {
+		const char *dot = strchr(ser->cols[c].name, '.');
+		size_t len = dot ? (size_t)(dot - ser->cols[c].name) : 0;
+
+		if (!len || len >= sizeof(pre[0]))
+			return false;
+		for (k = 0; k < *n; k++)
+			if (strlen(pre[k]) == len &&
+			    !strncmp(pre[k], ser->cols[c].name, len))
+				break;
+		if (k < *n)
+			continue;
+		if (*n == PLOT_MAX_OVERLAY)
+			return false;
+		snprintf(pre[(*n)++], sizeof(pre[0]), "%.*s", (int)len,
+			 ser->cols[c].name);
+	}
+	return *n >= 2;
+}
+
+/* One series per device: t and its PREFIX.name columns as name. */
+static struct series *device_series(const struct series *ser,
+				    const char *pre)
+{
+	struct series *d = series_new(pre);
+	size_t c, r, len = strlen(pre), n = 0;
+	size_t map[SERIES_MAX_COLS];
+	double row[SERIES_MAX_COLS];
+
+	if (!d)
+		return NULL;
+	map[n++] = 0;
+	series_add_col(d, ser->cols[0].name, ser->cols[0].unit);
+	for (c = 1; c < ser->ncols; c++)
+		if (!strncmp(ser->cols[c].name, pre, len) &&
+		    ser->cols[c].name[len] == '.' &&
+		    !series_add_col(d, ser->cols[c].name + len + 1,
+				    ser->cols[c].unit))
+			map[n++] = c;
+	for (r = 0; r < ser->nrows; r++) {
+		for (c = 0; c < n; c++)
+			row[c] = series_at(ser, r, map[c]);
+		if (series_add_row(d, row)) {
+			series_free(d);
+			return NULL;
+		}
+	}
+	return d;
+}
+
+/* plot NAME [COL...]: the devices of one series, a panel per column with
+ * a line per device.
+ */
+static int plot_devices(struct session *s, const struct series *ser,
+			char (*pre)[40], size_t n, int argc, char **argv)
+{
+	struct overlay o = { .devices = true };
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < n && !rc; k++)
+		if (!(o.sers[o.nser++] = device_series(ser, pre[k])))
+			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	if (!rc)
-		rc = plot_render(s, o.to, vars, o.n, tmpl, dat, gp);
-	free(vars);
+		rc = overlay_draw(s, &o, argc, argv, argv[0]);
 	for (k = 0; k < o.nser; k++)
 		series_free(o.sers[k]);
 	return rc;
@@ -671,7 +806,8 @@ static int plot_check(struct session *s, struct plot_req *q)
 			    !col_range(ser, (size_t)c, &lo, &hi))
 				continue;
 			if (lo == 0 && hi == 0) {
-				fprintf(s->errfp, "note: %s is 0 throughout; "
+				fprintf(s->opt.errfp,
+					"note: %s is 0 throughout; "
 					"left out (name it to plot it)\n",
 					ser->cols[c].name);
 				continue;
@@ -744,11 +880,19 @@ int cmd_plot(struct session *s, int argc, char **argv)
 	size_t len;
 	FILE *fp = NULL;
 
+	char pre[PLOT_MAX_OVERLAY][40];
+	size_t npre;
+
 	if (strchr(argv[0], ','))
 		return plot_overlay(s, argc, argv);
 	rc = cmd_series_load(s, argv[0], &q.ser);
 	if (rc)
 		return rc;
+	if (by_device(q.ser, argc, argv, pre, &npre)) {
+		rc = plot_devices(s, q.ser, pre, npre, argc, argv);
+		series_free(q.ser);
+		return rc;
+	}
 	rc = plot_parse(s, &q, argc, argv);
 	if (!rc)
 		rc = plot_check(s, &q);

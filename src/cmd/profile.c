@@ -160,7 +160,7 @@ static int cmd_profile_diff(struct session *s, int argc, char **argv)
 		out_text(&s->out, "A = profile %s, B = %s%s: %zu difference%s\n",
 			 argv[0], strcmp(other, "device") ? "profile " :
 			 "the device ", strcmp(other, "device") ? other :
-			 s->devname, n, n == 1 ? "" : "s");
+			 s->cur->name, n, n == 1 ? "" : "s");
 		if (n || s->out.json)
 			tbl_print(&t, &s->out, NULL);
 		tbl_release(&t);
@@ -240,7 +240,7 @@ static int cmd_profile_apply(struct session *s, int argc, char **argv)
 		if (!rc)
 			rc = profile_apply_states(s, pr, pl, strict);
 		if (!rc && !dry) {
-			unsigned tx = journal_next_seq(s->journal);
+			unsigned tx = journal_next_seq(s->cur->journal);
 
 			s->tx = tx;
 			rc = profile_apply_locked(s, pr, pl);
@@ -304,7 +304,7 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 		char name[sizeof(pr->name)], dev[PCB_PATH_LEN];
 
 		profile_script_text(name, sizeof(name), pr->name, PROFILE_WORD);
-		profile_script_text(dev, sizeof(dev), s->devname,
+		profile_script_text(dev, sizeof(dev), s->cur->name,
 				    PROFILE_DEVICE);
 		fprintf(s->out.fp, "#!/bin/sh\n# profile %s for %s: every "
 			"write, as pccbench makes them with %s\nset -e\n",
@@ -318,25 +318,26 @@ static int cmd_profile_export(struct session *s, int argc, char **argv)
 		char *line = NULL;
 
 		/* counter_en, trace_en: as the slot has them now */
-		rc = ppcc_status(&s->ppcc, ps->slot, &st, &s->err);
+		rc = ppcc_status(&s->cur->ppcc, ps->slot, &st, &s->err);
 		if (!rc)
-			ppcc_keep(&s->ppcc, &st);
+			ppcc_keep(&s->cur->ppcc, &st);
 		for (k = 0; !rc && k <= ps->nparams; k++) {
 			if (k < ps->nparams && (ps->p[k].ro ||
 			    sess_param_auto(ps->p[k].name)))
 				continue;	/* never written */
 			if (k < ps->nparams)
-				m = ppcc_param_set_req(&s->ppcc, ps->slot,
+				m = ppcc_param_set_req(&s->cur->ppcc, ps->slot,
 						       ps->p[k].index,
 						       ps->p[k].raw, buf);
 			else if (ps->enabled)
-				m = ppcc_enable_req(&s->ppcc, ps->slot,
+				m = ppcc_enable_req(&s->cur->ppcc, ps->slot,
 						    ps->counters, buf);
 			else
-				m = ppcc_disable_req(&s->ppcc, ps->slot, buf);
-			rc = mstreg_command_line(as, s->devname,
-						 s->ppcc.layout, m, buf, &line,
-						 &s->err);
+				m = ppcc_disable_req(&s->cur->ppcc, ps->slot,
+						     buf);
+			rc = mstreg_command_line(as, s->cur->name,
+						 s->cur->ppcc.layout, m, buf,
+						 &line, &s->err);
 			if (!rc)
 				fprintf(s->out.fp, "%s\n", line);
 			free(line);

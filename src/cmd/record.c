@@ -6,6 +6,7 @@
  * time, then reads the sources.  Rates are per second of device time;
  * an interval without RTT samples has no average RTT (missing, never 0).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -23,11 +24,13 @@
 #include "paths.h"
 #include "units.h"
 
-static int save_meta(struct session *s, struct recorder *r,
+static int save_meta(struct session *s, struct recorder **rs, size_t nr,
 		     const struct series *ser, const char *path,
 		     time_t start, double every)
 {
+	struct recorder *r = rs[0];
 	struct pcb_wfile w;
+	size_t j;
 	FILE *fp;
 	int rc = store_meta_open(s, &w, path, "series", ser->name, start);
 
@@ -37,7 +40,14 @@ static int save_meta(struct session *s, struct recorder *r,
 	fprintf(fp, ",\"interval_s\":%.9g,\"points\":%zu", every, ser->nrows);
 	/* the baseline read on the wall clock: the first interval's start */
 	fprintf(fp, ",\"start_ns\":%" PRId64, r->wall0);
-	dev_meta(s, fp);
+	dev_meta(r->d, fp);
+	for (j = 0; *r->prefix && j < nr; j++) {	/* whose columns */
+		fputs(j ? ",{\"device\":" : ",\"devices\":[{\"device\":", fp);
+		out_json_string(fp, rs[j]->d->devid);
+		fputs(",\"prefix\":", fp);
+		out_json_string(fp, rs[j]->prefix);
+		fputs(j + 1 == nr ? "}]" : "}", fp);
+	}
 	if (r->prio >= 0)
 		fprintf(fp, ",\"prio\":%d", r->prio);
 	if (r->kidx[REC_K_SUM] >= 0 || r->kidx[REC_K_MIN_RATE] >= 0)
@@ -73,7 +83,10 @@ struct rec_req {
 	uint32_t nids;
 	long prio;
 	char **targv;			/* while 'CMD ARGS' */
+	char devs[1024];		/* devices DEV,...: "" the current */
 };
+
+#define REC_MAX_DEVS 8
 
 /* for, every: at least 1us */
 static int rec_dur(struct session *s, void *req, const struct cmd_kw *k,
@@ -143,6 +156,17 @@ static int rec_while(struct session *s, void *req, const struct cmd_kw *k,
 	return words_command(&s->err, "record", val, &q->targv);
 }
 
+static int rec_devs(struct session *s, void *req, const struct cmd_kw *k,
+		    const char *val)
+{
+	struct rec_req *q = req;
+
+	(void)s;
+	(void)k;
+	snprintf(q->devs, sizeof(q->devs), "%s", val);
+	return 0;
+}
+
 /* record's and watch's words; the parsers below take these. */
 const struct cmd_kw cmd_record_keys[] = {
 	{ .name = "for", .arg = "DURATION", .flags = KW_REQ, .set = rec_dur,
@@ -160,6 +184,8 @@ const struct cmd_kw cmd_record_keys[] = {
 	  .set = rec_prio, .off = offsetof(struct rec_req, prio) },
 	{ .name = "while", .arg = "'CMD ARGS'", .flags = KW_FILE,
 	  .set = rec_while },
+	{ .name = "devices", .arg = "DEV,...", .gen = cand_devices,
+	  .flags = KW_LIST, .set = rec_devs },
 	{ 0 }
 };
 
@@ -242,7 +268,7 @@ static int rec_pick_name(struct session *s, struct rec_req *q)
  * it has, and tells the first error (writing the files resets the
  * session's).
  */
-static int rec_save(struct session *s, struct recorder *r,
+static int rec_save(struct session *s, struct recorder **rs, size_t nr,
 		    const struct series *ser, const struct rec_req *q,
 		    time_t start, int rc)
 {
@@ -254,57 +280,171 @@ static int rec_save(struct session *s, struct recorder *r,
 		rc2 = pcb_path(meta, sizeof(meta), &s->err, "%.*s.json",
 			       (int)(strlen(q->path) - 4), q->path);
 	if (!rc2)
-		rc2 = save_meta(s, r, ser, meta, start, (double)q->every / 1e12);
+		rc2 = save_meta(s, rs, nr, ser, meta, start,
+				(double)q->every / 1e12);
 	if (!rc)
 		return rc2;
 	s->err = keep;
 	return rc;
 }
 
+/* A device's columns' prefix in a record of several: hN for the sim's
+ * host N (sim:NAME/hN), NAME for sim:NAME, else its identity with what a
+ * column name cannot hold made '_' (0000:08:00.0 -> 08_00_0, mlx5_0).
+ */
+static void dev_prefix(const struct device *d, char *buf, size_t len)
+{
+	const char *id = d->devid;
+	size_t i;
+
+	if (d->hostno >= 0) {
+		snprintf(buf, len, "h%d", d->hostno);
+		return;
+	}
+	if (!strncmp(id, "sim:", 4))
+		id += 4;
+	else if (!strncmp(id, "0000:", 5))
+		id += 5;
+	snprintf(buf, len, "%s", id);
+	for (i = 0; buf[i]; i++)
+		if (!isalnum((unsigned char)buf[i]) && buf[i] != '_' &&
+		    buf[i] != '-' && buf[i] != '+')
+			buf[i] = '_';
+}
+
+/* `devices A,B,...`: the session's devices of those names (opened, the
+ * current one staying current; hN: host N of the current sim device's
+ * fabric), all on one clock, with distinct prefixes when several.
+ */
+static int rec_devices(struct session *s, const struct rec_req *q,
+		       struct device **devs, char (*pre)[80], size_t *n)
+{
+	char buf[sizeof(q->devs)], *w, *save = NULL, host[96];
+	const char *clock0 = NULL;
+	size_t i, j;
+	int rc = 0;
+
+	*n = 0;
+	if (!*q->devs) {
+		devs[(*n)++] = s->cur;
+		pre[0][0] = '\0';
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", q->devs);
+	for (w = strtok_r(buf, ",", &save); !rc && w;
+	     w = strtok_r(NULL, ",", &save)) {
+		const char *clock;
+
+		if (*n == REC_MAX_DEVS)
+			return pcb_error(&s->err, PCB_E_RANGE,
+					 "record: at most "
+					 "%d devices", REC_MAX_DEVS);
+		/* hN alone: host N of the current sim device's fabric */
+		if (w[0] == 'h' && w[1] && strspn(w + 1, "0123456789") ==
+		    strlen(w + 1) && !sess_device(s) &&
+		    !strncmp(s->cur->regid, "sim:", 4)) {
+			rc = pcb_path(host, sizeof(host), &s->err, "%s/%s",
+				      s->cur->regid, w);
+			w = host;
+		}
+		if (!rc)
+			rc = sess_get_device(s, w, &devs[*n]);
+		if (rc)
+			return rc;
+		clock = dev_clock(devs[*n]);
+		if (!clock)
+			return -s->err.code;
+		if (!clock0)
+			clock0 = clock;
+		else if (strcmp(clock, clock0))
+			return pcb_error(&s->err, PCB_E_INVAL,
+					 "record: %s runs "
+					 "on %s's clock, %s on %s's: record "
+					 "devices of one clock together (the "
+					 "hosts of one sim fabric, or NICs of "
+					 "this host)", devs[0]->devid,
+					 clock0, devs[*n]->devid, clock);
+		for (i = 0; i < *n; i++)
+			if (devs[i] == devs[*n])
+				return pcb_error(&s->err, PCB_E_INVAL, "record: "
+						 "%s given twice",
+						 devs[i]->devid);
+		(*n)++;
+	}
+	for (i = 0; i < *n; i++) {
+		if (*n > 1)
+			dev_prefix(devs[i], pre[i], sizeof(pre[i]));
+		else
+			pre[i][0] = '\0';
+		for (j = 0; j < i && *n > 1; j++)
+			if (!strcmp(pre[i], pre[j]))
+				return pcb_error(&s->err, PCB_E_INVAL, "record: "
+						 "%s and %s would both name "
+						 "their columns %s.*",
+						 devs[j]->devid,
+						 devs[i]->devid, pre[i]);
+	}
+	return 0;
+}
+
 /* record for DURATION every INTERVAL [into NAME] [replace] [clear on|off]
- *        [ids ID,...] [prio N] [while 'CMD ARGS']
+ *        [ids ID,...] [prio N] [while 'CMD ARGS'] [devices DEV,...]
  */
 int cmd_record(struct session *s, int argc, char **argv)
 {
 	struct rec_req q = { .prio = -1 };
-	struct recorder r = { 0 };
+	struct recorder r[REC_MAX_DEVS], *rs[REC_MAX_DEVS];
+	struct device *devs[REC_MAX_DEVS];
+	char pre[REC_MAX_DEVS][80];
 	struct series *ser = NULL;
 	bool traffic = false;
 	int64_t done_ps = 0;
 	char log[PCB_PATH_LEN];
 	time_t start = time(NULL);
+	size_t nd = 0, j, nr = 0;
 	int rc;
 
+	memset(r, 0, sizeof(r));
 	rc = rec_parse(s, &q, argc, argv);
+	if (!rc)
+		rc = rec_devices(s, &q, devs, pre, &nd);
 	if (rc) {	/* nothing opened yet but the traffic argv */
 		words_free(q.targv);
 		return rc;
 	}
-	rc = rec_open(&r, s, q.ids, q.nids, q.clear, (int)q.prio);
-	if (!rc && q.targv && !(dev_traits(s) & DEV_T_TRAFFIC))
-		rc = dev_traffic_start(s, q.targv, NULL);	/* says why not */
+	for (j = 0; !rc && j < nd; j++, nr++) {
+		rs[j] = &r[j];
+		rc = rec_open_dev(&r[j], s, devs[j], pre[j], q.ids, q.nids,
+				  q.clear, (int)q.prio);
+	}
+	if (!rc && q.targv && !(dev_traits(devs[0]) & DEV_T_TRAFFIC))
+		/* says why not */
+		rc = dev_traffic_start(devs[0], q.targv, NULL);
 	if (!rc)
 		rc = rec_pick_name(s, &q);
 	if (!rc && !(ser = series_new(q.name)))
 		rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	if (!rc)
-		rc = rec_columns(&r, ser);
+	if (!rc && *pre[0])	/* several: one t, then each one's */
+		series_add_col(ser, rec_fixed_cols[REC_C_T].name,
+			       rec_fixed_cols[REC_C_T].unit);
+	for (j = 0; !rc && j < nd; j++)
+		rc = rec_columns(&r[j], ser);
 	if (!rc && q.targv) {
 		rc = store_series_path(s, q.name, "while.log", log, sizeof(log));
 		/* the counters before the command's first packet */
+		for (j = 0; !rc && j < nd; j++)
+			rc = rec_baseline(&r[j]);
 		if (!rc)
-			rc = rec_baseline(&r);
-		if (!rc)
-			rc = dev_traffic_start(s, q.targv, log);
+			rc = dev_traffic_start(devs[0], q.targv, log);
 		traffic = !rc;
 	}
 	if (rc)
 		goto out;
-	rc = rec_capture(&r, ser, q.dur, q.every, q.name, &done_ps);
+	rc = rec_capture_n(rs, nd, ser, q.dur, q.every, q.name, &done_ps);
 	if (traffic)
-		rc = dev_traffic_stop(s, rc);
+		rc = dev_traffic_stop(devs[0], rc);
 	if (ser->nrows)
-		rc = rec_save(s, &r, ser, &q, start, rc);
+		rc = rec_save(s, rs, nd, ser, &q, start, rc);
 	if (ser->nrows && (!rc || rc == -PCB_E_INTR)) {
 		struct out *o = &s->out;
 		char a[32], b[32];
@@ -318,12 +458,13 @@ int cmd_record(struct session *s, int argc, char **argv)
 			 pcb_format_duration(q.every, b, sizeof(b)));
 		/* what the device managed: a slow backend stretches it */
 		out_field_real(o, "achieved_interval_s", "(achieved: every "
-			       "%.3g s) -> ", r.achieved_ps / 1e12);
+			       "%.3g s) -> ", r[0].achieved_ps / 1e12);
 		out_field_str(o, "file", "%s\n", q.path);
 		out_obj_end(o);
 	}
 out:
-	rec_close(&r);
+	for (j = 0; j < nr; j++)
+		rec_close(&r[j]);
 	words_free(q.targv);
 	series_free(ser);
 	return rc;
@@ -362,7 +503,7 @@ static void watch_row(void *ctx, const struct series *ser)
 	}
 	if (w->tty) {
 		fprintf(fp, "\033[H\033[2J%s: t = %.3f s, every %s (Ctrl-C "
-			"stops)\n\n", w->s->devname, series_at(ser, r, 0),
+			"stops)\n\n", w->s->cur->name, series_at(ser, r, 0),
 			w->every);
 		for (k = 0; k < w->ncols; k++) {
 			const struct series_col *c = &ser->cols[w->cols[k]];
@@ -441,7 +582,7 @@ int cmd_watch(struct session *s, int argc, char **argv)
 		rc = rec_columns(&r, ser);
 	if (!rc && !every) {	/* the device's: 1 s of wall time, 1 ms
 				 * simulated */
-		every = dev_tick(s);
+		every = dev_tick(s->cur);
 		every_t = pcb_format_duration(every, tick, sizeof(tick));
 	}
 	w.tty = isatty(fileno(s->out.fp)) && !s->out.json;
@@ -470,8 +611,8 @@ int cmd_watch(struct session *s, int argc, char **argv)
 				 NULL, &done);
 		if (rc == -PCB_E_INTR && !dur) {	/* Ctrl-C: the way out */
 			pcb_err_reset(&s->err);
-			if (s->stop && *s->stop == SIGINT)
-				*s->stop = 0;
+			if (s->opt.stop && *s->opt.stop == SIGINT)
+				*s->opt.stop = 0;
 			rc = 0;
 		}
 	}

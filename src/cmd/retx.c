@@ -46,18 +46,18 @@ static int retx_ctx(struct session *s, struct tel_retx **out)
 	struct retx_dev *rd;
 	int rc;
 
-	if (s->retx) {
-		*out = s->retx;
+	if (s->cur->retx) {
+		*out = s->cur->retx;
 		return 0;
 	}
-	rc = dev_retx(s, &rd);
+	rc = dev_retx(s->cur, &rd);
 	if (rc)
 		return rc;
-	s->retx = calloc(1, sizeof(*s->retx));
-	if (!s->retx)
+	s->cur->retx = calloc(1, sizeof(*s->cur->retx));
+	if (!s->cur->retx)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	tel_retx_create(s->retx, rd, true);
-	*out = s->retx;
+	tel_retx_create(s->cur->retx, rd, true);
+	*out = s->cur->retx;
 	return 0;
 }
 
@@ -298,7 +298,7 @@ static int cmd_retx_stop(struct session *s, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	if (!rc && t->state != RETX_RUNNING) {	/* as wanted: not a failure */
-		fprintf(s->errfp, "note: the histogram was not running\n");
+		fprintf(s->opt.errfp, "note: the histogram was not running\n");
 		retx_print_cfg(s, t);
 		return 0;
 	}

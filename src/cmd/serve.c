@@ -263,7 +263,7 @@ static void srv_refresh(struct srv *v)
 	v->at = now;
 	if (mx_collect(v->s, &v->st, &buf, &len)) {
 		snprintf(v->err, sizeof(v->err), "%s\n", v->s->err.msg);
-		fprintf(v->s->errfp, "serve metrics: %s", v->err);
+		fprintf(v->s->opt.errfp, "serve metrics: %s", v->err);
 		pcb_err_reset(&v->s->err);
 		free(v->text);
 		v->text = NULL;
@@ -525,13 +525,14 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 		v.web.nusers ? ", basic auth" : "");
 	fflush(s->out.fp);
 	end = o.dur ? mono_ns() + o.dur / 1000 : 0;
-	while (!rc && !(s->stop && *s->stop) && (!end || mono_ns() < end)) {
+	while (!rc && !(s->opt.stop && *s->opt.stop) &&
+	       (!end || mono_ns() < end)) {
 		rc = srv_poll(s, d, efd);
 		conn_expire(&v);
 	}
 	MHD_stop_daemon(d);
-	if (!rc && s->stop && *s->stop == SIGINT)
-		*s->stop = 0;	/* Ctrl-C: the way out */
+	if (!rc && s->opt.stop && *s->opt.stop == SIGINT)
+		*s->opt.stop = 0;	/* Ctrl-C: the way out */
 out:
 	free(v.text);
 	mx_state_release(&v.st);

@@ -168,10 +168,18 @@ static void print_colls(struct out *o, const struct sim *sim,
 	out_arr_end(o);
 }
 
+/* The current device's workload (the device opened on first use). */
+static int workload(struct session *s, struct simdev **d)
+{
+	int rc = sess_device(s);
+
+	return rc ? rc : dev_simdev(s->cur, d);
+}
+
 /* The device's workload and its fabric (built on first use). */
 static int fabric(struct session *s, struct simdev **d, struct sim **sim)
 {
-	int rc = dev_simdev(s, d);
+	int rc = workload(s, d);
 
 	return rc ? rc : simdev_sim(*d, sim, &s->err);
 }
@@ -180,7 +188,7 @@ static int cmd_sim_scenario(struct session *s, int argc, char **argv)
 {
 	struct simdev *d;
 	char cfg[1024], kept[1024] = "", roles[512];
-	int rc = dev_simdev(s, &d);
+	int rc = workload(s, &d);
 
 	if (!rc && argc)
 		rc = simdev_scenario(d, argv[0], argc - 1, argv + 1, kept,
@@ -256,7 +264,7 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			d->progress = run_progress;
 			d->progress_ctx = &pr;
 		}
-		rc = simdev_run(d, ps, s->stop, &s->err);
+		rc = simdev_run(d, ps, s->opt.stop, &s->err);
 		d->progress = NULL;
 		if (pr.shown)
 			fputc('\n', stderr);
@@ -308,7 +316,7 @@ static int cmd_sim_reset(struct session *s, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	rc = dev_simdev(s, &d);
+	rc = workload(s, &d);
 	if (rc)
 		return rc;
 	simdev_reset(d);
@@ -326,7 +334,7 @@ static int cmd_sim_model(struct session *s, int argc, char **argv)
 	size_t i;
 	int rc;
 
-	rc = dev_simdev(s, &d);
+	rc = workload(s, &d);
 	if (rc)
 		return rc;
 	z = argc ? algo_find(argv[0]) : NULL;
@@ -695,7 +703,7 @@ static int bench_one(struct session *s, const struct sim_cfg *cfg,
 	c0 = cpu_s();
 	rc = sim_create(&sim, cfg, &a, &s->err);
 	if (!rc)
-		rc = sim_run(sim, dur, s->stop);
+		rc = sim_run(sim, dur, s->opt.stop);
 	if (!rc) {
 		r->cpu = cpu_s() - c0;
 		r->wall = pcb_mono_s() - t0;

@@ -43,7 +43,7 @@ static void print_plan(struct session *s, const struct plan *pl)
 	if (s->out.json) {
 		out_obj_begin(&s->out, NULL);
 		out_str(&s->out, "sweep", pl->name);
-		out_str(&s->out, "device", s->devname);
+		out_str(&s->out, "device", s->cur->name);
 		out_u64(&s->out, "slot", pl->slot);
 		out_u64(&s->out, "points", pl->npoints);
 		out_u64(&s->out, "repeat", pl->repeat);
@@ -73,7 +73,7 @@ static void print_plan(struct session *s, const struct plan *pl)
 		return;
 	}
 	fprintf(s->out.fp, "sweep %s on %s, slot %u (%s): %zu points x %zu "
-		"repeat%s = %zu runs%s\n", pl->name, s->devname, pl->slot,
+		"repeat%s = %zu runs%s\n", pl->name, s->cur->name, pl->slot,
 		pl->v->name, pl->npoints, pl->repeat, pl->repeat > 1 ? "s" : "",
 		pl->nruns, pl->ndone ? " (some done)" : "");
 	for (k = 0; k < pl->naxes; k++) {
@@ -565,7 +565,7 @@ static int write_slurm(struct session *s, const struct plan *pl,
 		"set -eu\n"
 		"dev=", pl->name, pl->nruns, o->shards, pl->name, pl->name,
 		out, pl->name, o->shards - 1, o->cpus, o->minutes, out);
-	sh_quote(w.fp, s->devname);
+	sh_quote(w.fp, s->cur->name);
 	fprintf(w.fp, "\nif [ \"${SLURM_ARRAY_TASK_ID}\" = 0 ]; then\n"
 		"\tsbatch --parsable --job-name=pccbench-%s-merge "
 		"--dependency=afterok:\"${SLURM_ARRAY_JOB_ID}\" \\\n"

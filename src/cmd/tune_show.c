@@ -80,7 +80,7 @@ static int cmd_tune_apply(struct session *s, int argc, char **argv)
 		rc = sess_lock(s);
 	if (!rc) {
 		if (!s->dry_run)
-			s->tx = journal_next_seq(s->journal);
+			s->tx = journal_next_seq(s->cur->journal);
 		rc = sess_write_params(s, slot, w, r.nprm, true);
 		s->tx = 0;
 		if (!s->dry_run)

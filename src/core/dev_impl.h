@@ -10,10 +10,10 @@
 extern const struct dev_ops dev_sim_ops;
 extern const struct dev_ops dev_nic_ops;
 
-/* The session's device, opened on first use. */
-int dev_get(struct session *s, struct device **out);
-/* A zeroed device of the kind; -1 out of memory. */
-int dev_sim_new(struct device **out);
-int dev_nic_new(struct device **out);
+/* Make d (its transport open) a device of the kind: its ops and its
+ * kind's state; -1 out of memory.
+ */
+int dev_sim_new(struct device *d);
+int dev_nic_new(struct device *d);
 
 #endif

@@ -23,7 +23,7 @@
 #include "units.h"
 
 struct nic_device {
-	struct device base;
+	struct device *base;
 	double t0;			/* monotonic s at open: device time 0 */
 	struct hostctr host;
 	bool host_open;
@@ -50,7 +50,7 @@ static void watch_end(struct nic_device *n);
 
 static struct nic_device *nic_of(struct device *d)
 {
-	return (struct nic_device *)d;
+	return d->priv;
 }
 
 static void nic_close(struct device *d)
@@ -106,7 +106,7 @@ static int nic_run(struct device *d, int64_t until, bool window,
 
 		if (rc)
 			return rc;
-		if (d->s->stop && *d->s->stop)
+		if (d->opt->stop && *d->opt->stop)
 			return pcb_error(err, PCB_E_INTR, "interrupted");
 		if (left <= 0)
 			return 0;
@@ -131,7 +131,8 @@ static int host_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 
 	c->gen = hc->h->gen;
 	if (*hc->h->note) {
-		sess_warn(hc->s, "%s", hc->h->note);
+		fprintf(hc->errfp ? hc->errfp : stderr, "warning: %s\n",
+			hc->h->note);
 		hc->h->note[0] = '\0';
 	}
 	return rc;
@@ -143,12 +144,12 @@ static uint64_t host_max(const struct dev_ctrs *c, size_t i)
 }
 
 void dev_host_ctrs_init(struct dev_host_ctrs *hc, struct hostctr *h,
-			struct session *s)
+			FILE *errfp)
 {
 	hostctr_refresh(h);	/* the driver's set as it is now */
 	memset(hc, 0, sizeof(*hc));
 	hc->h = h;
-	hc->s = s;
+	hc->errfp = errfp;
 	hc->c.n = h->n;
 	hc->c.gen = h->gen;
 	hc->c.name = host_name;
@@ -169,11 +170,11 @@ static int nic_ctrs(struct device *d, struct dev_ctrs **out,
 	int rc;
 
 	if (!n->host_open) {
-		rc = hostctr_open(&n->host, d->s->devname, err);
+		rc = hostctr_open(&n->host, d->name, err);
 		if (rc)
 			return rc;
 		n->host_open = true;
-		dev_host_ctrs_init(&n->ctrs, &n->host, d->s);
+		dev_host_ctrs_init(&n->ctrs, &n->host, d->opt->errfp);
 	} else if (hostctr_refresh(&n->host)) {	/* new names come in */
 		n->ctrs.c.n = n->host.n;
 	}
@@ -185,7 +186,7 @@ static int not_supported(struct device *d, const char *what, const char *why,
 			 struct pcb_err *err)
 {
 	return pcb_error(err, PCB_E_STATE, "%s: NOT_SUPPORTED on %s (%s)", what,
-			 d->s->devname, why);
+			 d->name, why);
 }
 
 /* ---- telemetry: DOCA or nothing -------------------------------------- */
@@ -203,7 +204,7 @@ static const char *const native_why[3] = {
 static void doca_names(struct device *d, const char **pci, char *ib,
 		       size_t len)
 {
-	const char *id = d->s->devid, *name = d->s->devname;
+	const char *id = d->devid, *name = d->name;
 
 	*pci = strchr(id, ':') && strchr(id, '.') ? id : NULL;
 	snprintf(ib, len, "%s", pcb_is_rdma_handle(name) ? name : "");
@@ -241,7 +242,7 @@ static int doca_dev(struct device *d)
 static const char *tel_none(struct device *d, int which, unsigned feature)
 {
 	struct nic_device *n = nic_of(d);
-	const char *t = d->s->telemetry;
+	const char *t = d->opt->telemetry;
 	const char *miss;
 
 	if (t && !strcmp(t, "none"))
@@ -326,7 +327,7 @@ static int nic_pcc(struct device *d, const struct pcc_prov **ops, void **p,
 		   struct pcb_err *err)
 {
 	struct nic_device *n = nic_of(d);
-	const char *t = d->s->telemetry, *miss;
+	const char *t = d->opt->telemetry, *miss;
 	int tel;
 
 	if (t && !strcmp(t, "none"))
@@ -558,14 +559,21 @@ static const char *provider(struct device *d, int which, unsigned feature)
 	return n->prov[which];
 }
 
+/* Every NIC of this host counts on its wall clock. */
+static const char *nic_clock(struct device *d)
+{
+	(void)d;
+	return "wall";
+}
+
 static size_t nic_info(struct device *d, const char *kv[][2], size_t max)
 {
-	const char *node = fwctl_node(d->s->dev);
+	const char *node = fwctl_node(d->dev);
 
 	if (max < 4)
 		return 0;
 	kv[0][0] = node ? "fwctl_node" : "program";
-	kv[0][1] = node ? node : d->s->mstreg_prog ? d->s->mstreg_prog :
+	kv[0][1] = node ? node : d->opt->mstreg_prog ? d->opt->mstreg_prog :
 		   "mstreg";
 	kv[1][0] = "diag";
 	kv[1][1] = provider(d, 0, TDOCA_F_DIAG);
@@ -573,9 +581,9 @@ static size_t nic_info(struct device *d, const char *kv[][2], size_t max)
 	kv[2][1] = provider(d, 1, TDOCA_F_RETX);
 	kv[3][0] = "pcc";
 	kv[3][1] = "PPCC register";
-	if (d->s->telemetry && !strcmp(d->s->telemetry, "none"))
+	if (d->opt->telemetry && !strcmp(d->opt->telemetry, "none"))
 		kv[3][1] = "none (--telemetry none)";
-	else if (d->s->telemetry && !strcmp(d->s->telemetry, "doca"))
+	else if (d->opt->telemetry && !strcmp(d->opt->telemetry, "doca"))
 		kv[3][1] = provider(d, 2, TDOCA_F_PCC);
 	return 4;
 }
@@ -602,17 +610,19 @@ const struct dev_ops dev_nic_ops = {
 	.copy = nic_copy,
 	.meta = nic_meta,
 	.info = nic_info,
+	.clock = nic_clock,
 };
 
-int dev_nic_new(struct device **out)
+int dev_nic_new(struct device *d)
 {
 	struct nic_device *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return -1;
-	n->base.ops = &dev_nic_ops;
+	n->base = d;
+	d->priv = n;
+	d->ops = &dev_nic_ops;
 	n->t0 = pcb_mono_s();
 	n->host.eth.fd = -1;
-	*out = &n->base;
 	return 0;
 }

@@ -18,36 +18,107 @@
 #include "units.h"
 #include "tel/retx.h"
 
+/* One fabric per sim:NAME (and state file) in this process, whichever of
+ * its devices (sim:NAME, sim:NAME/hN) opened it: running the clock
+ * through one runs them all.  It works on the firmware state of one of
+ * its users' transports (the same file for all).
+ */
+struct fabric_ref {
+	char name[80];			/* sim:NAME's NAME */
+	struct simdev *sd;
+	struct sim_device *users;	/* who holds it */
+	struct fabric_ref *next;
+};
+static struct fabric_ref *fabrics;
+
 struct sim_device {
-	struct device base;
+	struct device *base;
 	struct simdev *sd;		/* the workload, opened on first use */
+	struct fabric_ref *fab;		/* ... shared by sim:NAME's */
+	struct sim_device *next_user;
 	struct dev_ctrs ctrs;
+	char hostno[16];		/* `dev show`'s "host" */
+	int64_t *rto;			/* a host's timeouts, to bin */
+	size_t nrto;
 };
 
 static struct sim_device *sim_of(struct device *d)
 {
-	return (struct sim_device *)d;
+	return d->priv;
+}
+
+/* The fabric of sim:NAME: the one open in this process, or opened. */
+static int fabric_get(struct sim_device *m, struct pcb_err *err)
+{
+	const char *name = m->base->regid + 4;	/* sim:NAME */
+	struct fabric_ref *f;
+	int rc;
+
+	/* of this state file: a sweep's worker process (a fork) opens its
+	 * copy of the device under another state directory */
+	for (f = fabrics; f && (strcmp(f->name, name) ||
+				strcmp(simfw_path(f->sd->fw),
+				       simfw_path(simfw_of(m->base->dev))));
+	     f = f->next)
+		;
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
+		snprintf(f->name, sizeof(f->name), "%s", name);
+		rc = simdev_open(&f->sd, simfw_of(m->base->dev), name, err);
+		if (rc) {
+			free(f);
+			return rc;
+		}
+		f->next = fabrics;
+		fabrics = f;
+	}
+	m->fab = f;
+	m->sd = f->sd;
+	m->next_user = f->users;
+	f->users = m;
+	return 0;
+}
+
+/* m lets go of its fabric: closed with its last user, else kept on the
+ * firmware state of another's transport.
+ */
+static void fabric_put(struct sim_device *m)
+{
+	struct fabric_ref *f = m->fab, **pf;
+	struct sim_device **pu;
+
+	if (!f)
+		return;
+	for (pu = &f->users; *pu && *pu != m; pu = &(*pu)->next_user)
+		;
+	if (*pu)
+		*pu = m->next_user;
+	if (f->users) {
+		if (f->sd->fw == simfw_of(m->base->dev))
+			f->sd->fw = simfw_of(f->users->base->dev);
+		return;
+	}
+	simdev_close(f->sd);
+	for (pf = &fabrics; *pf && *pf != f; pf = &(*pf)->next)
+		;
+	if (*pf)
+		*pf = f->next;
+	free(f);
 }
 
 /* ---- the workload --------------------------------------------------- */
 
-int dev_simdev(struct session *s, struct simdev **out)
+/* The workload of an open sim device, opened on first use. */
+static int workload(struct device *d, struct simdev **out,
+		    struct pcb_err *err)
 {
-	struct sim_device *m;
-	struct device *d;
-	int rc = dev_get(s, &d);
+	struct sim_device *m = sim_of(d);
 
-	if (rc)
-		return rc;
-	if (d->ops != &dev_sim_ops)
-		return pcb_error(&s->err, PCB_E_STATE, "'%s' is not a "
-				 "simulated device", s->devname);
-	m = sim_of(d);
 	if (!m->sd) {
-		const char *c = strchr(s->devname, ':');
+		int rc = fabric_get(m, err);
 
-		rc = simdev_open(&m->sd, simfw_of(s->dev), c ? c + 1 :
-				 "default", &s->err);
 		if (rc)
 			return rc;
 	}
@@ -55,20 +126,27 @@ int dev_simdev(struct session *s, struct simdev **out)
 	return 0;
 }
 
+int dev_simdev(struct device *d, struct simdev **out)
+{
+	if (d->ops != &dev_sim_ops)
+		return pcb_error(d->err, PCB_E_STATE, "'%s' is not a "
+				 "simulated device", d->name);
+	return workload(d, out, d->err);
+}
+
 static int fabric(struct device *d, struct sim **out, struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	if (rc && err != &d->s->err)
-		*err = d->s->err;
 	return rc ? rc : simdev_sim(sd, out, err);
 }
 
 static void sim_close(struct device *d)
 {
-	simdev_close(sim_of(d)->sd);
-	free(d);
+	fabric_put(sim_of(d));
+	free(sim_of(d)->rto);
+	free(d->priv);
 }
 
 static int64_t sim_now_ps(struct device *d)
@@ -91,11 +169,21 @@ static int simd_run(struct device *d, int64_t until, bool window,
 	if (ps <= 0 && !window)
 		return 0;
 	return window ? simdev_run(sim_of(d)->sd, ps > 0 ? ps : 0,
-				   d->s->stop, err) :
-			simdev_run_more(sim_of(d)->sd, ps, d->s->stop, err);
+				   d->opt->stop, err) :
+			simdev_run_more(sim_of(d)->sd, ps, d->opt->stop, err);
 }
 
 /* ---- counters ------------------------------------------------------- */
+
+/* The host NICs' counters: host N's own for sim:NAME/hN, else the sums. */
+static int host_counters(struct sim_device *m, struct sim_port_counters *p,
+			 struct pcb_err *err)
+{
+	int h = m->base->hostno;
+
+	return h >= 0 ? simdev_host_counters_of(m->sd, (uint32_t)h, p, err) :
+			simdev_host_counters(m->sd, p, err);
+}
 
 /* The kernel's and ethtool's names for what the fabric's host NICs count
  * (summed over every host); "%d" names go per priority 0..7.  Names of
@@ -145,10 +233,10 @@ static int ctr_read(struct dev_ctrs *c, uint64_t *v, struct pcb_err *err)
 	struct sim_port_counters pc, *p = &pc;
 	struct sim *sim;
 	size_t i;
-	int rc = fabric(&m->base, &sim, err);
+	int rc = fabric(m->base, &sim, err);
 
 	if (!rc)	/* kept with the device: they outlive a process */
-		rc = simdev_host_counters(m->sd, p, err);
+		rc = host_counters(m, p, err);
 	if (rc)
 		return rc;
 	v[F_CNP_H] = p->cnp_handled;
@@ -189,16 +277,24 @@ static int sim_ctrs(struct device *d, struct dev_ctrs **out,
 	struct sim_device *m = sim_of(d);
 	struct simdev *sd;
 	uint32_t nics = 0;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
 	if (!rc)	/* the scenario's: it may have changed */
 		rc = simdev_nics(sd, &nics, err);
 	if (rc)
 		return rc;
-	m->ctrs.nics = nics;
-	snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over the "
-		 "fabric's %u host NICs, none a port's own ('sim show' for "
-		 "the fabric)", d->s->devid, nics);
+	m->ctrs.nics = d->hostno >= 0 ? 1 : nics;
+	if (d->hostno >= 0) {
+		const char *role = simdev_host_role(sd, (uint32_t)d->hostno);
+
+		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: host h%d's "
+			 "NIC%s%s%s, its own counters", d->devid, d->hostno,
+			 role ? " (" : "", role ? role : "", role ? ")" : "");
+	} else {
+		snprintf(m->ctrs.where, sizeof(m->ctrs.where), "%s: sums over "
+			 "the fabric's %u host NICs, none a port's own ('sim "
+			 "show' for the fabric)", d->devid, nics);
+	}
 	if (!m->ctrs.n) {
 		m->ctrs.n = NCTRS;
 		m->ctrs.name = ctr_name;
@@ -218,29 +314,62 @@ static int sim_retx(struct device *d, struct retx_dev **out,
 		    struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (!rc)
 		*out = sd->retx;
 	return rc;
 }
 
+/* Host N's retransmission timeouts in the current fabric, binned as the
+ * histogram's configuration bins them (the growth between two reads is
+ * the interval's, as the histogram's own).
+ */
+static void host_bins(struct sim_device *m, const struct retx_cfg *cfg,
+		      uint64_t *bins)
+{
+	uint32_t h = (uint32_t)m->base->hostno, i;
+	uint64_t u = tel_retx_unit_ps(cfg->unit), lo, hi;
+	size_t n = simdev_host_rto_values(m->sd, h, NULL, 0), k;
+
+	for (i = 0; i < RETX_MAX_BINS; i++)
+		bins[i] = 0;
+	if (n > m->nrto) {
+		int64_t *v = realloc(m->rto, n * sizeof(*v));
+
+		if (!v)
+			return;
+		m->rto = v;
+		m->nrto = n;
+	}
+	n = simdev_host_rto_values(m->sd, h, m->rto, m->nrto);
+	for (k = 0; k < n && k < m->nrto; k++)
+		for (i = 0; i < cfg->num_bins && i < RETX_MAX_BINS; i++) {
+			tel_retx_bin_range(cfg, i, &lo, &hi);
+			if ((uint64_t)m->rto[k] >= lo * u &&
+			    (hi == UINT64_MAX || (uint64_t)m->rto[k] <
+			     (hi + 1) * u)) {
+				bins[i]++;
+				break;
+			}
+		}
+}
+
 static bool sim_retx_peek(struct device *d, size_t *gen, struct retx_cfg *cfg,
 			  bool *running, uint64_t *bins)
 {
-	struct pcb_err keep = d->s->err;
+	struct pcb_err e = { 0 };
 	struct simdev *sd;
 
-	if (dev_simdev(d->s, &sd)) {
-		d->s->err = keep;
+	if (workload(d, &sd, &e))
 		return false;
-	}
 	/* the bins change only with new timeouts (or another reader) */
 	if (sd->rto_seen == *gen)
 		return false;
 	retx_dev_peek(sd->retx, cfg, running, bins);
 	*gen = sd->rto_seen;
+	if (d->hostno >= 0)	/* a host's: its own timeouts binned */
+		host_bins(sim_of(d), cfg, bins);
 	return true;
 }
 
@@ -248,9 +377,8 @@ static int sim_diag(struct device *d, struct diag_dev **out,
 		    struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (!rc)
 		*out = sd->diag;
 	return rc;
@@ -262,8 +390,34 @@ static int sim_diag_sources(struct device *d, uint64_t v[DS_COUNT],
 	struct sim *sim;
 	int rc = fabric(d, &sim, err);
 
-	if (!rc)
+	if (!rc && d->hostno >= 0)	/* that NIC's own */
+		simdev_host_diag_sources(sim, (uint32_t)d->hostno, v);
+	else if (!rc)
 		simdev_diag_sources(sim, v);
+	return rc;
+}
+
+/* A host's PPCC counters: that NIC's view of the register's (its own
+ * RTT samples and rate events); a clearing read clears that view only.
+ */
+static int sim_pcc_counters(struct device *d, unsigned slot, bool clear,
+			    uint32_t *vals, size_t max, size_t *n,
+			    struct pcb_err *err)
+{
+	size_t k = max < ALGO_MAX_COUNTERS ? max : ALGO_MAX_COUNTERS;
+	struct simdev *sd;
+	int rc;
+
+	if (d->hostno < 0)
+		return ppcc_counters(&d->ppcc, slot, clear, vals, max, n, err);
+	rc = workload(d, &sd, err);
+	if (!rc)
+		rc = simdev_host_pcc_counters(sd, (uint32_t)d->hostno, slot,
+					      vals, k, err);
+	if (!rc && clear)
+		simdev_host_pcc_clear(sd, (uint32_t)d->hostno, slot);
+	if (!rc)
+		*n = k;
 	return rc;
 }
 
@@ -297,9 +451,8 @@ static int sim_workload(struct device *d, char *buf, size_t len,
 			uint64_t *seed, struct pcb_err *err)
 {
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
-	(void)err;
 	if (rc)
 		return rc;
 	sim_cfg_format(&sd->cfg, buf, len);
@@ -312,7 +465,7 @@ static int sim_replay(struct device *d, int argc, char **argv, uint64_t seed,
 {
 	struct sim_cfg cfg;
 	struct simdev *sd;
-	int rc = dev_simdev(d->s, &sd);
+	int rc = workload(d, &sd, err);
 
 	if (rc)
 		return rc;
@@ -379,7 +532,7 @@ static int sim_traffic(struct device *d, char **argv, const char *log,
 	(void)log;
 	return pcb_error(err, PCB_E_STATE, "'while' runs a traffic command "
 			 "on a real NIC; %s makes its own traffic ('sim "
-			 "scenario')", d->s->devname);
+			 "scenario')", d->name);
 }
 
 static int sim_traffic_stop(struct device *d, struct pcb_err *err)
@@ -393,7 +546,7 @@ static int sim_traffic_stop(struct device *d, struct pcb_err *err)
 static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 {
 	static const char *const ext[] = { ".dev", ".scenario" };
-	const char *fw = simfw_path(simfw_of(d->s->dev));
+	const char *fw = simfw_path(simfw_of(d->dev));
 	const char *name = strrchr(fw, '/') + 1;
 	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN];
 	int stem = (int)(strrchr(fw, '.') - fw), nstem = (int)(fw + stem - name);
@@ -429,6 +582,12 @@ static void sim_meta(struct device *d, FILE *fp)
 	out_json_string(fp, cfg);
 	fputs(",\"algorithm\":", fp);
 	out_json_string(fp, sd->algo_label);
+	if (d->hostno >= 0) {	/* whose NIC, and its part */
+		const char *role = simdev_host_role(sd, (uint32_t)d->hostno);
+
+		fprintf(fp, ",\"host\":%d,\"role\":", d->hostno);
+		out_json_string(fp, role ? role : "");
+	}
 }
 
 static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
@@ -436,7 +595,7 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 	if (max < 4)
 		return 0;
 	kv[0][0] = "state_file";
-	kv[0][1] = simfw_path(simfw_of(d->s->dev));
+	kv[0][1] = simfw_path(simfw_of(d->dev));
 	/* who serves each telemetry context (on a NIC: DOCA, PPCC, none) */
 	kv[1][0] = "diag";
 	kv[1][1] = "sim";
@@ -444,7 +603,46 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 	kv[2][1] = "sim";
 	kv[3][0] = "pcc";
 	kv[3][1] = "PPCC register (the sim firmware's)";
-	return 4;
+	if (d->hostno < 0 || max < 7)
+		return 4;
+	/* a host: which, its part, and whose register it shares */
+	snprintf(sim_of(d)->hostno, sizeof(sim_of(d)->hostno), "h%d",
+		 d->hostno);
+	kv[4][0] = "host";
+	kv[4][1] = sim_of(d)->hostno;
+	kv[5][0] = "role";
+	kv[5][1] = sim_of(d)->sd ? simdev_host_role(sim_of(d)->sd,
+						   (uint32_t)d->hostno) : NULL;
+	if (!kv[5][1])
+		kv[5][1] = "?";
+	kv[6][0] = "register";
+	kv[6][1] = d->regid;
+	return 7;
+}
+
+/* The fabric's simulated time: sim:NAME's and its hosts'. */
+static const char *sim_clock(struct device *d)
+{
+	return d->regid;
+}
+
+/* sim:NAME/hN: N must be a host of the fabric. */
+static int sim_opened(struct device *d, struct pcb_err *err)
+{
+	struct simdev *sd;
+	uint32_t nics = 0;
+	int rc;
+
+	if (d->hostno < 0)
+		return 0;
+	rc = workload(d, &sd, err);
+	if (!rc)
+		rc = simdev_nics(sd, &nics, err);
+	if (!rc && (uint32_t)d->hostno >= nics)
+		rc = pcb_error(err, PCB_E_NOENT, "%s: the fabric of %s has "
+			       "hosts h0..h%u ('sim show')", d->devid,
+			       d->regid, nics - 1);
+	return rc;
 }
 
 const struct dev_ops dev_sim_ops = {
@@ -467,15 +665,19 @@ const struct dev_ops dev_sim_ops = {
 	.copy = sim_copy,
 	.meta = sim_meta,
 	.info = sim_info,
+	.clock = sim_clock,
+	.opened = sim_opened,
+	.pcc_counters = sim_pcc_counters,
 };
 
-int dev_sim_new(struct device **out)
+int dev_sim_new(struct device *d)
 {
 	struct sim_device *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return -1;
-	m->base.ops = &dev_sim_ops;
-	*out = &m->base;
+	m->base = d;
+	d->priv = m;
+	d->ops = &dev_sim_ops;
 	return 0;
 }

@@ -4,12 +4,12 @@
 #ifndef PCCB_DEV_SIM_H
 #define PCCB_DEV_SIM_H
 
-#include "session.h"
+#include "device.h"
 
 struct simdev;
-/* The session's sim device's workload (opened on first use); an error on
- * a real NIC.
+/* An open sim device's workload (opened on first use); an error on a
+ * real NIC.
  */
-int dev_simdev(struct session *s, struct simdev **out);
+int dev_simdev(struct device *d, struct simdev **out);
 
 #endif

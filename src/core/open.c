@@ -1,157 +1,128 @@
-/* open.c - the session's device: opened once (the transport and the
- * device object, the PPCC layout, the journal) and released.  The one
- * file of the session that holds the device object (device.h), so the
- * session (session.c) and the device (device.c) do not include each
- * other.
+/* open.c - the session's devices: the list of those it opened, the
+ * current one among them, and the session released with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "device.h"
 #include "discover.h"
-#include "host/hostctr.h"
-#include "journal.h"
-#include "paths.h"
 #include "session.h"
-#include "tel/diag.h"
-
-static void views_release(struct session *s)
-{
-	unsigned i;
-
-	s->info_valid = false;
-	for (i = 0; i < PPCC_SLOTS; i++) {
-		free(s->slots[i].params);
-		free(s->slots[i].counters);
-		memset(&s->slots[i], 0, sizeof(s->slots[i]));
-	}
-}
-
-static void device_release(struct session *s)
-{
-	/* the histogram keeps running on the device; the context goes */
-	free(s->retx);
-	s->retx = NULL;
-	if (s->diag)	/* sampling goes on; ownership ends */
-		tel_diag_release(s->diag);
-	free(s->diag);
-	s->diag = NULL;
-	dev_close(s);
-	views_release(s);
-	if (s->have_ppcc)
-		ppcc_release(&s->ppcc);
-	s->have_ppcc = false;
-	reg_dev_close(s->dev);
-	s->dev = NULL;
-	journal_close(s->journal);
-	s->journal = NULL;
-	if (s->host)
-		hostctr_close(s->host);
-	free(s->host);
-	free(s->host_prev);
-	s->host = NULL;
-	s->host_prev = NULL;
-	free(s->ctr_prev);
-	s->ctr_prev = NULL;
-	if (s->lock_fd >= 0)
-		close(s->lock_fd);	/* drops the lock too */
-	s->lock_fd = -1;
-	s->lock_depth = 0;
-	s->devid[0] = '\0';
-}
 
 void sess_release(struct session *s)
 {
+	struct device *d, *next;
 	size_t i;
 
-	device_release(s);
+	for (d = s->devs; d; d = next) {
+		next = d->next;
+		dev_free(d);
+	}
+	s->devs = s->cur = NULL;
 	for (i = 0; i < s->ndescs; i++)
 		algo_desc_free(s->descs[i]);
 	for (i = 0; i < s->ndry; i++)
 		free(s->dry[i]);
 	free(s->dry);
-	free(s->devname);
 	free(s->adb_path);
-	free(s->backend);
-	free(s->mstreg_prog);
-	free(s->telemetry);
+	free(s->opt.backend);
+	free(s->opt.mstreg_prog);
+	free(s->opt.telemetry);
+}
+
+/* 08:00.0 and 0000:08:00.0 are one device (and one journal). */
+static const char *canonical(const char *devname, char *bdf, size_t len)
+{
+	if (pcb_is_pci_name(devname) &&
+	    !pcb_resolve_pci(devname, bdf, len, NULL))
+		return bdf;
+	return devname;
+}
+
+struct device *sess_find_device(struct session *s, const char *devname)
+{
+	char bdf[32], id[80], did[80];
+	struct device *d;
+
+	dev_identity(canonical(devname, bdf, sizeof(bdf)), id, sizeof(id));
+	for (d = s->devs; d; d = d->next) {
+		dev_identity(d->name, did, sizeof(did));
+		if (!strcmp(id, did))
+			return d;
+	}
+	return NULL;
+}
+
+/* A device named devname at the end of the list. */
+static int add(struct session *s, const char *devname, struct device **out)
+{
+	struct device *d = dev_new(devname, &s->opt, &s->err), **p;
+
+	if (!d)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (p = &s->devs; *p; p = &(*p)->next)
+		;
+	*p = d;
+	*out = d;
+	return 0;
 }
 
 int sess_set_device(struct session *s, const char *devname)
 {
+	struct device *d = sess_find_device(s, devname);
 	char bdf[32];
 	char *n;
 
-	/* 08:00.0 and 0000:08:00.0 are one device (and one journal) */
-	if (pcb_is_pci_name(devname) &&
-	    !pcb_resolve_pci(devname, bdf, sizeof(bdf), NULL))
-		devname = bdf;
-	n = strdup(devname);
-
-	if (!n)
-		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
-	device_release(s);
-	free(s->devname);
-	s->devname = n;
-	return 0;
+	devname = canonical(devname, bdf, sizeof(bdf));
+	if (d) {
+		s->cur = d;
+		return 0;
+	}
+	if (!dev_is_open(s->cur)) {	/* named, never opened: renamed */
+		n = strdup(devname);
+		if (!n)
+			return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+		free(s->cur->name);
+		s->cur->name = n;
+		return 0;
+	}
+	return add(s, devname, &s->cur);
 }
 
-static int load_ppcc_layout(struct session *s, struct adb_reg **out)
+int sess_get_device(struct session *s, const char *devname,
+		    struct device **out)
 {
-	char path[PCB_PATH_LEN];
-	struct adb_db *db = NULL;
-	int rc;
+	struct device *d = sess_find_device(s, devname);
+	char bdf[32];
+	int rc = 0;
 
-	rc = pcb_data_file(path, sizeof(path), "reg/ppcc.adb", &s->err);
-	if (rc)
-		return rc;
-	rc = adb_db_load_file(&db, path, &s->err);
-	if (rc)
-		return rc;
-	rc = adb_reg_load(db, "PPCC", out, &s->err);
-	adb_db_free(db);
+	if (!d)
+		rc = add(s, canonical(devname, bdf, sizeof(bdf)), &d);
+	if (!rc)
+		rc = dev_open(d);
+	if (rc && d && !dev_is_open(d) && d != s->cur)
+		sess_close_device(s, d);
+	if (!rc)
+		*out = d;
 	return rc;
 }
 
-int sess_device(struct session *s)
+void sess_close_device(struct session *s, struct device *d)
 {
-	struct adb_reg *layout = NULL;
-	char msg[1024];
-	size_t bad_line;
-	int rc;
+	struct device **p, *last = NULL;
 
-	if (s->dev)
-		return 0;
-	rc = load_ppcc_layout(s, &layout);
-	if (!rc) {
-		rc = dev_open(s, layout);
-		if (rc) {	/* ppcc_init takes it, but not here */
-			adb_reg_free(layout);
-			layout = NULL;
-		}
-	}
-	if (!rc)
-		rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
-	if (!rc)	/* it holds the layout now: released with the device */
-		s->have_ppcc = true;
-	if (!rc)	/* a BlueField whose Arm side owns PPCC */
-		rc = dev_owner_check(s);
-	if (!rc)
-		rc = journal_open(&s->journal, s->devid, &s->err);
-	if (rc) {
-		device_release(s);
-		return rc;
-	}
-	if (journal_unclean(s->journal, msg, sizeof(msg)) ||
-	    journal_too_large(s->journal, msg, sizeof(msg)))
-		sess_warn(s, "%s", msg);
-	if (journal_bad_lines(s->journal, &bad_line))
-		sess_warn(s, "journal '%s' has %zu damaged record(s), the "
-			  "first at line %zu; 'journal restore' will not clear "
-			  "it", journal_path(s->journal),
-			  journal_bad_lines(s->journal, NULL), bad_line);
-	return 0;
+	for (p = &s->devs; *p && *p != d; p = &(*p)->next)
+		;
+	if (!*p)
+		return;
+	*p = d->next;
+	dev_free(d);
+	if (s->cur != d)
+		return;
+	for (last = s->devs; last && last->next; last = last->next)
+		;
+	s->cur = last;
+	if (!s->cur && !add(s, "sim", &s->cur))
+		return;
+	if (!s->cur)	/* out of memory with no device left */
+		abort();
 }
-

@@ -69,14 +69,14 @@ unsigned journal_undone_by(const struct journal *j, unsigned seq)
 static int undo_check(struct session *s, const struct jentry *e)
 {
 	const struct jentry *later = NULL;
-	size_t i, n = journal_count(s->journal);
+	size_t i, n = journal_count(s->cur->journal);
 	char a[40], b[40];
 	const char *units;
 	uint32_t cur;
 	int rc;
 
 	for (i = 0; i < n; i++) {
-		const struct jentry *x = journal_entry(s->journal, i);
+		const struct jentry *x = journal_entry(s->cur->journal, i);
 
 		if (x->seq > e->seq && x->kind == e->kind &&
 		    x->slot == e->slot &&
@@ -86,11 +86,13 @@ static int undo_check(struct session *s, const struct jentry *e)
 	}
 	sess_journal_values(s, e, a, b, sizeof(a), &units);
 	if (e->kind == J_PARAM) {
-		rc = ppcc_param_get(&s->ppcc, e->slot, e->index, &cur, &s->err);
+		rc = ppcc_param_get(&s->cur->ppcc, e->slot, e->index, &cur,
+				    &s->err);
 	} else {
 		bool en, cen;
 
-		rc = ppcc_enable_status(&s->ppcc, e->slot, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, e->slot, &en, &cen,
+					&s->err);
 		cur = (uint32_t)en | (uint32_t)(en && cen) << 1;
 	}
 	if (rc)
@@ -145,7 +147,7 @@ static int undo_one(struct session *s, const struct jentry *e)
 static int undo_find(struct session *s, const char *which,
 		     const struct jentry **out)
 {
-	size_t i, n = journal_count(s->journal);
+	size_t i, n = journal_count(s->cur->journal);
 	unsigned long seq;
 	unsigned by;
 	char *end;
@@ -153,10 +155,11 @@ static int undo_find(struct session *s, const char *which,
 	*out = NULL;
 	if (!strcmp(which, "last")) {
 		for (i = n; i-- > 0 && !*out;) {
-			const struct jentry *x = journal_entry(s->journal, i);
+			const struct jentry *x = journal_entry(s->cur->journal,
+							       i);
 
 			if (x->outcome > 0 && !x->undo &&
-			    !journal_undone_by(s->journal, x->seq))
+			    !journal_undone_by(s->cur->journal, x->seq))
 				*out = x;
 		}
 		if (!*out)
@@ -170,12 +173,12 @@ static int undo_find(struct session *s, const char *which,
 		return pcb_error(&s->err, PCB_E_USAGE, "usage: journal undo "
 				 "[SEQ|last] (SEQ from 'journal show')");
 	for (i = 0; i < n && !*out; i++)
-		if (journal_entry(s->journal, i)->seq == seq)
-			*out = journal_entry(s->journal, i);
+		if (journal_entry(s->cur->journal, i)->seq == seq)
+			*out = journal_entry(s->cur->journal, i);
 	if (!*out)
 		return pcb_error(&s->err, PCB_E_NOENT, "journal undo: no write "
 				 "%lu in the journal ('journal show')", seq);
-	by = journal_undone_by(s->journal, (*out)->seq);
+	by = journal_undone_by(s->cur->journal, (*out)->seq);
 	if (by)
 		return pcb_error(&s->err, PCB_E_STATE, "journal undo: write %lu "
 				 "was undone already (by write %u)", seq, by);
@@ -192,7 +195,7 @@ int sess_undo_locked(struct session *s, const char *which)
 {
 	const struct jentry *e;
 	struct jentry *all = NULL;
-	size_t i, n = journal_count(s->journal), k = 0;
+	size_t i, n = journal_count(s->cur->journal), k = 0;
 	int rc = undo_find(s, which, &e);
 
 	if (rc)
@@ -207,16 +210,16 @@ int sess_undo_locked(struct session *s, const char *which)
 	if (!all)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	for (i = n; i-- > 0;) {	/* last first */
-		const struct jentry *x = journal_entry(s->journal, i);
+		const struct jentry *x = journal_entry(s->cur->journal, i);
 
 		if (x->tx == e->tx && x->outcome > 0 &&
-		    !journal_undone_by(s->journal, x->seq))
+		    !journal_undone_by(s->cur->journal, x->seq))
 			all[k++] = *x;
 	}
 	for (i = 0; i < k && !rc; i++)	/* every write checked first */
 		rc = undo_check(s, &all[i]);
 	if (!rc && !s->dry_run)
-		s->tx = journal_next_seq(s->journal);
+		s->tx = journal_next_seq(s->cur->journal);
 	for (i = 0; i < k && !rc; i++)
 		rc = undo_one(s, &all[i]);
 	s->tx = 0;
@@ -233,12 +236,12 @@ int sess_restore_locked(struct session *s)
 	int rc, pass;
 	char msg[sizeof(s->err.msg)];
 
-	if (journal_too_large(s->journal, msg, sizeof(msg)))
+	if (journal_too_large(s->cur->journal, msg, sizeof(msg)))
 		return pcb_error(&s->err, PCB_E_CORRUPT, "%s", msg);
 	for (slot = 0; slot < PPCC_SLOTS; slot++)
 		algo_old[slot] = -1;
-	for (i = 0; i < journal_count(s->journal); i++) {
-		const struct jentry *e = journal_entry(s->journal, i);
+	for (i = 0; i < journal_count(s->cur->journal); i++) {
+		const struct jentry *e = journal_entry(s->cur->journal, i);
 
 		if (e->kind == J_ALGO) {
 			if (algo_old[e->slot] < 0)
@@ -298,7 +301,7 @@ int sess_restore_locked(struct session *s)
 
 			if (want < 0 || (pass == 0) != !(want & 1))
 				continue;
-			rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen,
+			rc = ppcc_enable_status(&s->cur->ppcc, slot, &en, &cen,
 						&s->err);
 			if (rc)
 				return rc;
@@ -322,15 +325,16 @@ int sess_restore_locked(struct session *s)
 	}
 	if (s->dry_run)
 		return 0;
-	bad = journal_bad_lines(s->journal, &first);
+	bad = journal_bad_lines(s->cur->journal, &first);
 	if (bad)	/* what it held may be the only record of a write */
 		return pcb_error(&s->err, PCB_E_CORRUPT, "journal '%s' has %zu "
 				 "damaged record(s), the first at line %zu: "
 				 "restored the %zu change(s) it could read and "
 				 "kept the journal; check the device, then "
-				 "'journal clear'", journal_path(s->journal),
-				 bad, first, done);
-	rc = journal_clear(s->journal, &s->err);
+				 "'journal clear'",
+				 journal_path(s->cur->journal), bad, first,
+				 done);
+	rc = journal_clear(s->cur->journal, &s->err);
 	if (rc)
 		return rc;
 	out_obj_begin(&s->out, NULL);

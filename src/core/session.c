@@ -1,8 +1,9 @@
-/* session.c - the session: made, the device lock, warnings and dry-run
- * lines.  Its device is opened and released in open.c, its slot views
- * are views.c, its values values.c, its checked writes and their
- * confirmation write.c (session.h for all).  This file does not know the
- * device object: open.c sits between the two.
+/* session.c - the session: made, its current device opened and locked
+ * (the device's own dev_open, dev_lock), warnings and dry-run lines.  Its
+ * list of open devices is open.c, its slot views are views.c, its values
+ * values.c, its checked writes and their confirmation write.c (session.h
+ * for all).  The device calls nothing here: it reports into the error
+ * and reads the options it was made with.
  */
 #include <sys/file.h>
 #include <strings.h>
@@ -23,9 +24,12 @@
 void sess_init(struct session *s, const char *devname)
 {
 	memset(s, 0, sizeof(*s));
-	s->devname = strdup(devname ? devname : "sim");
-	s->errfp = stderr;
-	s->lock_fd = -1;
+	s->opt.errfp = stderr;
+	/* out of memory here ends the program (main's first steps) */
+	s->devs = s->cur = dev_new(devname ? devname : "sim", &s->opt,
+				   &s->err);
+	if (!s->cur)
+		abort();
 	out_init(&s->out, stdout, false, false);
 }
 
@@ -33,83 +37,32 @@ void sess_warn(struct session *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("warning: ", s->errfp);
+	fputs("warning: ", s->opt.errfp);
 	va_start(ap, fmt);
-	vfprintf(s->errfp, fmt, ap);
+	vfprintf(s->opt.errfp, fmt, ap);
 	va_end(ap);
-	fputc('\n', s->errfp);
+	fputc('\n', s->opt.errfp);
 }
 
-static int lock_open(struct session *s)
+/* The current device, opened on first use. */
+int sess_device(struct session *s)
 {
-	char path[PCB_PATH_LEN];
-	int rc = pcb_user_file(path, sizeof(path), PCB_DIR_STATE, "lock",
-			       s->devid, ".lock", &s->err);
-
-	if (!rc)
-		rc = pcb_open_rw(path, O_CREAT, PCB_MODE_STATE, &s->err);
-	if (rc < 0)
-		return rc;
-	s->lock_fd = rc;
-	return 0;
+	return dev_open(s->cur);
 }
 
 int sess_lock(struct session *s)
 {
-	double t0 = pcb_mono_s();
-	bool told = false;
-	char pid[24];
-	int rc, n;
+	int rc = dev_write_check(s->cur);	/* a sim host: not here */
 
-	if (s->dry_run)		/* nothing is written: nothing to order */
-		return 0;
-	if (s->lock_depth) {
-		s->lock_depth++;
-		return 0;
-	}
-	rc = sess_device(s);	/* its identity and journal */
-	if (!rc && s->lock_fd < 0)
-		rc = lock_open(s);
-	while (!rc && flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		double waited = pcb_mono_s() - t0;
-
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return pcb_error(&s->err, PCB_E_IO, "cannot lock device "
-					 "%s: %s", s->devid, strerror(errno));
-		n = (int)pread(s->lock_fd, pid, sizeof(pid) - 1, 0);
-		pid[n > 0 ? n : 0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
-		if (s->stop && *s->stop)
-			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
-		if (waited > 60)
-			return pcb_error(&s->err, PCB_E_BUSY, "device %s is busy: "
-					 "pccbench pid %s has held its lock for "
-					 "a minute", s->devid, *pid ? pid : "?");
-		if (waited > 1 && !told) {
-			sess_warn(s, "waiting for device %s: pccbench pid %s "
-				  "is writing to it", s->devid,
-				  *pid ? pid : "?");
-			told = true;
-		}
-		usleep(5000);
-	}
-	if (rc)
+	if (rc || s->dry_run)	/* nothing is written: nothing to order */
 		return rc;
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	/* who holds it, for the message above; nothing depends on it */
-	if (!ftruncate(s->lock_fd, 0))
-		n = (int)pwrite(s->lock_fd, pid, (size_t)n, 0);
-	s->lock_depth = 1;
-	rc = journal_reload(s->journal, &s->err);
-	if (rc)
-		sess_unlock(s);
-	return rc;
+	return dev_lock(s->cur);
 }
 
 void sess_unlock(struct session *s)
 {
-	if (!s->dry_run && s->lock_depth && !--s->lock_depth)
-		flock(s->lock_fd, LOCK_UN);
+	if (!s->dry_run)
+		dev_unlock(s->cur);
 }
 
 /* ---- confirmation ------------------------------------------------------- */
@@ -122,7 +75,8 @@ void sess_dry_line(struct session *s, enum reg_method m, const uint8_t *buf)
 	char *line = NULL, **nd;
 
 	/* the argv the mstreg backend would run, shell-quoted */
-	if (mstreg_command_line(s->mstreg_prog, s->devname, s->ppcc.layout, m,
+	if (mstreg_command_line(s->opt.mstreg_prog, s->cur->name,
+				s->cur->ppcc.layout, m,
 				buf, &line, &e))
 		return;
 	nd = realloc(s->dry, (s->ndry + 1) * sizeof(*nd));

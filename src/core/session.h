@@ -1,7 +1,8 @@
-/* session.h - what one pccbench run holds: the device, its PPCC handle,
- * the journal, the printer, options, and cached algorithm views.
+/* session.h - what one pccbench run holds: its open devices (each with
+ * its PPCC handle, journal and slot views, device.h) and the current one,
+ * the printer, options, and cached algorithm descriptions.
  *
- * The device is opened lazily by the first command that needs it, so
+ * A device is opened lazily by the first command that needs it, so
  * `reg encode` and `help` work without one.  Every register write goes
  * through sess_write_params / sess_algo_write: range check, journal,
  * write, read-back.  Ownership: sess_init/sess_release.
@@ -15,85 +16,32 @@
 #include <stdio.h>
 
 #include "desc.h"
+#include "device.h"
 #include "err.h"
 #include "journal.h"
 #include "out.h"
 #include "ppcc.h"
 
-struct param_view {
-	unsigned index;
-	struct ppcc_info info;		/* from the device */
-	const struct algo_param_desc *desc;	/* NULL when unknown */
-	enum algo_ptype type;
-	const char *units;
-};
-
-struct counter_view {
-	unsigned index;
-	struct ppcc_info info;
-	const struct algo_counter_desc *desc;
-};
-
-struct slot_view {
-	bool loaded;
-	uint32_t algo_num;		/* id[31:16] major[15:8] minor[7:0] */
-	char name[224], descr[224];
-	const struct algo_desc *desc;	/* matched descriptor or NULL */
-	size_t nparams;
-	struct param_view *params;
-	size_t ncounters;
-	struct counter_view *counters;
-};
-
 struct session {
-	char *devname;
+	struct dev_opts opt;	/* what its devices read of the options */
 	char *adb_path;		/* --adb FILE for reg commands */
-	char *backend;		/* --backend sim|mstreg, or NULL: by name */
-	int fwctl_scope;	/* --fwctl-scope: the widest fwctl write
-				 * scope allowed (FWCTL_RPC_*; 0 is
-				 * CONFIGURATION, which taints nothing) */
-	char *mstreg_prog;	/* --mstreg PATH */
-	int timeout_ms;		/* backend program timeout */
 	bool read_only;		/* --read-only: refuse every write */
-	char *telemetry;	/* --telemetry doca|native|none, or NULL:
-				 * the device's choice (dev_nic.c) */
-	struct reg_dev *dev;
-	struct ppcc ppcc;
-	bool have_ppcc;
-	struct journal *journal;
+	/* the open devices, first opened first, and the current one: the
+	 * one commands act on (`dev open`); never NULL, opened lazily */
+	struct device *devs;
+	struct device *cur;
 	struct out out;
-	FILE *errfp;
 	bool dry_run, yes, force;
 	bool units_raw;		/* `set units raw`: fxp values as integers */
 	struct pcb_err err;
-	struct slot_view slots[PPCC_SLOTS];
-	uint32_t info_arr[PPCC_SLOTS];	/* last algo info array (0x10) */
-	bool info_valid;
 	struct algo_desc *descs[8];
 	size_t ndescs;
 	bool descs_loaded;
 	char **dry;		/* collected mstreg lines in dry-run mode */
 	size_t ndry;
 	int depth;		/* source nesting */
-	struct device *device;	/* clock, counters, telemetry (device.h) */
-	struct tel_retx *retx;	/* the adp_retx context, lazily */
-	struct tel_diag *diag;	/* the diag context, lazily */
-	bool diag_kept;		/* its state replayed from an earlier process */
-	struct hostctr *host;	/* `counter show host`'s source, lazily */
-	uint64_t *host_prev;	/* its last values: deltas since then */
-	char host_key[80];	/* whose: a handle, or "" the device's */
-	size_t host_n;		/* host_prev's count and the names' gen */
-	unsigned host_gen;
-	uint32_t *ctr_prev;	/* `counter show`'s last read (or the 0s of
-				 * `counter clear`), or NULL */
-	unsigned ctr_prev_slot;	/* its slot */
-	volatile sig_atomic_t *stop;	/* set by SIGINT, or NULL */
 	bool quit;
 	bool reported;		/* the last error was printed */
-	char devid[80];		/* canonical identity: sim:NAME, PCI address
-				 * (BDF-pN: local_port N > 1) */
-	int lock_fd;		/* the device lock's file, -1 until needed */
-	unsigned lock_depth;	/* sess_lock nesting */
 	unsigned long nwrites;	/* journaled writes this process made */
 	unsigned tx;		/* journal transaction of the writes, or 0 */
 	unsigned undo;		/* the journaled write they take back, or 0 */
@@ -110,17 +58,27 @@ struct session {
 
 void sess_init(struct session *s, const char *devname);
 void sess_release(struct session *s);
+/* Make devname the current device: the open one of that identity, or
+ * one added to the list (the current one renamed when it was never
+ * opened).  It opens on first use.
+ */
 int sess_set_device(struct session *s, const char *devname);
+/* The session's device of devname's identity, or NULL. */
+struct device *sess_find_device(struct session *s, const char *devname);
+/* The same, added to the list when it is not there (the current device
+ * stays current), and opened.
+ */
+int sess_get_device(struct session *s, const char *devname,
+		    struct device **out);
+/* Close d and take it off the list; when it was current, the last of
+ * the rest is (an unopened "sim" when none is left).
+ */
+void sess_close_device(struct session *s, struct device *d);
 
-/* Open the device (once) and report an unclean journal. */
+/* Open the current device (once) and report an unclean journal. */
 int sess_device(struct session *s);
-/* The device lock: one advisory lock per device identity, shared by
- * every pccbench process, held across each read-modify-write-read-back
- * (and a whole restore), so two processes never lose each other's writes.
- * Nests.  Taking it re-reads the journal, whose sequence numbers are then
- * this process's to give.  Waits while another holds it (saying so after
- * a second), up to a minute; Ctrl-C stops the wait.  A dry run writes
- * nothing and takes no lock.
+/* The current device's lock (dev_lock).  A dry run writes nothing and
+ * takes no lock.
  */
 int sess_lock(struct session *s);
 void sess_unlock(struct session *s);

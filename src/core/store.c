@@ -29,7 +29,8 @@ void store_meta_algo(struct session *s, FILE *fp)
 		(v->algo_num >> 8) & 0xff, v->algo_num & 0xff);
 	out_json_string(fp, v->name);
 	fputs(",\"params\":{", fp);
-	if (!ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n, &s->err))
+	if (!ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+			   &s->err))
 		for (i = 0; i < n && i < v->nparams; i++) {
 			sess_format_value(s, v->params[i].type, vals[i], val,
 					  sizeof(val));
@@ -121,7 +122,7 @@ int store_meta_open(struct session *s, struct pcb_wfile *w, const char *path,
 	fprintf(w->fp, "{\"%s\":", kind);
 	out_json_string(w->fp, name);
 	fputs(",\"device\":", w->fp);
-	out_json_string(w->fp, s->devname);
+	out_json_string(w->fp, s->cur->name);
 	fprintf(w->fp, ",\"pccbench\":\"%s\",\"start\":\"%s\"", PCCB_VERSION,
 		ts);
 	return 0;

@@ -89,7 +89,8 @@ static int cache_path(struct session *s, unsigned slot, uint32_t num,
 	char tail[40];
 
 	snprintf(tail, sizeof(tail), "-s%u-%08x.txt", slot, num);
-	return pcb_user_file(buf, len, PCB_DIR_CACHE, "info", s->devname, tail,
+	return pcb_user_file(buf, len, PCB_DIR_CACHE, "info", s->cur->name,
+			     tail,
 			     &e) ? -1 : 0;
 }
 
@@ -291,22 +292,22 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	v = &s->slots[slot];
+	v = &s->cur->slots[slot];
 	if (v->loaded) {
 		*out = v;
 		return 0;
 	}
-	cache = (dev_traits(s) & DEV_T_CACHE) != 0;
-	if (cache && s->info_valid) {
+	cache = (dev_traits(s->cur) & DEV_T_CACHE) != 0;
+	if (cache && s->cur->info_valid) {
 		/* the algo number is known: the cache may answer alone */
-		v->algo_num = s->info_arr[slot];
+		v->algo_num = s->cur->info_arr[slot];
 		if (v->algo_num && !cache_load(s, slot, v)) {
 			view_finish(s, v);
 			*out = v;
 			return 0;
 		}
 	}
-	rc = ppcc_algo_info(&s->ppcc, slot, &v->algo_num, v->name,
+	rc = ppcc_algo_info(&s->cur->ppcc, slot, &v->algo_num, v->name,
 			    sizeof(v->name), v->descr, sizeof(v->descr),
 			    &s->err);
 	if (rc)
@@ -321,7 +322,7 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 	if (!v->algo_num)
 		return pcb_error(&s->err, PCB_E_NOENT, "slot %u is empty",
 				 slot);
-	rc = ppcc_num_params(&s->ppcc, slot, &n, &s->err);
+	rc = ppcc_num_params(&s->cur->ppcc, slot, &n, &s->err);
 	if (rc)
 		return rc;
 	if (n > ALGO_MAX_PARAMS)
@@ -334,12 +335,12 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 	v->nparams = n;
 	for (i = 0; i < n; i++) {
 		v->params[i].index = i;
-		rc = ppcc_param_info(&s->ppcc, slot, i, &v->params[i].info,
+		rc = ppcc_param_info(&s->cur->ppcc, slot, i, &v->params[i].info,
 				     &s->err);
 		if (rc)
 			goto err_reset;
 	}
-	rc = ppcc_num_counters(&s->ppcc, slot, &n, &s->err);
+	rc = ppcc_num_counters(&s->cur->ppcc, slot, &n, &s->err);
 	if (rc)
 		goto err_reset;
 	if (n > ALGO_MAX_COUNTERS) {
@@ -355,7 +356,7 @@ int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out)
 	v->ncounters = n;
 	for (i = 0; i < n; i++) {
 		v->counters[i].index = i;
-		rc = ppcc_counter_info(&s->ppcc, slot, i,
+		rc = ppcc_counter_info(&s->cur->ppcc, slot, i,
 				       &v->counters[i].info, &s->err);
 		if (rc)
 			goto err_reset;
@@ -390,15 +391,15 @@ int sess_active_slot(struct session *s, unsigned *slot)
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	if (rc)
 		return rc;
-	memcpy(s->info_arr, info, sizeof(info));
-	s->info_valid = true;
+	memcpy(s->cur->info_arr, info, sizeof(info));
+	s->cur->info_valid = true;
 	for (i = 0; i < PPCC_SLOTS; i++) {
 		if (!info[i])
 			continue;
-		rc = ppcc_enable_status(&s->ppcc, i, &en, NULL, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, i, &en, NULL, &s->err);
 		if (rc)
 			return rc;
 		if (en) {
@@ -408,7 +409,7 @@ int sess_active_slot(struct session *s, unsigned *slot)
 	}
 	return pcb_error(&s->err, PCB_E_STATE,
 			 "no algorithm is enabled on %s; name a slot or run "
-			 "'algo enable SLOT'", s->devname);
+			 "'algo enable SLOT'", s->cur->name);
 }
 
 int sess_counters_slot(struct session *s, int *slot)
@@ -420,11 +421,11 @@ int sess_counters_slot(struct session *s, int *slot)
 
 	*slot = -1;
 	if (!rc)
-		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+		rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
 		if (!info[i])
 			continue;
-		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, i, &en, &cen, &s->err);
 		if (!rc && en && cen) {
 			*slot = (int)i;
 			break;

@@ -36,13 +36,14 @@ int sess_confirm(struct session *s, const char *what)
 	if (s->read_only)
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "read-only session: will not %s", what);
-	if (!(dev_traits(s) & DEV_T_CONFIRM) || s->yes)
+	if (!(dev_traits(s->cur) & DEV_T_CONFIRM) || s->yes)
 		return 0;
 	if (!isatty(STDIN_FILENO))
 		return pcb_error(&s->err, PCB_E_STATE,
 				 "writing to %s needs confirmation: %s; give "
-				 "-y to confirm in scripts", s->devname, what);
-	fprintf(stderr, "%s: %s? [y/N] ", s->devname, what);
+				 "-y to confirm in scripts", s->cur->name,
+				 what);
+	fprintf(stderr, "%s: %s? [y/N] ", s->cur->name, what);
 	fflush(stderr);
 	if (!fgets(line, sizeof(line), stdin) ||
 	    (strcasecmp(line, "y\n") && strcasecmp(line, "yes\n")))
@@ -60,9 +61,9 @@ static int read_values(struct session *s, unsigned slot, struct slot_view *v,
 	int rc;
 
 	if (n_single == 1)
-		return ppcc_param_get(&s->ppcc, slot, single_idx,
+		return ppcc_param_get(&s->cur->ppcc, slot, single_idx,
 				      &vals[single_idx], &s->err);
-	rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
+	rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
 			   &s->err);
 	if (!rc && got < v->nparams)
 		rc = pcb_error(&s->err, PCB_E_DEVICE,
@@ -124,7 +125,7 @@ static void audit(struct session *s, unsigned slot, const char *what,
 		  int outcome, unsigned seq)
 {
 	static bool open;
-	unsigned port = pcb_handle_port(s->devname);
+	unsigned port = pcb_handle_port(s->cur->name);
 	char when[40], ps[24] = "", js[24] = "";
 	struct who w;
 
@@ -140,7 +141,8 @@ static void audit(struct session *s, unsigned slot, const char *what,
 		snprintf(js, sizeof(js), " journal_seq=%u", seq);
 	syslog(LOG_AUTHPRIV | (outcome > 0 ? LOG_NOTICE : LOG_WARNING),
 	       "register write device=%s%s slot=%u %s result=%s uid=%u "
-	       "user=%s host=%s pid=%ld time=%s%s", s->devid, ps, slot, what,
+	       "user=%s host=%s pid=%ld time=%s%s", s->cur->devid, ps, slot,
+	       what,
 	       outcome > 0 ? "ok" : outcome < 0 ? "failed" : "unknown",
 	       (unsigned)w.uid, w.user, w.host, w.pid, when, js);
 }
@@ -183,7 +185,7 @@ static int journal_writes(struct session *s, unsigned slot,
 		e.new = w[i].value;
 		e.tx = s->tx;
 		e.undo = s->undo;
-		rc = journal_begin(s->journal, &e, &s->err);
+		rc = journal_begin(s->cur->journal, &e, &s->err);
 		if (rc)
 			return rc;
 		seq[i] = e.seq;
@@ -228,19 +230,21 @@ static int send_writes(struct session *s, unsigned slot,
 	int rc = 0;
 
 	if (n == 1)
-		return ppcc_param_set(&s->ppcc, slot, w[0].index, w[0].value,
+		return ppcc_param_set(&s->cur->ppcc, slot, w[0].index,
+				      w[0].value,
 				      &s->err);
-	if ((s->dev->ops->caps & REG_CAP_NO_BULK_SET) ||
+	if ((s->cur->dev->ops->caps & REG_CAP_NO_BULK_SET) ||
 	    bulk_writes_auto(v, w, n)) {
 		for (i = 0; i < n && !rc; i++)
 			if (w[i].changed)
-				rc = ppcc_param_set(&s->ppcc, slot, w[i].index,
+				rc = ppcc_param_set(&s->cur->ppcc, slot,
+						    w[i].index,
 						    w[i].value, &s->err);
 		return rc;
 	}
 	for (i = 0; i < n; i++)
 		vals[w[i].index] = w[i].value;
-	return ppcc_bulk_set(&s->ppcc, slot, vals, v->nparams, &s->err);
+	return ppcc_bulk_set(&s->cur->ppcc, slot, vals, v->nparams, &s->err);
 }
 
 /* Read back and close each journal entry with what the device holds —
@@ -271,7 +275,7 @@ static int settle_writes(struct session *s, unsigned slot,
 		if (known && !ok && *bad < 0)
 			*bad = (int)i;
 		if (seq[i] && known)
-			journal_end(s->journal, seq[i], ok, NULL);
+			journal_end(s->cur->journal, seq[i], ok, NULL);
 		if (w[i].changed)
 			audit_param(s, slot, &v->params[w[i].index], &w[i],
 				    !known ? 0 : ok ? 1 : -1, seq[i]);
@@ -290,7 +294,7 @@ static void check_kept(struct session *s, unsigned slot,
 	struct ppcc_status b;
 	char la[48], lb[48];
 
-	if (ppcc_status(&s->ppcc, slot, &b, &s->err)) {
+	if (ppcc_status(&s->cur->ppcc, slot, &b, &s->err)) {
 		sess_warn(s, "slot %u: enable status after the write: %s",
 			  slot, s->err.msg);
 		s->err = keep;
@@ -323,16 +327,17 @@ static int write_params_locked(struct session *s, unsigned slot,
 
 	rc = sess_slot_view(s, slot, &v);
 	if (!rc)	/* counter_en, trace_en go as they are */
-		rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
+		rc = ppcc_status(&s->cur->ppcc, slot, &st, &s->err);
 	if (rc)
 		return rc;
-	ppcc_keep(&s->ppcc, &st);
+	ppcc_keep(&s->cur->ppcc, &st);
 	if (n == 0 || n > v->nparams)
 		return pcb_error(&s->err, PCB_E_INVAL, "nothing to write");
 	if (s->dry_run) {
 		for (i = 0; i < n; i++) {
 			uint8_t buf[PPCC_SIZE];
-			enum reg_method m = ppcc_param_set_req(&s->ppcc, slot,
+			enum reg_method m = ppcc_param_set_req(&s->cur->ppcc,
+							       slot,
 							       w[i].index,
 							       w[i].value, buf);
 
@@ -406,7 +411,7 @@ int sess_algo_write(struct session *s, unsigned slot, bool enable,
 static int algo_check(struct session *s, unsigned slot, bool enable,
 		      bool *en, bool *cen)
 {
-	struct ppcc *p = &s->ppcc;
+	struct ppcc *p = &s->cur->ppcc;
 	struct ppcc_status st;
 	char list[48];
 	int rc = ppcc_status(p, slot, &st, &s->err);
@@ -417,10 +422,10 @@ static int algo_check(struct session *s, unsigned slot, bool enable,
 	if (!ppcc_sl_state(p, &st, enable, en)) {
 		if (!p->sl_said)
 			sess_warn(s, "%s: %s: enable and disable checked by "
-				  "the enable bit", s->devname, st.sl_support ?
-				  "its sl_bitmask does not follow the enable "
-				  "bit" : "no per-SL state (sl_bitmask_support "
-				  "0)");
+				  "the enable bit", s->cur->name,
+				  st.sl_support ? "its sl_bitmask does not "
+				  "follow the enable bit" : "no per-SL state "
+				  "(sl_bitmask_support 0)");
 		p->sl_said = true;
 		return 0;
 	}
@@ -455,20 +460,21 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 	/* as the device is: whether there is anything to do (an enable
 	 * sets counter_en as asked: without counters, off), and the trace
 	 * the write keeps */
-	rc = ppcc_status(&s->ppcc, slot, &st, &s->err);
+	rc = ppcc_status(&s->cur->ppcc, slot, &st, &s->err);
 	if (rc)
 		return rc;
-	ppcc_keep(&s->ppcc, &st);
-	ppcc_sl_state(&s->ppcc, &st, enable, &en);
+	ppcc_keep(&s->cur->ppcc, &st);
+	ppcc_sl_state(&s->cur->ppcc, &st, enable, &en);
 	cen = st.counter_en;
 	if (en == enable && (!enable || cen == counters))
 		return 0;	/* already so: the dry run prints nothing */
 	if (s->dry_run) {
 		uint8_t buf[PPCC_SIZE];
 
-		sess_dry_line(s, enable ? ppcc_enable_req(&s->ppcc, slot,
+		sess_dry_line(s, enable ? ppcc_enable_req(&s->cur->ppcc, slot,
 							  counters, buf) :
-				  ppcc_disable_req(&s->ppcc, slot, buf), buf);
+				  ppcc_disable_req(&s->cur->ppcc, slot,
+						   buf), buf);
 		return 0;
 	}
 	{
@@ -490,13 +496,13 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 		e.new = (uint32_t)enable | (uint32_t)(enable && counters) << 1;
 		e.tx = s->tx;
 		e.undo = s->undo;
-		rc = journal_begin(s->journal, &e, &s->err);
+		rc = journal_begin(s->cur->journal, &e, &s->err);
 		if (rc)
 			return rc;
 		s->nwrites++;
 	}
-	rc = enable ? ppcc_enable(&s->ppcc, slot, counters, &s->err) :
-		      ppcc_disable(&s->ppcc, slot, &s->err);
+	rc = enable ? ppcc_enable(&s->cur->ppcc, slot, counters, &s->err) :
+		      ppcc_disable(&s->cur->ppcc, slot, &s->err);
 	if (!rc)
 		rc = algo_check(s, slot, enable, &en2, &cen2);
 	if (!rc && en2 && enable && !counters && cen2)
@@ -513,7 +519,7 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 			       en2 ? "enabled" : "disabled",
 			       cen2 ? "on" : "off");
 	if (journal)
-		journal_end(s->journal, e.seq, rc == 0, NULL);
+		journal_end(s->cur->journal, e.seq, rc == 0, NULL);
 	{
 		char what[160], name[64];
 

@@ -135,7 +135,7 @@ static size_t labels(const struct mx *m, struct prom_label *l,
 		     const char *slot, const char *algo, const char *key,
 		     const char *val)
 {
-	l[L_DEVICE] = (struct prom_label){ "device", m->s->devid };
+	l[L_DEVICE] = (struct prom_label){ "device", m->s->cur->devid };
 	l[L_PORT] = (struct prom_label){ "port", m->has_port ? m->port :
 					 NULL };
 	l[L_SLOT] = (struct prom_label){ "slot", slot };
@@ -225,7 +225,7 @@ static int add_params(struct mx *m, unsigned slot, const char *sl,
 	uint32_t vals[ALGO_MAX_PARAMS];
 	struct prom_label l[L_MAX];
 	size_t i, n;
-	int rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+	int rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
 			       &s->err);
 
 	for (i = 0; !rc && i < n && i < v->nparams; i++) {
@@ -293,7 +293,7 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 	int isum, inum, rc;
 	size_t i, n;
 
-	rc = ppcc_counters(&s->ppcc, slot, false, vals, ALGO_MAX_COUNTERS,
+	rc = ppcc_counters(&s->cur->ppcc, slot, false, vals, ALGO_MAX_COUNTERS,
 			   &n, &s->err);
 	for (i = 0; !rc && i < n && i < v->ncounters; i++) {
 		const struct counter_view *c = &v->counters[i];
@@ -306,7 +306,8 @@ static int add_counters(struct mx *m, unsigned slot, const char *sl,
 		double k;
 
 		if (!gauge) {	/* a total across the device's wraps */
-			snprintf(key, sizeof(key), "%s/%u/%s", s->devid, slot,
+			snprintf(key, sizeof(key), "%s/%u/%s", s->cur->devid,
+				 slot,
 				 c->info.name);
 			h = hist_get(m->st, key);
 			if (!h)
@@ -372,7 +373,7 @@ static int add_slots(struct mx *m)
 	struct slot_view *v;
 	unsigned i;
 	bool en, cen;
-	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	int rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 
 	for (i = 0; !rc && i < PPCC_SLOTS; i++) {
 		char sl[4], id[16];
@@ -380,7 +381,7 @@ static int add_slots(struct mx *m)
 		if (!info[i])
 			continue;
 		snprintf(sl, sizeof(sl), "%u", i);
-		rc = ppcc_enable_status(&s->ppcc, i, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, i, &en, &cen, &s->err);
 		if (!rc)
 			rc = sess_slot_view(s, i, &v);
 		if (rc)
@@ -449,7 +450,7 @@ static int add_host(struct mx *m)
 	uint64_t *v, max;
 	bool wide;
 	size_t i;
-	int rc = dev_ctrs(s, &c);
+	int rc = dev_ctrs(s->cur, &c);
 
 	if (rc)
 		return rc;
@@ -475,7 +476,7 @@ static int add_host(struct mx *m)
 			uint64_t d;
 			bool sure;
 
-			snprintf(key, sizeof(key), "%s/host/%s", s->devid,
+			snprintf(key, sizeof(key), "%s/host/%s", s->cur->devid,
 				 c->name(c, i));
 			h = hist_get(m->st, key);
 			if (!h) {
@@ -514,7 +515,7 @@ static int add_retx(struct mx *m)
 	uint32_t i;
 	size_t nb = 0;
 
-	if (dev_retx(s, &rd)) {		/* a device without one */
+	if (dev_retx(s->cur, &rd)) {		/* a device without one */
 		pcb_err_reset(&s->err);
 		return 0;
 	}
@@ -550,13 +551,13 @@ static int collect_dev(struct session *s, struct mx_state *st,
 	int rc = sess_device(s);
 
 	if (!rc)
-		m.now = dev_now(s);
+		m.now = dev_now(s->cur);
 	/* the host counters first: they name the port the others carry */
 	if (!rc) {
 		rc = add_host(&m);
 		if (rc && rc != -PCB_E_NOMEM) {
 			sess_warn(s, "metrics: %s: no host counters: %s",
-				  s->devid, s->err.msg);
+				  s->cur->devid, s->err.msg);
 			pcb_err_reset(&s->err);
 			rc = 0;
 		}
@@ -599,14 +600,15 @@ static int collect_all(struct session *s, struct mx_state *st,
 		struct session *d = st->ndevs ? &st->devs[i] : s;
 		struct prom_set one;
 		struct prom_label l;
-		char port[12], id[sizeof(d->devid)];
+		char port[12], id[sizeof(d->cur->devid)];
 		int64_t t0 = mono_ns();
 		int drc;
 
 		prom_init(&one);
 		drc = collect_dev(d, st, &one, port, sizeof(port));
-		snprintf(id, sizeof(id), "%s", d->devid[0] ? d->devid :
-			 d->devname);
+		snprintf(id, sizeof(id), "%s",
+			 d->cur->devid[0] ? d->cur->devid :
+			 d->cur->name);
 		if (drc == -PCB_E_NOMEM) {
 			s->err = d->err;
 			rc = drc;

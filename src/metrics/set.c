@@ -215,18 +215,19 @@ static int mx_devices(struct session *s, struct mx_state *st,
 
 		sess_init(d, names[i]);
 		st->ndevs++;
-		d->backend = s->backend ? strdup(s->backend) : NULL;
-		d->mstreg_prog = s->mstreg_prog ? strdup(s->mstreg_prog) :
-				 NULL;
-		d->telemetry = s->telemetry ? strdup(s->telemetry) : NULL;
-		d->timeout_ms = s->timeout_ms;
+		d->opt.backend = s->opt.backend ? strdup(s->opt.backend) : NULL;
+		d->opt.mstreg_prog = s->opt.mstreg_prog ?
+				     strdup(s->opt.mstreg_prog) : NULL;
+		d->opt.telemetry = s->opt.telemetry ?
+				   strdup(s->opt.telemetry) : NULL;
+		d->opt.timeout_ms = s->opt.timeout_ms;
 		d->read_only = true;
-		d->errfp = s->errfp;
+		d->opt.errfp = s->opt.errfp;
 		d->out = s->out;
-		d->stop = s->stop;
-		if (!d->devname || (s->backend && !d->backend) ||
-		    (s->mstreg_prog && !d->mstreg_prog) ||
-		    (s->telemetry && !d->telemetry))
+		d->opt.stop = s->opt.stop;
+		if ((s->opt.backend && !d->opt.backend) ||
+		    (s->opt.mstreg_prog && !d->opt.mstreg_prog) ||
+		    (s->opt.telemetry && !d->opt.telemetry))
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 		else if (sess_set_device(d, names[i]))
 			rc = pcb_error(&s->err, d->err.code, "%s",

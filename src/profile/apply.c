@@ -105,11 +105,11 @@ int profile_apply_states(struct session *s, const struct profile *pr,
 	uint32_t info[PPCC_SLOTS];
 	size_t i;
 	unsigned k;
-	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	int rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 
 	for (k = 0; !rc && k < PPCC_SLOTS; k++)
 		if (info[k])
-			rc = ppcc_enable_status(&s->ppcc, k, &en[k], &cen,
+			rc = ppcc_enable_status(&s->cur->ppcc, k, &en[k], &cen,
 						&s->err);
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		const struct pslot *ps = &pr->s[i];
@@ -199,14 +199,14 @@ void profile_apply_rollback(struct session *s, unsigned tx)
 {
 	struct pcb_err first = s->err;
 	struct jentry *all;
-	size_t i, n = journal_count(s->journal), k = 0, done = 0;
+	size_t i, n = journal_count(s->cur->journal), k = 0, done = 0;
 	int rc = 0;
 
 	all = malloc((n ? n : 1) * sizeof(*all));
 	if (!all)
 		return;
 	for (i = n; i-- > 0;) {
-		const struct jentry *e = journal_entry(s->journal, i);
+		const struct jentry *e = journal_entry(s->cur->journal, i);
 
 		if (e->tx == tx && e->outcome > 0)
 			all[k++] = *e;	/* the journal grows as we undo */
@@ -216,7 +216,7 @@ void profile_apply_rollback(struct session *s, unsigned tx)
 		return;
 	}
 	pcb_err_reset(&s->err);
-	s->tx = journal_next_seq(s->journal);
+	s->tx = journal_next_seq(s->cur->journal);
 	for (i = 0; i < k && !rc; i++) {
 		s->undo = all[i].seq;
 		if (all[i].kind == J_PARAM) {

@@ -39,9 +39,9 @@ static void device_model(struct session *s, char *buf, size_t len)
 	char bdf[32];
 	size_t i, n = 0;
 
-	snprintf(buf, len, "%s", dev_traits(s) & DEV_T_REPLAY ?
+	snprintf(buf, len, "%s", dev_traits(s->cur) & DEV_T_REPLAY ?
 		 "simulated" : "unknown");
-	if (pcb_resolve_pci(s->devname, bdf, sizeof(bdf), NULL) ||
+	if (pcb_resolve_pci(s->cur->name, bdf, sizeof(bdf), NULL) ||
 	    pcb_discover(&nics, &n, NULL))
 		return;
 	for (i = 0; i < n; i++)
@@ -61,9 +61,11 @@ int profile_read_slot(struct session *s, unsigned slot, struct pslot *ps)
 	int rc = sess_slot_view(s, slot, &v);
 
 	if (!rc)
-		rc = ppcc_enable_status(&s->ppcc, slot, &en, &cen, &s->err);
+		rc = ppcc_enable_status(&s->cur->ppcc, slot, &en, &cen,
+					&s->err);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
+				   &n,
 				   &s->err);
 	if (rc)
 		return rc;
@@ -93,10 +95,10 @@ int profile_read_device(struct session *s, int slot, struct profile *pr)
 
 	memset(pr, 0, sizeof(*pr));
 	if (!rc)
-		rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+		rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	if (rc)
 		return rc;
-	profile_script_text(pr->device, sizeof(pr->device), s->devid,
+	profile_script_text(pr->device, sizeof(pr->device), s->cur->devid,
 			    PROFILE_DEVICE);
 	device_model(s, pr->model, sizeof(pr->model));
 	for (i = 0; i < PPCC_SLOTS && !rc; i++) {
@@ -120,7 +122,7 @@ int profile_check(struct session *s, struct profile *pr)
 {
 	uint32_t info[PPCC_SLOTS];
 	size_t i, k;
-	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	int rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 
 	for (i = 0; !rc && i < pr->nslots; i++) {
 		struct pslot *ps = &pr->s[i];

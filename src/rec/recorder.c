@@ -167,7 +167,7 @@ static void host_map(struct recorder *r, bool quiet)
 	}
 	if (*missing && !quiet)
 		sess_warn(r->s, "record: %s has no counter for %s: empty "
-			  "columns", r->s->devname, missing);
+			  "columns", r->d->name, missing);
 }
 
 /* Each column's growth since the read before: its counters' growths,
@@ -233,7 +233,7 @@ static int host_refit(struct recorder *r)
 		return pcb_error(&r->s->err, PCB_E_NOMEM, "out of memory");
 	for (i = 0; i < on; i++)
 		okey[i] = name_hash(r->ctrs->name(r->ctrs, i));
-	if (dev_ctrs(r->s, &r->ctrs)) {
+	if (dev_ctrs(r->d, &r->ctrs)) {
 		free(okey);
 		return -r->s->err.code;
 	}
@@ -277,8 +277,8 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 
 	memset(n, 0, sizeof(*n));
 	if (r->slot >= 0) {
-		rc = ppcc_counters(&r->s->ppcc, (unsigned)r->slot, r->clear,
-				   n->pcc, ALGO_MAX_COUNTERS, &got, &r->s->err);
+		rc = dev_pcc_counters(r->d, (unsigned)r->slot, r->clear,
+				      n->pcc, ALGO_MAX_COUNTERS, &got);
 		if (rc)
 			return rc;
 	}
@@ -295,14 +295,14 @@ static int read_sources(struct recorder *r, struct rec_snap *n)
 		memcpy(r->hprev, r->hvals, r->ctrs->n * sizeof(*r->hvals));
 	}
 	if (r->nids) {
-		rc = dev_diag_sources(r->s, n->ds);
+		rc = dev_diag_sources(r->d, n->ds);
 		if (rc)
 			return rc;
 	}
 	if (n != &r->prev)
 		memcpy(n->bins, r->prev.bins, sizeof(n->bins));
 	if (r->retx)
-		dev_retx_peek(r->s, &r->retx_gen, &cfg, &running, n->bins);
+		dev_retx_peek(r->d, &r->retx_gen, &cfg, &running, n->bins);
 	return 0;
 }
 
@@ -327,12 +327,12 @@ static double gauge(struct recorder *r, const struct rec_snap *n, int k,
 	if (r->clear || (max ? v > was : !was || v < was))
 		return v * scale;
 	if (!(r->unsure >> REC_C_MIN_RTT & 1))	/* said once, for all */
-		sess_warn(r->s, "record: min_rtt, max_rtt, min_rate, max_rate "
-			  "have a value only in the intervals that set a new "
-			  "extreme (first missing at t %.6f s): the device "
-			  "keeps them since its last clear; 'clear on' reads "
-			  "and clears them every interval",
-			  dev_now(r->s) / 1e12);
+		sess_warn(r->s, "record: %s%smin_rtt, max_rtt, min_rate, "
+			  "max_rate have a value only in the intervals that "
+			  "set a new extreme (first missing at t %.6f s): the "
+			  "device keeps them since its last clear; 'clear on' "
+			  "reads and clears them every interval", r->prefix,
+			  *r->prefix ? "." : "", dev_now(r->d) / 1e12);
 	r->unsure |= 1u << REC_C_MIN_RTT;
 	return NAN;
 }
@@ -350,10 +350,11 @@ static double growth(struct recorder *r, const struct rec_snap *n, int k,
 			  r->kmax[k], r->clear, lo, hi, &g) >= 0)
 		return (double)g;
 	if (!(r->unsure >> col & 1))
-		sess_warn(r->s, "record: %s missing from t %.6f s: %s (wraps "
-			  "past %u) may have wrapped more than once in that "
-			  "%.6f s interval; a shorter 'every' keeps it sure",
-			  rec_fixed_cols[col].name, dev_now(r->s) / 1e12,
+		sess_warn(r->s, "record: %s%s%s missing from t %.6f s: %s "
+			  "(wraps past %u) may have wrapped more than once in "
+			  "that %.6f s interval; a shorter 'every' keeps it "
+			  "sure", r->prefix, *r->prefix ? "." : "",
+			  rec_fixed_cols[col].name, dev_now(r->d) / 1e12,
 			  knames[k], r->kmax[k], dt);
 	r->unsure |= 1u << col;
 	return NAN;
@@ -436,17 +437,25 @@ static void make_row(struct recorder *r, const struct rec_snap *n, double t,
 			(double)(n->ds[r->ids[i]] - r->prev.ds[r->ids[i]]) / dt;
 }
 
+/* The slot views are the session's of its current device: r's device
+ * is current while they are read.
+ */
 static int find_slot(struct recorder *r)
 {
 	struct session *s = r->s;
+	struct device *cur = s->cur;
 	struct slot_view *v;
-	int k, rc = sess_counters_slot(s, &r->slot);
+	int k, rc;
 
+	s->cur = r->d;
+	rc = sess_counters_slot(s, &r->slot);
 	for (k = 0; k < REC_K_COUNT; k++)
 		r->kidx[k] = -1;
+	if (!rc && r->slot >= 0)
+		rc = sess_slot_view(s, (unsigned)r->slot, &v);
+	s->cur = cur;
 	if (rc || r->slot < 0)
 		return rc;
-	rc = sess_slot_view(s, (unsigned)r->slot, &v);
 	for (k = 0; !rc && k < REC_K_COUNT; k++) {
 		size_t j;
 
@@ -466,7 +475,7 @@ static void find_ctrs(struct recorder *r)
 {
 	struct pcb_err keep = r->s->err;
 
-	if (dev_ctrs(r->s, &r->ctrs) ||
+	if (dev_ctrs(r->d, &r->ctrs) ||
 	    !(r->hvals = calloc(r->ctrs->n ? r->ctrs->n : 1,
 				sizeof(*r->hvals))) ||
 	    !(r->hprev = calloc(r->ctrs->n ? r->ctrs->n : 1,
@@ -496,19 +505,28 @@ void rec_close(struct recorder *r)
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 	     uint32_t nids, bool clear, int prio)
 {
+	return rec_open_dev(r, s, s->cur, NULL, ids, nids, clear, prio);
+}
+
+int rec_open_dev(struct recorder *r, struct session *s, struct device *d,
+		 const char *prefix, const uint64_t *ids, uint32_t nids,
+		 bool clear, int prio)
+{
 	uint64_t ds[DS_COUNT];
 	uint32_t i;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->s = s;
+	r->d = d;
+	snprintf(r->prefix, sizeof(r->prefix), "%s", prefix ? prefix : "");
 	r->clear = clear;
 	r->prio = prio;
-	rc = sess_device(s);
+	rc = dev_open(d);
 	if (rc)
 		return rc;
 	if (nids) {	/* the device says why it has none */
-		rc = dev_diag_sources(s, ds);
+		rc = dev_diag_sources(d, ds);
 		if (rc)
 			return rc;
 	}
@@ -520,11 +538,11 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 
 			diag_id_name(ids[i], nm, sizeof(nm));
 			return pcb_error(&s->err, PCB_E_INVAL, "record: %s does "
-					 "not measure %s", s->devname, nm);
+					 "not measure %s", d->name, nm);
 		}
 	}
 	if (nids) {
-		rc = dev_diag_watch(s, ids, nids);
+		rc = dev_diag_watch(d, ids, nids);
 		if (rc)
 			return rc;
 	}
@@ -534,12 +552,38 @@ int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 		return rc;
 	find_ctrs(r);
 	r->retx_gen = (size_t)-1;
-	dev_retx_peek(s, &r->retx_gen, &r->retx_cfg, &r->retx, r->prev.bins);
+	dev_retx_peek(d, &r->retx_gen, &r->retx_cfg, &r->retx, r->prev.bins);
 	r->nbins = r->retx ? r->retx_cfg.num_bins : 0;
 	if (r->slot < 0)
-		sess_warn(s, "record: no slot has the algorithm and counters "
+		sess_warn(s,
+			  "record: %s%sno slot has the algorithm and counters "
 			  "enabled: RTT and rate columns stay empty ('algo "
-			  "debug on' enables the ZTR-RTT debug counters)");
+			  "debug on' enables the ZTR-RTT debug counters)",
+			  *r->prefix ? d->name : "", *r->prefix ? ": " : "");
+	return 0;
+}
+
+/* The columns r adds to a row (t only when it has no prefix). */
+static size_t rec_ncols(const struct recorder *r)
+{
+	return REC_C_FIXED + r->nbins + r->nids - (*r->prefix ? 1 : 0);
+}
+
+/* A column: PREFIX.name when r has a prefix (one device of several). */
+static int add_col(struct recorder *r, struct series *ser, const char *name,
+		   const char *unit)
+{
+	char col[96];
+
+	if (!*r->prefix)
+		return series_add_col(ser, name, unit);
+	snprintf(col, sizeof(col), "%s.%s", r->prefix, name);
+	if (!series_name_ok(col))
+		return pcb_error(&r->s->err, PCB_E_INVAL, "record: column %s "
+				 "is too long (39 characters at most)", col);
+	if (series_add_col(ser, col, unit))
+		return pcb_error(&r->s->err, PCB_E_INVAL, "record: %s given "
+				 "twice", col);
 	return 0;
 }
 
@@ -547,7 +591,7 @@ int rec_columns(struct recorder *r, struct series *ser)
 {
 	uint32_t i;
 
-	for (i = 0; i < REC_C_FIXED; i++) {
+	for (i = *r->prefix ? 1 : 0; i < REC_C_FIXED; i++) {
 		char u[48];
 
 		/* a sum over NICs (the sim's fabric) says so in its unit
@@ -560,22 +604,33 @@ int rec_columns(struct recorder *r, struct series *ser)
 		if (!series_unit_ok(u))		/* too long: the count out */
 			snprintf(u, sizeof(u), "%s_sumnic",
 				 rec_fixed_cols[i].unit);
-		series_add_col(ser, rec_fixed_cols[i].name, u);
+		if (*r->prefix && add_col(r, ser, rec_fixed_cols[i].name, u))
+			return -r->s->err.code;
+		if (!*r->prefix)
+			series_add_col(ser, rec_fixed_cols[i].name, u);
 	}
 	for (i = 0; i < r->nbins; i++) {
 		char col[24];
 
 		snprintf(col, sizeof(col), "retx_bin_%u", i);
-		series_add_col(ser, col, "count");
+		if (*r->prefix && add_col(r, ser, col, "count"))
+			return -r->s->err.code;
+		if (!*r->prefix)
+			series_add_col(ser, col, "count");
 	}
 	for (i = 0; i < r->nids; i++) {
 		char col[96];
 
 		diag_id_name(r->idv[i], col, sizeof(col));
-		if (series_add_col(ser, col, strstr(col, "bytes") ? "B/s" :
-				   "1/s"))
+		if (*r->prefix) {
+			if (add_col(r, ser, col, strstr(col, "bytes") ?
+				    "B/s" : "1/s"))
+				return -r->s->err.code;
+		} else if (series_add_col(ser, col, strstr(col, "bytes") ?
+					  "B/s" : "1/s")) {
 			return pcb_error(&r->s->err, PCB_E_INVAL, "record: %s "
 					 "given twice", col);
+		}
 	}
 	return 0;
 }
@@ -588,10 +643,10 @@ int rec_baseline(struct recorder *r)
 	r->rtt_sum = r->rtt_num = 0;
 	r->rtt_unsure = false;
 	r->retx_gen = (size_t)-1;
-	r->prev_t = dev_now(r->s);
+	r->prev_t = dev_now(r->d);
 	w0 = pcb_wall_ns();
 	rc = read_sources(r, &r->prev);
-	r->read_ps = dev_now(r->s) - r->prev_t;
+	r->read_ps = dev_now(r->d) - r->prev_t;
 	r->wall0 = w0 + (pcb_wall_ns() - w0) / 2;
 	r->have_prev = !rc;
 	return rc;
@@ -600,26 +655,65 @@ int rec_baseline(struct recorder *r)
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done)
 {
+	return rec_capture_n(&r, 1, ser, dur, every, progress, done);
+}
+
+/* One row of several recorders: t, then each one's columns. */
+static void make_rows(struct recorder **rs, size_t nr,
+		      const struct rec_snap *n, double t, double dt,
+		      double *row)
+{
+	double one[SERIES_MAX_COLS];
+	size_t j, off = 1;
+
+	if (nr == 1 && !*rs[0]->prefix) {
+		make_row(rs[0], &n[0], t, dt, row);
+		return;
+	}
+	row[0] = t;
+	for (j = 0; j < nr; j++) {
+		size_t c = rec_ncols(rs[j]);
+
+		make_row(rs[j], &n[j], t, dt, one);
+		if (off + c > SERIES_MAX_COLS)
+			break;
+		memcpy(row + off, one + 1, c * sizeof(*row));
+		off += c;
+	}
+}
+
+int rec_capture_n(struct recorder **rs, size_t nr, struct series *ser,
+		  int64_t dur, int64_t every, const char *progress,
+		  int64_t *done)
+{
+	struct recorder *r = rs[0];
 	struct session *s = r->s;
 	double row[SERIES_MAX_COLS], w0 = pcb_mono_s(), shown_at = 0;
 	bool shown = false, tty = progress && isatty(STDERR_FILENO);
 	uint64_t k, count = (uint64_t)(dur / every);
 	int64_t t0, tprev;
-	struct rec_snap n;
-	int rc;
+	struct rec_snap *n = calloc(nr, sizeof(*n));
+	size_t j;
+	int rc = 0;
 
 	*done = 0;
-	r->achieved_ps = 0;
-	rc = r->have_prev ? 0 : rec_baseline(r);
-	r->have_prev = false;
-	if (rc)
+	if (!n)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	for (j = 0; !rc && j < nr; j++) {
+		rs[j]->achieved_ps = 0;
+		rc = rs[j]->have_prev ? 0 : rec_baseline(rs[j]);
+		rs[j]->have_prev = false;
+	}
+	if (rc) {
+		free(n);
 		return rc;
+	}
 	if (r->read_ps > every) {	/* a real NIC's slow backend */
 		char a[32], b[32];
 
 		sess_warn(s, "record: one read of %s takes %s, more than the "
 			  "interval %s: rows come about %s apart (the times "
-			  "are the reads'); ask 'every %s' or more", s->devname,
+			  "are the reads'); ask 'every %s' or more", r->d->name,
 			  pcb_format_duration(r->read_ps, a, sizeof(a)),
 			  pcb_format_duration(every, b, sizeof(b)), a, a);
 	}
@@ -628,24 +722,28 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t tn, wr;
 		double w;
 
-		rc = dev_run_until(s, t0 + (int64_t)(k + 1) * every, k == 0);
+		/* one clock: run once, then read every device */
+		rc = dev_run_until(r->d, t0 + (int64_t)(k + 1) * every, k == 0);
 		if (rc)
 			break;
 		/* the row's wall-clock time: the midpoint of its reads */
 		wr = pcb_wall_ns();
-		rc = read_sources(r, &n);
+		for (j = 0; !rc && j < nr; j++)
+			rc = read_sources(rs[j], &n[j]);
 		if (rc)
 			break;
 		wr += (pcb_wall_ns() - wr) / 2;
-		tn = dev_now(s);	/* on a real NIC reads take time */
+		tn = dev_now(r->d);	/* on a real NIC reads take time */
 		*done += every;
-		make_row(r, &n, tn / 1e12, (double)(tn - tprev) / 1e12, row);
+		make_rows(rs, nr, n, tn / 1e12, (double)(tn - tprev) / 1e12,
+			  row);
 		tprev = tn;
 		if (series_add_row_wall(ser, row, wr)) {
 			rc = pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 			break;
 		}
-		r->prev = n;
+		for (j = 0; j < nr; j++)
+			rs[j]->prev = n[j];
 		if (r->on_row)
 			r->on_row(r->on_row_ctx, ser);
 		w = pcb_mono_s();
@@ -662,5 +760,6 @@ int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		fputc('\n', stderr);
 	if (k)
 		r->achieved_ps = (tprev - t0) / (int64_t)k;
+	free(n);
 	return rc;
 }

@@ -68,6 +68,9 @@ struct rec_snap {
 
 struct recorder {
 	struct session *s;
+	struct device *d;		/* the device it reads */
+	char prefix[80];		/* its columns' PREFIX. (one device of
+					 * several), or "" */
 	int slot;			/* PCC counters' slot, -1 none */
 	int kidx[REC_K_COUNT];		/* counter index, -1 absent */
 	uint32_t kmax[REC_K_COUNT];	/* its largest value (counter info):
@@ -122,6 +125,13 @@ uint64_t rec_counter_columns(const char *name, int prio, bool alt);
  */
 int rec_open(struct recorder *r, struct session *s, const uint64_t *ids,
 	     uint32_t nids, bool clear, int prio);
+/* The same for device d of the session; prefix: its columns are named
+ * PREFIX.column and t left to the first of several (rec_capture_n), or
+ * NULL.
+ */
+int rec_open_dev(struct recorder *r, struct session *s, struct device *d,
+		 const char *prefix, const uint64_t *ids, uint32_t nids,
+		 bool clear, int prio);
 void rec_close(struct recorder *r);
 /* Add the columns to an empty series. */
 int rec_columns(struct recorder *r, struct series *ser);
@@ -133,6 +143,14 @@ int rec_columns(struct recorder *r, struct series *ser);
  */
 int rec_capture(struct recorder *r, struct series *ser, int64_t dur,
 		int64_t every, const char *progress, int64_t *done);
+/* The same for several recorders on one clock (their devices' clocks
+ * are one: dev_clock): each interval runs the first one's clock once,
+ * then reads every device; a row is t, then each recorder's columns in
+ * order.
+ */
+int rec_capture_n(struct recorder **rs, size_t nr, struct series *ser,
+		  int64_t dur, int64_t every, const char *progress,
+		  int64_t *done);
 /* Read the counters the next rec_capture starts from now (else it reads
  * them itself): before a traffic command starts, so that its first
  * packets count.

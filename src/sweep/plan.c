@@ -587,7 +587,8 @@ static int fit_device(struct session *s, struct plan *pl,
 			char line[2048], *w, *save;
 
 			k = pl->nargs;	/* where its keyword goes */
-			rc = dev_workload(s, line, sizeof(line), &o->seed0);
+			rc = dev_workload(s->cur, line, sizeof(line),
+					  &o->seed0);
 			if (!rc)
 				rc = save_word(s, pl,
 					       sw_key_name(SW_K_SCENARIO));
@@ -740,7 +741,7 @@ int sw_plan_parse(struct session *s, struct plan *pl, int argc,
 	rc = sess_device(s);
 	if (rc)
 		return rc;
-	pl->replay = (dev_traits(s) & DEV_T_REPLAY) != 0;
+	pl->replay = (dev_traits(s->cur) & DEV_T_REPLAY) != 0;
 	rc = sess_active_slot(s, &pl->slot);
 	if (!rc)
 		rc = sess_slot_view(s, pl->slot, &pl->v);

@@ -94,7 +94,7 @@ static void remove_stale(const char *root)
  */
 static int worker_device(struct session *s, const char *dir)
 {
-	int rc = dev_copy(s, dir);
+	int rc = dev_copy(s->cur, dir);
 
 	if (!rc)
 		setenv("XDG_STATE_HOME", dir, 1);
@@ -114,7 +114,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	int64_t done;
 	double t0;
 	/* the sweep's scenario (checked by the parent) */
-	int rc = dev_replay(cs, pl->nscen, pl->scen,
+	int rc = dev_replay(cs->cur, pl->nscen, pl->scen,
 			    pl->seeds[run % pl->repeat]);
 
 	if (rc)
@@ -134,7 +134,7 @@ static int worker_run(struct session *cs, struct plan *pl, size_t run,
 	if (!rc)
 		rc = rec_columns(&r, ser);
 	if (!rc && pl->warmup)
-		rc = dev_run(cs, pl->warmup, true);
+		rc = dev_run(cs->cur, pl->warmup, true);
 	if (!rc)
 		rc = rec_capture(&r, ser, pl->dur, pl->every, NULL, &done);
 	msg->sim_s = pcb_mono_s() - t0;
@@ -166,11 +166,11 @@ static void worker(struct session *s, struct plan *pl, const char *dir,
 	uint32_t run;
 	int rc = worker_device(s, dir);
 
-	sess_init(&cs, s->devname);
-	cs.stop = s->stop;
+	sess_init(&cs, s->cur->name);
+	cs.opt.stop = s->opt.stop;
 	cs.yes = true;
 	if (null) {
-		cs.errfp = null;
+		cs.opt.errfp = null;
 		cs.out.fp = null;
 	}
 	if (rc)
@@ -376,7 +376,7 @@ static int drive(struct session *s, struct plan *pl, struct pool *po,
 		rc = dispatch(s, pl, po);
 		if (rc || !po->nbusy)
 			break;
-		if (s->stop && *s->stop)
+		if (s->opt.stop && *s->opt.stop)
 			return pcb_error(&s->err, PCB_E_INTR, "interrupted");
 		for (i = np = 0; i < po->nj; i++)
 			if (po->jobs[i].run >= 0) {
@@ -427,7 +427,7 @@ int sw_run_replay(struct session *s, struct plan *pl, double t0)
 	if (!rc)
 		rc = drive(s, pl, &po, t0);
 	/* an interrupt that reached the workers first shows as their error */
-	if (rc && s->stop && *s->stop) {
+	if (rc && s->opt.stop && *s->opt.stop) {
 		pcb_err_reset(&s->err);
 		rc = pcb_error(&s->err, PCB_E_INTR, "interrupted");
 	}

@@ -81,7 +81,7 @@ int sw_summarise(struct session *s, const struct plan *pl,
 		x[i] = NAN;
 	for (i = 0; i < pl->nmeas; i++)
 		if (pl->m[i].scalar >= 0) {
-			int rc = dev_summary(s, x);
+			int rc = dev_summary(s->cur, x);
 
 			if (rc)
 				return rc;

@@ -81,18 +81,18 @@ int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		}
 		rc = rec_columns(&r, ser);
 		if (!rc && pl->targv) {
-			rc = dev_traffic_start(s, pl->targv, log);
+			rc = dev_traffic_start(s->cur, pl->targv, log);
 			traffic = !rc;
 		}
 		t1 = pcb_mono_s();
 		if (!rc && pl->warmup)
-			rc = dev_run(s, pl->warmup, true);
+			rc = dev_run(s->cur, pl->warmup, true);
 		if (!rc)
 			rc = rec_capture(&r, ser, pl->dur, pl->every, NULL,
 					 &done);
 		pl->sim_s += pcb_mono_s() - t1;
 		if (traffic)
-			rc = dev_traffic_stop(s, rc);
+			rc = dev_traffic_stop(s->cur, rc);
 		if (!rc)
 			rc = sw_summarise(s, pl, ser, &r, v);
 		series_free(ser);
@@ -109,10 +109,10 @@ int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		/* the originals come back whatever happened, even after
 		 * Ctrl-C: the flag is set aside for the restoring writes */
 		struct pcb_err keep = s->err;
-		sig_atomic_t stopped = s->stop ? *s->stop : 0;
+		sig_atomic_t stopped = s->opt.stop ? *s->opt.stop : 0;
 
-		if (s->stop)
-			*s->stop = 0;
+		if (s->opt.stop)
+			*s->opt.stop = 0;
 		for (i = 0; i < pl->naxes; i++) {
 			memset(&w[i], 0, sizeof(w[i]));
 			w[i].index = pl->ax[i].p->index;
@@ -120,8 +120,8 @@ int sw_run_live(struct session *s, struct plan *pl, const uint32_t *orig,
 		}
 		pcb_err_reset(&s->err);
 		rc2 = sess_write_params(s, pl->slot, w, pl->naxes, true);
-		if (s->stop && stopped)
-			*s->stop = stopped;
+		if (s->opt.stop && stopped)
+			*s->opt.stop = stopped;
 		if (rc2 && rc)
 			sess_warn(s, "sweep: restoring the original values "
 				  "failed too: %s ('journal restore')",

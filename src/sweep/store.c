@@ -97,7 +97,7 @@ int sw_save_definition(struct session *s, struct plan *pl,
 	if (!fp)
 		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
 	fprintf(fp, "# pccbench %s sweep on %s: one word per line\n"
-		"#axes %zu\n", PCCB_VERSION, s->devname, pl->naxes);
+		"#axes %zu\n", PCCB_VERSION, s->cur->name, pl->naxes);
 	for (k = 0; k < n; k++)		/* the slot's values at the start */
 		fprintf(fp, "#fixed %zu %u\n", k, vals[k]);
 	for (i = 0; i < pl->nargs; i++)
@@ -770,7 +770,7 @@ int sw_fixed_check(struct session *s, struct plan *pl, uint32_t *vals,
 	size_t i, k;
 	int rc;
 
-	rc = ppcc_bulk_get(&s->ppcc, pl->slot, vals, ALGO_MAX_PARAMS, n,
+	rc = ppcc_bulk_get(&s->cur->ppcc, pl->slot, vals, ALGO_MAX_PARAMS, n,
 			   &s->err);
 	if (rc || !resume)
 		return rc;

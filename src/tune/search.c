@@ -360,7 +360,7 @@ static double nl_objective(unsigned n, const double *u, double *grad,
 	}
 	t->hits = 0;
 	if ((t->r->runs + t->rpp) / t->rpp > t->maxpts ||
-	    (t->s->stop && *t->s->stop)) {
+	    (t->s->opt.stop && *t->s->opt.stop)) {
 		nlopt_force_stop(t->opt);
 		return 1e30;
 	}

@@ -18,7 +18,7 @@ static int tune_algo_id(struct session *s, const struct tune_res *r,
 	uint32_t info[PPCC_SLOTS];
 	struct slot_view *v;
 	unsigned k;
-	int rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	int rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 
 	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
 		unsigned slot = (r->slot + k) % PPCC_SLOTS;
@@ -33,7 +33,7 @@ static int tune_algo_id(struct session *s, const struct tune_res *r,
 	}
 	return rc ? rc : pcb_error(&s->err, PCB_E_STATE, "tune %s was made for "
 				   "%s; no slot of %s holds it", r->name,
-				   r->algo, s->devname);
+				   r->algo, s->cur->name);
 }
 
 /* The slot `to` names (tune.h). */
@@ -51,7 +51,7 @@ static int target_slot(struct session *s, const struct tune_res *r,
 	}
 	if (to == TUNE_ACTIVE)
 		return sess_active_slot(s, slot);
-	rc = ppcc_algo_info_array(&s->ppcc, info, &s->err);
+	rc = ppcc_algo_info_array(&s->cur->ppcc, info, &s->err);
 	for (k = 0; !rc && k < PPCC_SLOTS; k++) {
 		if (!info[k])
 			continue;

@@ -96,5 +96,5 @@ fi
 # a stray word is one line, exit 1
 out=$("$BIN" -d sim dev list every 2>&1); rc=$?
 check "bad word exit" 1 $rc
-check "bad word" "error: 'dev list': unknown word 'every' (dev list [all])" "$out"
+check "bad word" "error: 'dev list': unknown word 'every' (dev list [all|open])" "$out"
 exit $fail

@@ -535,7 +535,7 @@ void fz_session(struct session *s, const char *devname)
 	s->dry_run = true;
 	s->yes = true;
 	out_init(&s->out, out_fp, false, false);
-	s->errfp = err_fp;
+	s->opt.errfp = err_fp;
 }
 
 int fz_run(struct session *s, const char *fmt, ...)
@@ -848,23 +848,24 @@ int fz_nic_session(struct session *s, const char *devname, enum fz_nic kind,
 		rc = adb_reg_load(db, "PPCC", &layout, &s->err);
 	adb_db_free(db);
 	if (!rc)
-		rc = reg_dev_open(&s->dev, &nic_ops[kind], devname, devname,
+		rc = reg_dev_open(&s->cur->dev, &nic_ops[kind], devname,
+				  devname,
 				  &s->err);
 	if (rc) {
 		adb_reg_free(layout);
 		return rc;
 	}
 	/* FZ_NIC_MSTREG parses its replies with it */
-	to_nic(s->dev)->layout = layout;
+	to_nic(s->cur->dev)->layout = layout;
 	rec_layout = layout;
-	rc = ppcc_init(&s->ppcc, s->dev, layout, &s->err);
+	rc = ppcc_init(&s->cur->ppcc, s->cur->dev, layout, &s->err);
 	if (rc)
 		return rc;
-	s->have_ppcc = true;
+	s->cur->have_ppcc = true;
 	/* what sess_device does for a real NIC after the backend: identity,
 	 * journal (its lock file is opened by sess_lock when needed) */
-	snprintf(s->devid, sizeof(s->devid), "%s", devname);
-	return journal_open(&s->journal, s->devid, &s->err);
+	snprintf(s->cur->devid, sizeof(s->cur->devid), "%s", devname);
+	return journal_open(&s->cur->journal, s->cur->devid, &s->err);
 }
 
 /* ---- header checksums ---------------------------------------------------- */

@@ -108,7 +108,7 @@ static void measure_ppcc(const char *state)
 
 	setenv("XDG_STATE_HOME", state, 1);
 	sess_init(&s, "sim:bench");
-	s.errfp = stderr;
+	s.opt.errfp = stderr;
 	if (cli_run_line(&s, "algo debug on", "bench") ||
 	    sess_counters_slot(&s, &slot) || slot < 0 ||
 	    rec_open(&r, &s, NULL, 0, false, -1)) {
@@ -120,7 +120,7 @@ static void measure_ppcc(const char *state)
 		double t0 = pcb_mono_s();
 
 		for (k = 0; k < LOOPS; k++)
-			ppcc_counters(&s.ppcc, (unsigned)slot, false, vals,
+			ppcc_counters(&s.cur->ppcc, (unsigned)slot, false, vals,
 				      ALGO_MAX_COUNTERS, &got, &s.err);
 		t[i] = (pcb_mono_s() - t0) / LOOPS * 1e6;
 		t0 = pcb_mono_s();
