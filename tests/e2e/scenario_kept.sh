@@ -30,6 +30,6 @@ check "fresh alone is no key" 1 "$("$BIN" $S -c 'sim scenario incast senders 3 f
 ( cd "$tmp" && "$BIN" $S -x "$top/scripts/incast-triage.pcb" >"$tmp/it.out" 2>&1 )
 check "incast-triage after a dirty run" 0 $?
 grep -q "BAD_STATE\|error" "$tmp/it.out" && { echo "scenario_kept: $(grep error "$tmp/it.out")"; fail=1; }
-check "incast-triage's scenario" "incast senders 64 start sync size 1MB rate 400g mtu 4096 delay 1us buffer 4MB ecn 100KB:400KB:0.2" \
+check "incast-triage's scenario (its last, 8 MB flows)" "incast senders 64 start sync size 8MB rate 400g mtu 4096 delay 1us buffer 4MB ecn 100KB:400KB:0.2" \
 	"$("$BIN" $S -c 'sim scenario' | head -n 1 | cut -d' ' -f1-17)"
 exit $fail
