@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsafe.h"
@@ -280,24 +281,48 @@ int simdev_open(struct simdev **out, struct simfw *fw, const char *name,
 _Static_assert(sizeof(struct sim_port_counters) % sizeof(uint64_t) == 0,
 	       "struct sim_port_counters holds uint64_t fields only");
 
-static int hc_path(const struct simdev *d, char *buf, size_t len,
-		   struct pcb_err *err)
+/* NAME.hostctr's path, made (its folders too) on first use */
+static const char *hc_path(struct simdev *d, struct pcb_err *err)
 {
-	return pcb_user_file(buf, len, PCB_DIR_STATE, "sim", d->name,
-			     ".hostctr", err);
+	char buf[PCB_PATH_LEN];
+
+	if (!d->hc_file &&
+	    !pcb_user_file(buf, sizeof(buf), PCB_DIR_STATE, "sim", d->name,
+			   ".hostctr", err) &&
+	    !(d->hc_file = strdup(buf)))
+		pcb_error(err, PCB_E_NOMEM, "out of memory");
+	return d->hc_file;
 }
 
-static int hc_load(const struct simdev *d, uint64_t v[HC_N],
-		   struct pcb_err *err)
+/* The counters NAME.hostctr keeps: read again only when the file there
+ * is another than last time (a recorder asks every interval).
+ */
+static int hc_load(struct simdev *d, uint64_t v[HC_N], struct pcb_err *err)
 {
-	char path[PCB_PATH_LEN], *text, *p, *end;
+	const char *path = hc_path(d, err);
+	char *text, *p, *end;
 	unsigned long long n, x;
+	struct stat st;
 	size_t len, i;
-	int rc = hc_path(d, path, sizeof(path), err);
+	bool known;
+	int rc;
 
 	memset(v, 0, HC_N * sizeof(*v));
-	if (!rc)
-		rc = pcb_read_file(path, 65536, &text, &len, err);
+	if (!path)
+		return -PCB_E_NOMEM;
+	known = !fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW);
+	if (!known) {
+		d->hc_have = false;
+		if (errno == ENOENT)
+			return 0;	/* no traffic yet */
+	} else if (d->hc_have && st.st_dev == d->hc_dev &&
+		   st.st_ino == d->hc_ino && st.st_size == d->hc_size &&
+		   st.st_mtim.tv_sec == d->hc_mtim.tv_sec &&
+		   st.st_mtim.tv_nsec == d->hc_mtim.tv_nsec) {
+		memcpy(v, &d->hc_vals, HC_N * sizeof(*v));
+		return 0;
+	}
+	rc = pcb_read_file(path, 65536, &text, &len, err);
 	if (rc == -PCB_E_NOENT) {
 		pcb_err_reset(err);
 		return 0;	/* no traffic yet */
@@ -330,6 +355,14 @@ static int hc_load(const struct simdev *d, uint64_t v[HC_N],
 				 "counters file; remove it to start them from 0",
 				 path);
 	}
+	/* the file as it was before the read: a write since shows as
+	 * another file next time, and is read then */
+	d->hc_have = known;
+	d->hc_dev = st.st_dev;
+	d->hc_ino = st.st_ino;
+	d->hc_size = st.st_size;
+	d->hc_mtim = st.st_mtim;
+	memcpy(&d->hc_vals, v, HC_N * sizeof(*v));
 	return 0;
 }
 
@@ -628,7 +661,8 @@ static void hc_fold(struct simdev *d)
 {
 	struct sim_port_counters c;
 	uint64_t v[HC_N], w[HC_N];
-	char path[PCB_PATH_LEN], *text = NULL;
+	const char *path;
+	char *text = NULL;
 	struct pcb_err err = { 0 };
 	size_t len = 0, i;
 	int fd;
@@ -641,7 +675,7 @@ static void hc_fold(struct simdev *d)
 	memcpy(w, &c, sizeof(w));
 	for (i = 0; i < HC_N && !w[i]; i++)
 		;
-	if (i == HC_N || hc_path(d, path, sizeof(path), &err))
+	if (i == HC_N || !(path = hc_path(d, &err)))
 		return;		/* nothing counted */
 	fd = open(simfw_path(d->fw), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -709,6 +743,7 @@ void simdev_close(struct simdev *d)
 		free(d->hpar[k]);
 	}
 	free(d->name);
+	free(d->hc_file);
 	free(d);
 }
 

@@ -20,6 +20,9 @@
 #define PCCB_SIMDEV_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "err.h"
 #include "sim/firmware.h"
@@ -60,6 +63,17 @@ struct simdev {
 		uint32_t v[ALGO_MAX_PARAMS];
 	} *hpar[SIMFW_SLOTS];
 	uint32_t nhost;
+	/* NAME.hostctr: its path, made once (hc_path), and the counters
+	 * last read from it with the file they came from (hc_load reads
+	 * it again only when another inode, size or time stands there:
+	 * every write replaces it by rename) */
+	char *hc_file;
+	bool hc_have;
+	dev_t hc_dev;
+	ino_t hc_ino;
+	off_t hc_size;
+	struct timespec hc_mtim;
+	struct sim_port_counters hc_vals;
 	/* told after every step of a run: simulated ps done of total */
 	void (*progress)(void *ctx, int64_t done, int64_t total);
 	void *progress_ctx;

@@ -25,6 +25,24 @@ check "sim counters: this fabric's" "$one" \
 	{ echo "simctr: record failed"; fail=1; }
 check "record from its baseline" "" "$(awk -F, 'NR > 1 && ($16 < 0 || $16 > 850)' \
 	"$XDG_DATA_HOME/pccbench/series/r.csv")"
+# a process that keeps reading (a recorder asks every interval) sees
+# what another process added meanwhile: its commands come through a FIFO,
+# the second process runs between its two reads
+now=$(tx 'counter show host')
+mkfifo "$tmp/cmds"
+"$BIN" $S -j <"$tmp/cmds" >"$tmp/reader.out" 2>&1 &
+reader=$!
+exec 3>"$tmp/cmds"
+echo 'counter show host' >&3
+i=0
+while [ "$(grep -c tx_bytes_phy "$tmp/reader.out")" -lt 1 ] && [ $i -lt 600 ]; do
+	sleep 0.1; i=$((i + 1)); done
+"$BIN" $S -c 'sim run 1ms' >/dev/null
+echo 'counter show host' >&3
+exec 3>&-
+wait $reader
+check "a reader sees another process's fold" "$now $((now + one))" \
+	"$(tr '{' '\n' <"$tmp/reader.out" | sed -n 's/^"name":"tx_bytes_phy","value":\([0-9]*\).*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
 f="$XDG_STATE_HOME/pccbench/sim/c.hostctr"
 [ -f "$f" ] || { echo "simctr: no $f"; fail=1; }
 printf 'hostctr 3 1 2\n' >"$f"
