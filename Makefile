@@ -132,6 +132,7 @@ bench: deps
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-htsim-ls.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-dcqcn.sh
