@@ -36,8 +36,13 @@ WERROR ?= -Werror
 # Recursive (=) so the pkg-config calls run after `make deps` installed them.
 # readline and libpci ship .pc files on Debian; a plain -l where they do not.
 PKG_MODS := libxml-2.0 json-c libmicrohttpd nlopt yaml-0.1
+# libmicrohttpd and nlopt: their headers only; serve metrics and tune
+# open them when they run (src/util/lazylib.c), so that the other
+# commands' processes start without them and the 12 libraries they bring
+# (debian/control names them: dpkg-shlibdeps cannot see them).
+PKG_LINKED := libxml-2.0 json-c yaml-0.1
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKG_MODS) 2>/dev/null)
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_MODS) 2>/dev/null) \
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKG_LINKED) 2>/dev/null) \
 	$(shell $(PKG_CONFIG) --libs libpci 2>/dev/null || echo -lpci) \
 	$(shell $(PKG_CONFIG) --libs readline 2>/dev/null || echo -lreadline) \
 	$(shell $(PKG_CONFIG) --libs libcrypt 2>/dev/null || echo -lcrypt) -lm
@@ -127,6 +132,7 @@ bench: deps
 	$(Q)BIN=./$(BIN) tests/tools/bench-record.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-sweep.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-htsim-ls.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-dcqcn.sh

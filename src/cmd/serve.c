@@ -38,6 +38,50 @@
 #include "cmd.h"
 #include "cmd/metrics_cmd.h"
 #include "units.h"
+#include "util/lazylib.h"
+
+/* libmicrohttpd, opened by serve metrics (mhd_lib): linked, it and
+ * gnutls cost every process its start-up (src/util/lazylib.c). */
+static struct {
+	__typeof__(MHD_add_response_header) *add_response_header;
+	__typeof__(MHD_basic_auth_get_username_password) *auth_get;
+	__typeof__(MHD_create_response_from_buffer) *resp_buf;
+	__typeof__(MHD_destroy_response) *destroy_response;
+	__typeof__(MHD_free) *free;
+	__typeof__(MHD_get_connection_info) *get_connection_info;
+	__typeof__(MHD_get_daemon_info) *get_daemon_info;
+	__typeof__(MHD_get_timeout) *get_timeout;
+	__typeof__(MHD_is_feature_supported) *is_feature_supported;
+	__typeof__(MHD_queue_basic_auth_fail_response) *auth_fail;
+	__typeof__(MHD_queue_response) *queue_response;
+	__typeof__(MHD_run) *run;
+	__typeof__(MHD_start_daemon) *start_daemon;
+	__typeof__(MHD_stop_daemon) *stop_daemon;
+} mhd;
+static const char *const mhd_names[] = {
+	"MHD_add_response_header", "MHD_basic_auth_get_username_password",
+	"MHD_create_response_from_buffer", "MHD_destroy_response", "MHD_free",
+	"MHD_get_connection_info", "MHD_get_daemon_info", "MHD_get_timeout",
+	"MHD_is_feature_supported", "MHD_queue_basic_auth_fail_response",
+	"MHD_queue_response", "MHD_run", "MHD_start_daemon",
+	"MHD_stop_daemon", NULL
+};
+static struct lazylib mhd_lib = { "libmicrohttpd.so.12", "serve metrics",
+				  "libmicrohttpd12", mhd_names, &mhd, false };
+#define MHD_add_response_header (*mhd.add_response_header)
+#define MHD_basic_auth_get_username_password (*mhd.auth_get)
+#define MHD_create_response_from_buffer (*mhd.resp_buf)
+#define MHD_destroy_response (*mhd.destroy_response)
+#define MHD_free (*mhd.free)
+#define MHD_get_connection_info (*mhd.get_connection_info)
+#define MHD_get_daemon_info (*mhd.get_daemon_info)
+#define MHD_get_timeout (*mhd.get_timeout)
+#define MHD_is_feature_supported (*mhd.is_feature_supported)
+#define MHD_queue_basic_auth_fail_response (*mhd.auth_fail)
+#define MHD_queue_response (*mhd.queue_response)
+#define MHD_run (*mhd.run)
+#define MHD_start_daemon (*mhd.start_daemon)
+#define MHD_stop_daemon (*mhd.stop_daemon)
 #include "webcfg.h"
 
 enum {
@@ -458,8 +502,10 @@ static int cmd_serve_metrics(struct session *s, int argc, char **argv)
 	int64_t end;
 	int rc, efd;
 
-	rc = mx_parse_opts(s, "serve metrics", serve_keys, argc - 1,
-			   argv + 1, &o);
+	rc = lazylib_load(&mhd_lib, &s->err);
+	if (!rc)
+		rc = mx_parse_opts(s, "serve metrics", serve_keys, argc - 1,
+				   argv + 1, &o);
 	if (!rc)
 		rc = parse_listen(s, argv[0], &sa, &v6);
 	if (!rc)

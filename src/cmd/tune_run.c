@@ -644,6 +644,8 @@ int cmd_tune_run(struct session *s, int argc, char **argv)
 			 tune_set_text(&r, set, sizeof(set)));
 	} else {
 		if (!rc)
+			rc = tune_lib_load(&s->err);
+		if (!rc)
 			rc = tune_mkdir(s, &r, tw.name, t.dir, sizeof(t.dir));
 		if (!rc)
 			rc = save_args(s, t.dir, argc, argv);
@@ -735,6 +737,9 @@ int cmd_tune_resume(struct session *s, int argc, char **argv)
 		t.old = &old;
 		t.oldrows = rows;
 		t.wall0 = old.wall_s;
+		rc = tune_lib_load(&s->err);
+	}
+	if (!rc) {
 		rc = tune_exec(s, &t);
 	}
 	series_free(rows);

@@ -17,7 +17,46 @@
 #include "rec/stats.h"
 #include "session.h"
 #include "tune/search.h"
+#include "util/lazylib.h"
 #include "units.h"
+
+/* libnlopt, opened by the tune commands (tune_lib_load): linked, it and
+ * libstdc++ cost every process its start-up (src/util/lazylib.c). */
+static struct {
+	__typeof__(nlopt_create) *create;
+	__typeof__(nlopt_destroy) *destroy;
+	__typeof__(nlopt_force_stop) *force_stop;
+	__typeof__(nlopt_optimize) *optimize;
+	__typeof__(nlopt_set_initial_step1) *set_initial_step1;
+	__typeof__(nlopt_set_lower_bounds) *set_lower_bounds;
+	__typeof__(nlopt_set_maxeval) *set_maxeval;
+	__typeof__(nlopt_set_min_objective) *set_min_objective;
+	__typeof__(nlopt_set_upper_bounds) *set_upper_bounds;
+	__typeof__(nlopt_set_xtol_abs1) *set_xtol_abs1;
+} nl;
+static const char *const nl_names[] = {
+	"nlopt_create", "nlopt_destroy", "nlopt_force_stop", "nlopt_optimize",
+	"nlopt_set_initial_step1", "nlopt_set_lower_bounds",
+	"nlopt_set_maxeval", "nlopt_set_min_objective",
+	"nlopt_set_upper_bounds", "nlopt_set_xtol_abs1", NULL
+};
+static struct lazylib nl_lib = { "libnlopt.so.0", "tune", "libnlopt0",
+				 nl_names, &nl, false };
+#define nlopt_create (*nl.create)
+#define nlopt_destroy (*nl.destroy)
+#define nlopt_force_stop (*nl.force_stop)
+#define nlopt_optimize (*nl.optimize)
+#define nlopt_set_initial_step1 (*nl.set_initial_step1)
+#define nlopt_set_lower_bounds (*nl.set_lower_bounds)
+#define nlopt_set_maxeval (*nl.set_maxeval)
+#define nlopt_set_min_objective (*nl.set_min_objective)
+#define nlopt_set_upper_bounds (*nl.set_upper_bounds)
+#define nlopt_set_xtol_abs1 (*nl.set_xtol_abs1)
+
+int tune_lib_load(struct pcb_err *err)
+{
+	return lazylib_load(&nl_lib, err);
+}
 
 /* ---- the points ------------------------------------------------------ */
 

@@ -48,4 +48,8 @@ int tune_save_progress(struct tsearch *t, bool complete);
  */
 int tune_search(struct tsearch *t);
 
+/* Open libnlopt, which the search uses (0, or one line in err): before
+ * a tune run or resume writes anything. */
+int tune_lib_load(struct pcb_err *err);
+
 #endif

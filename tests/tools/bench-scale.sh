@@ -30,6 +30,15 @@
 #   1.25 -> 1.21 s; cost ~ hosts^1.17 -> 1.22 (the 16-host point again)
 #   1024 hosts, 20 ms: 1.206 -> 1.108 G events, 109.1 -> 102.2 s CPU
 #   (the "before" was 121.7 s in the run above: the VM's swing)
+# Issue 34 item 5 (2026-11-27): queue statistics in a compact array with
+# their bucket additions batched, and huge pages for packets and QPs,
+# all byte-identical, were tried and NOT kept: +2 % instructions
+# (cachegrind, 256 hosts, 1 ms: 3.80 -> 3.88 G) and, paired on a quiet
+# machine (whole-process CPU, medians), 256 hosts 2 ms 1.03x and 1024
+# hosts 2 ms 0.99x main: no gain to pay the complexity for.  Dropping
+# the prefetcher doubles the 1024-host CPU (19-24 s against 9-11 s for
+# 2 ms): it stays.  What is left needs one event per hop, which changes
+# the order of tied events (the event key breaks ties by insertion).
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 MS=${BENCH_SCALE_MS:-2}

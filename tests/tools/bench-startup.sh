@@ -4,13 +4,17 @@
 # program and its shared libraries), `sim run 1us` on the standard case
 # (the same, plus opening the sim device, the algorithm descriptors'
 # XML and building the fabric), and empty programs linked against the
-# same shared libraries as pccbench (from its NEEDED entries), against
-# them without libmicrohttpd and libnlopt (the metrics endpoint's and
-# tune's: gnutls, libstdc++ and 10 more libraries come with them), and
-# against none.  Three rounds, side by side; CPU is user + system of
-# the whole loop.  Measured 2026-11-27 (shared 2-core VM, perf stat -r 20):
-# sim run 1us 6.7 ms, --version 4.7 ms, the 27 libraries 4.1 ms (2.3 ms
-# of them libmicrohttpd's and libnlopt's), the rest the program.
+# shared libraries pccbench is linked with (its NEEDED entries), against
+# those and libmicrohttpd and libnlopt (as pccbench was linked before
+# serve metrics and tune opened them when they run, src/util/lazylib.c:
+# gnutls, nettle, p11-kit and 8 more libraries came with them), and
+# against none.  Three rounds, side by side; CPU is user + system of the
+# whole loop.  Measured 2026-11-27 (shared 2-core VM, perf stat -r 20),
+# linked with all 27: sim run 1us 6.7 ms, --version 4.7 ms, the 27
+# libraries 4.1 ms (2.3 ms of them libmicrohttpd's and libnlopt's), the
+# rest the program.  With the two opened lazily (whole processes, 40
+# pairs in turns, medians): sim run 1us 6 -> 4 ms (0.67x), --version
+# 5 -> 3 ms (0.59x).
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 CC=${CC:-cc}
@@ -19,8 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
 	XDG_CACHE_HOME="$tmp/cache"
 N=50
-libs=$(readelf -d "$BIN" | sed -n 's/.*Shared library: \[lib\(.*\)\.so.*\]/-l\1/p')
-less=$(echo "$libs" | grep -v -e '^-lmicrohttpd$' -e '^-lnlopt$')
+# each by its soname (-l:libyaml-0.so.2: no -lyaml-0 exists)
+less=$(readelf -d "$BIN" | sed -n 's/.*Shared library: \[\(.*\)\]/-l:\1/p' |
+	grep -v -e '^-l:libmicrohttpd' -e '^-l:libnlopt')
+libs="$less -l:libmicrohttpd.so.12 -l:libnlopt.so.0"
+nless=$(echo "$less" | wc -l)
 echo 'int main(void) { return 0; }' >"$tmp/m.c"
 # shellcheck disable=SC2086
 $CC -O2 "$tmp/m.c" -o "$tmp/all" -Wl,--no-as-needed $libs &&
@@ -35,7 +42,7 @@ cpu_ms() {
 		awk -v n="$N" '{ printf "%.2f", ($1 + $2) * 1000 / n }'
 }
 printf '%-6s %12s %10s %14s %14s %10s\n' round "sim run 1us" --version \
-	"27 libs" "no mhd/nlopt" "no libs"
+	"+mhd/nlopt" "$nless linked" "no libs"
 for r in 1 2 3; do
 	printf '%-6s %12s %10s %14s %14s %10s\n' "$r" \
 		"$(cpu_ms "$BIN" -d sim:b -c 'sim run 1us')" \
