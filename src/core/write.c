@@ -185,6 +185,8 @@ static int journal_writes(struct session *s, unsigned slot,
 		e.new = w[i].value;
 		e.tx = s->tx;
 		e.undo = s->undo;
+		/* through a sim host: that NIC's own value */
+		e.nic = (unsigned)(dev_view(s->cur) + 1);
 		rc = journal_begin(s->cur->journal, &e, &s->err);
 		if (rc)
 			return rc;
@@ -393,7 +395,10 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal)
 {
-	int rc = sess_lock(s);
+	int rc = dev_slot_write_check(s->cur);	/* a sim host: not here */
+
+	if (!rc)
+		rc = sess_lock(s);
 
 	if (!rc) {
 		rc = algo_write_locked(s, slot, enable, counters, journal);
