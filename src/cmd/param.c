@@ -88,15 +88,8 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 				 "bulk get returned %zu of %zu params", n,
 				 v->nparams);
 	host = dev_view(s->cur) >= 0;
-	if (host) {	/* which are that NIC's own */
-		int was = dev_view_set(s->cur, -1);
-
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, shared,
-				   ALGO_MAX_PARAMS, &n, &s->err);
-		dev_view_set(s->cur, was);
-		if (rc)
-			return rc;
-	}
+	if (host && (rc = sess_shared_params(s, slot, shared)))
+		return rc;	/* which are that NIC's own */
 	out_text(&s->out, "slot %u: %s%s\n", slot, v->name,
 		 v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
 		 " (ZTR-RTT model: reconstructed)" : "");
@@ -478,22 +471,11 @@ static int cmd_param_set(struct session *s, int argc, char **argv)
 static int reset_values(struct session *s, unsigned slot,
 			const struct slot_view *v, uint32_t *def)
 {
-	size_t k, n = 0;
-	int was, rc = 0;
+	size_t k;
 
 	for (k = 0; k < v->nparams && k < ALGO_MAX_PARAMS; k++)
 		def[k] = v->params[k].info.def;
-	if (dev_view(s->cur) < 0)
-		return 0;
-	was = dev_view_set(s->cur, -1);
-	rc = ppcc_bulk_get(&s->cur->ppcc, slot, def, ALGO_MAX_PARAMS, &n,
-			   &s->err);
-	dev_view_set(s->cur, was);
-	if (!rc && n < v->nparams)
-		rc = pcb_error(&s->err, PCB_E_DEVICE, "bulk get on slot %u "
-			       "returned %zu of %zu params", slot, n,
-			       v->nparams);
-	return rc;
+	return sess_shared_params(s, slot, def);
 }
 
 static int cmd_param_reset(struct session *s, int argc, char **argv)

@@ -200,6 +200,7 @@ static bool parse_line(struct journal *j, char *line)
 			return false;
 		if (t)
 			e.nic++;	/* host N: N + 1 */
+		e.fleet = e.nic && strstr(line, " was=shared");
 		t = strstr(line, " undo=");
 		if (t && (sscanf(t, " undo=%u", &e.undo) != 1 || !e.undo))
 			return false;
@@ -392,7 +393,8 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 			 e->time, e->pid, e->slot, e->old, e->new);
 	if (e->kind == J_PARAM && e->nic)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
-			 " host=%u", e->nic - 1);
+			 " host=%u%s", e->nic - 1,
+			 e->fleet ? " was=shared" : "");
 	if (e->tx)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 " tx=%u", e->tx);

@@ -9,7 +9,8 @@
  * transaction's first seq: `journal undo` takes the whole transaction
  * back.  A param write through a sim host NIC, sim:NAME/hN (that NIC's
  * own value, in sim:NAME's journal), ends it with " host=N" (older
- * journals have none).  A write that takes another back (`journal undo`)
+ * journals have none), and " was=shared" when that NIC ran the shared
+ * register's value before.  A write that takes another back (`journal undo`)
  * ends it with " undo=N", N the seq it undoes: a write with a confirmed undo is
  * undone.  Each process brackets its writes with "S pid" and
  * "E pid".  Every line ends with " crc=XXXXXXXX", the CRC-32 of the text
@@ -55,6 +56,9 @@ struct jentry {
 	unsigned nic;		/* J_PARAM through sim:NAME/hN (host N's
 				 * NIC's own value): N + 1; 0 the shared
 				 * register's */
+	bool fleet;		/* nic: that NIC ran the shared register's
+				 * value before (no own value): taking the
+				 * write back drops its own again */
 };
 
 struct journal;

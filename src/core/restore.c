@@ -123,17 +123,42 @@ static int undo_check(struct session *s, const struct jentry *e)
 	return 0;
 }
 
+/* What taking e back writes: its old value, or where a host NIC ran the
+ * shared register's value before its own, the shared value now (which
+ * drops its own, firmware.h). */
+static int undo_value(struct session *s, const struct jentry *e,
+		      uint32_t *v)
+{
+	uint32_t shared[ALGO_MAX_PARAMS] = { 0 };
+	int rc, was;
+
+	*v = e->old;
+	if (e->kind != J_PARAM || !e->nic || !e->fleet ||
+	    e->index >= ALGO_MAX_PARAMS)
+		return 0;
+	was = dev_view_set(s->cur, (int)e->nic - 1);
+	rc = sess_shared_params(s, e->slot, shared);
+	dev_view_set(s->cur, was);
+	if (!rc)
+		*v = shared[e->index];
+	return rc;
+}
+
 /* Write e's old value back (journaled, in s->tx) and say so. */
 static int undo_one(struct session *s, const struct jentry *e)
 {
 	struct out *o = &s->out;
 	char a[40], b[40], what[160];
+	struct jentry said = *e;
 	const char *units;
-	int rc;
+	int rc = undo_value(s, e, &said.old);
 
-	sess_journal_values(s, e, a, b, sizeof(a), &units);
+	if (rc)
+		return rc;
+	sess_journal_values(s, &said, a, b, sizeof(a), &units);
 	if (e->kind == J_PARAM) {
-		struct param_write w = { .index = e->index, .value = e->old };
+		struct param_write w = { .index = e->index,
+					 .value = said.old };
 		int was = dev_view_set(s->cur, (int)e->nic - 1);
 
 		s->undo = e->seq;
@@ -255,7 +280,7 @@ static int restore_params(struct session *s, unsigned nic, size_t *done)
 	unsigned slot;
 	int rc = 0, was = dev_view_set(s->cur, (int)nic - 1);
 
-	for (i = 0; i < journal_count(s->cur->journal); i++) {
+	for (i = 0; i < journal_count(s->cur->journal) && !rc; i++) {
 		const struct jentry *e = journal_entry(s->cur->journal, i);
 
 		if (e->kind != J_PARAM || e->nic != nic)
@@ -267,7 +292,7 @@ static int restore_params(struct session *s, unsigned nic, size_t *done)
 			continue;	/* the first write holds the original */
 		memset(&w[e->slot][k], 0, sizeof(w[e->slot][k]));
 		w[e->slot][k].index = e->index;
-		w[e->slot][k].value = e->old;
+		rc = undo_value(s, e, &w[e->slot][k].value);
 		nw[e->slot]++;
 	}
 	for (slot = 0; slot < PPCC_SLOTS && !rc; slot++) {
