@@ -20,6 +20,13 @@ rates() {
 within() {
 	[ "$3" -ge "$1" ] && [ "$3" -le "$2" ] && echo yes || echo "no ($3)"
 }
+# jainof NAME: the Jain index of sweep NAME's points over ALPHA, run by
+# worker processes on copies of the device (jobs 2), one line
+jainof() {
+	"$BIN" -d sim:w sweep ALPHA 0.1,0.2 for 1ms jobs 2 measure jain into "$1" >/dev/null 2>&1
+	tail -n +2 "$XDG_DATA_HOME/pccbench/sweeps/$1/results.csv" 2>/dev/null |
+		awk -F, '{ printf "%s%.2f", s, $5; s = " " } END { print "" }'
+}
 getv() {	# getv DEVICE: FIXED_RATE of slot 1 as read through DEVICE
 	"$BIN" -d "$1" param get slot 1 FIXED_RATE 2>&1 | awk 'NR == 2 { print $2 }'
 }
@@ -29,6 +36,7 @@ printf 'sim scenario incast senders 2\nalgo debug on\n' |
 set -- $(rates)
 check "baseline: h0 fair share" yes "$(within 20000000 27000000 "${1:-0}")"
 check "baseline: h1 fair share" yes "$(within 20000000 27000000 "${2:-0}")"
+check "baseline: a sweep's fabric fair" "1.00 1.00" "$(jainof base)"
 
 # -- a bad value: one line, nothing changes ------------------------------------
 jbefore=$("$BIN" -d sim:w journal show 2>&1 | head -n 1)
@@ -59,6 +67,8 @@ check "journal names the host" "FIXED_RATE on sim:w/h0 0 0.25 ok" \
 set -- $(rates)
 check "h0 runs its own rate" yes "$(within 12000000 13000000 "${1:-0}")"
 check "h1 is not held to it" yes "$(within 30000000 50000000 "${2:-0}")"
+# a sweep on sim:w (workers on copies of the device): its h0 runs it too
+check "a sweep's h0 runs it" "0.80 0.80" "$(jainof held)"
 
 # -- a write through sim:w reaches h1, not h0 (its own value wins) -------------
 "$BIN" -d sim:w param set slot 1 FIXED_RATE 0.5 >/dev/null 2>&1 || fail=1
