@@ -586,7 +586,9 @@ static int cmd_algo_debug(struct session *s, int argc, char **argv)
 		else
 			return pcb_error(&s->err, PCB_E_USAGE, "%s", usage);
 	}
-	rc = sess_slot_view(s, 0, &v);
+	rc = dev_slot_write_check(s->cur);	/* a sim host: not here */
+	if (!rc)
+		rc = sess_slot_view(s, 0, &v);
 	if (!rc)
 		rc = sess_slot_view(s, 1, &v);
 	if (rc)

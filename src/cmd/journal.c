@@ -38,7 +38,7 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 	for (i = 0; i < journal_count(s->cur->journal); i++) {
 		const struct jentry *e = journal_entry(s->cur->journal, i);
 		unsigned by = journal_undone_by(s->cur->journal, e->seq);
-		char tb[80], a[40], b[40];
+		char tb[80], a[40], b[40], what[160];
 		const char *units;
 		time_t tt = (time_t)e->time;
 		struct tm tm;
@@ -53,7 +53,8 @@ static int cmd_journal_show(struct session *s, int argc, char **argv)
 		tbl_str(&t, tb);
 		tbl_u64(&t, (uint64_t)e->pid);
 		tbl_u64(&t, e->slot);
-		tbl_str(&t, e->kind == J_PARAM ? e->name : "algo");
+		sess_journal_what(s, e, what, sizeof(what));
+		tbl_str(&t, what);
 		if (e->kind == J_PARAM) {	/* numbers in JSON */
 			tbl_num(&t, a);
 			tbl_num(&t, b);

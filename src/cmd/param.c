@@ -56,8 +56,12 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		{ "rec_max", "", TBL_JSON_ONLY },
 		{ "access", "ACCESS", 0 },
 		{ "description", "", TBL_JSON_ONLY },
+		/* through a sim host NIC: its own value, not the shared
+		 * register's (last: only there) */
+		{ "own", "OWN", 0 },
 	};
-	uint32_t vals[ALGO_MAX_PARAMS];
+	uint32_t vals[ALGO_MAX_PARAMS], shared[ALGO_MAX_PARAMS] = { 0 };
+	bool host = false;
 	struct slot_view *v;
 	unsigned slot = 0;
 	size_t i, n;
@@ -83,10 +87,16 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		return pcb_error(&s->err, PCB_E_DEVICE,
 				 "bulk get returned %zu of %zu params", n,
 				 v->nparams);
+	host = dev_view(s->cur) >= 0;
+	if (host && (rc = sess_shared_params(s, slot, shared)))
+		return rc;	/* which are that NIC's own */
 	out_text(&s->out, "slot %u: %s%s\n", slot, v->name,
 		 v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
 		 " (ZTR-RTT model: reconstructed)" : "");
-	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
+	if (host)
+		out_text(&s->out, "%s: OWN marks this NIC's own values, the "
+			 "rest are %s's\n", s->cur->devid, s->cur->regid);
+	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]) - !host);
 	for (i = 0; i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
 		char b[32], c[32];
@@ -119,6 +129,8 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		}
 		tbl_str(&t, perm_name(p->info.prm));
 		tbl_str(&t, p->info.descr);
+		if (host)
+			tbl_bool(&t, vals[i] != shared[i]);
 	}
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);
@@ -453,8 +465,22 @@ static int cmd_param_set(struct session *s, int argc, char **argv)
 	return 0;
 }
 
+/* What `param reset` puts back: each param's default, or through a sim
+ * host NIC the shared register's value (that NIC runs the fleet's again:
+ * its own value dropped, firmware.h). */
+static int reset_values(struct session *s, unsigned slot,
+			const struct slot_view *v, uint32_t *def)
+{
+	size_t k;
+
+	for (k = 0; k < v->nparams && k < ALGO_MAX_PARAMS; k++)
+		def[k] = v->params[k].info.def;
+	return sess_shared_params(s, slot, def);
+}
+
 static int cmd_param_reset(struct session *s, int argc, char **argv)
 {
+	uint32_t def[ALGO_MAX_PARAMS] = { 0 };
 	struct param_write w[ALGO_MAX_PARAMS];
 	struct slot_view *v;
 	bool has_slot;
@@ -471,6 +497,8 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 	rc = cmd_pick_slot(s, has_slot, &slot);
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
+	if (!rc)
+		rc = reset_values(s, slot, v, def);
 	if (rc)
 		return rc;
 	if (argc - used == 1 && !strcasecmp(argv[used], "all")) {
@@ -481,7 +509,7 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 				continue;
 			memset(&w[n], 0, sizeof(w[n]));
 			w[n].index = (unsigned)k;
-			w[n++].value = v->params[k].info.def;
+			w[n++].value = def[k];
 		}
 	} else {
 		for (i = used; i < argc; i++) {
@@ -501,7 +529,7 @@ static int cmd_param_reset(struct session *s, int argc, char **argv)
 						 "slot", p->info.name);
 			memset(&w[n], 0, sizeof(w[n]));
 			w[n].index = p->index;
-			w[n++].value = p->info.def;
+			w[n++].value = def[p->index];
 		}
 	}
 	if (!n)

@@ -38,6 +38,7 @@ struct sim_device {
 	struct sim_device *next_user;
 	struct dev_ctrs ctrs;
 	char hostno[16];		/* `dev show`'s "host" */
+	char own[256];			/* ... and "own_params" */
 	int64_t *rto;			/* a host's timeouts, to bin */
 	size_t nrto;
 };
@@ -542,10 +543,11 @@ static int sim_traffic_stop(struct device *d, struct pcb_err *err)
 	return 0;
 }
 
-/* The firmware state and scenario files, copied into dir/pccbench/sim. */
+/* The firmware state, scenario and host NICs' own params, copied into
+ * dir/pccbench/sim. */
 static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 {
-	static const char *const ext[] = { ".dev", ".scenario" };
+	static const char *const ext[] = { ".dev", ".scenario", ".hosts" };
 	const char *fw = simfw_path(simfw_of(d->dev));
 	const char *name = strrchr(fw, '/') + 1;
 	char sim[PCB_PATH_LEN], from[PCB_PATH_LEN], to[PCB_PATH_LEN];
@@ -556,8 +558,9 @@ static int sim_copy(struct device *d, const char *dir, struct pcb_err *err)
 	rc = pcb_path(sim, sizeof(sim), err, "%s/pccbench/sim", dir);
 	if (!rc)
 		rc = pcb_mkdirs(sim, 0700, err);
-	/* NAME.dev and NAME.scenario (the model options live there; a
-	 * device without one has the defaults) */
+	/* NAME.dev, NAME.scenario (the model options live there; a
+	 * device without one has the defaults) and NAME.hosts (the host
+	 * NICs' own params, firmware.h; none without one) */
 	for (i = 0; !rc && i < sizeof(ext) / sizeof(ext[0]); i++) {
 		rc = pcb_path(from, sizeof(from), err, "%.*s%s", stem, fw,
 			      ext[i]);
@@ -590,6 +593,43 @@ static void sim_meta(struct device *d, FILE *fp)
 	}
 }
 
+/* A host NIC's params of its own, "slot 1 FIXED_RATE, ..." (the rest
+ * the shared register's), for `dev show`. */
+static const char *own_params(struct device *d, char *buf, size_t len)
+{
+	struct simfw *fw = simfw_of(d->dev);
+	uint32_t vals[ALGO_MAX_PARAMS];
+	struct pcb_err e = { 0 };
+	size_t l = 0, i;
+	unsigned slot;
+	uint64_t own;
+
+	*buf = '\0';
+	for (slot = 0; slot < SIMFW_SLOTS && l < len; slot++) {
+		const struct algo_desc *desc = simfw_slot_desc(fw, slot);
+
+		if (!desc)
+			continue;
+		if (simfw_host_params(fw, (uint32_t)d->hostno, slot, vals,
+				      desc->nparams, &own, &e)) {
+			snprintf(buf, len, "? (%.200s)", e.msg);
+			return buf;
+		}
+		for (i = 0; i < desc->nparams && l < len; i++)
+			if (own >> i & 1)
+				l += (size_t)snprintf(buf + l, len - l,
+						      "%sslot %u %s",
+						      l ? ", " : "", slot,
+						      desc->params[i].name);
+	}
+	if (l >= len)	/* too many to name: ends "..." */
+		memcpy(buf + len - 4, "...", 4);
+	if (!*buf)
+		snprintf(buf, len, "none (%s's register throughout)",
+			 d->regid);
+	return buf;
+}
+
 static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 {
 	if (max < 4)
@@ -617,7 +657,11 @@ static size_t sim_info(struct device *d, const char *kv[][2], size_t max)
 		kv[5][1] = "?";
 	kv[6][0] = "register";
 	kv[6][1] = d->regid;
-	return 7;
+	if (max < 8)
+		return 7;
+	kv[7][0] = "own_params";
+	kv[7][1] = own_params(d, sim_of(d)->own, sizeof(sim_of(d)->own));
+	return 8;
 }
 
 /* The fabric's simulated time: sim:NAME's and its hosts'. */
@@ -642,7 +686,26 @@ static int sim_opened(struct device *d, struct pcb_err *err)
 		rc = pcb_error(err, PCB_E_NOENT, "%s: the fabric of %s has "
 			       "hosts h0..h%u ('sim show')", d->devid,
 			       d->regid, nics - 1);
+	if (!rc)	/* its register: that NIC's (firmware.h) */
+		simfw_set_host(simfw_of(d->dev), d->hostno);
 	return rc;
+}
+
+int dev_view(struct device *d)
+{
+	struct simfw *fw = d->dev ? simfw_of(d->dev) : NULL;
+
+	return fw ? simfw_host(fw) : -1;
+}
+
+int dev_view_set(struct device *d, int host)
+{
+	struct simfw *fw = d->dev ? simfw_of(d->dev) : NULL;
+	int was = fw ? simfw_host(fw) : -1;
+
+	if (fw)
+		simfw_set_host(fw, host);
+	return was;
 }
 
 const struct dev_ops dev_sim_ops = {

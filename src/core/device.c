@@ -393,12 +393,18 @@ static int lock_open(struct device *d)
 
 int dev_write_check(struct device *d)
 {
+	return dev_open(d);
+}
+
+int dev_slot_write_check(struct device *d)
+{
 	int rc = dev_open(d);
 
 	if (!rc && d->hostno >= 0)
-		return pcb_error(d->err, PCB_E_STATE, "%s shares %s's PPCC "
-				 "configuration: write it through %s ('dev "
-				 "open %s')", d->devid, d->regid, d->regid,
+		return pcb_error(d->err, PCB_E_STATE, "%s shares %s's slots: "
+				 "enable, disable and debug mode go through %s "
+				 "('dev open %s'); a host takes params of its "
+				 "own", d->devid, d->regid, d->regid,
 				 d->regid);
 	return rc;
 }

@@ -262,11 +262,22 @@ bool dev_is_open(const struct device *d);
  * a second), up to a minute; Ctrl-C stops the wait.
  */
 int dev_lock(struct device *d);
-/* May the device's PPCC register be written through it?  A sim host
- * (sim:NAME/hN) shares sim:NAME's configuration: an error naming where
- * to write.
+/* May the device's PPCC params be written through it?  (A sim host,
+ * sim:NAME/hN, may: its NIC's own values, firmware.h.)  The device
+ * opened, or its error.
  */
 int dev_write_check(struct device *d);
+/* May a slot be enabled or disabled (or debug mode entered) through it?
+ * A sim host shares sim:NAME's slots: an error naming where to write.
+ */
+int dev_slot_write_check(struct device *d);
+/* Whose register a sim device's transport answers as: host N's NIC's
+ * (sim:NAME/hN's own, from its open on) or -1 the shared one, sim:NAME's
+ * (always -1 on a NIC).  dev_view_set: answer as host's (an undo of a
+ * write through a host, on any device of the fabric); the one before.
+ */
+int dev_view(struct device *d);
+int dev_view_set(struct device *d, int host);
 void dev_unlock(struct device *d);
 /* Write a warning line ("warning: ...") where the device says them. */
 void dev_warn(const struct device *d, const char *fmt, ...)

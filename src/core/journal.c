@@ -193,6 +193,14 @@ static bool parse_line(struct journal *j, char *line)
 
 		if (t && sscanf(t, " tx=%u", &e.tx) != 1)
 			return false;
+		t = strstr(line, " host=");
+		if (t && (e.kind != J_PARAM ||
+			  sscanf(t, " host=%u", &e.nic) != 1 ||
+			  e.nic >= UINT32_MAX - 1))
+			return false;
+		if (t)
+			e.nic++;	/* host N: N + 1 */
+		e.fleet = e.nic && strstr(line, " was=shared");
 		t = strstr(line, " undo=");
 		if (t && (sscanf(t, " undo=%u", &e.undo) != 1 || !e.undo))
 			return false;
@@ -383,6 +391,10 @@ int journal_begin(struct journal *j, struct jentry *e, struct pcb_err *err)
 		snprintf(line, sizeof(line),
 			 "W %u %lld %ld algo slot=%u old=%u new=%u", e->seq,
 			 e->time, e->pid, e->slot, e->old, e->new);
+	if (e->kind == J_PARAM && e->nic)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 " host=%u%s", e->nic - 1,
+			 e->fleet ? " was=shared" : "");
 	if (e->tx)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 " tx=%u", e->tx);

@@ -7,8 +7,11 @@
  * ("D seq ok|failed").  A write that is part of a transaction (a
  * profile applied, an undo of one) ends its W line with " tx=N", N the
  * transaction's first seq: `journal undo` takes the whole transaction
- * back.  A write that takes another back (`journal undo`) ends it with
- * " undo=N", N the seq it undoes: a write with a confirmed undo is
+ * back.  A param write through a sim host NIC, sim:NAME/hN (that NIC's
+ * own value, in sim:NAME's journal), ends it with " host=N" (older
+ * journals have none), and " was=shared" when that NIC ran the shared
+ * register's value before.  A write that takes another back (`journal undo`)
+ * ends it with " undo=N", N the seq it undoes: a write with a confirmed undo is
  * undone.  Each process brackets its writes with "S pid" and
  * "E pid".  Every line ends with " crc=XXXXXXXX", the CRC-32 of the text
  * before it, so a torn, zeroed or flipped record is found, never read as
@@ -50,6 +53,12 @@ struct jentry {
 	int outcome;		/* 0 unknown, 1 ok, -1 failed */
 	unsigned tx;		/* a transaction (its first seq), or 0 */
 	unsigned undo;		/* the write this one takes back, or 0 */
+	unsigned nic;		/* J_PARAM through sim:NAME/hN (host N's
+				 * NIC's own value): N + 1; 0 the shared
+				 * register's */
+	bool fleet;		/* nic: that NIC ran the shared register's
+				 * value before (no own value): taking the
+				 * write back drops its own again */
 };
 
 struct journal;

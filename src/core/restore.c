@@ -21,6 +21,18 @@ static void algo_state(char *b, size_t n, uint32_t v)
 		 v & 2 ? "+counters" : "");
 }
 
+void sess_journal_what(struct session *s, const struct jentry *e,
+		       char *buf, size_t len)
+{
+	if (e->kind == J_ALGO)
+		snprintf(buf, len, "algo");
+	else if (e->nic)	/* host N's NIC's own value */
+		snprintf(buf, len, "%s on %s/h%u", e->name, s->cur->regid,
+			 e->nic - 1);
+	else
+		snprintf(buf, len, "%s", e->name);
+}
+
 /* An entry's values in real units ("0.3", "200000 ns"), raw when the
  * slot or param is unknown now.
  */
@@ -85,9 +97,12 @@ static int undo_check(struct session *s, const struct jentry *e)
 			later = x;
 	}
 	sess_journal_values(s, e, a, b, sizeof(a), &units);
-	if (e->kind == J_PARAM) {
+	if (e->kind == J_PARAM) {	/* through the NIC it was made on */
+		int was = dev_view_set(s->cur, (int)e->nic - 1);
+
 		rc = ppcc_param_get(&s->cur->ppcc, e->slot, e->index, &cur,
 				    &s->err);
+		dev_view_set(s->cur, was);
 	} else {
 		bool en, cen;
 
@@ -108,20 +123,47 @@ static int undo_check(struct session *s, const struct jentry *e)
 	return 0;
 }
 
+/* What taking e back writes: its old value, or where a host NIC ran the
+ * shared register's value before its own, the shared value now (which
+ * drops its own, firmware.h). */
+static int undo_value(struct session *s, const struct jentry *e,
+		      uint32_t *v)
+{
+	uint32_t shared[ALGO_MAX_PARAMS] = { 0 };
+	int rc, was;
+
+	*v = e->old;
+	if (e->kind != J_PARAM || !e->nic || !e->fleet ||
+	    e->index >= ALGO_MAX_PARAMS)
+		return 0;
+	was = dev_view_set(s->cur, (int)e->nic - 1);
+	rc = sess_shared_params(s, e->slot, shared);
+	dev_view_set(s->cur, was);
+	if (!rc)
+		*v = shared[e->index];
+	return rc;
+}
+
 /* Write e's old value back (journaled, in s->tx) and say so. */
 static int undo_one(struct session *s, const struct jentry *e)
 {
 	struct out *o = &s->out;
-	char a[40], b[40];
+	char a[40], b[40], what[160];
+	struct jentry said = *e;
 	const char *units;
-	int rc;
+	int rc = undo_value(s, e, &said.old);
 
-	sess_journal_values(s, e, a, b, sizeof(a), &units);
+	if (rc)
+		return rc;
+	sess_journal_values(s, &said, a, b, sizeof(a), &units);
 	if (e->kind == J_PARAM) {
-		struct param_write w = { .index = e->index, .value = e->old };
+		struct param_write w = { .index = e->index,
+					 .value = said.old };
+		int was = dev_view_set(s->cur, (int)e->nic - 1);
 
 		s->undo = e->seq;
 		rc = sess_write_params(s, e->slot, &w, 1, true);
+		dev_view_set(s->cur, was);
 	} else {
 		s->undo = e->seq;
 		rc = sess_algo_write(s, e->slot, e->old & 1, e->old & 2, true);
@@ -132,7 +174,8 @@ static int undo_one(struct session *s, const struct jentry *e)
 	out_obj_begin(o, NULL);
 	out_field_uint(o, "undone", "undid write %u: ", e->seq);
 	out_field_uint(o, "slot", "slot %u ", e->slot);
-	out_field_str(o, "what", "%s ", e->kind == J_PARAM ? e->name : "algo");
+	sess_journal_what(s, e, what, sizeof(what));
+	out_field_str(o, "what", "%s ", what);
 	out_text(o, "%s%s%s -> ", b, *units ? " " : "", units);
 	out_field_str(o, "value", "%s", a);
 	out_text(o, "%s%s\n", *units ? " " : "", units);
@@ -227,27 +270,21 @@ int sess_undo_locked(struct session *s, const char *which)
 	return rc;
 }
 
-int sess_restore_locked(struct session *s)
+/* The params written through one NIC (nic: as jentry's, 0 the shared
+ * register) put back as before their first recorded write, through that
+ * NIC's register. */
+static int restore_params(struct session *s, unsigned nic, size_t *done)
 {
 	struct param_write w[PPCC_SLOTS][ALGO_MAX_PARAMS];
-	size_t nw[PPCC_SLOTS] = { 0 }, i, k, done = 0, bad, first;
-	int algo_old[PPCC_SLOTS];
+	size_t nw[PPCC_SLOTS] = { 0 }, i, k;
 	unsigned slot;
-	int rc, pass;
-	char msg[sizeof(s->err.msg)];
+	int rc = 0, was = dev_view_set(s->cur, (int)nic - 1);
 
-	if (journal_too_large(s->cur->journal, msg, sizeof(msg)))
-		return pcb_error(&s->err, PCB_E_CORRUPT, "%s", msg);
-	for (slot = 0; slot < PPCC_SLOTS; slot++)
-		algo_old[slot] = -1;
-	for (i = 0; i < journal_count(s->cur->journal); i++) {
+	for (i = 0; i < journal_count(s->cur->journal) && !rc; i++) {
 		const struct jentry *e = journal_entry(s->cur->journal, i);
 
-		if (e->kind == J_ALGO) {
-			if (algo_old[e->slot] < 0)
-				algo_old[e->slot] = (int)e->old;
+		if (e->kind != J_PARAM || e->nic != nic)
 			continue;
-		}
 		for (k = 0; k < nw[e->slot]; k++)
 			if (w[e->slot][k].index == e->index)
 				break;
@@ -255,31 +292,27 @@ int sess_restore_locked(struct session *s)
 			continue;	/* the first write holds the original */
 		memset(&w[e->slot][k], 0, sizeof(w[e->slot][k]));
 		w[e->slot][k].index = e->index;
-		w[e->slot][k].value = e->old;
+		rc = undo_value(s, e, &w[e->slot][k].value);
 		nw[e->slot]++;
 	}
-	for (slot = 0; slot < PPCC_SLOTS; slot++) {
+	for (slot = 0; slot < PPCC_SLOTS && !rc; slot++) {
 		struct slot_view *v;
 
 		if (!nw[slot])
 			continue;
 		rc = sess_slot_view(s, slot, &v);
-		if (!rc) {
-			for (k = 0; k < nw[slot]; k++)
-				if (w[slot][k].index >= v->nparams)
-					rc = pcb_error(&s->err, PCB_E_CORRUPT,
-						       "journal names param %u "
-						       "of slot %u, which has "
-						       "%zu", w[slot][k].index,
-						       slot, v->nparams);
-		}
+		for (k = 0; !rc && k < nw[slot]; k++)
+			if (w[slot][k].index >= v->nparams)
+				rc = pcb_error(&s->err, PCB_E_CORRUPT,
+					       "journal names param %u of "
+					       "slot %u, which has %zu",
+					       w[slot][k].index, slot,
+					       v->nparams);
 		if (!rc)
 			rc = sess_write_params(s, slot, w[slot], nw[slot],
 					       false);
-		if (rc)
-			return rc;
-		for (k = 0; k < nw[slot] && !s->dry_run; k++) {
-			char a[32], b[32];
+		for (k = 0; !rc && k < nw[slot] && !s->dry_run; k++) {
+			char a[32], b[32], on[112] = "";
 			const struct param_view *p =
 				&v->params[w[slot][k].index];
 
@@ -289,11 +322,52 @@ int sess_restore_locked(struct session *s)
 					  sizeof(a));
 			sess_format_value(s, p->type, w[slot][k].readback, b,
 					  sizeof(b));
-			out_text(&s->out, "slot %u %s: %s -> %s\n", slot,
-				 p->info.name, a, b);
-			done++;
+			if (nic)	/* that NIC's own value */
+				snprintf(on, sizeof(on), " on %s/h%u",
+					 s->cur->regid, nic - 1);
+			out_text(&s->out, "slot %u %s%s: %s -> %s\n", slot,
+				 p->info.name, on, a, b);
+			(*done)++;
 		}
 	}
+	dev_view_set(s->cur, was);
+	return rc;
+}
+
+int sess_restore_locked(struct session *s)
+{
+	size_t i, k, done = 0, bad, first, nnic = 0;
+	int algo_old[PPCC_SLOTS];
+	unsigned slot, *nics;
+	int rc = 0, pass;
+	char msg[sizeof(s->err.msg)];
+
+	if (journal_too_large(s->cur->journal, msg, sizeof(msg)))
+		return pcb_error(&s->err, PCB_E_CORRUPT, "%s", msg);
+	for (slot = 0; slot < PPCC_SLOTS; slot++)
+		algo_old[slot] = -1;
+	nics = malloc((journal_count(s->cur->journal) + 1) * sizeof(*nics));
+	if (!nics)
+		return pcb_error(&s->err, PCB_E_NOMEM, "out of memory");
+	nics[nnic++] = 0;	/* the shared register first */
+	for (i = 0; i < journal_count(s->cur->journal); i++) {
+		const struct jentry *e = journal_entry(s->cur->journal, i);
+
+		if (e->kind == J_ALGO) {
+			if (algo_old[e->slot] < 0)
+				algo_old[e->slot] = (int)e->old;
+			continue;
+		}
+		for (k = 0; k < nnic && nics[k] != e->nic; k++)
+			;
+		if (k == nnic)	/* a host NIC's own values too */
+			nics[nnic++] = e->nic;
+	}
+	for (k = 0; k < nnic && !rc; k++)
+		rc = restore_params(s, nics[k], &done);
+	free(nics);
+	if (rc)
+		return rc;
 	for (pass = 0; pass < 2; pass++) {
 		for (slot = 0; slot < PPCC_SLOTS; slot++) {
 			bool en, cen;

@@ -26,6 +26,10 @@
  */
 void sess_journal_values(struct session *s, const struct jentry *e,
 			 char *a, char *b, size_t len, const char **units);
+/* What an entry wrote: "ALPHA", "algo", or through a sim host NIC
+ * "ALPHA on sim:NAME/hN". */
+void sess_journal_what(struct session *s, const struct jentry *e,
+		       char *buf, size_t len);
 /* The seq of the confirmed write that took write `seq` back, or 0. */
 unsigned journal_undone_by(const struct journal *j, unsigned seq);
 

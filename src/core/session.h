@@ -134,6 +134,11 @@ int sess_write_params(struct session *s, unsigned slot, struct param_write *w,
 		      size_t n, bool journal);
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal);
+/* Through a sim host NIC (dev_view): the shared register's params of
+ * slot into vals[0..ALGO_MAX_PARAMS-1] (what that NIC runs where it has
+ * no value of its own); elsewhere nothing is read.
+ */
+int sess_shared_params(struct session *s, unsigned slot, uint32_t *vals);
 
 /* Before a write to real hardware: -y, or a yes on the terminal; refused
  * in batch mode without -y, and always with --read-only.

@@ -168,10 +168,11 @@ static int journal_writes(struct session *s, unsigned slot,
 			  const struct param_write *w, size_t n,
 			  unsigned *seq)
 {
+	uint32_t shared[ALGO_MAX_PARAMS] = { 0 };
 	size_t i;
-	int rc;
+	int rc = sess_shared_params(s, slot, shared);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; !rc && i < n; i++) {
 		struct jentry e = { .kind = J_PARAM };
 
 		if (!w[i].changed)
@@ -185,13 +186,30 @@ static int journal_writes(struct session *s, unsigned slot,
 		e.new = w[i].value;
 		e.tx = s->tx;
 		e.undo = s->undo;
+		/* through a sim host: that NIC's own value */
+		e.nic = (unsigned)(dev_view(s->cur) + 1);
+		e.fleet = e.nic && w[i].old == shared[w[i].index];
 		rc = journal_begin(s->cur->journal, &e, &s->err);
 		if (rc)
 			return rc;
 		seq[i] = e.seq;
 		s->nwrites++;
 	}
-	return 0;
+	return rc;
+}
+
+int sess_shared_params(struct session *s, unsigned slot, uint32_t *vals)
+{
+	size_t n = 0;
+	int rc, was;
+
+	if (dev_view(s->cur) < 0)
+		return 0;
+	was = dev_view_set(s->cur, -1);
+	rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
+			   &s->err);
+	dev_view_set(s->cur, was);
+	return rc;
 }
 
 bool sess_param_auto(const char *name)
@@ -393,7 +411,10 @@ static int algo_write_locked(struct session *s, unsigned slot, bool enable,
 int sess_algo_write(struct session *s, unsigned slot, bool enable,
 		    bool counters, bool journal)
 {
-	int rc = sess_lock(s);
+	int rc = dev_slot_write_check(s->cur);	/* a sim host: not here */
+
+	if (!rc)
+		rc = sess_lock(s);
 
 	if (!rc) {
 		rc = algo_write_locked(s, slot, enable, counters, journal);

@@ -73,6 +73,17 @@ struct simfw {
 	struct adb_reg *layout;
 	const struct adb_field *f[PF_COUNT];
 	uint64_t hash;
+	/* host NICs' own params (NAME.hosts, "host NICs' own params"
+	 * below): as last read, at generation hov_gen */
+	int host;		/* whose register this handle answers as:
+				 * host N's NIC, or -1 the shared one */
+	char *hpath;
+	struct simfw_hov {
+		uint32_t host, slot, idx, value;
+	} *hov;
+	size_t nhov;
+	uint32_t hov_gen;
+	bool hov_read;
 };
 
 struct sim_dev {
@@ -373,6 +384,8 @@ void simfw_close(struct simfw *fw)
 		algo_desc_free(fw->desc[s]);
 	adb_reg_free(fw->layout);
 	free(fw->path);
+	free(fw->hpath);
+	free(fw->hov);
 	free(fw);
 }
 
@@ -392,6 +405,7 @@ int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
 	if (!fw)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	fw->fd = -1;
+	fw->host = -1;
 	rc = simfw_load_descs(fw, err);
 	if (rc)
 		goto err_close;
@@ -402,7 +416,13 @@ int simfw_open(struct simfw **out, const char *name, struct pcb_err *err)
 	if (rc)
 		goto err_close;
 	fw->path = strdup(path);
-	if (!fw->path) {
+	if (fw->path)
+		rc = pcb_path(dir, sizeof(dir), err, "%.*s.hosts",
+			      (int)(strlen(path) - 4), path);
+	fw->hpath = fw->path && !rc ? strdup(dir) : NULL;
+	if (rc)
+		goto err_close;
+	if (!fw->hpath) {
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 		goto err_close;
 	}
@@ -689,10 +709,317 @@ static uint32_t simfw_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf)
 	return 0;
 }
 
+/* ---- host NICs' own params -------------------------------------------
+ *
+ * sim:NAME/hN's register is host N's NIC's: its params are the shared
+ * register's (the fleet's, sim:NAME's) but where that NIC has a value of
+ * its own, set through it.  They are kept in NAME.hosts beside the
+ * device file, one line a value ("h0 slot 1 param 13 value 104858"),
+ * sealed with a CRC, replaced whole (a temp file renamed into place)
+ * under the device file's lock, whose generation then counts up: every
+ * process reads it again when the generation moved.
+ */
+
+#define SIMFW_HOSTS_MAX (1u << 20)	/* bytes: a sane NAME.hosts */
+
+/* Read NAME.hosts again if another write may have changed it.  Under
+ * the file lock. */
+static int hov_sync(struct simfw *fw, struct pcb_err *err)
+{
+	uint32_t g = simfw_generation(fw);
+	struct simfw_hov *v = NULL, *nv, e;
+	char *text = NULL, *line, *save = NULL, tail;
+	size_t len = 0, n = 0;
+	int rc;
+
+	if (fw->hov_read && g == fw->hov_gen)
+		return 0;
+	rc = pcb_read_file(fw->hpath, SIMFW_HOSTS_MAX, &text, &len, err);
+	if (rc == -PCB_E_NOENT) {	/* none has params of its own */
+		pcb_err_reset(err);
+		rc = 0;
+		len = 0;
+	} else if (!rc && (!pcb_crc_check(text, &len) ||
+			   strncmp(text, "pccbench sim hosts 1\n", 21))) {
+		rc = pcb_error(err, PCB_E_CORRUPT, "'%s' is damaged; remove "
+			       "it to drop every host NIC's own params",
+			       fw->hpath);
+	}
+	if (rc) {
+		free(text);
+		return rc;
+	}
+	if (text)
+		text[len] = '\0';
+	for (line = text ? strtok_r(text + 21, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "h%u slot %u param %u value %u%c", &e.host,
+			   &e.slot, &e.idx, &e.value, &tail) != 4 ||
+		    e.slot >= SIMFW_USED || !fw->desc[e.slot] ||
+		    e.idx >= fw->desc[e.slot]->nparams ||
+		    e.idx >= ALGO_MAX_PARAMS) {
+			free(v);
+			free(text);
+			return pcb_error(err, PCB_E_CORRUPT, "'%s': bad line "
+					 "'%.60s'; remove it to drop every "
+					 "host NIC's own params", fw->hpath,
+					 line);
+		}
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			free(text);
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
+		}
+		v = nv;
+		v[n++] = e;
+	}
+	free(text);
+	free(fw->hov);
+	fw->hov = v;
+	fw->nhov = n;
+	fw->hov_gen = g;
+	fw->hov_read = true;
+	return 0;
+}
+
+/* NAME.hosts written from fw->hov; then a new generation.  Under the
+ * file lock. */
+static int hov_write(struct simfw *fw, struct pcb_err *err)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *fp = open_memstream(&text, &len);
+	int rc;
+
+	if (!fp)
+		return pcb_error(err, PCB_E_NOMEM, "out of memory");
+	fputs("pccbench sim hosts 1\n", fp);
+	for (i = 0; i < fw->nhov; i++)
+		fprintf(fp, "h%u slot %u param %u value %u\n", fw->hov[i].host,
+			fw->hov[i].slot, fw->hov[i].idx, fw->hov[i].value);
+	if (fclose(fp) || pcb_crc_seal(&text, &len))
+		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+	else
+		rc = pcb_write_file(fw->hpath, text, len, PCB_MODE_STATE, err);
+	free(text);
+	fw->hov_read = false;	/* read it back at the next access */
+	if (!rc)
+		changed(fw);
+	return rc;
+}
+
+static struct simfw_hov *hov_find(struct simfw *fw, uint32_t host,
+				  unsigned slot, unsigned idx)
+{
+	size_t i;
+
+	for (i = 0; i < fw->nhov; i++)
+		if (fw->hov[i].host == host && fw->hov[i].slot == slot &&
+		    fw->hov[i].idx == idx)
+			return &fw->hov[i];
+	return NULL;
+}
+
+/* Host `host`'s own value of param idx: set, or dropped (drop, or the
+ * shared register's value: that NIC runs the fleet's again).  Under the
+ * file lock; *did when it changed. */
+static int hov_set(struct simfw *fw, uint32_t host, unsigned slot,
+		   unsigned idx, uint32_t v, bool drop, bool *did,
+		   struct pcb_err *err)
+{
+	struct simfw_hov *h = hov_find(fw, host, slot, idx), *nv;
+
+	drop = drop || v == fw->st->slots[slot].params[idx];
+	if (drop && !h)
+		return 0;
+	if (drop) {
+		*h = fw->hov[--fw->nhov];
+	} else if (h) {
+		if (h->value == v)
+			return 0;
+		h->value = v;
+	} else {
+		nv = realloc(fw->hov, (fw->nhov + 1) * sizeof(*nv));
+		if (!nv)
+			return pcb_error(err, PCB_E_NOMEM, "out of memory");
+		fw->hov = nv;
+		nv[fw->nhov++] = (struct simfw_hov){ host, slot, idx, v };
+	}
+	*did = true;
+	return 0;
+}
+
+static bool settable(struct simfw *fw, unsigned slot, unsigned idx,
+		     uint32_t v)
+{
+	const struct algo_param_desc *p = &fw->desc[slot]->params[idx];
+
+	return param_perm(&fw->st->slots[slot], p) == ALGO_PERM_RW &&
+	       v >= p->min && v <= p->max;
+}
+
+/* Host h's own values of slot over vals[0..n-1]; *own their bits. */
+static void hov_overlay(struct simfw *fw, uint32_t h, unsigned slot,
+			uint32_t *vals, size_t n, uint64_t *own)
+{
+	size_t i;
+
+	*own = 0;
+	for (i = 0; i < fw->nhov; i++)
+		if (fw->hov[i].host == h && fw->hov[i].slot == slot &&
+		    fw->hov[i].idx < n) {
+			vals[fw->hov[i].idx] = fw->hov[i].value;
+			*own |= 1ull << fw->hov[i].idx;
+		}
+}
+
+/* A PPCC access through host N's register: the param commands answered
+ * and set as that NIC's (a set the firmware would ignore is ignored
+ * here too), enabling and disabling refused (the slot is the fleet's),
+ * the rest as the shared register.  Under the file lock; 1: not a
+ * command of its own (the shared register answers). */
+static int host_ppcc(struct simfw *fw, enum reg_method m, uint8_t *buf,
+		     uint32_t *status, struct pcb_err *err)
+{
+	const struct adb_field *const *f = fw->f;
+	uint32_t cmd = adb_get(f[PF_CMD], buf);
+	uint32_t slot = adb_get(f[PF_SLOT], buf);
+	uint32_t idx = adb_get(f[PF_INDEX], buf);
+	uint32_t h = (uint32_t)fw->host, vals[SIMFW_PARAMS];
+	const struct simfw_slot *sl = &fw->st->slots[slot];
+	bool did = false, set = m == REG_SET;
+	uint64_t own;
+	unsigned i, n;
+	int rc;
+
+	if (adb_get(f[PF_PORT], buf) != SIMFW_PORT ||
+	    adb_get(f[PF_LP_MSB], buf) || adb_get(f[PF_PNAT], buf) > 1 ||
+	    slot >= SIMFW_USED || !fw->desc[slot])
+		return 1;	/* the shared register's refusal */
+	if (set && (cmd == PPCC_ENABLE || cmd == PPCC_DISABLE)) {
+		*status = REG_STATUS_BAD_PARAM;	/* the fleet's slot */
+		return 0;
+	}
+	if ((cmd != PPCC_PARAM_GET && cmd != PPCC_PARAM_GET_CLEAR &&
+	     cmd != PPCC_PARAM_SET && cmd != PPCC_BULK_GET &&
+	     cmd != PPCC_BULK_SET) ||
+	    ((cmd == PPCC_PARAM_GET || cmd == PPCC_PARAM_GET_CLEAR ||
+	      cmd == PPCC_PARAM_SET) && idx >= sl->nparams))
+		return 1;	/* the shared register's answer or refusal */
+	rc = hov_sync(fw, err);
+	if (rc)
+		return rc;
+	*status = 0;
+	n = sl->nparams < ALGO_MAX_PARAMS ? sl->nparams : ALGO_MAX_PARAMS;
+	memcpy(vals, sl->params, sizeof(vals));
+	hov_overlay(fw, h, slot, vals, n, &own);
+	if (cmd == PPCC_BULK_SET) {
+		if (!set)
+			return 1;
+		n = adb_get(f[PF_TEXT_LEN], buf) / 4;
+		for (i = 0; !rc && i < n && i < sl->nparams &&
+		     i < ALGO_MAX_PARAMS; i++) {
+			uint32_t v = ppcc_text(f[PF_TEXT0], buf, i);
+
+			if (v != vals[i] && settable(fw, slot, i, v))
+				rc = hov_set(fw, h, slot, i, v, false, &did,
+					     err);
+		}
+	} else if (cmd == PPCC_PARAM_SET && set) {
+		uint32_t v = adb_get(f[PF_VALUE], buf);
+
+		if (idx < ALGO_MAX_PARAMS && v != vals[idx] &&
+		    settable(fw, slot, idx, v))
+			rc = hov_set(fw, h, slot, idx, v, false, &did, err);
+	} else if (cmd == PPCC_BULK_GET) {
+		if (set)
+			return 1;
+		for (i = 0; i < sl->nparams; i++)
+			ppcc_set_text(f[PF_TEXT0], buf, i, vals[i]);
+		adb_set(f[PF_TEXT_LEN], buf, sl->nparams * 4);
+		adb_set(f[PF_SL_SUPPORT], buf, fw->st->sl_model !=
+			SIMFW_SL_NONE);
+	} else {	/* a get, or mstreg's read before its set */
+		adb_set(f[PF_VALUE], buf, vals[idx]);
+		adb_set(f[PF_SL_SUPPORT], buf, fw->st->sl_model !=
+			SIMFW_SL_NONE);
+	}
+	if (!rc && did)
+		rc = hov_write(fw, err);
+	return rc;
+}
+
+void simfw_set_host(struct simfw *fw, int host)
+{
+	fw->host = host;
+}
+
+int simfw_host(const struct simfw *fw)
+{
+	return fw->host;
+}
+
+int simfw_host_params(struct simfw *fw, uint32_t host, unsigned slot,
+		      uint32_t *vals, size_t n, uint64_t *own,
+		      struct pcb_err *err)
+{
+	int rc;
+
+	*own = 0;
+	if (flock(fw->fd, LOCK_EX))
+		return pcb_error(err, PCB_E_IO, "cannot lock '%s': %s",
+				 fw->path, strerror(errno));
+	rc = hov_sync(fw, err);
+	if (!rc)
+		hov_overlay(fw, host, slot, vals,
+			    n < ALGO_MAX_PARAMS ? n : ALGO_MAX_PARAMS, own);
+	flock(fw->fd, LOCK_UN);
+	return rc;
+}
+
+int simfw_host_set(struct simfw *fw, uint32_t host, unsigned slot,
+		   unsigned idx, uint32_t value, bool drop,
+		   struct pcb_err *err)
+{
+	bool did = false;
+	unsigned i;
+	int rc;
+
+	if (slot >= SIMFW_USED || !fw->desc[slot])
+		return pcb_error(err, PCB_E_RANGE, "sim: slot %u holds no "
+				 "algorithm", slot);
+	if (flock(fw->fd, LOCK_EX))
+		return pcb_error(err, PCB_E_IO, "cannot lock '%s': %s",
+				 fw->path, strerror(errno));
+	rc = hov_sync(fw, err);
+	if (!rc && idx < ALGO_MAX_PARAMS && !drop &&
+	    !settable(fw, slot, idx, value))
+		rc = pcb_error(err, PCB_E_RANGE, "sim: h%u: %s %u is not "
+			       "taken (read-only, or outside %u..%u)", host,
+			       fw->desc[slot]->params[idx].name, value,
+			       fw->desc[slot]->params[idx].min,
+			       fw->desc[slot]->params[idx].max);
+	else if (!rc && idx < ALGO_MAX_PARAMS)
+		rc = hov_set(fw, host, slot, idx, value, drop, &did, err);
+	else if (!rc)	/* every param of the slot dropped */
+		for (i = 0; !rc && i < fw->desc[slot]->nparams &&
+		     i < ALGO_MAX_PARAMS; i++)
+			rc = hov_set(fw, host, slot, i, 0, true, &did, err);
+	if (!rc && did)
+		rc = hov_write(fw, err);
+	else if (rc)
+		fw->hov_read = false;	/* as the file is */
+	flock(fw->fd, LOCK_UN);
+	return rc;
+}
+
 int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
 		 uint8_t *buf, size_t len, uint32_t *status,
 		 struct pcb_err *err)
 {
+	int rc;
+
 	if (reg_id != PPCC_REG_ID) {
 		*status = REG_STATUS_NOT_SUPP;
 		return 0;
@@ -706,6 +1033,11 @@ int simfw_access(struct simfw *fw, enum reg_method m, uint32_t reg_id,
 				 fw->path, strerror(errno));
 	/* flagged while a SET changes the file, so a process killed half
 	 * way is told apart from damage (simfw_validate) */
+	rc = fw->host >= 0 ? host_ppcc(fw, m, buf, status, err) : 1;
+	if (rc < 0 || !rc) {	/* host N's NIC's own: answered */
+		flock(fw->fd, LOCK_UN);
+		return rc;
+	}
 	if (m == REG_SET)
 		__atomic_store_n(&fw->st->changing, 1, __ATOMIC_SEQ_CST);
 	*status = simfw_ppcc(fw, m, buf);

@@ -104,6 +104,29 @@ bool simfw_counters_enabled(struct simfw *fw, unsigned slot);
 void simfw_counter_store(struct simfw *fw, unsigned slot, unsigned idx,
 			 uint32_t value);
 
+/* Host NICs' own params (sim:NAME/hN's writes), kept in NAME.hosts
+ * beside the device file (firmware.c): simfw_set_host makes the handle
+ * answer PPCC as host N's NIC's register (-1: the shared one, sim:NAME's,
+ * the default): its params are the shared register's but where it has
+ * its own; a param set that the firmware would take sets its own (a
+ * value equal to the shared one drops it: that NIC runs the fleet's
+ * again); enabling and disabling a slot are refused (BAD_PARAM: the
+ * slot is the fleet's); the rest is the shared register.
+ * simfw_host_params: host's own values of slot over vals[0..n-1], *own
+ * their bits.  simfw_host_set: host's own value of param idx (drop, or
+ * idx >= ALGO_MAX_PARAMS: every param of the slot dropped); a value the
+ * firmware would not take is refused in one line, -PCB_E_RANGE, nothing
+ * changed.  A damaged NAME.hosts is -PCB_E_CORRUPT naming it.
+ */
+void simfw_set_host(struct simfw *fw, int host);
+int simfw_host(const struct simfw *fw);
+int simfw_host_params(struct simfw *fw, uint32_t host, unsigned slot,
+		      uint32_t *vals, size_t n, uint64_t *own,
+		      struct pcb_err *err);
+int simfw_host_set(struct simfw *fw, uint32_t host, unsigned slot,
+		   unsigned idx, uint32_t value, bool drop,
+		   struct pcb_err *err);
+
 extern const struct reg_backend_ops sim_backend_ops;
 /* The firmware of a sim device, NULL for another kind. */
 struct simfw *simfw_of(const struct reg_dev *dev);

@@ -406,21 +406,12 @@ static int host_room(struct simdev *d, uint32_t n)
 	d->hc_host = hc;
 	for (k = 0; k < SIMFW_SLOTS; k++) {
 		uint32_t (*p)[ALGO_MAX_COUNTERS];
-		struct simdev_hpar *hp;
-
 		if (d->pcc_host[k]) {
 			p = realloc(d->pcc_host[k], n * sizeof(*p));
 			if (!p)
 				return -1;
 			memset(p + d->nhost, 0, (n - d->nhost) * sizeof(*p));
 			d->pcc_host[k] = p;
-		}
-		if (d->hpar[k]) {
-			hp = realloc(d->hpar[k], n * sizeof(*hp));
-			if (!hp)
-				return -1;
-			memset(hp + d->nhost, 0, (n - d->nhost) * sizeof(*hp));
-			d->hpar[k] = hp;
 		}
 	}
 	d->nhost = n;
@@ -430,16 +421,31 @@ static int host_room(struct simdev *d, uint32_t n)
 /* ---- per-host params --------------------------------------------------- */
 
 /* Host h's own params of the fabric's slot into the fabric (none: the
- * register's again). */
+ * register's again), as NAME.hosts has them (firmware.h). */
 static int hpar_apply(struct simdev *d, uint32_t h)
 {
-	const struct simdev_hpar *hp;
+	uint32_t v[ALGO_MAX_PARAMS] = { 0 };
+	struct pcb_err e = { 0 };
+	uint64_t own = 0;
 
 	if (!d->sim || d->slot < 0 || !d->ops || h >= sim_hosts(d->sim))
 		return 0;
-	hp = d->hpar[d->slot] && h < d->nhost ? &d->hpar[d->slot][h] : NULL;
-	return sim_host_params(d->sim, h, hp ? hp->v : NULL,
-			       hp ? hp->own : 0);
+	if (simfw_host_params(d->fw, h, (unsigned)d->slot, v,
+			      ALGO_MAX_PARAMS, &own, &e))
+		own = 0;	/* unreadable: the register's (said by a
+				 * read through the host) */
+	return sim_host_params(d->sim, h, own ? v : NULL, own);
+}
+
+/* Every host's, after a change of the register or NAME.hosts. */
+static int hpar_apply_all(struct simdev *d)
+{
+	uint32_t h;
+
+	for (h = 0; d->sim && h < sim_hosts(d->sim); h++)
+		if (hpar_apply(d, h))
+			return -1;
+	return 0;
 }
 
 static int slot_check(struct simdev *d, uint32_t host, unsigned slot,
@@ -457,7 +463,6 @@ int simdev_host_param_set(struct simdev *d, uint32_t host, unsigned slot,
 			  unsigned idx, uint32_t value, struct pcb_err *err)
 {
 	const struct algo_desc *desc;
-	struct simdev_hpar *hp, was;
 	int rc = slot_check(d, host, slot, err);
 
 	if (rc)
@@ -466,32 +471,21 @@ int simdev_host_param_set(struct simdev *d, uint32_t host, unsigned slot,
 	if (idx >= desc->nparams || idx >= ALGO_MAX_PARAMS)
 		return pcb_error(err, PCB_E_RANGE, "sim: %s has no param %u "
 				 "(0-%zu)", desc->name, idx, desc->nparams - 1);
-	if (!simfw_param_settable(d->fw, slot, idx, value))
-		return pcb_error(err, PCB_E_RANGE, "sim: h%u: %s %u is not "
-				 "taken (read-only, or outside %u..%u)", host,
-				 desc->params[idx].name, value,
-				 desc->params[idx].min, desc->params[idx].max);
-	if (host_room(d, host + 1))
+	rc = simfw_host_set(d->fw, host, slot, idx, value, false, err);
+	if (!rc && (int)slot == d->slot && hpar_apply(d, host))
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	if (!d->hpar[slot] &&
-	    !(d->hpar[slot] = calloc(d->nhost, sizeof(*d->hpar[slot]))))
-		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	hp = &d->hpar[slot][host];
-	was = *hp;
-	hp->v[idx] = value;
-	hp->own |= 1ull << idx;
-	if ((int)slot == d->slot && hpar_apply(d, host)) {
-		*hp = was;
-		return pcb_error(err, PCB_E_NOMEM, "out of memory");
-	}
-	return 0;
+	if (!rc)
+		d->gen = simfw_generation(d->fw);	/* applied */
+	return rc;
 }
 
 void simdev_host_param_reset(struct simdev *d, uint32_t host, unsigned slot)
 {
-	if (slot >= SIMFW_SLOTS || !d->hpar[slot] || host >= d->nhost)
+	struct pcb_err e = { 0 };
+
+	if (slot >= SIMFW_SLOTS || !simfw_slot_desc(d->fw, slot) ||
+	    simfw_host_set(d->fw, host, slot, ALGO_MAX_PARAMS, 0, true, &e))
 		return;
-	memset(&d->hpar[slot][host], 0, sizeof(d->hpar[slot][host]));
 	if ((int)slot == d->slot)
 		hpar_apply(d, host);	/* back to the fabric's: no memory */
 }
@@ -500,8 +494,7 @@ int simdev_host_params(struct simdev *d, uint32_t host, unsigned slot,
 		       uint32_t *vals, size_t max, size_t *n, uint64_t *own,
 		       struct pcb_err *err)
 {
-	const struct simdev_hpar *hp;
-	size_t i;
+	uint64_t mine = 0;
 	int rc = slot_check(d, host, slot, err);
 
 	*n = 0;
@@ -512,13 +505,10 @@ int simdev_host_params(struct simdev *d, uint32_t host, unsigned slot,
 	rc = simfw_params(d->fw, slot, vals, max, n);
 	if (rc)
 		return pcb_error(err, -rc, "sim: slot %u has no params", slot);
-	hp = d->hpar[slot] && host < d->nhost ? &d->hpar[slot][host] : NULL;
-	for (i = 0; hp && i < *n && i < ALGO_MAX_PARAMS; i++)
-		if (hp->own >> i & 1)
-			vals[i] = hp->v[i];
-	if (own && hp)
-		*own = hp->own;
-	return 0;
+	rc = simfw_host_params(d->fw, host, slot, vals, *n, &mine, err);
+	if (own)
+		*own = mine;
+	return rc;
 }
 
 /* The fabric's per-host counters into d->hc_host: it is about to go. */
@@ -738,10 +728,8 @@ void simdev_close(struct simdev *d)
 	diag_dev_close(d->diag);
 	sim_diag_close(d->diag_file);
 	free(d->hc_host);
-	for (k = 0; k < SIMFW_SLOTS; k++) {
+	for (k = 0; k < SIMFW_SLOTS; k++)
 		free(d->pcc_host[k]);
-		free(d->hpar[k]);
-	}
 	free(d->name);
 	free(d->hc_file);
 	free(d);
@@ -957,7 +945,6 @@ int simdev_model(struct simdev *d, const struct algo_ops *ops,
 int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 {
 	struct sim_algo a;
-	uint32_t h;
 	size_t n;
 	int rc;
 
@@ -989,10 +976,9 @@ int simdev_sim(struct simdev *d, struct sim **out, struct pcb_err *err)
 	}
 	d->gen = simfw_generation(d->fw);
 	rc = sim_create(&d->sim, &d->cfg, &a, err);
-	/* the NICs with params of their own (simdev_host_param_set) */
-	for (h = 0; !rc && a.ops && h < d->nhost && d->hpar[d->slot]; h++)
-		if (hpar_apply(d, h))
-			rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
+	/* the NICs with params of their own (NAME.hosts) */
+	if (!rc && a.ops && hpar_apply_all(d))
+		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 	if (rc) {
 		sim_free(d->sim);
 		d->sim = NULL;
@@ -1036,6 +1022,7 @@ static void simdev_sync(struct simdev *d)
 		simfw_params(d->fw, (unsigned)d->slot, params,
 			     ALGO_MAX_PARAMS, &n);
 		sim_set_params(d->sim, params, n);
+		hpar_apply_all(d);	/* NAME.hosts may have changed */
 	}
 }
 

@@ -58,10 +58,6 @@ struct simdev {
 	 * arrays grown with them */
 	struct sim_port_counters *hc_host;
 	uint32_t (*pcc_host[SIMFW_SLOTS])[ALGO_MAX_COUNTERS];
-	struct simdev_hpar {	/* a NIC's own params of a slot */
-		uint64_t own;	/* bit i: v[i] is set */
-		uint32_t v[ALGO_MAX_PARAMS];
-	} *hpar[SIMFW_SLOTS];
 	uint32_t nhost;
 	/* NAME.hostctr: its path, made once (hc_path), and the counters
 	 * last read from it with the file they came from (hc_load reads
@@ -150,8 +146,10 @@ int simdev_roles(struct simdev *d, char *buf, size_t len,
  * `host` runs its own value of param idx of slot, the register's (the
  * fleet's, sim:NAME's, unchanged) for the rest and their later changes.
  * Its QPs run it while the slot runs in the fabric, from the next event
- * on; kept in the process with the other per-host state (a new fabric
- * runs it too) until simdev_host_param_reset.  A set the firmware would
+ * on; kept with the firmware state (NAME.hosts, firmware.h: every
+ * process and every later fabric runs it, a write by another process is
+ * picked up as a register write is) until simdev_host_param_reset.  A
+ * value equal to the register's drops the override.  A set the firmware would
  * ignore (read-only, outside min..max: simfw_param_settable) is refused
  * with one line, -PCB_E_RANGE, as are a host the scenario does not have,
  * a slot past SIMFW_SLOTS or an empty one; -PCB_E_NOMEM.  Nothing changes

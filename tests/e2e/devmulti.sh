@@ -2,7 +2,8 @@
 # Issue 36 item 5: several devices in one session, one timeline.  The
 # session keeps what `dev open` opened (`dev list open`); sim:NAME/hN is
 # host N's NIC of fabric NAME, sharing its fabric, clock and PPCC
-# configuration (writes refused there, pointing to sim:NAME); `record ...
+# configuration (but params of its own, hostwrite.sh; enabling and
+# disabling refused there, pointing to sim:NAME); `record ...
 # devices A,B` records every device's columns as PREFIX.column on one
 # clock; `plot` draws a panel per column with a line per device; `corr`
 # takes columns of two devices.
@@ -32,12 +33,13 @@ out=$(printf 'dev open sim:m/h99\ndev list open\n' |
 	"$BIN" -d sim:m -j --force -x - 2>/dev/null | tail -n 1)
 check "failed open leaves the list" '[{"device":"sim:m","current":"*","kind":"sim","clock":"sim:m","register":"sim:m"}]' "$out"
 
-# -- a host shares sim:NAME's PPCC configuration: writes go there -------------
-before=$("$BIN" -d sim:m param get ALPHA 2>&1)
-out=$("$BIN" -d sim:m/h3 param set ALPHA 0.25 2>&1); rc=$?
-check "host write refused" "1 error: sim:m/h3 shares sim:m's PPCC configuration: write it through sim:m ('dev open sim:m')" "$rc $out"
-check "nothing written" "$before" "$("$BIN" -d sim:m param get ALPHA 2>&1)"
-out=$("$BIN" -d sim:m/h3 --dry-run param set ALPHA 0.25 2>&1); rc=$?
+# -- a host shares sim:NAME's slots: enable, disable go there (a param
+# written through a host is that NIC's own: hostwrite.sh) -------------------
+before=$("$BIN" -d sim:m algo list 2>&1)
+out=$("$BIN" -d sim:m/h3 algo disable 0 2>&1); rc=$?
+check "host slot write refused" "1 error: sim:m/h3 shares sim:m's slots: enable, disable and debug mode go through sim:m ('dev open sim:m'); a host takes params of its own" "$rc $out"
+check "nothing written" "$before" "$("$BIN" -d sim:m algo list 2>&1)"
+out=$("$BIN" -d sim:m/h3 --dry-run algo disable 0 2>&1); rc=$?
 check "host dry run refused too" "1" "$rc"
 # ... and it reads what sim:m has
 "$BIN" -d sim:m param set ALPHA 0.25 >/dev/null 2>&1 || fail=1
