@@ -60,7 +60,8 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		 * register's (last: only there) */
 		{ "own", "OWN", 0 },
 	};
-	uint32_t vals[ALGO_MAX_PARAMS], shared[ALGO_MAX_PARAMS] = { 0 };
+	uint32_t vals[ALGO_MAX_PARAMS];
+	uint64_t own = 0;
 	bool host = false;
 	struct slot_view *v;
 	unsigned slot = 0;
@@ -88,7 +89,7 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 				 "bulk get returned %zu of %zu params", n,
 				 v->nparams);
 	host = dev_view(s->cur) >= 0;
-	if (host && (rc = sess_shared_params(s, slot, shared)))
+	if (host && (rc = dev_own_params(s->cur, slot, &own)))
 		return rc;	/* which are that NIC's own */
 	out_text(&s->out, "slot %u: %s%s\n", slot, v->name,
 		 v->desc && !strcmp(v->desc->name, "ztr_rtt") ?
@@ -130,7 +131,7 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 		tbl_str(&t, perm_name(p->info.prm));
 		tbl_str(&t, p->info.descr);
 		if (host)
-			tbl_bool(&t, vals[i] != shared[i]);
+			tbl_bool(&t, own >> i & 1);
 	}
 	tbl_print(&t, &s->out, NULL);
 	tbl_release(&t);

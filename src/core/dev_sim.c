@@ -593,12 +593,26 @@ static void sim_meta(struct device *d, FILE *fp)
 	}
 }
 
+static int sim_own(struct device *d, unsigned slot, uint64_t *mask,
+		   struct pcb_err *err)
+{
+	struct simfw *fw = simfw_of(d->dev);
+	uint32_t vals[ALGO_MAX_PARAMS];
+	const struct algo_desc *desc;
+
+	*mask = 0;
+	if (d->hostno < 0 || slot >= SIMFW_SLOTS ||
+	    !(desc = simfw_slot_desc(fw, slot)))
+		return 0;
+	return simfw_host_params(fw, (uint32_t)d->hostno, slot, vals,
+				 desc->nparams, mask, err);
+}
+
 /* A host NIC's params of its own, "slot 1 FIXED_RATE, ..." (the rest
  * the shared register's), for `dev show`. */
 static const char *own_params(struct device *d, char *buf, size_t len)
 {
 	struct simfw *fw = simfw_of(d->dev);
-	uint32_t vals[ALGO_MAX_PARAMS];
 	struct pcb_err e = { 0 };
 	size_t l = 0, i;
 	unsigned slot;
@@ -610,8 +624,7 @@ static const char *own_params(struct device *d, char *buf, size_t len)
 
 		if (!desc)
 			continue;
-		if (simfw_host_params(fw, (uint32_t)d->hostno, slot, vals,
-				      desc->nparams, &own, &e)) {
+		if (sim_own(d, slot, &own, &e)) {
 			snprintf(buf, len, "? (%.200s)", e.msg);
 			return buf;
 		}
@@ -728,6 +741,7 @@ const struct dev_ops dev_sim_ops = {
 	.copy = sim_copy,
 	.meta = sim_meta,
 	.info = sim_info,
+	.own = sim_own,
 	.clock = sim_clock,
 	.opened = sim_opened,
 	.pcc_counters = sim_pcc_counters,

@@ -650,6 +650,16 @@ void dev_meta(struct device *d, FILE *fp)
 		d->ops->meta(d, fp);
 }
 
+int dev_own_params(struct device *d, unsigned slot, uint64_t *mask)
+{
+	int rc = dev_open(d);
+
+	*mask = 0;
+	if (rc || !d->ops->own)
+		return rc;
+	return d->ops->own(d, slot, mask, d->err);
+}
+
 size_t dev_info(struct device *d, const char *kv[][2], size_t max)
 {
 	return dev_open(d) ? 0 : d->ops->info(d, kv, max);

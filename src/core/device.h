@@ -189,6 +189,10 @@ struct dev_ops {
 	void (*meta)(struct device *d, FILE *fp);
 	/* "key", "value" pairs for `dev show`; how many */
 	size_t (*info)(struct device *d, const char *kv[][2], size_t max);
+	/* the params of slot a host NIC holds as its own (bit i: param i),
+	 * the rest its fabric's (NULL: none are, as on a NIC) */
+	int (*own)(struct device *d, unsigned slot, uint64_t *mask,
+		   struct pcb_err *err);
 	/* its clock's identity: devices of one clock run together */
 	const char *(*clock)(struct device *d);
 	/* checks once the transport is open (NULL: none) */
@@ -278,6 +282,11 @@ int dev_slot_write_check(struct device *d);
  */
 int dev_view(struct device *d);
 int dev_view_set(struct device *d, int host);
+/* Which params of slot the device holds as its own, bit i param i: a sim
+ * host's written through it (kept while the shared value changes, even
+ * to the same), 0 on every other device.
+ */
+int dev_own_params(struct device *d, unsigned slot, uint64_t *mask);
 void dev_unlock(struct device *d);
 /* Write a warning line ("warning: ...") where the device says them. */
 void dev_warn(const struct device *d, const char *fmt, ...)

@@ -94,6 +94,19 @@ check "h1's own" 0.125 "$(getv sim:w/h1)"
 check "reset: h1 the shared again" 0.5 "$(getv sim:w/h1)"
 check "reset: no override left" "" "$(grep '^h' "$hosts")"
 
+# -- an own value the shared register comes to equal stays the NIC's own:
+# the shared moving on does not take it along, and dev show and param
+# list say so alike
+"$BIN" -d sim:w/h1 param set slot 1 FIXED_RATE 0.125 >/dev/null 2>&1 || fail=1
+"$BIN" -d sim:w param set slot 1 FIXED_RATE 0.125 >/dev/null 2>&1 || fail=1
+check "equal to the shared: param list still marks it" "13 FIXED_RATE yes" \
+	"$("$BIN" -d sim:w/h1 param list 1 | awk '$2 == "FIXED_RATE" { print $1, $2, $NF }')"
+check "equal to the shared: dev show too" "own_params slot 1 FIXED_RATE" \
+	"$("$BIN" -d sim:w/h1 dev show | grep '^own_params')"
+"$BIN" -d sim:w param set slot 1 FIXED_RATE 0.5 >/dev/null 2>&1 || fail=1
+check "the shared moved on: h1 keeps its own" 0.125 "$(getv sim:w/h1)"
+"$BIN" -d sim:w/h1 param reset slot 1 FIXED_RATE >/dev/null 2>&1 || fail=1
+
 # -- slots stay sim:w's: enabling through a host is refused ------------------
 before=$("$BIN" -d sim:w algo list 2>&1)
 out=$("$BIN" -d sim:w/h0 algo enable 2 2>&1); rc=$?
