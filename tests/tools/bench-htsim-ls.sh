@@ -40,11 +40,7 @@ ref_cpu() {
 	esac
 }
 
-cpu_of() {	# command... -> CPU seconds of its process (user + system)
-	t=$( { "$@" >"$tmp/out" 2>&1; times; } | tail -n 1)
-	echo "$t" | awk '{ n = split($0, f, /[ms ]+/);
-		print f[1] * 60 + f[2] + f[3] * 60 + f[4] }'
-}
+. "$(dirname "$0")/cpu.inc"
 
 best2() {	# command... -> best CPU of 2; output of the last in $tmp/out
 	b=""

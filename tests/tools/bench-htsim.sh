@@ -58,12 +58,7 @@ ref_pkts() {
 	esac
 }
 
-cpu_of() {	# command... -> CPU seconds of its process (user + system)
-	t=$( { "$@" >"$tmp/out" 2>&1; times; } | tail -n 1)
-	# "0m0.310s 0m0.010s": the children's user and system
-	echo "$t" | awk '{ n = split($0, f, /[ms ]+/);
-		print f[1] * 60 + f[2] + f[3] * 60 + f[4] }'
-}
+. "$(dirname "$0")/cpu.inc"
 
 best3() {	# command... -> best CPU of 3; output of the last in $tmp/out
 	b=""

@@ -10,16 +10,15 @@ BIN=${BIN:?BIN must name the pccbench binary}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data"
+. "$(dirname "$0")/cpu.inc"
 "$BIN" -d sim:b -c 'algo debug on; sim scenario incast senders 64; retx start' >/dev/null
 best() {	# the least CPU time (user + system, us) of 5 processes that
 	# each run "$1" 5 times on (the kernel counts CPU time in ticks of
 	# 10 ms: a run of 60 ms alone would be +-15 %), per run
 	b=""
 	for i in 1 2 3 4 5; do
-		t=$( { "$BIN" -d sim:b -c "$1; $1; $1; $1; $1" >/dev/null 2>&1 ||
-			: >"$tmp/failed"; times; } | tail -n 1 |
-		    awk '{ n = split($0, f, /[ms ]+/);
-			printf "%.0f\n", (f[1] * 60 + f[2] + f[3] * 60 + f[4]) * 1e6 }')
+		t=$(cpu_of "$BIN" -d sim:b -c "$1; $1; $1; $1; $1" |
+		    awk '{ printf "%.0f\n", $1 * 1e6 }')
 		[ -e "$tmp/failed" ] && { echo "bench-record: '$1' failed" >&2; exit 1; }
 		if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
 	done

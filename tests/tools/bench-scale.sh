@@ -46,11 +46,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
 
-cpu_of() {	# command... -> CPU seconds of its process (user + system)
-	t=$( { "$@" >"$tmp/out" 2>&1; times; } | tail -n 1)
-	echo "$t" | awk '{ n = split($0, f, /[ms ]+/);
-		print f[1] * 60 + f[2] + f[3] * 60 + f[4] }'
-}
+. "$(dirname "$0")/cpu.inc"
 
 run() {	# scenario duration reps -> "cpu events"
 	b=""
