@@ -1403,8 +1403,8 @@ static void test_reference_runs(void **state)
 		const char *kind;
 		uint64_t events, flows, fct0;
 	} want[] = {
-		{ "mix", 1602304, 546, 72 },
-		{ "incast", 121374, 16, 0 },
+		{ "mix", 1465773, 554, 74 },
+		{ "incast", 121341, 16, 0 },
 	};
 	struct pcb_err err = { 0 };
 	size_t i;
@@ -1443,49 +1443,74 @@ static void test_reference_runs(void **state)
 	}
 }
 
-/* Events due at one time leave in the order they were scheduled however
- * long the run: seq_compact numbers the pending events again before the
- * sequence in the keys runs out.  The reference mix (1.6 M events, many
- * due at the same picosecond) with the numbering redone every 4096
- * pushes gives the run it gives with the 2^20 of the default; with the
- * numbers let wrap instead, same-time events cross and the run differs.
+/* Events due at one time leave in an order of their own, by type and
+ * then id, whatever order they were scheduled in: the same events put in
+ * forward, backward and shuffled, at one time through a lane's offset
+ * (appended, or to the wheel when smaller than the lane's last), the
+ * wheel and the heap beyond it, leave alike, sorted by (time, tid).
  */
-static void test_seq_compact(void **state)
+static void test_tie_order(void **state)
 {
-	struct sim_summary m[2];
-	struct sim_algo a;
-	struct sim_cfg c;
-	struct sim *s;
-	uint32_t compacts[2];
-	int i;
+	enum { N = 600, T = 3 };
+	static const enum ev_type types[] = { EV_ARRIVE, EV_PORT_FREE,
+					      EV_NIC_WAKE, EV_FLOW_STOP };
+	static const int64_t offs[T] = { 1280, 83200, 40 * PS_PER_US };
+	uint32_t order[N], got[3][N], tid[N];
+	uint64_t rng = 3;
+	int pass;
+	uint32_t i, j;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
-		struct pcb_err err = { 0 };
+	for (i = 0; i < N; i++)	/* distinct tids, not in tid order */
+		tid[i] = (uint32_t)types[(i * 7) % 4] << 24 | ((i * 389) % N);
+	for (pass = 0; pass < 3; pass++) {
+		struct sim_cfg c = incast(2);
+		struct sim_algo a;
+		struct sim *s;
+		struct ev e;
+		int64_t t0;
 
-		sim_cfg_default(&c);
-		assert_int_equal(sim_kind_parse("mix", &c.kind), 0);
-		assert_int_equal(sim_cfg_set(&c, "seed", "5", &err), 0);
-		assert_int_equal(sim_cfg_set(&c, "load", "60", &err), 0);
+		for (i = 0; i < N; i++)
+			order[i] = pass == 1 ? N - 1 - i : i;
+		for (i = N - 1; pass == 2 && i > 0; i--) {
+			uint32_t x;
+
+			rng = rng * 6364136223846793005ULL +
+			      1442695040888963407ULL;
+			j = (uint32_t)((rng >> 33) % (i + 1));
+			x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
 		algo_for(&a, "ztr_rtt");
 		s = mk(&c, &a);
-		if (i)
-			s->seq_limit = 4096;
-		sim_run(s, 2 * PS_PER_MS, NULL);
-		sim_summary(s, &m[i]);
-		compacts[i] = s->seq_compacts;
+		while (sim_next_event(s, INT64_MAX / 2, &e))
+			;
+		/* the lane's offset, used often enough to claim a lane */
+		for (i = 0; i < 64; i++)
+			sim_schedule(s, s->now + offs[0], EV_FLOW_STOP, i);
+		while (sim_next_event(s, INT64_MAX / 2, &e))
+			;
+		t0 = s->now;
+		for (i = 0; i < N; i++)
+			sim_schedule(s, t0 + offs[order[i] % T],
+				     tid[order[i]] >> 24,
+				     tid[order[i]] & 0xffffff);
+		for (i = 0; i < N; i++) {
+			assert_true(sim_next_event(s, INT64_MAX / 2, &e));
+			assert_true(s->now == t0 + offs[i / (N / T)]);
+			got[pass][i] = e.tid;
+		}
+		assert_false(sim_next_event(s, INT64_MAX / 2, &e));
 		sim_free(s);
 	}
-	print_message("compactions: %u with 2^20, %u with 4096\n",
-		      compacts[0], compacts[1]);
-	assert_int_equal(compacts[0], 1);	/* 1.6 M pushes: once */
-	assert_true(compacts[1] > 300);
-	assert_int_equal(m[0].events, m[1].events);
-	assert_int_equal(m[0].flows, m[1].flows);
-	assert_true(m[0].util == m[1].util);
-	assert_true(m[0].q_mean == m[1].q_mean);
-	assert_true(m[0].rtt_mean == m[1].rtt_mean);
-	assert_int_equal(m[0].pauses, m[1].pauses);
+	for (i = 0; i < N; i++) {
+		assert_int_equal(got[0][i], got[1][i]);
+		assert_int_equal(got[0][i], got[2][i]);
+		/* within a time, by tid: each time's events are a third */
+		if (i % (N / T))
+			assert_true(got[0][i - 1] < got[0][i]);
+	}
 }
 
 /* The fine time series: one row per interval, physical values, and a
@@ -1661,10 +1686,9 @@ static uint64_t ref_pop(uint64_t *h, uint32_t *n)
 }
 
 /* The event queue tests' reference: for every event pushed (ids in push
- * order) the key it must leave by, its time and then its id (same-time
- * events leave in the order they were scheduled), and a min-heap of the
- * keys pending.  The queue's own keys carry a sequence number in place
- * of the id, renumbered when it would run out (seq_compact).
+ * order) the key it must leave by, its time and then its tid (type and
+ * id: same-time events leave in that order), and a min-heap of the keys
+ * pending.
  */
 struct evref {
 	struct sim *s;
@@ -1695,7 +1719,8 @@ static void evref_push(struct evref *r, int64_t t)
 {
 	uint32_t id = r->pushed++;
 
-	r->key[id] = (uint64_t)(t - r->s->tbase) << EV_SEQ_BITS | id;
+	r->key[id] = (uint64_t)(t - r->s->tbase) << EV_TID_BITS |
+		     (uint32_t)EV_FLOW_STOP << 24 | id;
 	sim_schedule(r->s, t, EV_FLOW_STOP, id);
 	ref_push(r->ref, &r->nref, r->key[id]);
 }
@@ -1711,7 +1736,7 @@ static bool evref_pop(struct evref *r)
 		return false;
 	id = e.tid & 0xffffff;
 	assert_true(id < r->pushed);
-	assert_true((e.k >> EV_SEQ_BITS) == (r->key[id] >> EV_SEQ_BITS));
+	assert_true(e.k == r->key[id]);
 	assert_true(r->nref > 0);
 	assert_true(r->key[id] == ref_pop(r->ref, &r->nref));
 	r->popped++;
@@ -1769,11 +1794,9 @@ static void test_event_bucket(void **state)
 }
 
 /* The event queue against its definition: the next event is always the
- * least pending by time, then by the order it was scheduled in, whether
- * it waits in a lane (the same offset from now, many times), the wheel,
- * or the heap beyond it; the keys' sequence runs out halfway through and
- * the pending events are numbered again (seq_compact), a burst at one
- * time on either side of it.
+ * least pending by time, then by type and id, whether it waits in a
+ * lane (the same offset from now, many times), the wheel, or the heap
+ * beyond it; halfway through, a burst at one offset and time.
  */
 static void test_event_order(void **state)
 {
@@ -1788,10 +1811,9 @@ static void test_event_order(void **state)
 	(void)state;
 	evref_init(&r, N);
 	t0 = r.s->now;
-	r.s->seq = (1u << EV_SEQ_BITS) - N / 2;
 	while (r.popped < N) {
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-		/* around the wrap: a burst at one offset and time */
+		/* halfway: a burst at one offset and time */
 		bool burst = r.pushed + 2 >= N / 2 && r.pushed < N / 2 + 2;
 
 		if (r.pushed < N && ((rng >> 60) < 9 || burst)) {
@@ -1808,7 +1830,6 @@ static void test_event_order(void **state)
 	}
 	assert_false(sim_next_event(r.s, INT64_MAX / 2, &e));
 	assert_true(r.s->now > t0);
-	assert_int_equal(r.s->seq_compacts, 1);
 	evref_free(&r);
 }
 
@@ -2045,7 +2066,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_reference_runs),
-		cmocka_unit_test(test_seq_compact),
+		cmocka_unit_test(test_tie_order),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_taps_same_run),
 		cmocka_unit_test(test_pcap_csum),

@@ -433,7 +433,7 @@ static void test_buffer_keys(void **state)
 static void test_ideal_fct_tiers(void **state)
 {
 	static const char *const kv[] = { "leaves", "2", "spines", "1",
-		"hosts", "8", "oversub", "16", "load", "1", "seed", "2",
+		"hosts", "8", "oversub", "16", "load", "1", "seed", "102",
 		NULL };
 	struct sim_cfg c = cfg_of("mix", kv);
 	struct sim_algo a;

@@ -6,8 +6,9 @@
  * keeps two FIFOs (control before data) and only its head departure is
  * pending.  Pending events wait in a timing wheel (4 ns buckets, 16.8 us
  * ahead: departures, arrivals, NIC wakes) in front of a 4-ary heap (the
- * rest), both ordered by one key, (time, insertion sequence), so the order
- * of events is that of a single heap.  Timers (RTO, probe timeout,
+ * rest), both ordered by one key, (time, type, id), so the order of
+ * events is that of a single heap, and intrinsic: independent of the
+ * order they were scheduled in.  Timers (RTO, probe timeout,
  * algorithm timer) are cancelled lazily: an event that finds its deadline
  * moved reschedules or drops.
  *
@@ -65,7 +66,7 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 		h->max = v;
 }
 
-/* ---- event heap (4-ary, by time then insertion sequence) ---------------- */
+/* ---- event heap (4-ary, by time, type, id) ------------------------------ */
 
 static bool ev_less(const struct ev *a, const struct ev *b)
 {
@@ -74,7 +75,7 @@ static bool ev_less(const struct ev *a, const struct ev *b)
 
 static int64_t key_time(const struct sim *s, uint64_t k)
 {
-	return s->tbase + (int64_t)(k >> EV_SEQ_BITS);
+	return s->tbase + (int64_t)(k >> EV_TID_BITS);
 }
 
 static int64_t ev_time(const struct sim *s, const struct ev *e)
@@ -273,99 +274,10 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 	*at = ni;
 }
 
-#define SEQ_MASK ((1ULL << EV_SEQ_BITS) - 1)
-
-/* body, with kp pointing at each pending event's key in turn (the
- * lanes', the wheel's, the heap's; the far list has none yet). */
-#define FOR_PENDING_KEYS(s, kp, body)					\
-	do {								\
-		uint32_t i_, n_;					\
-		size_t j_;						\
-		uint64_t *kp;						\
-									\
-		for (j_ = 0; j_ < (s)->hn; j_++) {			\
-			kp = &(s)->heap[j_].k;				\
-			body;						\
-		}							\
-		for (i_ = 0; i_ < EV_LANES; i_++)			\
-			for (n_ = (s)->lanes[i_].head;			\
-			     n_ != (s)->lanes[i_].tail; n_++) {		\
-				kp = &(s)->lanes[i_].ring[n_ &		\
-					(s)->lanes[i_].mask].k;		\
-				body;					\
-			}						\
-		for (i_ = 0; i_ < WHEEL_N; i_++)			\
-			for (n_ = (s)->wb[i_].head; n_;			\
-			     n_ = (s)->wn[n_].next) {			\
-				kp = &(s)->wn[n_].k;			\
-				body;					\
-			}						\
-	} while (0)
-
-/* Key k with its sequence number replaced by the count of pending ones
- * below it (seq_compact's bitmap and running counts). */
-static uint64_t seq_renumbered(const struct sim *s, uint64_t k)
+/* The key of an event at t: its time, then its tid (sim_int.h). */
+static inline uint64_t ev_key(const struct sim *s, int64_t t, uint32_t tid)
 {
-	uint64_t q = k & SEQ_MASK;
-
-	return (k & ~SEQ_MASK) | (s->seq_rank[q / 64] + (uint64_t)
-		__builtin_popcountll(s->seq_bits[q / 64] &
-				     ((1ULL << (q % 64)) - 1)));
-}
-
-/* The sequence is about to reach seq_limit (2^20, smaller in tests):
- * number the pending events 0..n-1 in their order and go on from n.
- * Their numbers are distinct and below the limit (none wrapped), so a
- * number's rank among those in use (a bitmap and its running counts)
- * keeps every order, the keys' and the lanes', wheel buckets' and
- * heap's built on them.  O(pending + limit / 64), once every limit - n
- * events.  Were the pending events ever nearly the limit (a million at
- * once), the numbering wraps as it did before: same-time events
- * scheduled across a wrap may then leave out of order.
- */
-static __attribute__((noinline)) void seq_compact(struct sim *s)
-{
-	/* the numbers in use lie below s->seq (none wrapped) */
-	size_t words = (size_t)(s->seq + 63) / 64, w;
-	uint32_t i, n = 0;
-
-	if (!s->seq_bits) {
-		s->seq_bits = calloc(SEQ_MASK / 64 + 1, sizeof(*s->seq_bits));
-		s->seq_rank = calloc(SEQ_MASK / 64 + 1, sizeof(*s->seq_rank));
-		if (!s->seq_bits || !s->seq_rank)
-			abort();	/* out of memory in the event loop */
-	}
-	memset(s->seq_bits, 0, words * sizeof(*s->seq_bits));
-	FOR_PENDING_KEYS(s, kp, s->seq_bits[(*kp & SEQ_MASK) / 64] |=
-				1ULL << (*kp % 64));
-	for (w = 0; w < words; w++) {
-		s->seq_rank[w] = n;
-		n += (uint32_t)__builtin_popcountll(s->seq_bits[w]);
-	}
-	if (n > s->seq_limit - s->seq_limit / 16) {
-		s->seq_limit = UINT64_MAX;	/* wrap from here on */
-		return;
-	}
-	FOR_PENDING_KEYS(s, kp, *kp = seq_renumbered(s, *kp));
-	for (i = 0; i < EV_LANES; i++) {
-		struct lane *l = &s->lanes[i];
-
-		if (l->head != l->tail) {
-			s->headk[i] = l->ring[l->head & l->mask].k;
-			l->lastk = l->ring[(l->tail - 1) & l->mask].k;
-		}
-	}
-	if (s->headk[EV_LANES] != UINT64_MAX)
-		s->headk[EV_LANES] = seq_renumbered(s, s->headk[EV_LANES]);
-	s->seq = n;
-	s->seq_compacts++;
-}
-
-static uint64_t ev_key(struct sim *s, int64_t t)
-{
-	if (__builtin_expect(s->seq >= s->seq_limit, 0))
-		seq_compact(s);
-	return (uint64_t)(t - s->tbase) << EV_SEQ_BITS | (s->seq++ & SEQ_MASK);
+	return (uint64_t)(t - s->tbase) << EV_TID_BITS | tid;
 }
 
 /* ev_push for an offset without a lane: claim an empty one, else the
@@ -388,16 +300,16 @@ static __attribute__((noinline)) void ev_push_other(struct sim *s,
 	}
 	i = lane_claim(s, d);
 	if (i < EV_LANES)
-		lane_append(s, i, ev_key(s, t), tid);
+		lane_append(s, i, ev_key(s, t, tid), tid);
 	else
-		wheel_push(s, t, ev_key(s, t), tid);
+		wheel_push(s, t, ev_key(s, t, tid), tid);
 }
 
-/* Schedule an event; the key orders by time, then insertion.  Inline:
+/* Schedule an event; the key orders by time, type, id.  Inline:
  * every event costs one.  An event at a lane's offset from now is due
  * after all in its lane (now only grows) and is appended there, unless
- * its key is smaller (the sequence wrapped at an equal time: only after
- * seq_compact gave up); the rest go to the wheel (ev_push_other).
+ * its key is smaller (one due at the same time, of a smaller type or
+ * id); the rest go to the wheel (ev_push_other).
  */
 static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 			   uint32_t id)
@@ -413,7 +325,7 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 		ev_push_other(s, t, tid);
 		return;
 	}
-	k = ev_key(s, t);
+	k = ev_key(s, t, tid);
 	if (__builtin_expect(k < s->lanes[i].lastk &&
 			     s->headk[i] != UINT64_MAX, 0))
 		wheel_push(s, t, k, tid);
@@ -1989,8 +1901,6 @@ void sim_free(struct sim *s)
 		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
-	free(s->seq_bits);
-	free(s->seq_rank);
 	sim_big_free(s->pk, sizeof(*s->pk), s->pkcap);
 	free(s->ports);
 	free(s->nodes);
@@ -2026,7 +1936,6 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->cfg = *cfg;
 	s->algo = *algo;
 	s->freelist = NONE;
-	s->seq_limit = 1ULL << EV_SEQ_BITS;
 	for (i = 0; i <= EV_LANES; i++)
 		s->headk[i] = UINT64_MAX;
 	for (i = 0; i < EV_LANES; i++)
@@ -2195,11 +2104,11 @@ __attribute__((noinline)) bool sim_stalled(const struct sim *s)
  */
 static void rebase(struct sim *s)
 {
-	uint64_t d = (uint64_t)(s->now - s->tbase) << EV_SEQ_BITS;
+	uint64_t d = (uint64_t)(s->now - s->tbase) << EV_TID_BITS;
 	uint32_t i, keep = 0;
 	size_t j;
 
-	/* keys stay within 44 bits while now - tbase < 2 EV_STEP, and a far
+	/* keys stay within 36 bits while now - tbase < 2 EV_STEP, and a far
 	 * event (beyond tbase + 4 EV_STEP) joins long before it is due */
 	if (s->now - s->tbase < EV_STEP)
 		return;
@@ -2239,7 +2148,7 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 	int64_t end = s->now + dur_ps;
 
 	while (s->now < end || s->now == end) {
-		/* steps of at most EV_STEP keep every key within 44 bits */
+		/* steps of at most EV_STEP keep every key within 36 bits */
 		int64_t step_end = end - s->now > EV_STEP ? s->now + EV_STEP :
 							     end;
 

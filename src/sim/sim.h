@@ -4,7 +4,7 @@
  * builds hosts with one RoCE NIC each and output-queued switches;
  * every sender QP runs the active algorithm of the sim device with its
  * current parameters.  Time
- * is int64 picoseconds; one event order by (time, insertion sequence),
+ * is int64 picoseconds; one event order by (time, type, id),
  * kept by a timing wheel in front of a heap; one seeded RNG; nothing
  * reads the wall clock, so the same configuration and seed give
  * bit-identical results.

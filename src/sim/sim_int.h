@@ -61,17 +61,20 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
 #define ADP_INIT_LOW	5	/* 131 us */
 #define ADP_INIT_RANGE	2	/* .. 262 us */
 
-/* Heap key: (time - tbase) in ps in the high 44 bits, the insertion
- * sequence in the low 20: one 64-bit compare orders by time, then
- * insertion.  Before the sequence runs out the pending events are
- * numbered again from 0, in order (seq_compact), so events due at one
- * time leave in the order they were scheduled however long the run.
- * tbase moves forward every few simulated seconds; events beyond the
- * 17.6 s horizon wait in a side list.
+/* Event key: (time - tbase) in ps in the high 36 bits, the event's tid
+ * (type << 24 | id) in the low 28: one 64-bit compare orders by time,
+ * then type, then id.  The order of events due at one time is thus
+ * intrinsic, not that of their scheduling: a run does not depend on when
+ * an event was put in (scheduling an arrival when a packet is queued
+ * rather than when it departs, or two threads each keeping their own
+ * events, give the same run).  Two pending events with one key are the
+ * same event (same time, same handler, same object) and either may go
+ * first.  tbase moves forward every 17 simulated ms; events beyond the
+ * 68.7 ms horizon wait in a side list.
  */
-#define EV_SEQ_BITS 20
-#define EV_HORIZON (1LL << (64 - EV_SEQ_BITS))	/* ps, 17.6 s */
-#define EV_STEP (1LL << 42)			/* rebase every 4.4 s */
+#define EV_TID_BITS 28
+#define EV_HORIZON (1LL << (64 - EV_TID_BITS))	/* ps, 68.7 ms */
+#define EV_STEP (1LL << 34)			/* rebase every 17.2 ms */
 
 struct ev {
 	uint64_t k;
@@ -365,11 +368,7 @@ struct sim {
 	struct sim_cfg cfg;
 	struct sim_algo algo;
 	int64_t now;
-	uint64_t seq, events;
-	uint64_t seq_limit;	/* seq_compact when seq reaches it */
-	uint32_t seq_compacts;	/* how many times it did */
-	uint64_t *seq_bits;	/* seq_compact's bitmap and ranks */
-	uint32_t *seq_rank;
+	uint64_t events;
 	int64_t tbase;
 	/* first keys: the lanes', then the wheel's and heap's; UINT64_MAX
 	 * for none */

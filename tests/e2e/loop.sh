@@ -14,7 +14,7 @@ active() { "$BIN" "$@" -j algo list | tr '{' '\n' | grep '"active":true' | sed '
 
 "$BIN" $R -y algo debug on >/dev/null
 check "debug on" 1 "$(active $R)"
-"$BIN" $R tune ALPHA 0.2:0.5 AI 1:100 minimize rtt_p99 for 1ms \
+"$BIN" $R tune ALPHA 0.2:0.5 AI 5:100 minimize rtt_p99 for 1ms \
 	scenario incast senders 8 seeds 1 budget 12 runs into t >/dev/null 2>&1
 check "tune rc" 0 $?
 best=$("$BIN" $R -j tune show t | sed 's/.*"best":{\([^}]*\)}.*/\1/')

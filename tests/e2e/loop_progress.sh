@@ -16,7 +16,7 @@ case $first in "tune pg: "[0-9]*" of 30 runs, best so far "*", "[0-9]*.[0-9]*" s
 grep -q '^tune pg: [0-9]* of 30 runs, best so far rtt_p99 [0-9.e+]* (ALPHA [0-9.]*, AI [0-9]*), [0-9.]* s, about [0-9]* s left $' "$tmp/lines" ||
 	{ echo "loop_progress: no best so far with time left"; fail=1; }
 last=$(grep '^tune pg: [0-9]* of 30 runs' "$tmp/lines" | tail -n 1)
-case $last in "tune pg: 28 of 30 runs, best so far rtt_p99 "*" s") ;;
+case $last in "tune pg: 30 of 30 runs, best so far rtt_p99 "*" s") ;;
 	*) echo "loop_progress: last progress: $last"; fail=1 ;; esac
 # on screen: one line (carriage returns between), ended once
 check "one line" 1 "$(grep -c 'tune pg: [0-9]* of 30 runs' "$tmp/out")"

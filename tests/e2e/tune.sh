@@ -163,7 +163,7 @@ M="-d 0000:08:00.0 --backend mstreg --mstreg $FAKE"
 export FAKE_MSTREG_SIM=nic
 "$BIN" $M -y -c 'algo debug on' >/dev/null
 "$BIN" -d sim:tdbg -c 'algo debug on' >/dev/null
-"$BIN" -d sim:tdbg tune ALPHA 0.2:0.5 AI 1:100 minimize rtt_p99 for 1ms \
+"$BIN" -d sim:tdbg tune ALPHA 0.2:0.5 AI 5:100 minimize rtt_p99 for 1ms \
 	scenario incast senders 8 seeds 1 budget 12 runs into dbg >/dev/null 2>&1
 check "debug tune rc" 0 $?
 orig=$("$BIN" $M -j param get ALPHA AI)
