@@ -250,12 +250,14 @@ static uint64_t ztr_hai_events(const struct sim *s)
  * Measured over seeds 1-32 (second 20 ms window): a run either cycles
  * (hyper increases in the window, queue 0.61-0.79 of C (T - base)) or
  * holds the target (none, 0.96-0.98); with the flow law 27 of 31 seeds
- * cycle, with the base law 5 of 30.  So the test asserts, on seeds
- * fid_seed(1..n): every run in one of those two modes (cycle: hyper
- * increases, under 0.85; hold: none, within 10 %), the median of 5
+ * cycle, with the base law 5 of 30; a few runs change mode inside the
+ * window (seed 204, flow law: 0.91 with 50 hyper increases).  So the
+ * test asserts, on seeds fid_seed(1..n): a run without hyper increases
+ * holds the target within 10 % (none above 1.1), the median of 5
  * flow-law runs under 0.75 (the cycle is the flow law's usual mode), and
- * at least one of 32 base-law runs cycling (the law does not prevent
- * it; none of 32 at 5 of 30 is a 0.3 % chance).  With HAI_PERIOD_NS at
+ * at least one of 32 base-law runs cycling, hyper increases and under
+ * 0.75 (the law does not prevent it; none of 32 at 5 of 30 is a 0.3 %
+ * chance).  With HAI_PERIOD_NS at
  * 20 ms no run has a hyper increase in the window and the median of 5
  * holds C (T - base) within 10 % (seeds 1 and 17 of 30 sit at 0.83 and
  * 0.85, still recovering from the start-up: each run above 0.8).
@@ -326,9 +328,9 @@ static void test_ztr_hai_sawtooth(void **state)
 						 "increases", (unsigned long
 						 long)fid_seed(1 + j), r[j],
 						 (unsigned long long)hai);
-			} else if (hai && r[j] < 0.85) {
+			} else if (hai && r[j] < 0.75) {
 				cycles++;
-			} else if (hai || r[j] < 0.9 || r[j] > 1.1) {
+			} else if (r[j] > 1.1 || (!hai && r[j] < 0.9)) {
 				fail_msg("law %d, seed %llu: %.2f, %llu "
 					 "hyper increases: neither mode",
 					 rows[i].law, (unsigned long long)
