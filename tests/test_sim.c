@@ -240,31 +240,70 @@ static uint64_t ztr_hai_events(const struct sim *s)
  * 34, item 2) is no property of the law.  At 16:1, 400 G the flow law's
  * ALPHA * base * line / rate is 0.1 x 4 us x 16 = 6.4 us, under the
  * 15 us CONGESTION_DELAY_THRESHOLD, so the flow, base and floor laws set
- * the same target.  The low queue is a limit cycle some runs lock into
- * from the start-up, whatever the law (seed 1 with the flow law, seed 2
- * with the base law): after a cut the 9 B additive step per RTT sample
- * takes the queue back to the target more slowly than HAI_PERIOD_NS
- * (7 ms) allows, so the 300 B hyper step overshoots, all 16 flows see
- * the same queue and cut together, deeply, and the climb starts again:
- * a 7.5 ms sawtooth between ~150 and ~700 KB, mean 360 KB.  With
- * HAI_PERIOD_NS at 20 ms the same run holds C (T - base) within 10 %.
+ * the same target.  The low queue is a limit cycle runs lock into from
+ * the start-up: after a cut the 9 B additive step per RTT sample takes
+ * the queue back to the target more slowly than HAI_PERIOD_NS (7 ms)
+ * allows, so the 300 B hyper step overshoots, all 16 flows see the same
+ * queue and cut together, deeply, and the climb starts again: a 7.5 ms
+ * sawtooth between ~150 and ~700 KB, mean 360 KB.  Whether a run locks
+ * in is the seed's (and the event order's) choice: the run is bistable.
+ * Measured over seeds 1-32 (second 20 ms window): a run either cycles
+ * (hyper increases in the window, queue 0.61-0.79 of C (T - base)) or
+ * holds the target (none, 0.96-0.98); with the flow law 27 of 31 seeds
+ * cycle, with the base law 5 of 30; a few runs change mode inside the
+ * window (seed 204, flow law: 0.91 with 50 hyper increases) and a few
+ * still recover from the start-up without (0.83-0.85: seeds 1 and 17 at
+ * 20 ms, seed 23 of the base law with the old event order).  So the
+ * test asserts, on seeds fid_seed(1..n): a run without hyper increases
+ * holds or nears the target (0.8-1.1; none above 1.1), the median of 5
+ * flow-law runs under 0.75 (the cycle is the flow law's usual mode), and
+ * at least one of 32 base-law runs cycling, hyper increases and under
+ * 0.75 (the law does not prevent it; none of 32 at 5 of 30 is a 0.3 %
+ * chance).  With HAI_PERIOD_NS at
+ * 20 ms no run has a hyper increase in the window and the median of 5
+ * holds C (T - base) within 10 %, each run above 0.8.
  */
+static void ztr_run(int law, uint32_t hai_period, uint64_t seed,
+		    double *ratio, uint64_t *hai)
+{
+	struct sim_cfg c = incast(16);
+	struct sim_summary m;
+	struct sim_algo a;
+	struct sim *s;
+	uint64_t hai0;
+
+	c.seed = seed;
+	algo_for(&a, "ztr_rtt");
+	a.conf.opts[ZTR_OPT_TARGET] = (uint32_t)law;
+	a.conf.params[ZTR_HAI_PERIOD_NS] = hai_period;
+	s = mk(&c, &a);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	hai0 = ztr_hai_events(s);
+	sim_run(s, 20 * PS_PER_MS, NULL);
+	sim_summary(s, &m);
+	*ratio = m.q_mean / (400.0 / 8 * (15000.0 - m.base_rtt));
+	*hai = ztr_hai_events(s) - hai0;
+	print_message("law %d, seed %llu, HAI_PERIOD_NS %u: queue %.0f KB "
+		      "(%.2f of C (T - base)), %llu hyper increases\n", law,
+		      (unsigned long long)seed, hai_period, m.q_mean / 1024,
+		      *ratio, (unsigned long long)*hai);
+	sim_free(s);
+}
+
 static void test_ztr_hai_sawtooth(void **state)
 {
 	static const struct {
 		int law;
-		uint64_t seed;
-		uint32_t hai_period;
-		bool sawtooth;
+		uint32_t hai_period, n;
 	} rows[] = {
-		{ ZTR_TARGET_FLOW, 1, 7000000, true },
-		{ ZTR_TARGET_BASE, 2, 7000000, true },
-		{ ZTR_TARGET_FLOW, 1, 20000000, false },
-		{ ZTR_TARGET_FLOW, 2, 7000000, false },
+		{ ZTR_TARGET_FLOW, 7000000, 5 },
+		{ ZTR_TARGET_BASE, 7000000, 32 },
+		{ ZTR_TARGET_FLOW, 20000000, 5 },
 	};
 	uint32_t params[ZTR_NPARAMS] = { 0 }, opts[ZTR_NOPTS] = { 0 };
 	struct ztr_qp q = { 0 };
 	size_t i;
+	uint32_t j;
 	int law;
 
 	(void)state;
@@ -276,38 +315,43 @@ static void test_ztr_hai_sawtooth(void **state)
 		assert_int_equal(ztr_target(params, opts, &q, 4005), 15000);
 	}
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct sim_cfg c = incast(16);
-		struct sim_summary m;
-		struct sim_algo a;
-		struct sim *s;
-		uint64_t hai0;
-		double want;
+		double r[32];
+		uint64_t hai;
+		uint32_t cycles = 0;
 
-		c.seed = rows[i].seed;
-		algo_for(&a, "ztr_rtt");
-		a.conf.opts[ZTR_OPT_TARGET] = (uint32_t)rows[i].law;
-		a.conf.params[ZTR_HAI_PERIOD_NS] = rows[i].hai_period;
-		s = mk(&c, &a);
-		sim_run(s, 20 * PS_PER_MS, NULL);
-		hai0 = ztr_hai_events(s);
-		sim_run(s, 20 * PS_PER_MS, NULL);
-		sim_summary(s, &m);
-		want = 400.0 / 8 * (15000.0 - m.base_rtt);
-		print_message("law %d, seed %llu, HAI_PERIOD_NS %u: queue %.0f "
-			      "KB (%.2f of C (T - base)), %llu hyper "
-			      "increases\n", rows[i].law,
-			      (unsigned long long)rows[i].seed,
-			      rows[i].hai_period, m.q_mean / 1024,
-			      m.q_mean / want,
-			      (unsigned long long)(ztr_hai_events(s) - hai0));
-		if (rows[i].sawtooth) {
-			assert_true(m.q_mean < 0.75 * want);
-			assert_true(ztr_hai_events(s) > hai0);
-		} else {
-			assert_true(m.q_mean > 0.9 * want &&
-				    m.q_mean < 1.1 * want);
+		for (j = 0; j < rows[i].n; j++) {
+			ztr_run(rows[i].law, rows[i].hai_period,
+				fid_seed(1 + j), &r[j], &hai);
+			if (rows[i].hai_period > 10000000) {
+				if (hai || r[j] <= 0.8 || r[j] > 1.1)
+					fail_msg("HAI_PERIOD_NS 20 ms, seed "
+						 "%llu: %.2f, %llu hyper "
+						 "increases", (unsigned long
+						 long)fid_seed(1 + j), r[j],
+						 (unsigned long long)hai);
+			} else if (hai && r[j] < 0.75) {
+				cycles++;
+			} else if (r[j] > 1.1 || (!hai && r[j] <= 0.8)) {
+				fail_msg("law %d, seed %llu: %.2f, %llu "
+					 "hyper increases: neither mode",
+					 rows[i].law, (unsigned long long)
+					 fid_seed(1 + j), r[j],
+					 (unsigned long long)hai);
+			}
 		}
-		sim_free(s);
+		print_message("= law %d, HAI_PERIOD_NS %u: %u of %u runs "
+			      "cycle, median %.2f\n", rows[i].law,
+			      rows[i].hai_period, cycles, rows[i].n,
+			      median_of(r, rows[i].n));
+		if (rows[i].hai_period > 10000000) {
+			double med = median_of(r, rows[i].n);
+
+			assert_true(med > 0.9 && med < 1.1);
+		} else if (rows[i].law == ZTR_TARGET_FLOW) {
+			assert_true(median_of(r, rows[i].n) < 0.75);
+		} else {
+			assert_true(cycles > 0);
+		}
 	}
 }
 
@@ -920,11 +964,17 @@ static double fluid_queue(uint32_t n, uint32_t gbps)
 
 /* 2 and 10 flows at 40 G and 100 G in the paper's setting land near the
  * fluid model's fixed point (issue 23, item 5): the mean queue of 40-60
- * ms within 2x of q* (measured 1.10x, 1.11x at 40 G, 1.08x, 1.25x at
- * 100 G; the 10-flow excess is the packet model's burstiness: marks
- * come in runs, the fluid's are smooth), at the payload ceiling, fair;
- * and the start-up swing damps: the queue's peak in that window is under
- * half its peak in the first 5 ms.
+ * ms within 2x of q* (the median over seeds 1-5; over seeds 1-25 single
+ * runs gave 0.87-1.50x at 2 flows, 40 G, 0.99-1.16x at 10, 0.89-1.29x at
+ * 2 flows, 100 G, 1.14-1.34x at 10; the 10-flow excess is the packet
+ * model's burstiness: marks come in runs, the fluid's are smooth), at
+ * the payload ceiling, losslessly (each run), fair (Jain's index over
+ * 0.95 in the median run, over 0.9 in each: two flows' shares over 20
+ * ms scatter, 0.948 at seed 205 with the old event order); and the
+ * start-up swing damps: the queue's peak in that window is under half
+ * its peak in the first 5 ms, as a mean over the five seeds (one 2-flow
+ * run's peak is one AIMD swing: 0.31-0.62 of the start-up's over seeds
+ * 1-25, 5 of them over 0.5; the mean of 0.41 is the claim).
  */
 static void test_dcqcn_fluid_fixed_point(void **state)
 {
@@ -935,32 +985,51 @@ static void test_dcqcn_fluid_fixed_point(void **state)
 	(void)state;
 	for (i = 0; i < 4; i++) {
 		uint32_t n = cases[i][0], gbps = cases[i][1];
-		double want = fluid_queue(n, gbps), peak0;
-		struct sim_summary m;
-		struct sim_algo a;
-		struct sim_cfg c;
-		struct sim *s;
+		double want = fluid_queue(n, gbps), q[5], jain[5], damp = 0;
+		double med;
+		uint32_t j;
 
-		dcqcn_paper(&c, &a, n, gbps);
-		s = mk(&c, &a);
-		sim_run(s, 5 * PS_PER_MS, NULL);
-		sim_summary(s, &m);
-		peak0 = m.q_max;
-		sim_run(s, 35 * PS_PER_MS, NULL);
-		sim_run(s, 20 * PS_PER_MS, NULL);
-		sim_summary(s, &m);
-		print_message("%u flows at %uG: queue %.1f KB, fluid %.1f KB, "
-			      "peak %.0f KB (first 5 ms %.0f KB), Jain %.3f\n",
-			      n, gbps, m.q_mean / 1024, want / 1024,
-			      m.q_max / 1024, peak0 / 1024, m.jain);
-		if (m.q_mean < want / 2 || m.q_mean > want * 2)
-			fail_msg("%u flows at %uG: queue %.0f B, fixed point "
-				 "%.0f B", n, gbps, m.q_mean, want);
-		assert_true(m.util > 0.99 * m.payload_ceiling);
-		assert_true(m.jain > 0.95);
-		assert_true(m.q_max < peak0 / 2);
-		assert_int_equal(m.drops + m.rtos, 0);
-		sim_free(s);
+		for (j = 0; j < 5; j++) {
+			struct sim_summary m;
+			struct sim_algo a;
+			struct sim_cfg c;
+			struct sim *s;
+			double peak0;
+
+			dcqcn_paper(&c, &a, n, gbps);
+			c.seed = fid_seed(1 + j);
+			s = mk(&c, &a);
+			sim_run(s, 5 * PS_PER_MS, NULL);
+			sim_summary(s, &m);
+			peak0 = m.q_max;
+			sim_run(s, 35 * PS_PER_MS, NULL);
+			sim_run(s, 20 * PS_PER_MS, NULL);
+			sim_summary(s, &m);
+			print_message("%u flows at %uG, seed %llu: queue %.1f "
+				      "KB, fluid %.1f KB, peak %.0f KB (first "
+				      "5 ms %.0f KB), Jain %.3f\n", n, gbps,
+				      (unsigned long long)c.seed,
+				      m.q_mean / 1024, want / 1024,
+				      m.q_max / 1024, peak0 / 1024, m.jain);
+			q[j] = m.q_mean;
+			jain[j] = m.jain;
+			damp += m.q_max / peak0 / 5;
+			assert_true(m.util > 0.99 * m.payload_ceiling);
+			assert_true(m.jain > 0.9);
+			assert_int_equal(m.drops + m.rtos, 0);
+			sim_free(s);
+		}
+		med = median_of(q, 5);
+		print_message("= %u flows at %uG: median queue %.2fx q*, peak "
+			      "%.2f of the start-up's (mean)\n", n, gbps,
+			      med / want, damp);
+		if (med < want / 2 || med > want * 2)
+			fail_msg("%u flows at %uG: median queue %.0f B, fixed "
+				 "point %.0f B", n, gbps, med, want);
+		if (damp >= 0.5)
+			fail_msg("%u flows at %uG: the window's peak is %.2f "
+				 "of the start-up's", n, gbps, damp);
+		assert_true(median_of(jain, 5) > 0.95);
 	}
 }
 
@@ -1009,13 +1078,18 @@ static double fluid_queue_nvidia(uint32_t n, uint32_t gbps, uint32_t mtu)
  * at 100 G, 1 KB and 4 KB packets, land within 2x of the fluid fixed
  * point once the start-up has passed: 16:1 at once, 64:1 after some 40-
  * 60 ms in PFC (the line-rate start fills the buffer; each cycle of
- * drain and fast recovery halves the target; measured 0.66x, 1.04x,
- * 1.05x, 1.20x of q*).  The byte counter counts KB: read as bytes (the
- * old model) the 16:1, 1 KB case sat in PFC at 18 MB, 150x q*.
- * 256:1 stays PFC-bound (README, "DCQCN at NVIDIA's defaults"): each
- * QP's packets come in bursts, one CNP a burst, so a QP sees a CNP
- * less often than every rpg_time_reset and the timer's fast recovery
- * follows nearly every cut; checked here as that mechanism.
+ * drain and fast recovery halves the target; the median over seeds 1-5
+ * judged, single runs over seeds 1-25 gave 0.64-0.76x, 1.09-1.19x,
+ * 0.87-1.02x and 1.08-1.26x of q*), each run at line rate, lossless.
+ * The byte counter counts KB: read as bytes (the old model) the 16:1,
+ * 1 KB case is bistable: 14 of seeds 1-25 sat in PFC at 16.7-18.5 MB,
+ * 150x q*, the rest at 0.1-3.1 MB; asserted: the mean queue over seeds
+ * 1-8 above 20x q* and at least one of them PFC-bound (a 0.2 % chance
+ * of none at 14 of 25).  256:1 stays PFC-bound (README, "DCQCN at
+ * NVIDIA's defaults"): each QP's packets come in bursts, one CNP a
+ * burst, so a QP sees a CNP less often than every rpg_time_reset and
+ * the timer's fast recovery follows nearly every cut; checked here as
+ * that mechanism (one seed: seeds 1-25 gave the same run).
  */
 static void test_dcqcn_nvidia_defaults(void **state)
 {
@@ -1030,50 +1104,74 @@ static void test_dcqcn_nvidia_defaults(void **state)
 	struct sim_cfg c;
 	struct sim *s;
 	uint64_t cnp0, fr0, cut0;
-	double want;
+	double want, q[8], mean = 0;
+	uint32_t j, pfc = 0;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		c = incast(cases[i].n);
+		double med;
+
+		for (j = 0; j < 5; j++) {
+			c = incast(cases[i].n);
+			c.rate_gbps = 100;
+			c.mtu = cases[i].mtu;
+			c.seed = fid_seed(1 + j);
+			algo_for(&a, "dcqcn");
+			want = fluid_queue_nvidia(c.senders, 100, c.mtu);
+			s = mk(&c, &a);
+			sim_run(s, cases[i].warm_ms * PS_PER_MS, NULL);
+			sim_run(s, 20 * PS_PER_MS, NULL);
+			sim_summary(s, &m);
+			print_message("%u:1 at %u B, seed %llu: queue %.1f KB, "
+				      "fluid %.1f KB (%.2fx), %llu pauses\n",
+				      c.senders, c.mtu,
+				      (unsigned long long)c.seed,
+				      m.q_mean / 1024, want / 1024,
+				      m.q_mean / want,
+				      (unsigned long long)m.pauses);
+			q[j] = m.q_mean;
+			assert_true(m.util > 0.95 * m.payload_ceiling);
+			assert_int_equal(m.drops + m.rtos, 0);
+			sim_free(s);
+		}
+		med = median_of(q, 5);
+		print_message("= %u:1 at %u B: median queue %.2fx q*\n",
+			      c.senders, c.mtu, med / want);
+		if (med < want / 2 || med > want * 2)
+			fail_msg("%u:1 at %u B: median queue %.0f B, fixed "
+				 "point %.0f B", c.senders, c.mtu, med, want);
+	}
+	/* the byte-counter unit read as bytes: PFC-bound (bistable) */
+	want = fluid_queue_nvidia(16, 100, 1024);
+	for (j = 0; j < 8; j++) {
+		c = incast(16);
 		c.rate_gbps = 100;
-		c.mtu = cases[i].mtu;
+		c.mtu = 1024;
+		c.seed = fid_seed(1 + j);
 		algo_for(&a, "dcqcn");
-		want = fluid_queue_nvidia(c.senders, 100, c.mtu);
+		a.conf.opts[DCQCN_OPT_BYTE_UNIT] = DCQCN_BYTES_B;
 		s = mk(&c, &a);
-		sim_run(s, cases[i].warm_ms * PS_PER_MS, NULL);
-		sim_run(s, 20 * PS_PER_MS, NULL);
+		sim_run(s, 10 * PS_PER_MS, NULL);
+		sim_run(s, 10 * PS_PER_MS, NULL);
 		sim_summary(s, &m);
-		print_message("%u:1 at %u B: queue %.1f KB, fluid %.1f KB "
-			      "(%.2fx), %llu pauses\n", c.senders, c.mtu,
-			      m.q_mean / 1024, want / 1024, m.q_mean / want,
+		print_message("16:1 at 1024 B, byte_unit B, seed %llu: queue "
+			      "%.1f MB, %llu pauses\n",
+			      (unsigned long long)c.seed, m.q_mean / 1048576,
 			      (unsigned long long)m.pauses);
-		if (m.q_mean < want / 2 || m.q_mean > want * 2)
-			fail_msg("%u:1 at %u B: queue %.0f B, fixed point "
-				 "%.0f B", c.senders, c.mtu, m.q_mean, want);
-		assert_true(m.util > 0.95 * m.payload_ceiling);
-		assert_int_equal(m.drops + m.rtos, 0);
+		mean += m.q_mean / 8;
+		if (m.q_mean > 20 * want && m.pauses > 0)
+			pfc++;
 		sim_free(s);
 	}
-	/* the byte-counter unit read as bytes: PFC-bound */
-	c = incast(16);
-	c.rate_gbps = 100;
-	c.mtu = 1024;
-	algo_for(&a, "dcqcn");
-	a.conf.opts[DCQCN_OPT_BYTE_UNIT] = DCQCN_BYTES_B;
-	want = fluid_queue_nvidia(16, 100, 1024);
-	s = mk(&c, &a);
-	sim_run(s, 10 * PS_PER_MS, NULL);
-	sim_run(s, 10 * PS_PER_MS, NULL);
-	sim_summary(s, &m);
-	print_message("16:1 at 1024 B, byte_unit B: queue %.1f MB\n",
-		      m.q_mean / 1048576);
-	assert_true(m.q_mean > 20 * want && m.pauses > 0);
-	sim_free(s);
+	print_message("= byte_unit B: mean queue %.0fx q*, %u of 8 runs in "
+		      "PFC\n", mean / want, pfc);
+	assert_true(mean > 20 * want && pfc > 0);
 	/* 256:1, 4 KB: PFC-bound, fewer CNPs per QP than timer periods,
 	 * a fast recovery for most cuts */
 	c = incast(256);
 	c.rate_gbps = 100;
+	c.seed = fid_seed(1);
 	algo_for(&a, "dcqcn");
 	s = mk(&c, &a);
 	sim_run(s, 30 * PS_PER_MS, NULL);
@@ -1114,17 +1212,27 @@ static void test_dcqcn_nvidia_defaults(void **state)
  * grows, by a relative step within 3x either way of the fluid model's.
  * The response hangs on the byte counter's unit.  Read as bytes (the
  * model of the issue), an event every 32 KB sent carries R_AI and the
- * fluid model predicts +48 % (161 -> 238 KB; measured 187 -> 293 KB,
- * +56 %).  In KB (the model's reading, item 1) increases come from the
- * 300 us timer alone and, with F = rpg_threshold = 1, the first event
- * after a cut is fast recovery: R_AI enters only where a flow goes two
- * timer periods without a cut, and the fluid model itself predicts
- * +13.5 % (114 -> 130 KB; measured 131 -> 139 KB, +6 %).  The issue's
- * "5x weaker than the fluid model" compared the packet model's mixed
- * reading with the fluid's bytes reading.
+ * fluid model predicts +48 % (161 -> 238 KB; measured 182 -> 306 KB,
+ * +69 %, over seeds 1-25).  In KB (the model's reading, item 1)
+ * increases come from the 300 us timer alone and, with F =
+ * rpg_threshold = 1, the first event after a cut is fast recovery: R_AI
+ * enters only where a flow goes two timer periods without a cut, and
+ * the fluid model itself predicts +13.5 % (114 -> 130 KB; measured 129
+ * -> 137 KB, +6.1 %, over seeds 1-25).  The issue's "5x weaker than the
+ * fluid model" compared the packet model's mixed reading with the
+ * fluid's bytes reading.  The step is a few KB against a run's scatter
+ * of as much (single seeds gave -1.6 to +15.7 % in KB, +56 to +153 % in
+ * bytes), so the response judged is that of the mean queue over seeds
+ * 1-48 at each rate, trimmed of the four longest and four shortest (in
+ * bytes a run now and then falls into PFC at MBs, as in
+ * test_dcqcn_nvidia_defaults: one of 48 at seeds 401-448 with the old
+ * event order took the plain mean to +284 %): its own scatter is then
+ * some 0.6 % in KB (the band's edge, +4.5 %, is 2.7 of them below the
+ * +6.1 %).
  */
 static void test_dcqcn_ai_response(void **state)
 {
+	enum { NSEED = 48 };
 	int kb;
 
 	(void)state;
@@ -1133,32 +1241,43 @@ static void test_dcqcn_ai_response(void **state)
 		int k;
 
 		for (k = 0; k < 2; k++) {
-			uint32_t ai = k ? 320 : 10;
-			struct sim_summary m;
-			struct sim_algo a;
-			struct sim_cfg c = incast(16);
-			struct sim *s;
+			uint32_t ai = k ? 320 : 10, j;
+			double v[NSEED];
 
-			c.rate_gbps = 100;
-			algo_for(&a, "dcqcn");
-			a.conf.params[DCQCN_AI_RATE] = ai;
-			a.conf.opts[DCQCN_OPT_BYTE_UNIT] = kb ? DCQCN_BYTES_KB :
-								DCQCN_BYTES_B;
-			s = mk(&c, &a);
-			sim_run(s, 20 * PS_PER_MS, NULL);
-			sim_run(s, 20 * PS_PER_MS, NULL);
-			sim_summary(s, &m);
-			q[k] = m.q_mean;
-			f[k] = fluid_nvidia(16, 100, c.mtu, ai, kb);
-			sim_free(s);
+			for (j = 0; j < NSEED; j++) {
+				struct sim_summary m;
+				struct sim_algo a;
+				struct sim_cfg c = incast(16);
+				struct sim *s;
+
+				c.rate_gbps = 100;
+				c.seed = fid_seed(1 + j);
+				algo_for(&a, "dcqcn");
+				a.conf.params[DCQCN_AI_RATE] = ai;
+				a.conf.opts[DCQCN_OPT_BYTE_UNIT] =
+					kb ? DCQCN_BYTES_KB : DCQCN_BYTES_B;
+				s = mk(&c, &a);
+				sim_run(s, 20 * PS_PER_MS, NULL);
+				sim_run(s, 20 * PS_PER_MS, NULL);
+				sim_summary(s, &m);
+				v[j] = m.q_mean;
+				f[k] = fluid_nvidia(16, 100, c.mtu, ai, kb);
+				sim_free(s);
+			}
+			qsort(v, NSEED, sizeof(v[0]), cmp_double);
+			q[k] = 0;
+			for (j = 4; j < NSEED - 4; j++)
+				q[k] += v[j] / (NSEED - 8);
 		}
 		rel = q[1] / q[0] - 1;
 		frel = f[1] / f[0] - 1;
-		print_message("byte counter in %s: R_AI 10 -> 320 Mb/s: queue "
-			      "%.1f -> %.1f KB (%+.1f %%), fluid %.1f -> "
-			      "%.1f KB (%+.1f %%)\n", kb ? "KB" : "bytes",
-			      q[0] / 1024, q[1] / 1024, 100 * rel,
-			      f[0] / 1024, f[1] / 1024, 100 * frel);
+		print_message("= byte counter in %s: R_AI 10 -> 320 Mb/s: "
+			      "trimmed mean queue of %d seeds %.1f -> %.1f KB "
+			      "(%+.1f %%), "
+			      "fluid %.1f -> %.1f KB (%+.1f %%)\n",
+			      kb ? "KB" : "bytes", NSEED, q[0] / 1024,
+			      q[1] / 1024, 100 * rel, f[0] / 1024,
+			      f[1] / 1024, 100 * frel);
 		if (rel < 0.02 || rel < frel / 3 || rel > frel * 3)
 			fail_msg("byte counter in %s: queue %+.1f %%, fluid "
 				 "%+.1f %%", kb ? "KB" : "bytes", 100 * rel,
@@ -1233,9 +1352,11 @@ static void test_ctrl_density(void **state)
  * gave bit-identical runs for rpg_ai_rate, rpg_hai_rate and the ECN
  * thresholds): more or sooner increase, or milder cuts, a longer queue;
  * steeper marking a shorter one.  Each row compares two settings of one
- * knob, the rest as dcqcn_paper; the queue must differ by 3 % at least
- * (runs are deterministic, but a change perturbs the whole trajectory:
- * a few percent is the spread of unrelated perturbations).  Hyper
+ * knob, the rest as dcqcn_paper; the mean queue over seeds 1-8 must
+ * differ by 3 % at least (a change perturbs the whole trajectory as a
+ * seed does: single seeds 1-25 gave rpg_ai_rate's +6.6 % as +1 to +13 %,
+ * five of them under 3 %; the mean over eight has a scatter of some
+ * 1.3 %; the other rows move by 14 % or more).  Hyper
  * increase is reached after one step with rpg_threshold 1 (as NVIDIA
  * ships), after six with the paper's 5; rpg_min_dec_fac binds only
  * when the cut it allows is under the 8 % alpha* gives; the byte
@@ -1267,37 +1388,40 @@ static void test_dcqcn_knobs(void **state)
 		{ "ECN Pmax", -1, 0, 0, "5KB:200KB:0.01", "5KB:200KB:0.02",
 		  -1, 5 },
 	};
+	enum { NSEED = 8 };
 	struct pcb_err err = { 0 };
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		double q[2];
+		double q[2] = { 0, 0 };
 		int k;
 
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 2 * NSEED; k++) {
 			struct sim_summary m;
 			struct sim_algo a;
 			struct sim_cfg c;
 			struct sim *s;
 
 			dcqcn_paper(&c, &a, 10, 40);
+			c.seed = fid_seed(1 + (uint64_t)(k >> 1));
 			a.conf.params[DCQCN_THRESHOLD] = rows[i].threshold;
 			if (rows[i].idx >= 0)
-				a.conf.params[rows[i].idx] = k ? rows[i].hi :
-								 rows[i].lo;
+				a.conf.params[rows[i].idx] = k & 1 ?
+					rows[i].hi : rows[i].lo;
 			else
 				assert_int_equal(sim_cfg_set(&c, "ecn",
-					k ? rows[i].ecn_hi : rows[i].ecn_lo,
-					&err), 0);
+					k & 1 ? rows[i].ecn_hi :
+						rows[i].ecn_lo, &err), 0);
 			s = mk(&c, &a);
 			sim_run(s, 20 * PS_PER_MS, NULL);
 			sim_run(s, 20 * PS_PER_MS, NULL);
 			sim_summary(s, &m);
-			q[k] = m.q_mean;
+			q[k & 1] += m.q_mean / NSEED;
 			sim_free(s);
 		}
-		print_message("%s: queue %.1f KB -> %.1f KB\n", rows[i].what,
+		print_message("= %s: mean queue of %d seeds %.1f KB -> %.1f "
+			      "KB\n", rows[i].what, NSEED,
 			      q[0] / 1024, q[1] / 1024);
 		if ((q[1] - q[0]) * rows[i].sign < 0.03 * q[0])
 			fail_msg("%s: queue %.0f B -> %.0f B, expected %s",

@@ -222,61 +222,86 @@ static void test_fat_tree(void **state)
 /* A periodic incast over a mix (HPCC's Fig. 11): in the first 100 us of
  * every period the deepest queue jumps past 1 MB, four times what it
  * holds late in the period; the same mix without the incast stays under
- * half those peaks in the same windows.
+ * half those peaks in the same windows.  The mix is light (5 %) but
+ * Hadoop's: now and then one of its large flows builds a queue of its
+ * own, late in a period (the "calm") or in the mix alone, so a single
+ * period, or a single seed, may show no contrast (over seeds 3-27 the
+ * spike was 1.48-2.98 MB in every period, but 1 period in 6 or so had a
+ * calm within 4x or a mix alone above half).  Judged over periods 1-3 of
+ * seeds 3-7: every spike past 1 MB, the median spike four times the calm
+ * at least and twice the mix alone.
  */
 static void test_incast_over_mix(void **state)
 {
+	enum { NSEED = 5 };
 	static const char *const kv[] = { "load", "5", "dist", "hadoop",
 		"incast_period", "500us", "incast_senders", "15",
-		"incast_size", "200KB", "seed", "3", NULL };
+		"incast_size", "200KB", NULL };
 	static const char *const kv0[] = { "load", "5", "dist", "hadoop",
-		"seed", "3", NULL };
-	uint64_t spike[2][4], calm[2][4];
+		NULL };
+	double to_calm[3 * NSEED], to_alone[3 * NSEED];
 	const struct sim_trace_row *r;
 	struct sim_algo a;
 	struct sim *s;
-	int round, k;
+	int round, k, j;
 
 	(void)state;
-	memset(spike, 0, sizeof(spike));
-	memset(calm, 0, sizeof(calm));
-	for (round = 0; round < 2; round++) {
-		struct sim_cfg c = cfg_of("mix", round ? kv0 : kv);
-		size_t i, n;
+	for (j = 0; j < NSEED; j++) {
+		uint64_t spike[2][4], calm[2][4];
 
-		algo_for(&a, "ztr_rtt");
-		s = mk(&c, &a);
-		assert_int_equal(sim_trace_start(s, 10 * PS_PER_US), 0);
-		assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
-		n = sim_trace_rows(s, &r);
-		assert_true(n >= 199);
-		for (i = 0; i < n; i++) {
-			int64_t t = r[i].t % (500 * PS_PER_US);
+		memset(spike, 0, sizeof(spike));
+		memset(calm, 0, sizeof(calm));
+		for (round = 0; round < 2; round++) {
+			struct sim_cfg c = cfg_of("mix", round ? kv0 : kv);
+			size_t i, n;
 
-			k = (int)(r[i].t / (500 * PS_PER_US));
-			if (k < 1 || k > 3)
-				continue;
-			if (t > 0 && t <= 100 * PS_PER_US &&
-			    r[i].queue_max > spike[round][k])
-				spike[round][k] = r[i].queue_max;
-			if (t > 300 * PS_PER_US &&
-			    r[i].queue_max > calm[round][k])
-				calm[round][k] = r[i].queue_max;
+			c.seed = fid_seed(3 + (uint64_t)j);
+			algo_for(&a, "ztr_rtt");
+			s = mk(&c, &a);
+			assert_int_equal(sim_trace_start(s, 10 * PS_PER_US), 0);
+			assert_int_equal(sim_run(s, 2 * PS_PER_MS, NULL), 0);
+			n = sim_trace_rows(s, &r);
+			assert_true(n >= 199);
+			for (i = 0; i < n; i++) {
+				int64_t t = r[i].t % (500 * PS_PER_US);
+
+				k = (int)(r[i].t / (500 * PS_PER_US));
+				if (k < 1 || k > 3)
+					continue;
+				if (t > 0 && t <= 100 * PS_PER_US &&
+				    r[i].queue_max > spike[round][k])
+					spike[round][k] = r[i].queue_max;
+				if (t > 300 * PS_PER_US &&
+				    r[i].queue_max > calm[round][k])
+					calm[round][k] = r[i].queue_max;
+			}
+			check_switch_bytes(s);
+			sim_trace_stop(s);
+			sim_free(s);
 		}
-		check_switch_bytes(s);
-		sim_trace_stop(s);
-		sim_free(s);
+		for (k = 1; k <= 3; k++) {
+			print_message("seed %llu, period %d: incast %llu calm "
+				      "%llu; mix alone %llu\n",
+				      (unsigned long long)fid_seed(3 +
+							(uint64_t)j), k,
+				      (unsigned long long)spike[0][k],
+				      (unsigned long long)calm[0][k],
+				      (unsigned long long)spike[1][k]);
+			if (spike[0][k] < 1024 * 1024)
+				fail_msg("seed %llu, period %d: no incast "
+					 "spike", (unsigned long long)
+					 fid_seed(3 + (uint64_t)j), k);
+			to_calm[3 * j + k - 1] = (double)spike[0][k] /
+						 ((double)calm[0][k] + 1);
+			to_alone[3 * j + k - 1] = (double)spike[0][k] /
+						  ((double)spike[1][k] + 1);
+		}
 	}
-	for (k = 1; k <= 3; k++) {
-		print_message("period %d: incast %llu calm %llu; mix alone "
-			      "%llu\n", k, (unsigned long long)spike[0][k],
-			      (unsigned long long)calm[0][k],
-			      (unsigned long long)spike[1][k]);
-		if (spike[0][k] < 1024 * 1024 ||
-		    spike[0][k] < 4 * calm[0][k] ||
-		    2 * spike[1][k] > spike[0][k])
-			fail_msg("period %d: no incast spike", k);
-	}
+	print_message("= median spike %.1fx the calm, %.1fx the mix alone\n",
+		      median_of(to_calm, 3 * NSEED),
+		      median_of(to_alone, 3 * NSEED));
+	assert_true(median_of(to_calm, 3 * NSEED) >= 4);
+	assert_true(median_of(to_alone, 3 * NSEED) >= 2);
 }
 
 /* The dynamic threshold without PFC: one congested queue holds at most
@@ -429,36 +454,50 @@ static void test_buffer_keys(void **state)
 /* FCT slowdowns against each flow's own path: behind 16:1 uplinks
  * (200G for eight 400G hosts), a large flow across leaves alone takes
  * twice as long as at host speed, and its slowdown is still about 1.
+ * At 1 % load most large flows are alone (1.00-1.04 over seeds 102-131)
+ * but now and then two overlap and one takes up to 3.2x: 25 of some 390
+ * over 1.3, so the worst of one seed's (the test once asserted < 1.3 at
+ * seed 102) is the seed's.  Judged over seeds 102-106: the median large
+ * flow's slowdown under 1.1 (with host speed as the ideal, the flows across
+ * leaves, some half, would show 2), four in five under 1.3.
  */
 static void test_ideal_fct_tiers(void **state)
 {
+	enum { NSEED = 5 };
 	static const char *const kv[] = { "leaves", "2", "spines", "1",
-		"hosts", "8", "oversub", "16", "load", "1", "seed", "102",
-		NULL };
-	struct sim_cfg c = cfg_of("mix", kv);
-	struct sim_algo a;
-	struct sim *s;
-	double worst = 0;
-	size_t i, big = 0;
+		"hosts", "8", "oversub", "16", "load", "1", NULL };
+	double sd[512];
+	size_t i, big = 0, slow = 0;
+	int j;
 
 	(void)state;
-	algo_for(&a, "ztr_rtt");
-	s = mk(&c, &a);
-	assert_int_equal(sim_topo_path_ppb(s, 0, 1), 20);	/* one leaf */
-	assert_int_equal(sim_topo_path_ppb(s, 0, 8), 40);	/* across */
-	sim_run(s, 10 * PS_PER_MS, NULL);
-	for (i = 0; i < s->nfct; i++) {
-		if (s->fct[i].size < 1000000)
-			continue;
-		big++;
-		worst = s->fct[i].slowdown > worst ? s->fct[i].slowdown :
-						     worst;
+	for (j = 0; j < NSEED; j++) {
+		struct sim_cfg c = cfg_of("mix", kv);
+		struct sim_algo a;
+		struct sim *s;
+		size_t big0 = big;
+
+		c.seed = fid_seed(102 + (uint64_t)j);
+		algo_for(&a, "ztr_rtt");
+		s = mk(&c, &a);
+		assert_int_equal(sim_topo_path_ppb(s, 0, 1), 20); /* one leaf */
+		assert_int_equal(sim_topo_path_ppb(s, 0, 8), 40); /* across */
+		sim_run(s, 10 * PS_PER_MS, NULL);
+		for (i = 0; i < s->nfct && big < 512; i++) {
+			if (s->fct[i].size < 1000000)
+				continue;
+			sd[big++] = s->fct[i].slowdown;
+			slow += s->fct[i].slowdown >= 1.3;
+		}
+		print_message("seed %llu: %zu flows of 1 MB or more\n",
+			      (unsigned long long)c.seed, big - big0);
+		assert_true(big - big0 >= 4);
+		sim_free(s);
 	}
-	print_message("%zu flows of 1 MB or more, worst slowdown %.3f\n",
-		      big, worst);
-	assert_true(big >= 4);
-	assert_true(worst < 1.3);
-	sim_free(s);
+	print_message("= %zu flows of 1 MB or more: median slowdown %.3f, "
+		      "%zu at 1.3 or over\n", big, median_of(sd, big), slow);
+	assert_true(median_of(sd, big) < 1.1);
+	assert_true(5 * slow <= big);
 }
 
 /* Two data priorities (the mix on 3, its incast on 4) with PFC on one:

@@ -89,7 +89,11 @@ done
 grep -q '#440154' "$top/plots/hist.gp" || { echo "plot: heatmap palette is not viridis"; fail=1; }
 COLUMNS=80 "$BIN" plot h hist >"$tmp/h.txt"
 check "text heatmap rows" 8 "$(grep -c ' |.*|$' "$tmp/h.txt")"
-grep -q '^ *800us-1.6ms |.*[@%#*+=].*|$' "$tmp/h.txt" ||
+# (the 800us-1.6ms row holds a few timeouts: with events at one
+# picosecond by (type, id), merge of branch order, fewer than before, so
+# its glyphs are the light ones; the densest, '@', is in some row)
+grep -q '^ *800us-1.6ms |.*[-.:=+*#%@].*|$' "$tmp/h.txt" &&
+	grep -q '^ *[0-9].* |.*@.*|$' "$tmp/h.txt" ||
 	{ echo "plot: text heatmap shows no timeouts in 800us-1.6ms: $(cat "$tmp/h.txt")"; fail=1; }
 # sweeps: two params on the terminal are a table with the best marked;
 # one param: every error bar inside the range, a small spread from 0
