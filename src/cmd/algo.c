@@ -334,29 +334,26 @@ static int copy_plan(struct session *s, unsigned from, unsigned to,
 {
 	uint32_t a[ALGO_MAX_PARAMS], b[ALGO_MAX_PARAMS];
 	struct slot_view *src, *dst;
-	size_t na, nb, i, k;
+	size_t i, k;
 	int rc = sess_slot_view(s, from, &src);
 
 	memset(c, 0, sizeof(*c));
 	if (!rc)
 		rc = sess_slot_view(s, to, &dst);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, from, a, ALGO_MAX_PARAMS, &na,
-				   &s->err);
+		rc = sess_slot_values(s, from, src, a);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, to, b, ALGO_MAX_PARAMS, &nb,
-				   &s->err);
+		rc = sess_slot_values(s, to, dst, b);
 	if (rc)
 		return rc;
 	c->from_name = src->name;
-	for (i = 0; i < dst->nparams && i < nb; i++) {
+	for (i = 0; i < dst->nparams; i++) {
 		const struct param_view *d = &dst->params[i];
 
-		for (k = 0; k < src->nparams && k < na; k++)
+		for (k = 0; k < src->nparams; k++)
 			if (!strcmp(src->params[k].info.name, d->info.name))
 				break;
-		if (k == src->nparams || k >= na ||
-		    src->params[k].type != d->type)
+		if (k == src->nparams || src->params[k].type != d->type)
 			continue;
 		c->same++;
 		if (a[k] == b[i] || d->info.prm != ALGO_PERM_RW ||

@@ -65,7 +65,7 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 	bool host = false;
 	struct slot_view *v;
 	unsigned slot = 0;
-	size_t i, n;
+	size_t i;
 	struct tbl t;
 	int rc;
 
@@ -79,15 +79,9 @@ static int cmd_param_list(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
-				   &n,
-				   &s->err);
+		rc = sess_slot_values(s, slot, v, vals);
 	if (rc)
 		return rc;
-	if (n < v->nparams)
-		return pcb_error(&s->err, PCB_E_DEVICE,
-				 "bulk get returned %zu of %zu params", n,
-				 v->nparams);
 	host = dev_view(s->cur) >= 0;
 	if (host && (rc = dev_own_params(s->cur, slot, &own)))
 		return rc;	/* which are that NIC's own */
@@ -180,7 +174,7 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	struct slot_view *v, *o = NULL;
 	bool has_slot, vs_slot = false;
 	unsigned slot = 0, other = 0;
-	size_t na, nb = 0, i, k, ndiff = 0;
+	size_t i, k, ndiff = 0;
 	char what[300];
 	struct tbl t;
 	int used, rc;
@@ -204,32 +198,29 @@ static int cmd_param_diff(struct session *s, int argc, char **argv)
 	if (!rc)
 		rc = sess_slot_view(s, slot, &v);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, a, ALGO_MAX_PARAMS, &na,
-				   &s->err);
+		rc = sess_slot_values(s, slot, v, a);
 	if (!rc && vs_slot) {
 		rc = sess_slot_view(s, other, &o);
 		if (!rc)	/* the view of slot may have moved: again */
 			rc = sess_slot_view(s, slot, &v);
 		if (!rc)
-			rc = ppcc_bulk_get(&s->cur->ppcc, other, b,
-					   ALGO_MAX_PARAMS,
-					   &nb, &s->err);
+			rc = sess_slot_values(s, other, o, b);
 	}
 	if (rc)
 		return rc;
 	tbl_init(&t, cols, sizeof(cols) / sizeof(cols[0]));
-	for (i = 0; i < v->nparams && i < na; i++) {
+	for (i = 0; i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
 		uint32_t x = p->info.def;
 		char va[32], vb[32];
 
 		if (o) {
-			for (k = 0; k < o->nparams && k < nb; k++)
+			for (k = 0; k < o->nparams; k++)
 				if (!strcmp(o->params[k].info.name,
 					    p->info.name) &&
 				    o->params[k].type == p->type)
 					break;
-			if (k == o->nparams || k >= nb)
+			if (k == o->nparams)
 				continue;	/* no such param there */
 			x = b[k];
 		}

@@ -84,6 +84,12 @@ int sess_lock(struct session *s);
 void sess_unlock(struct session *s);
 
 int sess_slot_view(struct session *s, unsigned slot, struct slot_view **out);
+/* Slot's param values (vals: ALGO_MAX_PARAMS) by one bulk get.  A reply
+ * with fewer values than the view has params is an error: read short, a
+ * list, diff, profile or record would pass the missing ones for absent.
+ */
+int sess_slot_values(struct session *s, unsigned slot,
+		     const struct slot_view *v, uint32_t *vals);
 /* Lowest enabled slot. */
 int sess_active_slot(struct session *s, unsigned *slot);
 /* The lowest slot with the algorithm and its counters enabled, or -1. */

@@ -18,7 +18,7 @@ void store_meta_algo(struct session *s, FILE *fp)
 	uint32_t vals[ALGO_MAX_PARAMS];
 	char val[40];
 	unsigned slot;
-	size_t i, n = 0;
+	size_t i;
 
 	if (sess_active_slot(s, &slot) || sess_slot_view(s, slot, &v)) {
 		pcb_err_reset(&s->err);
@@ -29,9 +29,8 @@ void store_meta_algo(struct session *s, FILE *fp)
 		(v->algo_num >> 8) & 0xff, v->algo_num & 0xff);
 	out_json_string(fp, v->name);
 	fputs(",\"params\":{", fp);
-	if (!ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
-			   &s->err))
-		for (i = 0; i < n && i < v->nparams; i++) {
+	if (!sess_slot_values(s, slot, v, vals))
+		for (i = 0; i < v->nparams; i++) {
 			sess_format_value(s, v->params[i].type, vals[i], val,
 					  sizeof(val));
 			fprintf(fp, "%s", i ? "," : "");

@@ -57,14 +57,19 @@ int sess_confirm(struct session *s, const char *what)
 static int read_values(struct session *s, unsigned slot, struct slot_view *v,
 		       uint32_t *vals, size_t n_single, unsigned single_idx)
 {
-	size_t got;
-	int rc;
-
 	if (n_single == 1)
 		return ppcc_param_get(&s->cur->ppcc, slot, single_idx,
 				      &vals[single_idx], &s->err);
-	rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
-			   &s->err);
+	return sess_slot_values(s, slot, v, vals);
+}
+
+int sess_slot_values(struct session *s, unsigned slot,
+		     const struct slot_view *v, uint32_t *vals)
+{
+	size_t got = 0;
+	int rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &got,
+			       &s->err);
+
 	if (!rc && got < v->nparams)
 		rc = pcb_error(&s->err, PCB_E_DEVICE,
 			       "bulk get on slot %u returned %zu of %zu params",

@@ -224,11 +224,10 @@ static int add_params(struct mx *m, unsigned slot, const char *sl,
 	struct session *s = m->s;
 	uint32_t vals[ALGO_MAX_PARAMS];
 	struct prom_label l[L_MAX];
-	size_t i, n;
-	int rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
-			       &s->err);
+	size_t i;
+	int rc = sess_slot_values(s, slot, v, vals);
 
-	for (i = 0; !rc && i < n && i < v->nparams; i++) {
+	for (i = 0; !rc && i < v->nparams; i++) {
 		const struct param_view *p = &v->params[i];
 		double real;
 		const char *suf = param_unit(p, vals[i], &real);

@@ -56,7 +56,7 @@ int profile_read_slot(struct session *s, unsigned slot, struct pslot *ps)
 {
 	uint32_t vals[ALGO_MAX_PARAMS];
 	struct slot_view *v;
-	size_t n = 0, i;
+	size_t i;
 	bool en, cen;
 	int rc = sess_slot_view(s, slot, &v);
 
@@ -64,9 +64,7 @@ int profile_read_slot(struct session *s, unsigned slot, struct pslot *ps)
 		rc = ppcc_enable_status(&s->cur->ppcc, slot, &en, &cen,
 					&s->err);
 	if (!rc)
-		rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS,
-				   &n,
-				   &s->err);
+		rc = sess_slot_values(s, slot, v, vals);
 	if (rc)
 		return rc;
 	memset(ps, 0, sizeof(*ps));
@@ -75,7 +73,7 @@ int profile_read_slot(struct session *s, unsigned slot, struct pslot *ps)
 	ps->algo_num = v->algo_num;
 	ps->enabled = en;
 	ps->counters = en && cen;
-	for (i = 0; i < v->nparams && i < n; i++) {
+	for (i = 0; i < v->nparams; i++) {
 		snprintf(ps->p[i].name, sizeof(ps->p[i].name), "%s",
 			 v->params[i].info.name);
 		ps->p[i].index = v->params[i].index;

@@ -770,8 +770,8 @@ int sw_fixed_check(struct session *s, struct plan *pl, uint32_t *vals,
 	size_t i, k;
 	int rc;
 
-	rc = ppcc_bulk_get(&s->cur->ppcc, pl->slot, vals, ALGO_MAX_PARAMS, n,
-			   &s->err);
+	rc = sess_slot_values(s, pl->slot, pl->v, vals);
+	*n = rc ? 0 : pl->v->nparams;
 	if (rc || !resume)
 		return rc;
 	for (i = 0; !rc && i < *n && i < pl->v->nparams; i++) {

@@ -14,6 +14,8 @@
  * text is not known to us, this one is the generic failure).
  * FAKE_MSTREG_FAIL_CMD=N: every SET of cmd_type N fails as a device
  * refusal (BAD_PARAM) before reaching the firmware (fault injection).
+ * FAKE_MSTREG_SHORT_BULK=N: a bulk get's reply carries at most N values
+ * (text_length cut to 4N bytes), as a firmware that answers short would.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -52,6 +54,21 @@ static int die(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	return 1;
+}
+
+/* FAKE_MSTREG_SHORT_BULK: cut a bulk get's reply to N values. */
+static void short_bulk(const struct adb_reg *r, uint8_t *buf)
+{
+	const char *e = getenv("FAKE_MSTREG_SHORT_BULK");
+	const struct adb_field *op = adb_reg_field(r, "cmd_type");
+	const struct adb_field *len = adb_reg_field(r, "text_length");
+	uint32_t n;
+
+	if (!e || !*e || !op || !len || adb_get(op, buf) != PPCC_BULK_GET)
+		return;
+	n = (uint32_t)strtoul(e, NULL, 0) * 4;
+	if (adb_get(len, buf) > n)
+		adb_set(len, buf, n);
 }
 
 static void table(const struct adb_reg *r, const uint8_t *buf)
@@ -301,6 +318,7 @@ int main(int argc, char **argv)
 			return die("Failed to send access register: %s",
 				   status_text(st));
 		}
+		short_bulk(r, buf);
 		table(r, buf);
 		close_fw();
 		return 0;
