@@ -58,7 +58,7 @@ static unsigned host_part(const struct sim *s, uint32_t h)
 struct study {
 	uint64_t ev[3];		/* half 0, half 1, both */
 	uint64_t arrivals, cross_pkts, cross_pfc;
-	uint64_t windows, windows_cross, max_cross_w;
+	uint64_t windows, windows_cross, max_cross_w;	/* windows: of L */
 	uint64_t busy;		/* sum over windows of the larger half */
 	int64_t L;
 };
@@ -112,7 +112,6 @@ static void study_run(struct sim *s, int64_t dur, struct study *st)
 			unsigned p = ev_part(s, &e, &cross);
 
 			if (t / st->L != w) {	/* the window closes */
-				st->windows++;
 				st->busy += n[0] > n[1] ? n[0] : n[1];
 				st->windows_cross += nc > 0;
 				if (nc > st->max_cross_w)
@@ -141,9 +140,9 @@ static void study_run(struct sim *s, int64_t dur, struct study *st)
 		}
 		s->now = step_end;
 	}
-	st->windows++;
 	st->busy += n[0] > n[1] ? n[0] : n[1];
 	st->windows_cross += nc > 0;
+	st->windows = (uint64_t)((dur + st->L - 1) / st->L);
 }
 
 /* ---- the barrier ------------------------------------------------------ */
@@ -233,6 +232,10 @@ int main(int argc, char **argv)
 			ms = strtod(argv[k + 1], NULL);
 		else if (sim_cfg_set(&c, argv[k], argv[k + 1], &err))
 			break;
+	}
+	if (!(ms > 0 && ms <= 1000)) {
+		fprintf(stderr, "par-study: ms: a duration in (0, 1000]\n");
+		return 2;
 	}
 	if (k < argc || sim_cfg_check(&c, &err) ||
 	    c.topo != SIM_TOPO_LEAFSPINE) {
