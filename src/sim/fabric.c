@@ -32,6 +32,7 @@
 
 #include "sim_int.h"
 #include "tap.h"
+#include "hopstudy.h"
 
 /* ---- utilities ---------------------------------------------------------- */
 
@@ -757,6 +758,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 	} else if (!p->paused && p->data.head != NONE) {
 		sim_q_account(s, p);
 		ki = q_pop(s, &p->data);
+		HS(hs_dequeue(s, pi, ki));
 		if (p->is_switch) {
 			struct sw *w = &s->sws[p->owner];
 
@@ -921,8 +923,10 @@ static void pfc_check_resume(struct sim *s, uint32_t inport)
 	if (!p->pause_sent)
 		return;
 	w = &s->sws[p->owner];
-	if (p->ingress_bytes <= xon_thr(s, w))
+	if (p->ingress_bytes <= xon_thr(s, w)) {
+		HS(hs.xon++);
 		pfc_send(s, inport, false);
+	}
 }
 
 static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
@@ -1052,6 +1056,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi)
 
 	sim_q_account(s, p);
 	ki = q_pop(s, &c->data);
+	HS(hs_c1_tx(s, pi));
 	k = &s->pk[ki];
 	in = k->port;
 	c1_ingress_add(s, w, in, -(int64_t)k->size);
@@ -1150,6 +1155,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 	ingress_add(s, w, in, k->size);
 	k->port = inport;
 	sim_q_account(s, out);
+	HS(hs_enqueue(s, e, ki));
 	q_push(s, &out->data, ki);
 	if (out->data.bytes > out->q_max)
 		out->q_max = out->data.bytes;
@@ -1814,6 +1820,8 @@ static void dispatch(struct sim *s, const struct ev *e)
 {
 	uint32_t id = e->tid & 0xffffff;
 
+	HS(hs.ev[e->tid >> 24]++);
+
 	/* two thirds are arrivals, then departures and NIC wakes: tests the
 	 * predictor learns beat the jump table's indirect branch */
 	if (e->tid >> 24 == EV_ARRIVE) {
@@ -1829,7 +1837,9 @@ static void dispatch(struct sim *s, const struct ev *e)
 			p->free_ev_at = -1;
 		if (!p->is_switch && s->hosts[p->owner].wake_at <= s->now)
 			s->hosts[p->owner].wake_at = -1;
+		HS(uint64_t before = port_tx_bytes(p));
 		port_start(s, (uint32_t)(p - s->ports));
+		HS(hs.free_idle += port_tx_bytes(p) == before);
 		return;
 	}
 	switch (e->tid >> 24) {
@@ -1889,6 +1899,7 @@ void sim_free(struct sim *s)
 
 	if (!s)
 		return;
+	HS(hs_print(s));
 	if (s->src && s->src->release)
 		s->src->release(s);
 	if (s->qhists)
