@@ -1031,7 +1031,7 @@ static void test_dcqcn_nvidia_defaults(void **state)
 	struct sim *s;
 	uint64_t cnp0, fr0, cut0;
 	double want;
-	size_t i;
+	size_t i, bound;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1055,21 +1055,30 @@ static void test_dcqcn_nvidia_defaults(void **state)
 		assert_int_equal(m.drops + m.rtos, 0);
 		sim_free(s);
 	}
-	/* the byte-counter unit read as bytes: PFC-bound */
+	/* the byte-counter unit read as bytes: PFC-bound, on most seeds.
+	 * The state is bistable: the queue is 18 MB or 0.1 MB (seeds 1-5:
+	 * 0.1 18.0 17.9 0.1 18.6 MB); a tie order moves a seed from one to
+	 * the other (seed 1 was PFC-bound before arrivals were keyed by
+	 * port, tests/tools/par-study.md) */
 	c = incast(16);
 	c.rate_gbps = 100;
 	c.mtu = 1024;
 	algo_for(&a, "dcqcn");
 	a.conf.opts[DCQCN_OPT_BYTE_UNIT] = DCQCN_BYTES_B;
 	want = fluid_queue_nvidia(16, 100, 1024);
-	s = mk(&c, &a);
-	sim_run(s, 10 * PS_PER_MS, NULL);
-	sim_run(s, 10 * PS_PER_MS, NULL);
-	sim_summary(s, &m);
-	print_message("16:1 at 1024 B, byte_unit B: queue %.1f MB\n",
-		      m.q_mean / 1048576);
-	assert_true(m.q_mean > 20 * want && m.pauses > 0);
-	sim_free(s);
+	for (i = 0, bound = 0; i < 5; i++) {
+		c.seed = 1 + i;
+		s = mk(&c, &a);
+		sim_run(s, 10 * PS_PER_MS, NULL);
+		sim_run(s, 10 * PS_PER_MS, NULL);
+		sim_summary(s, &m);
+		print_message("16:1 at 1024 B, byte_unit B, seed %llu: queue "
+			      "%.1f MB\n", (unsigned long long)c.seed,
+			      m.q_mean / 1048576);
+		bound += m.q_mean > 20 * want && m.pauses > 0;
+		sim_free(s);
+	}
+	assert_true(bound >= 3);
 	/* 256:1, 4 KB: PFC-bound, fewer CNPs per QP than timer periods,
 	 * a fast recovery for most cuts */
 	c = incast(256);
@@ -1403,8 +1412,8 @@ static void test_reference_runs(void **state)
 		const char *kind;
 		uint64_t events, flows, fct0;
 	} want[] = {
-		{ "mix", 1465773, 554, 74 },
-		{ "incast", 121341, 16, 0 },
+		{ "mix", 1608281, 572, 58 },
+		{ "incast", 121317, 16, 0 },
 	};
 	struct pcb_err err = { 0 };
 	size_t i;
@@ -1492,6 +1501,16 @@ static void test_tie_order(void **state)
 		while (sim_next_event(s, INT64_MAX / 2, &e))
 			;
 		t0 = s->now;
+		/* an arrival's key holds its packet's port, hashed with the
+		 * time (ev_arrive_id): packet id arrives at the port whose
+		 * key id is id */
+		assert_int_equal(sim_grow_big((void **)&s->pk, sizeof(*s->pk),
+					      &s->pkcap, N), 0);
+		for (i = 0; i < N; i++) {
+			uint32_t id = tid[i] & 0xffffff;
+
+			s->pk[id].port = ev_arrive_id(id, t0 + offs[i % T]);
+		}
 		for (i = 0; i < N; i++)
 			sim_schedule(s, t0 + offs[order[i] % T],
 				     tid[order[i]] >> 24,

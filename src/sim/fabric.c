@@ -53,6 +53,32 @@ uint64_t sim_rand(struct sim *s)	/* xoshiro256** */
 	return res;
 }
 
+/* The fabric's own draws (RED marking, link loss, the adaptive first
+ * timeout) come from streams of their object, not from the workload's
+ * RNG: draw n of port pi (its RED marks and the losses on its link in,
+ * both at its node), or QP qi's one draw, is a hash of (seed, object,
+ * n) (splitmix64's finalizer).  So a draw does not depend on what other
+ * objects drew before it, nor on the order of events elsewhere: two
+ * threads each running half of the fabric draw what one thread does. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t port_rand(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+
+	return mix64(s->fseed ^ mix64((uint64_t)pi << 32 | p->ndraw++));
+}
+
+static uint64_t qp_rand(const struct sim *s, uint32_t qi)
+{
+	return mix64(s->fseed ^ mix64(1ULL << 63 | qi));
+}
+
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 {
 	unsigned b = lhist_bucket(v);
@@ -274,9 +300,22 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 	*at = ni;
 }
 
-/* The key of an event at t: its time, then its tid (sim_int.h). */
+/* The key of an event at t: its time, then its tid (sim_int.h).  An
+ * arrival's id in the key is its port's, not the packet's: a packet's
+ * index in the pool is the order of allocations (and frees) anywhere in
+ * the fabric, the port is intrinsic, and one port receives one packet
+ * at a time (its link serializes them).  The port is XORed with a hash
+ * of the time, a bijection at each time: arrivals tied at one time go
+ * in an order that changes from one time to the next, as a switch's
+ * arbiter rotates, not lowest port first at every tie (a synchronized
+ * incast ties at every packet: a fixed order drops or delays the same
+ * senders each time).  The event keeps the packet's index in its tid
+ * for dispatch. */
 static inline uint64_t ev_key(const struct sim *s, int64_t t, uint32_t tid)
 {
+	if (tid >> 24 == EV_ARRIVE)
+		tid = EV_ARRIVE << 24 |
+		      ev_arrive_id(s->pk[tid & 0xffffff].port, t);
 	return (uint64_t)(t - s->tbase) << EV_TID_BITS | tid;
 }
 
@@ -672,6 +711,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi);
 
 /* RED/ECN on an egress data queue of q bytes above Kmin (ecn_mark). */
 static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
+						      struct port *p,
 						      uint64_t q,
 						      struct pkt *k)
 {
@@ -681,7 +721,7 @@ static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
 		uint64_t prob = (uint64_t)s->cfg.pmax * (q - s->cfg.kmin) /
 				(s->cfg.kmax - s->cfg.kmin);	/* fxp16 */
 
-		if ((sim_rand(s) >> 48) >= prob)
+		if ((port_rand(s, (uint32_t)(p - s->ports)) >> 48) >= prob)
 			return;
 	}
 	if (!(k->flags & PF_CE)) {
@@ -694,10 +734,11 @@ static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
  * every packet through a switch asks, and the call cost more than the
  * test where most queues lie below Kmin (the 1024-host WebSearch mix, 1
  * ms: 12.3 M calls, 5.1 M of them above). */
-static inline void ecn_mark(struct sim *s, uint64_t q, struct pkt *k)
+static inline void ecn_mark(struct sim *s, struct port *p, uint64_t q,
+			    struct pkt *k)
 {
 	if (q > s->cfg.kmin)
-		ecn_mark_above(s, q, k);
+		ecn_mark_above(s, p, q, k);
 }
 
 static __attribute__((noinline)) void port_free_ev(struct sim *s,
@@ -764,7 +805,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			ingress_add(s, w, &s->ports[k->port], -(int64_t)k->size);
 			pfc_check_resume(s, k->port);
 			if (s->cfg.ecn_dequeue)
-				ecn_mark(s, p->data.bytes, k);
+				ecn_mark(s, p, p->data.bytes, k);
 		}
 		TAP(s, tap_queue(s, pi, ki, TAP_DEQ));
 	} else if (!p->is_switch && (!p->paused ||
@@ -1058,7 +1099,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi)
 	if (s->c1[in].pause_sent && s->c1[in].ingress_bytes <= xon_thr(s, w))
 		c1_pfc_send(s, in, false);
 	if (s->cfg.ecn_dequeue)
-		ecn_mark(s, c->data.bytes, k);
+		ecn_mark(s, p, c->data.bytes, k);
 	return ki;
 }
 
@@ -1085,7 +1126,7 @@ static void c1_switch_rx(struct sim *s, uint32_t inport, uint32_t e,
 		return;
 	}
 	if (!s->cfg.ecn_dequeue)
-		ecn_mark(s, q->data.bytes, k);
+		ecn_mark(s, out, q->data.bytes, k);
 	c1_ingress_add(s, w, inport, k->size);
 	k->port = inport;
 	sim_q_account(s, out);
@@ -1145,7 +1186,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		return;
 	}
 	if (!s->cfg.ecn_dequeue)
-		ecn_mark(s, out->data.bytes, k);
+		ecn_mark(s, out, out->data.bytes, k);
 	in = &s->ports[inport];
 	ingress_add(s, w, in, k->size);
 	k->port = inport;
@@ -1233,8 +1274,10 @@ static int64_t rto_first(struct sim *s, struct qp *q)
 		int64_t t = s->qp_timeout;
 
 		if (s->adp) {
-			unsigned e = ADP_INIT_LOW + (unsigned)(sim_rand(s) >>
-						     32) % ADP_INIT_RANGE;
+			unsigned e = ADP_INIT_LOW +
+				     (unsigned)(qp_rand(s, (uint32_t)(q -
+						s->qps)) >> 32) %
+				     ADP_INIT_RANGE;
 
 			if (ADP_BASE_PS << e < t)
 				t = ADP_BASE_PS << e;
@@ -1307,7 +1350,9 @@ static void probe_soon(struct sim *s, uint32_t qi, const struct algo_out *o)
 		port_start(s, s->hosts[s->qps[qi].src].port);
 }
 
-/* QPs with a timer are scanned every TIMER_TICK_PS. */
+/* QPs with a timer are scanned every TIMER_TICK_PS, at its multiples:
+ * the scans' times do not depend on when the first QP was armed (nor,
+ * with two threads, on which half armed one). */
 static void timer_arm(struct sim *s, uint32_t qi)
 {
 	struct qp *q = &s->qps[qi];
@@ -1321,21 +1366,9 @@ static void timer_arm(struct sim *s, uint32_t qi)
 	}
 	if (!s->scan_pending) {
 		s->scan_pending = true;
-		ev_push(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+		ev_push(s, (s->now / TIMER_TICK_PS + 1) * TIMER_TICK_PS,
+			EV_TIMER_SCAN, 0);
 	}
-}
-
-static void timer_disarm(struct sim *s, uint32_t qi)
-{
-	struct qp *q = &s->qps[qi];
-	uint32_t last;
-
-	if (q->armed_pos == NONE)
-		return;
-	last = s->armed[--s->narmed];
-	s->armed[q->armed_pos] = last;
-	s->qps[last].armed_pos = q->armed_pos;
-	q->armed_pos = NONE;
 }
 
 /* The timer runs from the last progress, or from the send that started a
@@ -1634,7 +1667,8 @@ static void on_arrive(struct sim *s, uint32_t ki)
 
 	/* a frame lost on the link fails its FCS: the port does not
 	 * count it as received */
-	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
+	if (s->cfg.loss &&
+	    (uint32_t)(port_rand(s, k->port) >> 32) < s->cfg.loss) {
 		s->c.drops_loss++;
 		p->lost_pkts++;
 		p->lost_bytes += k->size;
@@ -1705,11 +1739,14 @@ static void probe_fire(struct sim *s, uint32_t qi)
 /* Every TIMER_TICK_PS: expired retransmission and probe timers, and
  * timers to stop.  The QPs are visited only when one may be: a deadline
  * reached (every deadline set lowers timer_lb) or a flight ended
- * (timer_hint); otherwise the visit would change nothing.
+ * (timer_hint); otherwise the visit would change nothing.  They are
+ * visited in the order they were armed (those disarmed leave without
+ * moving the others): a host's QPs then come in an order of that host's
+ * own events, whatever the other hosts armed and disarmed.
  */
 static void timer_scan(struct sim *s)
 {
-	uint32_t i = 0;
+	uint32_t i = 0, j = 0;
 
 	s->scan_pending = false;
 	if (!s->timer_hint && s->now < s->timer_lb)
@@ -1729,16 +1766,19 @@ static void timer_scan(struct sim *s)
 		    s->now >= q->probe_deadline)
 			probe_fire(s, qi);
 		q = &s->qps[qi];
+		i++;
 		if (!q->rto_on && !(q->probe_out && q->probe_to)) {
-			timer_disarm(s, qi);	/* i now holds another */
+			q->armed_pos = NONE;	/* disarmed */
 			continue;
 		}
 		if (q->rto_on)
 			timer_lower(s, q->rto_deadline);
 		if (q->probe_out && q->probe_to)
 			timer_lower(s, q->probe_deadline);
-		i++;
+		q->armed_pos = j;
+		s->armed[j++] = qi;
 	}
+	s->narmed = j;
 next:
 	if (s->narmed && !s->scan_pending) {
 		s->scan_pending = true;
@@ -1960,6 +2000,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->adp = cfg->adp_retx == SIM_ADP_ON ||
 		 (cfg->adp_retx == SIM_ADP_AUTO && (!cfg->pfc || cfg->loss));
 	seed_rng(s, cfg->seed);
+	s->fseed = mix64(cfg->seed ^ 0x66616272696364ULL);	/* "fabricd" */
 	rc = src->build(s, err);
 	if (rc) {
 		sim_free(s);

@@ -73,6 +73,15 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
  * 68.7 ms horizon wait in a side list.
  */
 #define EV_TID_BITS 28
+
+/* The id in the key of an arrival at port at t (fabric.c, ev_key): the
+ * port XOR a hash of the time, 24 bits. */
+static inline uint32_t ev_arrive_id(uint32_t port, int64_t t)
+{
+	return (port ^ (uint32_t)((uint64_t)t * 0x9e3779b97f4a7c15ULL >> 40)) &
+	       0xffffff;
+}
+
 #define EV_HORIZON (1LL << (64 - EV_TID_BITS))	/* ps, 68.7 ms */
 #define EV_STEP (1LL << 34)			/* rebase every 17.2 ms */
 
@@ -185,6 +194,7 @@ struct port {
 	uint64_t lost_pkts;	/* lost on the link into it: not
 				 * received (an FCS error); rare */
 	uint32_t node;
+	uint32_t ndraw;		/* its draws so far (fabric.c, port_rand) */
 	/* line 3: ingress */
 	uint64_t rx_bytes_c[2], rx_pkts_c[2];
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
@@ -402,7 +412,8 @@ struct sim {
 	uint32_t nqps, qpcap;
 	unsigned char *qpstate;
 	size_t stride;
-	uint64_t rng[4];
+	uint64_t rng[4];	/* the workload's: flows, ECMP values */
+	uint64_t fseed;		/* the fabric's draws (fabric.c, port_rand) */
 	uint64_t line_ppb;	/* host link ps per byte */
 	int64_t win_t0;
 	/* the cumulative counts when the window began */
@@ -483,7 +494,9 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
 /* The next event due by `until`, taken without running it (tests). */
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
-/* The fabric's one RNG (xoshiro256**), seeded by sim_fabric_create. */
+/* The workload's RNG (xoshiro256**), seeded by sim_fabric_create: the
+ * flows, their ECMP values; the fabric's own draws do not use it
+ * (fabric.c, port_rand). */
 uint64_t sim_rand(struct sim *s);
 /* Add v with weight w to h (the RTT histogram, per probe answer). */
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
