@@ -374,6 +374,10 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
 {
+	/* two threads: the workload runs in both replicas, each keeps the
+	 * events of its own objects */
+	if (s->part && !par_owns(s, type, id))
+		return;
 	ev_push(s, t, type, id);
 }
 
@@ -837,7 +841,14 @@ port_tx_inl(struct sim *s, uint32_t pi, uint32_t ki)
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
-	ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	if (__builtin_expect(s->part != NULL, 0) &&
+	    s->part[p->peer] != s->me) {
+		/* across the cut: the other replica's (par.c) */
+		par_post(s, p->free_at + p->delay, EV_ARRIVE, p->peer, k, 0);
+		pkt_free(s, ki);
+	} else {
+		ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	}
 	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE) ||
 	    (s->c1 && !s->c1[pi].paused && s->c1[pi].data.head != NONE)) {
 		port_free_at(s, pi);
@@ -937,8 +948,13 @@ static void pfc_frame(struct sim *s, uint32_t pi, bool pause)
 	p->pause_sent = pause;
 	p->pause_tx++;
 	TAP(s, tap_pfc(s, pi, pause, false));
-	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
-		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
+	if (s->part && s->part[p->peer] != s->me)
+		par_post(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+			 pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer, NULL,
+			 p->xoff_at);
+	else
+		ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+			pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
 }
 
 /* A switch ingress's Xoff or Xon. */
@@ -1749,6 +1765,8 @@ static void timer_scan(struct sim *s)
 	uint32_t i = 0, j = 0;
 
 	s->scan_pending = false;
+	if (s->part)
+		par_scan_note(s);
 	if (!s->timer_hint && s->now < s->timer_lb)
 		goto next;
 	s->timer_hint = false;
@@ -1898,6 +1916,7 @@ static void dispatch(struct sim *s, const struct ev *e)
 		flow_stop(s, id);
 		break;
 	case EV_FLOW_GEN:
+		s->ev_shared++;
 		s->src->flow_gen(s, id);
 		break;
 	case EV_STORM:
@@ -1929,6 +1948,7 @@ void sim_free(struct sim *s)
 
 	if (!s)
 		return;
+	sim_par_free(s);
 	if (s->src && s->src->release)
 		s->src->release(s);
 	if (s->qhists)
@@ -2040,7 +2060,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 
 /* ---- running ------------------------------------------------------------ */
 
-static void window_reset(struct sim *s)
+void sim_window_reset(struct sim *s)
 {
 	uint32_t i;
 
@@ -2088,7 +2108,7 @@ static void mem_note(struct sim *s)
 
 int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
-	window_reset(s);
+	sim_window_reset(s);
 	return sim_run_more(s, dur_ps, stop);
 }
 /* The samples due at s->tr_next: the fabric's row, the tap's. */
@@ -2184,6 +2204,71 @@ static void rebase(struct sim *s)
 	}
 	s->nfar = keep;
 }
+/* Two threads (par.c): one window of a replica, the events due by hi;
+ * the watchdog and the trace are par.c's (none). */
+void sim_par_window(struct sim *s, int64_t hi)
+{
+	struct ev e;
+
+	rebase(s);
+	while (ev_pop(s, hi, &e)) {
+		s->now = ev_time(s, &e);
+		dispatch(s, &e);
+		if (!(++s->events & 0x3fff))
+			lane_review(s);
+	}
+	s->now = hi;
+}
+
+/* Two threads (par.c): drop the pending events of the other half's
+ * objects (the flows a scenario made as it built), on a fabric that has
+ * not run.  Every event is taken out in order and the owned ones put
+ * back; the far list is filtered in place. */
+int sim_par_prune(struct sim *s)
+{
+	struct far_ev *keep = NULL;
+	uint32_t n = 0, cap = 0, i, j = 0;
+	struct ev e;
+
+	while (ev_pop(s, INT64_MAX, &e)) {
+		if (n == cap && sim_grow((void **)&keep, sizeof(*keep), &cap,
+					 n + 1)) {
+			free(keep);
+			return -1;
+		}
+		keep[n].t = ev_time(s, &e);
+		keep[n++].tid = e.tid;
+	}
+	s->wcur = s->now >> WHEEL_SHIFT;
+	for (i = 0; i < n; i++)
+		if (par_owns(s, keep[i].tid >> 24, keep[i].tid & 0xffffff))
+			ev_push(s, keep[i].t, keep[i].tid >> 24,
+				keep[i].tid & 0xffffff);
+	for (i = 0; i < s->nfar; i++)
+		if (par_owns(s, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
+			s->far[j++] = s->far[i];
+	s->nfar = j;
+	free(keep);
+	return 0;
+}
+
+/* A crossing event handed over (par.c): due after this replica's now. */
+void sim_par_deliver(struct sim *s, const struct par_mail *m)
+{
+	uint32_t ki;
+
+	if (m->type == EV_ARRIVE) {
+		ki = pkt_alloc(s);
+		s->pk[ki] = m->pkt;
+		s->pk[ki].next = NONE;
+		ev_push(s, m->t, EV_ARRIVE, ki);
+		return;
+	}
+	if (m->type == EV_PFC_PAUSE)	/* pfc_apply reads the sender's */
+		s->ports[s->ports[m->port].peer].xoff_at = m->xoff_at;
+	ev_push(s, m->t, (enum ev_type)m->type, m->port);
+}
+
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;

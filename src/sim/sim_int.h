@@ -470,6 +470,21 @@ struct sim {
 	bool pfc_c[2];
 	/* collective workloads (collective.c); NULL for the others */
 	struct coll *coll;
+	/* two threads, one run (par.c): part[port] names the replica that
+	 * owns each port (its node's half of the fabric), NULL in a
+	 * one-thread run; me is this replica's.  A packet or PFC frame
+	 * leaving for a port of the other half goes to mail, handed over
+	 * at the window's end; ev_shared counts the events both replicas
+	 * run (the workload's generators), scan_bits the ticks at which a
+	 * timer scan ran.  par: the run's shared state, the second replica
+	 * in it (both point to it; the first, the device's, frees it). */
+	const uint8_t *part;
+	uint8_t me;
+	struct par_box *out;
+	uint64_t ev_shared;
+	uint64_t *scan_bits;	/* a bit per timer tick scanned */
+	uint32_t capscan;	/* words */
+	struct par *par;
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -532,6 +547,37 @@ struct sim_source {
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
 		      const struct sim_source *src, struct pcb_err *err);
+
+/* A packet or PFC frame crossing the cut (par.c): due at t at port
+ * `port` of the other replica; type EV_ARRIVE (pkt) or EV_PFC_PAUSE /
+ * EV_PFC_RESUME (xoff_at: the sender's, which pfc_apply reads). */
+struct par_mail {
+	int64_t t;
+	uint32_t type, port;
+	int64_t xoff_at;
+	struct pkt pkt;
+};
+
+/* par.c: who owns an event's object in a two-thread run */
+static inline bool par_host_mine(const struct sim *s, uint32_t h)
+{
+	return !s->part || h >= s->nhosts ||
+	       s->part[s->hosts[h].port] == s->me;
+}
+bool par_owns(const struct sim *s, enum ev_type type, uint32_t id);
+void par_post(struct sim *s, int64_t t, enum ev_type type, uint32_t port,
+	      const struct pkt *k, int64_t xoff_at);
+void par_scan_note(struct sim *s);
+/* fabric.c: run the events due by hi (a window), then now = hi; push
+ * a crossing event handed over */
+void sim_par_window(struct sim *s, int64_t hi);
+void sim_par_deliver(struct sim *s, const struct par_mail *m);
+int sim_par_prune(struct sim *s);
+void sim_par_free(struct sim *s);
+/* The replica running beside s (the first's), NULL none. */
+struct sim *sim_par_peer(const struct sim *s);
+/* fabric.c: a new statistics window from now (sim_run) */
+void sim_window_reset(struct sim *s);
 
 /* flows.c: the FCT of flow q alone on its idle path, ps */
 int64_t sim_ideal_fct(const struct sim *s, const struct qp *q);
