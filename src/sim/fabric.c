@@ -601,6 +601,51 @@ static void heap_pop(struct sim *s)
 	heap_sift_root(s, last);
 }
 
+/* ---- two threads (par.c) ------------------------------------------------ */
+
+/* A packet (k) or PFC frame leaving for the other replica's port: into
+ * this window's mail. */
+static __attribute__((noinline)) void par_post(struct sim *s, int64_t t,
+					       enum ev_type type,
+					       uint32_t port,
+					       const struct pkt *k,
+					       int64_t xoff_at)
+{
+	struct par_box *b = s->out;
+	struct par_mail *m;
+
+	if (b->n == b->cap &&
+	    sim_grow((void **)&b->m, sizeof(*b->m), &b->cap, b->n + 1))
+		abort();	/* out of memory in the event loop */
+	m = &b->m[b->n++];
+	m->t = t;
+	m->type = type;
+	m->port = port;
+	m->xoff_at = xoff_at;
+	if (k)
+		m->pkt = *k;
+}
+
+/* A timer scan at this tick: its bit (par.c counts a tick both
+ * replicas scanned once). */
+static void par_scan_note(struct sim *s)
+{
+	uint64_t tick = (uint64_t)(s->now / TIMER_TICK_PS);
+	uint32_t w = (uint32_t)(tick / 64);
+
+	if (w >= s->capscan) {
+		uint32_t cap = s->capscan;
+
+		if (sim_grow((void **)&s->scan_bits, sizeof(*s->scan_bits),
+			     &cap, w + 1))
+			abort();
+		memset(s->scan_bits + s->capscan, 0,
+		       (cap - s->capscan) * sizeof(*s->scan_bits));
+		s->capscan = cap;
+	}
+	s->scan_bits[w] |= 1ULL << (tick % 64);
+}
+
 /* ---- packets and queues ------------------------------------------------- */
 
 static uint32_t pkt_alloc(struct sim *s)
@@ -1948,7 +1993,9 @@ void sim_free(struct sim *s)
 
 	if (!s)
 		return;
-	sim_par_free(s);
+	if (s->par_release)
+		s->par_release(s);
+	free(s->scan_bits);
 	if (s->src && s->src->release)
 		s->src->release(s);
 	if (s->qhists)

@@ -21,11 +21,15 @@
  * one-thread run; it cannot run on (par_mine refuses: `sim run` after
  * a two-thread run asks for a new scenario).
  *
- * Where the event count differs: the generators (EV_FLOW_GEN) run in
- * both and are counted once; a timer scan at a tick where both replicas
- * have armed QPs is counted once (one thread runs one).  The watchdog
- * looks at window ends (a stall is found up to two windows late), and
- * an interrupt stops at a window's end.
+ * The event count is one thread's: the generators (EV_FLOW_GEN), which
+ * run in both, are counted once, and so is a timer scan at a tick where
+ * both replicas had one (scan_bits).  Where a run may differ from one
+ * thread's: the watchdog looks at window ends (a stall is found up to
+ * two windows late), an interrupt stops at a window's end, the RTOs of
+ * a step are listed the first replica's first (a multiset: the retx
+ * histogram is the same), and pfc_lag_max reads the Xoff time the
+ * latest crossing pause frame carried (it differs only when a port
+ * sends two Xoffs within a window; nothing reports it).
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,25 +43,29 @@
 
 #include "sim_int.h"
 
-struct par_box {
-	struct par_mail *m;
-	uint32_t n, cap;
-};
+
+/* What one replica writes, per window parity: its mail, its latest data
+ * departure, its watchdog's finding.  A cache line or more of its own:
+ * the other thread reads it only after a barrier (a box's count, written
+ * at every crossing, would otherwise bounce between the cores). */
+struct par_side {
+	struct par_box box[2];
+	int64_t lt[2];
+	bool stall[2];
+} __attribute__((aligned(64)));
 
 struct par {
-	struct sim *r[2];
+	struct par_side side[2];
+	/* the barrier, on a line of its own */
+	_Atomic uint32_t arrived __attribute__((aligned(64)));
+	_Atomic uint32_t gen, sleepers;
+	struct sim *r[2] __attribute__((aligned(64)));
 	uint8_t *part;
 	int64_t lookahead;
 	pthread_t th;
-	bool th_on;
-	/* the barrier */
-	_Atomic uint32_t arrived, gen, sleepers;
-	/* the run in progress: its end; per replica and window parity */
+	/* the run in progress: its end, the interrupt per window parity */
 	int64_t end;
 	volatile sig_atomic_t *stop;
-	struct par_box box[2][2];
-	int64_t lt[2][2];
-	bool stall[2][2];
 	bool quit[2];
 	int rc[2];
 	/* the second replica's share already folded into the first */
@@ -65,60 +73,7 @@ struct par {
 	bool finished;
 };
 
-bool par_owns(const struct sim *s, enum ev_type type, uint32_t id)
-{
-	switch (type) {
-	case EV_FLOW_GEN:
-	case EV_TIMER_SCAN:
-		return true;
-	case EV_FLOW_START:
-	case EV_FLOW_STOP:
-	case EV_ALGO_TIMER:
-		return par_host_mine(s, s->qps[id].src);
-	case EV_NIC_WAKE:
-		return par_host_mine(s, id);
-	case EV_ARRIVE:
-		return s->part[s->pk[id].port] == s->me;
-	default:		/* a port's */
-		return s->part[id] == s->me;
-	}
-}
-
-void par_post(struct sim *s, int64_t t, enum ev_type type, uint32_t port,
-	      const struct pkt *k, int64_t xoff_at)
-{
-	struct par_box *b = s->out;
-	struct par_mail *m;
-
-	if (b->n == b->cap &&
-	    sim_grow((void **)&b->m, sizeof(*b->m), &b->cap, b->n + 1))
-		abort();	/* out of memory in the event loop */
-	m = &b->m[b->n++];
-	m->t = t;
-	m->type = type;
-	m->port = port;
-	m->xoff_at = xoff_at;
-	if (k)
-		m->pkt = *k;
-}
-
-void par_scan_note(struct sim *s)
-{
-	uint64_t tick = (uint64_t)(s->now / TIMER_TICK_PS);
-	uint32_t w = (uint32_t)(tick / 64);
-
-	if (w >= s->capscan) {
-		uint32_t cap = s->capscan;
-
-		if (sim_grow((void **)&s->scan_bits, sizeof(*s->scan_bits),
-			     &cap, w + 1))
-			abort();
-		memset(s->scan_bits + s->capscan, 0,
-		       (cap - s->capscan) * sizeof(*s->scan_bits));
-		s->capscan = cap;
-	}
-	s->scan_bits[w] |= 1ULL << (tick % 64);
-}
+static void par_release(struct sim *s);
 
 /* ---- the cut ------------------------------------------------------------ */
 
@@ -200,7 +155,9 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 	rc = par_refuse(s, err);
 	if (rc)
 		return rc;
-	P = calloc(1, sizeof(*P));
+	P = aligned_alloc(64, sizeof(*P));
+	if (P)
+		memset(P, 0, sizeof(*P));
 	if (!P)
 		return pcb_error(err, PCB_E_NOMEM, "out of memory");
 	P->part = calloc(s->nports, 1);
@@ -250,6 +207,8 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 		goto free_replica;
 	}
 	s->par = r->par = P;
+	s->peer = r;
+	s->par_release = par_release;
 	return 0;
 
 free_replica:
@@ -309,23 +268,23 @@ static int par_loop(struct par *P, unsigned me)
 		bool quit, stalled;
 		uint32_t i;
 
-		s->out = &P->box[me][b];
+		s->out = &P->side[me].box[b];
 		sim_par_window(s, hi);
-		P->lt[me][b] = s->last_tx;
+		P->side[me].lt[b] = s->last_tx;
 		if (me == 0)
 			P->quit[b] = P->stop && *P->stop;
 		par_barrier(P);
-		in = &P->box[!me][b];
+		in = &P->side[!me].box[b];
 		for (i = 0; i < in->n; i++)
 			sim_par_deliver(s, &in->m[i]);
-		P->box[!me][b].n = 0;
+		P->side[!me].box[b].n = 0;
 		quit = P->quit[b];
-		stalled = P->stall[0][b] || P->stall[1][b];
-		s->last_tx = P->lt[0][b] > P->lt[1][b] ? P->lt[0][b] :
-			     P->lt[1][b];
+		stalled = P->side[0].stall[b] || P->side[1].stall[b];
+		s->last_tx = P->side[0].lt[b] > P->side[1].lt[b] ?
+			     P->side[0].lt[b] : P->side[1].lt[b];
 		/* the watchdog, on the fabric as it stands at hi: read at the
 		 * next window's end */
-		P->stall[me][!b] = sim_stalled(s);
+		P->side[me].stall[!b] = sim_stalled(s);
 		if (quit)
 			return -PCB_E_INTR;
 		if (stalled)
@@ -336,7 +295,7 @@ static int par_loop(struct par *P, unsigned me)
 		k++;
 	}
 	par_barrier(P);
-	return P->stall[0][!(k & 1)] || P->stall[1][!(k & 1)] ?
+	return P->side[0].stall[!(k & 1)] || P->side[1].stall[!(k & 1)] ?
 	       -PCB_E_DEVICE : 0;
 }
 
@@ -520,11 +479,6 @@ int sim_run_par(struct sim *s, int64_t dur_ps, bool fresh,
 	return P->rc[0] ? P->rc[0] : P->rc[1];
 }
 
-struct sim *sim_par_peer(const struct sim *s)
-{
-	return s->par && !s->me ? s->par->r[1] : NULL;
-}
-
 /* A two-thread run is over: the fabric keeps its report, runs no more. */
 void sim_par_finish(struct sim *s)
 {
@@ -532,18 +486,19 @@ void sim_par_finish(struct sim *s)
 		s->par->finished = true;
 }
 
-void sim_par_free(struct sim *s)
+/* sim_free's: the second replica and the run's state (s->par_release) */
+static void par_release(struct sim *s)
 {
 	struct par *P = s->par;
 	unsigned i, j;
 
-	free(s->scan_bits);
 	if (!P || s->me)
 		return;
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < 2; j++)
-			free(P->box[i][j].m);
+			free(P->side[i].box[j].m);
 	P->r[1]->par = NULL;
+	s->peer = NULL;
 	sim_free(P->r[1]);
 	free(P->part);
 	free(P);

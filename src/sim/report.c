@@ -44,8 +44,8 @@ void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 	for (h = 0; s->hconf && h < s->nhosts; h++)
 		if (s->hconf[h])
 			hconf_follow(s, s->hconf[h]);
-	if (sim_par_peer(s))	/* two threads: the replica too */
-		sim_set_params(sim_par_peer(s), params, n);
+	if (s->peer)	/* two threads: the replica too */
+		sim_set_params(s->peer, params, n);
 }
 
 int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
@@ -56,8 +56,8 @@ int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
 
 	if (host >= s->nhosts)
 		return -PCB_E_RANGE;
-	if (sim_par_peer(s)) {		/* two threads: the replica too */
-		int rc = sim_host_params(sim_par_peer(s), host, params, own);
+	if (s->peer) {		/* two threads: the replica too */
+		int rc = sim_host_params(s->peer, host, params, own);
 
 		if (rc)
 			return rc;

@@ -485,6 +485,10 @@ struct sim {
 	uint64_t *scan_bits;	/* a bit per timer tick scanned */
 	uint32_t capscan;	/* words */
 	struct par *par;
+	struct sim *peer;	/* the second replica, on the first */
+	/* frees par and the second replica (par.c sets it; sim_free calls
+	 * it: a pointer, so that fabric.c calls nothing of par.c) */
+	void (*par_release)(struct sim *s);
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -558,24 +562,49 @@ struct par_mail {
 	struct pkt pkt;
 };
 
-/* par.c: who owns an event's object in a two-thread run */
+/* The mail one replica posts in a window (fabric.c, par_post). */
+struct par_box {
+	struct par_mail *m;
+	uint32_t n, cap;
+};
+
+/* Two threads: whether host h is this replica's (its port's half) ... */
 static inline bool par_host_mine(const struct sim *s, uint32_t h)
 {
 	return !s->part || h >= s->nhosts ||
 	       s->part[s->hosts[h].port] == s->me;
 }
-bool par_owns(const struct sim *s, enum ev_type type, uint32_t id);
-void par_post(struct sim *s, int64_t t, enum ev_type type, uint32_t port,
-	      const struct pkt *k, int64_t xoff_at);
-void par_scan_note(struct sim *s);
-/* fabric.c: run the events due by hi (a window), then now = hi; push
- * a crossing event handed over */
+
+/* ... and the object of an event: the generators and the timer scan are
+ * both replicas', a QP's events its sender's, the rest their port's or
+ * host's. */
+static inline bool par_owns(const struct sim *s, enum ev_type type,
+			    uint32_t id)
+{
+	switch (type) {
+	case EV_FLOW_GEN:
+	case EV_TIMER_SCAN:
+		return true;
+	case EV_FLOW_START:
+	case EV_FLOW_STOP:
+	case EV_ALGO_TIMER:
+		return par_host_mine(s, s->qps[id].src);
+	case EV_NIC_WAKE:
+		return par_host_mine(s, id);
+	case EV_ARRIVE:
+		return s->part[s->pk[id].port] == s->me;
+	default:		/* a port's */
+		return s->part[id] == s->me;
+	}
+}
+
+/* fabric.c, for par.c: run the events due by hi (a window), then now =
+ * hi; push a crossing event handed over; drop the pending events of the
+ * other half's objects (a fabric that has not run) */
 void sim_par_window(struct sim *s, int64_t hi);
 void sim_par_deliver(struct sim *s, const struct par_mail *m);
 int sim_par_prune(struct sim *s);
-void sim_par_free(struct sim *s);
-/* The replica running beside s (the first's), NULL none. */
-struct sim *sim_par_peer(const struct sim *s);
+
 /* fabric.c: a new statistics window from now (sim_run) */
 void sim_window_reset(struct sim *s);
 
