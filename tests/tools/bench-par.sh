@@ -10,10 +10,14 @@
 # BENCH_FULL=1: 20 ms instead of 2.  BENCH_PAR_PAIRS: pairs (3).
 # Run by `make bench`.
 #
-# Recorded 2026-11-28 on this project's VM (AMD EPYC, 2 vCPUs, other
-# sessions building and testing beside it: load average 1-2), 2 ms:
-#   threads 1 8.4-8.9 s wall, 8.3 s CPU; threads 2 6.4-14 s wall,
-#   11.7-14.3 s CPU (both threads' CPU, barrier spins included)
+# Recorded 2026-11-28 on this project's VM (AMD EPYC, 2 vCPUs, shared
+# with other sessions), 2 ms, 82.5 M events:
+#   load 1.1-1.2 (another job beside it): threads 1 7.6-8.8 s wall,
+#   threads 2 4.5-5.3 s wall, 1.65-1.70x per pair, median 1.65x; CPU
+#   of both threads 1.14-1.16x one thread's (barrier spins included)
+#   before the mail boxes had cache lines of their own (a box's count,
+#   written at every crossing, shared a line with the other thread's),
+#   load 1-13: 0.85-1.2x, CPU 1.4-1.7x one thread's
 #   instructions (cachegrind, 256 hosts, 300 us): 822 M one thread,
 #   883 M two (+7.5 %: the second fabric's build, the mail, the crossing
 #   arrivals through the timing wheel instead of a lane)
