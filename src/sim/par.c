@@ -31,8 +31,6 @@
  * latest crossing pause frame carried (it differs only when a port
  * sends two Xoffs within a window; nothing reports it).
  */
-#include <errno.h>
-#include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,7 +40,6 @@
 #include <unistd.h>
 
 #include "sim_int.h"
-
 
 /* What one replica writes, per window parity: its mail, its latest data
  * departure, its watchdog's finding.  A cache line or more of its own:
