@@ -134,6 +134,7 @@ bench: deps
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-htsim-ls.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-scale.sh
+	$(Q)BIN=./$(BIN) tests/tools/bench-par.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-tune.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-dcqcn.sh
 	$(Q)BIN=./$(BIN) tests/tools/bench-startup.sh

@@ -255,6 +255,9 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = fabric(s, &d, &sim);
+	/* two threads: what they refuse, before anything runs */
+	if (!rc && ro.threads == 2)
+		rc = sim_par_check(sim, &s->err);
 	if (!rc)
 		rc = run_out_start(s, sim, &ro);
 	if (!rc) {
@@ -264,7 +267,9 @@ static int cmd_sim_run(struct session *s, int argc, char **argv)
 			d->progress = run_progress;
 			d->progress_ctx = &pr;
 		}
-		rc = simdev_run(d, ps, s->opt.stop, &s->err);
+		rc = ro.threads == 2 ?
+		     simdev_run_par(d, ps, s->opt.stop, &s->err) :
+		     simdev_run(d, ps, s->opt.stop, &s->err);
 		d->progress = NULL;
 		if (pr.shown)
 			fputc('\n', stderr);
@@ -611,7 +616,9 @@ const struct cmd_row cmd_sim_verbs[] = {
 			"write trace: the fabric every INTERVAL (10us), trace ports: "
 			"queue and PFC events ('host N', 'switch N port M', or all), "
 			"trace rates: flows' rates, flows: per-flow FCT, pcap: frames "
-			"of ports' links (new files only)",
+			"of ports' links (new files only); threads 2: two threads, "
+			"the same results as one (a fresh permutation or mix, one data "
+			"priority, no outputs; the fabric then runs no more: sim reset)",
 		.example = "sim run 10ms trace q.csv ports 'switch 0 port 64' flows "
 			"f.csv pcap h0.pcap ports 'host 0'",
 		.flags = CMD_DEVICE,

@@ -55,7 +55,7 @@ static int out_add(struct session *s, struct run_out *ro,
  * RUN_OUT_SYNOPSIS says how they nest.
  */
 enum { RO_K_EVERY = 1, RO_K_TRACE, RO_K_PORTS, RO_K_RATES, RO_K_FLOWS,
-       RO_K_PCAP, RO_K_SNAPLEN };
+       RO_K_PCAP, RO_K_SNAPLEN, RO_K_THREADS };
 const struct cmd_kw sim_run_keys[] = {
 	{ .name = "every", .arg = "INTERVAL", .id = RO_K_EVERY },
 	{ .name = "trace", .arg = "FILE.csv", .flags = KW_FILE,
@@ -67,6 +67,7 @@ const struct cmd_kw sim_run_keys[] = {
 	{ .name = "pcap", .arg = "FILE.pcap", .flags = KW_FILE,
 	  .id = RO_K_PCAP },
 	{ .name = "snaplen", .arg = "BYTES", .id = RO_K_SNAPLEN },
+	{ .name = "threads", .arg = "N", .vals = "1, 2", .id = RO_K_THREADS },
 	{ 0 }
 };
 
@@ -91,6 +92,7 @@ int run_out_parse(struct session *s, int argc, char **argv,
 	memset(ro, 0, sizeof(*ro));
 	ro->every = 10 * PS_PER_US;
 	ro->snaplen = SNAPLEN_DEFAULT;
+	ro->threads = 1;
 	for (i = 0; !rc && i < argc; i += 2) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int sel = i + 2 < argc ? ro_word(argv[i + 2]) : 0;
@@ -134,6 +136,12 @@ int run_out_parse(struct session *s, int argc, char **argv,
 						 "snaplen '%s': bytes", v);
 			snap = true;
 			break;
+		case RO_K_THREADS:
+			if (strcmp(v, "1") && strcmp(v, "2"))
+				return pcb_error(&s->err, PCB_E_INVAL, "bad "
+						 "threads '%s': 1 or 2", v);
+			ro->threads = *v == '2' ? 2 : 1;
+			break;
 		case RO_K_PORTS:
 		case RO_K_RATES:
 			return pcb_error(&s->err, PCB_E_USAGE, "'%s' belongs "
@@ -145,6 +153,10 @@ int run_out_parse(struct session *s, int argc, char **argv,
 					 "'%s'; " USAGE, k);
 		}
 	}
+	for (i = 0; !rc && ro->threads == 2 && i < RO_N; i++)
+		if (ro->o[i].path)
+			rc = pcb_error(&s->err, PCB_E_USAGE, "threads 2 writes "
+				       "no trace, flows or pcap output");
 	if (!rc && snap && !ro->o[RO_PCAP].path)
 		rc = pcb_error(&s->err, PCB_E_USAGE, "snaplen without a pcap; "
 			       USAGE);

@@ -29,11 +29,12 @@ struct run_out {
 	} o[RO_N];
 	int64_t every;		/* ps */
 	uint32_t snaplen;
+	uint32_t threads;	/* 1, or 2: sim_run_par */
 };
 
 #define RUN_OUT_SYNOPSIS "DURATION [every INTERVAL] [trace FILE.csv " \
 	"[ports PORTS | rates FLOWS]]... [flows FILE.csv] [pcap FILE.pcap " \
-	"ports PORTS [snaplen BYTES]]"
+	"ports PORTS [snaplen BYTES]] [threads 1|2]"
 
 /* Their words (simout.c): the parser's, completion's (sim.c). */
 extern const struct cmd_kw sim_run_keys[];

@@ -54,6 +54,32 @@ uint64_t sim_rand(struct sim *s)	/* xoshiro256** */
 	return res;
 }
 
+/* The fabric's own draws (RED marking, link loss, the adaptive first
+ * timeout) come from streams of their object, not from the workload's
+ * RNG: draw n of port pi (its RED marks and the losses on its link in,
+ * both at its node), or QP qi's one draw, is a hash of (seed, object,
+ * n) (splitmix64's finalizer).  So a draw does not depend on what other
+ * objects drew before it, nor on the order of events elsewhere: two
+ * threads each running half of the fabric draw what one thread does. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t port_rand(struct sim *s, uint32_t pi)
+{
+	struct port *p = &s->ports[pi];
+
+	return mix64(s->fseed ^ mix64((uint64_t)pi << 32 | p->ndraw++));
+}
+
+static uint64_t qp_rand(const struct sim *s, uint32_t qi)
+{
+	return mix64(s->fseed ^ mix64(1ULL << 63 | qi));
+}
+
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w)
 {
 	unsigned b = lhist_bucket(v);
@@ -275,9 +301,22 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 	*at = ni;
 }
 
-/* The key of an event at t: its time, then its tid (sim_int.h). */
+/* The key of an event at t: its time, then its tid (sim_int.h).  An
+ * arrival's id in the key is its port's, not the packet's: a packet's
+ * index in the pool is the order of allocations (and frees) anywhere in
+ * the fabric, the port is intrinsic, and one port receives one packet
+ * at a time (its link serializes them).  The port is XORed with a hash
+ * of the time, a bijection at each time: arrivals tied at one time go
+ * in an order that changes from one time to the next, as a switch's
+ * arbiter rotates, not lowest port first at every tie (a synchronized
+ * incast ties at every packet: a fixed order drops or delays the same
+ * senders each time).  The event keeps the packet's index in its tid
+ * for dispatch. */
 static inline uint64_t ev_key(const struct sim *s, int64_t t, uint32_t tid)
 {
+	if (tid >> 24 == EV_ARRIVE)
+		tid = EV_ARRIVE << 24 |
+		      ev_arrive_id(s->pk[tid & 0xffffff].port, t);
 	return (uint64_t)(t - s->tbase) << EV_TID_BITS | tid;
 }
 
@@ -336,6 +375,10 @@ static inline void ev_push(struct sim *s, int64_t t, enum ev_type type,
 
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id)
 {
+	/* two threads: the workload runs in both replicas, each keeps the
+	 * events of its own objects */
+	if (s->part && !par_owns(s, type, id))
+		return;
 	ev_push(s, t, type, id);
 }
 
@@ -559,6 +602,51 @@ static void heap_pop(struct sim *s)
 	heap_sift_root(s, last);
 }
 
+/* ---- two threads (par.c) ------------------------------------------------ */
+
+/* A packet (k) or PFC frame leaving for the other replica's port: into
+ * this window's mail. */
+static __attribute__((noinline)) void par_post(struct sim *s, int64_t t,
+					       enum ev_type type,
+					       uint32_t port,
+					       const struct pkt *k,
+					       int64_t xoff_at)
+{
+	struct par_box *b = s->out;
+	struct par_mail *m;
+
+	if (b->n == b->cap &&
+	    sim_grow((void **)&b->m, sizeof(*b->m), &b->cap, b->n + 1))
+		abort();	/* out of memory in the event loop */
+	m = &b->m[b->n++];
+	m->t = t;
+	m->type = type;
+	m->port = port;
+	m->xoff_at = xoff_at;
+	if (k)
+		m->pkt = *k;
+}
+
+/* A timer scan at this tick: its bit (par.c counts a tick both
+ * replicas scanned once). */
+static void par_scan_note(struct sim *s)
+{
+	uint64_t tick = (uint64_t)(s->now / TIMER_TICK_PS);
+	uint32_t w = (uint32_t)(tick / 64);
+
+	if (w >= s->capscan) {
+		uint32_t cap = s->capscan;
+
+		if (sim_grow((void **)&s->scan_bits, sizeof(*s->scan_bits),
+			     &cap, w + 1))
+			abort();
+		memset(s->scan_bits + s->capscan, 0,
+		       (cap - s->capscan) * sizeof(*s->scan_bits));
+		s->capscan = cap;
+	}
+	s->scan_bits[w] |= 1ULL << (tick % 64);
+}
+
 /* ---- packets and queues ------------------------------------------------- */
 
 static uint32_t pkt_alloc(struct sim *s)
@@ -673,6 +761,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi);
 
 /* RED/ECN on an egress data queue of q bytes above Kmin (ecn_mark). */
 static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
+						      struct port *p,
 						      uint64_t q,
 						      struct pkt *k)
 {
@@ -682,7 +771,7 @@ static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
 		uint64_t prob = (uint64_t)s->cfg.pmax * (q - s->cfg.kmin) /
 				(s->cfg.kmax - s->cfg.kmin);	/* fxp16 */
 
-		if ((sim_rand(s) >> 48) >= prob)
+		if ((port_rand(s, (uint32_t)(p - s->ports)) >> 48) >= prob)
 			return;
 	}
 	if (!(k->flags & PF_CE)) {
@@ -695,10 +784,11 @@ static __attribute__((noinline)) void ecn_mark_above(struct sim *s,
  * every packet through a switch asks, and the call cost more than the
  * test where most queues lie below Kmin (the 1024-host WebSearch mix, 1
  * ms: 12.3 M calls, 5.1 M of them above). */
-static inline void ecn_mark(struct sim *s, uint64_t q, struct pkt *k)
+static inline void ecn_mark(struct sim *s, struct port *p, uint64_t q,
+			    struct pkt *k)
 {
 	if (q > s->cfg.kmin)
-		ecn_mark_above(s, q, k);
+		ecn_mark_above(s, p, q, k);
 }
 
 static __attribute__((noinline)) void port_free_ev(struct sim *s,
@@ -766,7 +856,7 @@ static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 			ingress_add(s, w, &s->ports[k->port], -(int64_t)k->size);
 			pfc_check_resume(s, k->port);
 			if (s->cfg.ecn_dequeue)
-				ecn_mark(s, p->data.bytes, k);
+				ecn_mark(s, p, p->data.bytes, k);
 		}
 		TAP(s, tap_queue(s, pi, ki, TAP_DEQ));
 	} else if (!p->is_switch && (!p->paused ||
@@ -798,7 +888,14 @@ port_tx_inl(struct sim *s, uint32_t pi, uint32_t ki)
 	ser = (int64_t)k->size * p->ppb;
 	p->free_at = s->now + ser;
 	k->port = p->peer;
-	ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	if (__builtin_expect(s->part != NULL, 0) &&
+	    s->part[p->peer] != s->me) {
+		/* across the cut: the other replica's (par.c) */
+		par_post(s, p->free_at + p->delay, EV_ARRIVE, p->peer, k, 0);
+		pkt_free(s, ki);
+	} else {
+		ev_push(s, p->free_at + p->delay, EV_ARRIVE, ki);
+	}
 	if (p->ctrl.head != NONE || (!p->paused && p->data.head != NONE) ||
 	    (s->c1 && !s->c1[pi].paused && s->c1[pi].data.head != NONE)) {
 		port_free_at(s, pi);
@@ -898,8 +995,13 @@ static void pfc_frame(struct sim *s, uint32_t pi, bool pause)
 	p->pause_sent = pause;
 	p->pause_tx++;
 	TAP(s, tap_pfc(s, pi, pause, false));
-	ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
-		pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
+	if (s->part && s->part[p->peer] != s->me)
+		par_post(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+			 pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer, NULL,
+			 p->xoff_at);
+	else
+		ev_push(s, s->now + CTRL_BYTES * (int64_t)p->ppb + p->delay,
+			pause ? EV_PFC_PAUSE : EV_PFC_RESUME, p->peer);
 }
 
 /* A switch ingress's Xoff or Xon. */
@@ -1063,7 +1165,7 @@ static uint32_t c1_dequeue(struct sim *s, uint32_t pi)
 	if (s->c1[in].pause_sent && s->c1[in].ingress_bytes <= xon_thr(s, w))
 		c1_pfc_send(s, in, false);
 	if (s->cfg.ecn_dequeue)
-		ecn_mark(s, c->data.bytes, k);
+		ecn_mark(s, p, c->data.bytes, k);
 	return ki;
 }
 
@@ -1090,7 +1192,7 @@ static void c1_switch_rx(struct sim *s, uint32_t inport, uint32_t e,
 		return;
 	}
 	if (!s->cfg.ecn_dequeue)
-		ecn_mark(s, q->data.bytes, k);
+		ecn_mark(s, out, q->data.bytes, k);
 	c1_ingress_add(s, w, inport, k->size);
 	k->port = inport;
 	sim_q_account(s, out);
@@ -1150,7 +1252,7 @@ static void switch_rx(struct sim *s, uint32_t inport, uint32_t ki)
 		return;
 	}
 	if (!s->cfg.ecn_dequeue)
-		ecn_mark(s, out->data.bytes, k);
+		ecn_mark(s, out, out->data.bytes, k);
 	in = &s->ports[inport];
 	ingress_add(s, w, in, k->size);
 	k->port = inport;
@@ -1239,8 +1341,10 @@ static int64_t rto_first(struct sim *s, struct qp *q)
 		int64_t t = s->qp_timeout;
 
 		if (s->adp) {
-			unsigned e = ADP_INIT_LOW + (unsigned)(sim_rand(s) >>
-						     32) % ADP_INIT_RANGE;
+			unsigned e = ADP_INIT_LOW +
+				     (unsigned)(qp_rand(s, (uint32_t)(q -
+						s->qps)) >> 32) %
+				     ADP_INIT_RANGE;
 
 			if (ADP_BASE_PS << e < t)
 				t = ADP_BASE_PS << e;
@@ -1313,7 +1417,9 @@ static void probe_soon(struct sim *s, uint32_t qi, const struct algo_out *o)
 		port_start(s, s->hosts[s->qps[qi].src].port);
 }
 
-/* QPs with a timer are scanned every TIMER_TICK_PS. */
+/* QPs with a timer are scanned every TIMER_TICK_PS, at its multiples:
+ * the scans' times do not depend on when the first QP was armed (nor,
+ * with two threads, on which half armed one). */
 static void timer_arm(struct sim *s, uint32_t qi)
 {
 	struct qp *q = &s->qps[qi];
@@ -1327,21 +1433,9 @@ static void timer_arm(struct sim *s, uint32_t qi)
 	}
 	if (!s->scan_pending) {
 		s->scan_pending = true;
-		ev_push(s, s->now + TIMER_TICK_PS, EV_TIMER_SCAN, 0);
+		ev_push(s, (s->now / TIMER_TICK_PS + 1) * TIMER_TICK_PS,
+			EV_TIMER_SCAN, 0);
 	}
-}
-
-static void timer_disarm(struct sim *s, uint32_t qi)
-{
-	struct qp *q = &s->qps[qi];
-	uint32_t last;
-
-	if (q->armed_pos == NONE)
-		return;
-	last = s->armed[--s->narmed];
-	s->armed[q->armed_pos] = last;
-	s->qps[last].armed_pos = q->armed_pos;
-	q->armed_pos = NONE;
 }
 
 /* The timer runs from the last progress, or from the send that started a
@@ -1640,7 +1734,8 @@ static void on_arrive(struct sim *s, uint32_t ki)
 
 	/* a frame lost on the link fails its FCS: the port does not
 	 * count it as received */
-	if (s->cfg.loss && (uint32_t)(sim_rand(s) >> 32) < s->cfg.loss) {
+	if (s->cfg.loss &&
+	    (uint32_t)(port_rand(s, k->port) >> 32) < s->cfg.loss) {
 		s->c.drops_loss++;
 		p->lost_pkts++;
 		p->lost_bytes += k->size;
@@ -1711,13 +1806,18 @@ static void probe_fire(struct sim *s, uint32_t qi)
 /* Every TIMER_TICK_PS: expired retransmission and probe timers, and
  * timers to stop.  The QPs are visited only when one may be: a deadline
  * reached (every deadline set lowers timer_lb) or a flight ended
- * (timer_hint); otherwise the visit would change nothing.
+ * (timer_hint); otherwise the visit would change nothing.  They are
+ * visited in the order they were armed (those disarmed leave without
+ * moving the others): a host's QPs then come in an order of that host's
+ * own events, whatever the other hosts armed and disarmed.
  */
 static void timer_scan(struct sim *s)
 {
-	uint32_t i = 0;
+	uint32_t i = 0, j = 0;
 
 	s->scan_pending = false;
+	if (s->part)
+		par_scan_note(s);
 	if (!s->timer_hint && s->now < s->timer_lb)
 		goto next;
 	s->timer_hint = false;
@@ -1735,16 +1835,19 @@ static void timer_scan(struct sim *s)
 		    s->now >= q->probe_deadline)
 			probe_fire(s, qi);
 		q = &s->qps[qi];
+		i++;
 		if (!q->rto_on && !(q->probe_out && q->probe_to)) {
-			timer_disarm(s, qi);	/* i now holds another */
+			q->armed_pos = NONE;	/* disarmed */
 			continue;
 		}
 		if (q->rto_on)
 			timer_lower(s, q->rto_deadline);
 		if (q->probe_out && q->probe_to)
 			timer_lower(s, q->probe_deadline);
-		i++;
+		q->armed_pos = j;
+		s->armed[j++] = qi;
 	}
+	s->narmed = j;
 next:
 	if (s->narmed && !s->scan_pending) {
 		s->scan_pending = true;
@@ -1868,6 +1971,7 @@ static void dispatch(struct sim *s, const struct ev *e)
 		flow_stop(s, id);
 		break;
 	case EV_FLOW_GEN:
+		s->ev_shared++;
 		s->src->flow_gen(s, id);
 		break;
 	case EV_STORM:
@@ -1900,6 +2004,9 @@ void sim_free(struct sim *s)
 	if (!s)
 		return;
 	HS(hs_print(s));
+	if (s->par_release)
+		s->par_release(s);
+	free(s->scan_bits);
 	if (s->src && s->src->release)
 		s->src->release(s);
 	if (s->qhists)
@@ -1971,6 +2078,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->adp = cfg->adp_retx == SIM_ADP_ON ||
 		 (cfg->adp_retx == SIM_ADP_AUTO && (!cfg->pfc || cfg->loss));
 	seed_rng(s, cfg->seed);
+	s->fseed = mix64(cfg->seed ^ 0x66616272696364ULL);	/* "fabricd" */
 	rc = src->build(s, err);
 	if (rc) {
 		sim_free(s);
@@ -2010,7 +2118,7 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 
 /* ---- running ------------------------------------------------------------ */
 
-static void window_reset(struct sim *s)
+void sim_window_reset(struct sim *s)
 {
 	uint32_t i;
 
@@ -2058,7 +2166,7 @@ static void mem_note(struct sim *s)
 
 int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
-	window_reset(s);
+	sim_window_reset(s);
 	return sim_run_more(s, dur_ps, stop);
 }
 /* The samples due at s->tr_next: the fabric's row, the tap's. */
@@ -2154,6 +2262,71 @@ static void rebase(struct sim *s)
 	}
 	s->nfar = keep;
 }
+/* Two threads (par.c): one window of a replica, the events due by hi;
+ * the watchdog and the trace are par.c's (none). */
+void sim_par_window(struct sim *s, int64_t hi)
+{
+	struct ev e;
+
+	rebase(s);
+	while (ev_pop(s, hi, &e)) {
+		s->now = ev_time(s, &e);
+		dispatch(s, &e);
+		if (!(++s->events & 0x3fff))
+			lane_review(s);
+	}
+	s->now = hi;
+}
+
+/* Two threads (par.c): drop the pending events of the other half's
+ * objects (the flows a scenario made as it built), on a fabric that has
+ * not run.  Every event is taken out in order and the owned ones put
+ * back; the far list is filtered in place. */
+int sim_par_prune(struct sim *s)
+{
+	struct far_ev *keep = NULL;
+	uint32_t n = 0, cap = 0, i, j = 0;
+	struct ev e;
+
+	while (ev_pop(s, INT64_MAX, &e)) {
+		if (n == cap && sim_grow((void **)&keep, sizeof(*keep), &cap,
+					 n + 1)) {
+			free(keep);
+			return -1;
+		}
+		keep[n].t = ev_time(s, &e);
+		keep[n++].tid = e.tid;
+	}
+	s->wcur = s->now >> WHEEL_SHIFT;
+	for (i = 0; i < n; i++)
+		if (par_owns(s, keep[i].tid >> 24, keep[i].tid & 0xffffff))
+			ev_push(s, keep[i].t, keep[i].tid >> 24,
+				keep[i].tid & 0xffffff);
+	for (i = 0; i < s->nfar; i++)
+		if (par_owns(s, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
+			s->far[j++] = s->far[i];
+	s->nfar = j;
+	free(keep);
+	return 0;
+}
+
+/* A crossing event handed over (par.c): due after this replica's now. */
+void sim_par_deliver(struct sim *s, const struct par_mail *m)
+{
+	uint32_t ki;
+
+	if (m->type == EV_ARRIVE) {
+		ki = pkt_alloc(s);
+		s->pk[ki] = m->pkt;
+		s->pk[ki].next = NONE;
+		ev_push(s, m->t, EV_ARRIVE, ki);
+		return;
+	}
+	if (m->type == EV_PFC_PAUSE)	/* pfc_apply reads the sender's */
+		s->ports[s->ports[m->port].peer].xoff_at = m->xoff_at;
+	ev_push(s, m->t, (enum ev_type)m->type, m->port);
+}
+
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;

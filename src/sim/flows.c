@@ -153,7 +153,8 @@ int sim_fct_table(const struct sim *s, unsigned step,
 		free(sd);
 		return -PCB_E_NOMEM;
 	}
-	memcpy(f, s->fct, n * sizeof(*f));
+	if (n)		/* s->fct is NULL before a first flow finished */
+		memcpy(f, s->fct, n * sizeof(*f));
 	qsort(f, n, sizeof(*f), by_size);
 	/* slices of step % of the flows by size: [pct n / 100, (pct +
 	 * step) n / 100) as fct_analysis.py cuts them; an empty one (few

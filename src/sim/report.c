@@ -44,6 +44,8 @@ void sim_set_params(struct sim *s, const uint32_t *params, size_t n)
 	for (h = 0; s->hconf && h < s->nhosts; h++)
 		if (s->hconf[h])
 			hconf_follow(s, s->hconf[h]);
+	if (s->peer)	/* two threads: the replica too */
+		sim_set_params(s->peer, params, n);
 }
 
 int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
@@ -54,6 +56,12 @@ int sim_host_params(struct sim *s, uint32_t host, const uint32_t *params,
 
 	if (host >= s->nhosts)
 		return -PCB_E_RANGE;
+	if (s->peer) {		/* two threads: the replica too */
+		int rc = sim_host_params(s->peer, host, params, own);
+
+		if (rc)
+			return rc;
+	}
 	own &= ALGO_MAX_PARAMS < 64 ? (1ull << ALGO_MAX_PARAMS) - 1 : ~0ull;
 	if (!own) {
 		if (s->hconf && s->hconf[host]) {

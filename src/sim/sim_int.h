@@ -73,6 +73,15 @@ enum pkt_type { PK_DATA, PK_PROBE, PK_ACK, PK_NACK, PK_CNP, PK_PROBE_RESP };
  * 68.7 ms horizon wait in a side list.
  */
 #define EV_TID_BITS 28
+
+/* The id in the key of an arrival at port at t (fabric.c, ev_key): the
+ * port XOR a hash of the time, 24 bits. */
+static inline uint32_t ev_arrive_id(uint32_t port, int64_t t)
+{
+	return (port ^ (uint32_t)((uint64_t)t * 0x9e3779b97f4a7c15ULL >> 40)) &
+	       0xffffff;
+}
+
 #define EV_HORIZON (1LL << (64 - EV_TID_BITS))	/* ps, 68.7 ms */
 #define EV_STEP (1LL << 34)			/* rebase every 17.2 ms */
 
@@ -185,6 +194,7 @@ struct port {
 	uint64_t lost_pkts;	/* lost on the link into it: not
 				 * received (an FCS error); rare */
 	uint32_t node;
+	uint32_t ndraw;		/* its draws so far (fabric.c, port_rand) */
 	/* line 3: ingress */
 	uint64_t rx_bytes_c[2], rx_pkts_c[2];
 	uint64_t ingress_bytes;	/* switch: buffered bytes that came in here */
@@ -402,7 +412,8 @@ struct sim {
 	uint32_t nqps, qpcap;
 	unsigned char *qpstate;
 	size_t stride;
-	uint64_t rng[4];
+	uint64_t rng[4];	/* the workload's: flows, ECMP values */
+	uint64_t fseed;		/* the fabric's draws (fabric.c, port_rand) */
 	uint64_t line_ppb;	/* host link ps per byte */
 	int64_t win_t0;
 	/* the cumulative counts when the window began */
@@ -459,6 +470,25 @@ struct sim {
 	bool pfc_c[2];
 	/* collective workloads (collective.c); NULL for the others */
 	struct coll *coll;
+	/* two threads, one run (par.c): part[port] names the replica that
+	 * owns each port (its node's half of the fabric), NULL in a
+	 * one-thread run; me is this replica's.  A packet or PFC frame
+	 * leaving for a port of the other half goes to mail, handed over
+	 * at the window's end; ev_shared counts the events both replicas
+	 * run (the workload's generators), scan_bits the ticks at which a
+	 * timer scan ran.  par: the run's shared state, the second replica
+	 * in it (both point to it; the first, the device's, frees it). */
+	const uint8_t *part;
+	uint8_t me;
+	struct par_box *out;
+	uint64_t ev_shared;
+	uint64_t *scan_bits;	/* a bit per timer tick scanned */
+	uint32_t capscan;	/* words */
+	struct par *par;
+	struct sim *peer;	/* the second replica, on the first */
+	/* frees par and the second replica (par.c sets it; sim_free calls
+	 * it: a pointer, so that fabric.c calls nothing of par.c) */
+	void (*par_release)(struct sim *s);
 	/* mix workload */
 	const uint64_t *cdf_size;
 	const uint32_t *cdf_pct;
@@ -483,7 +513,9 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 void sim_schedule(struct sim *s, int64_t t, enum ev_type type, uint32_t id);
 /* The next event due by `until`, taken without running it (tests). */
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e);
-/* The fabric's one RNG (xoshiro256**), seeded by sim_fabric_create. */
+/* The workload's RNG (xoshiro256**), seeded by sim_fabric_create: the
+ * flows, their ECMP values; the fabric's own draws do not use it
+ * (fabric.c, port_rand). */
 uint64_t sim_rand(struct sim *s);
 /* Add v with weight w to h (the RTT histogram, per probe answer). */
 void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
@@ -519,6 +551,62 @@ struct sim_source {
 int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 		      const struct sim_algo *algo,
 		      const struct sim_source *src, struct pcb_err *err);
+
+/* A packet or PFC frame crossing the cut (par.c): due at t at port
+ * `port` of the other replica; type EV_ARRIVE (pkt) or EV_PFC_PAUSE /
+ * EV_PFC_RESUME (xoff_at: the sender's, which pfc_apply reads). */
+struct par_mail {
+	int64_t t;
+	uint32_t type, port;
+	int64_t xoff_at;
+	struct pkt pkt;
+};
+
+/* The mail one replica posts in a window (fabric.c, par_post). */
+struct par_box {
+	struct par_mail *m;
+	uint32_t n, cap;
+};
+
+/* Two threads: whether host h is this replica's (its port's half) ... */
+static inline bool par_host_mine(const struct sim *s, uint32_t h)
+{
+	return !s->part || h >= s->nhosts ||
+	       s->part[s->hosts[h].port] == s->me;
+}
+
+/* ... and the object of an event: the generators and the timer scan are
+ * both replicas', a QP's events its sender's, the rest their port's or
+ * host's. */
+static inline bool par_owns(const struct sim *s, enum ev_type type,
+			    uint32_t id)
+{
+	switch (type) {
+	case EV_FLOW_GEN:
+	case EV_TIMER_SCAN:
+		return true;
+	case EV_FLOW_START:
+	case EV_FLOW_STOP:
+	case EV_ALGO_TIMER:
+		return par_host_mine(s, s->qps[id].src);
+	case EV_NIC_WAKE:
+		return par_host_mine(s, id);
+	case EV_ARRIVE:
+		return s->part[s->pk[id].port] == s->me;
+	default:		/* a port's */
+		return s->part[id] == s->me;
+	}
+}
+
+/* fabric.c, for par.c: run the events due by hi (a window), then now =
+ * hi; push a crossing event handed over; drop the pending events of the
+ * other half's objects (a fabric that has not run) */
+void sim_par_window(struct sim *s, int64_t hi);
+void sim_par_deliver(struct sim *s, const struct par_mail *m);
+int sim_par_prune(struct sim *s);
+
+/* fabric.c: a new statistics window from now (sim_run) */
+void sim_window_reset(struct sim *s);
 
 /* flows.c: the FCT of flow q alone on its idle path, ps */
 int64_t sim_ideal_fct(const struct sim *s, const struct qp *q);

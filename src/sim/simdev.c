@@ -1026,28 +1026,41 @@ static void simdev_sync(struct simdev *d)
 	}
 }
 
-static int run(struct simdev *d, int64_t dur_ps, bool fresh,
+/* One step of a run: one thread's, or two (par). */
+static int run_step(struct sim *s, int64_t step, bool fresh, bool par,
+		    volatile sig_atomic_t *stop, struct pcb_err *err)
+{
+	if (par)
+		return sim_run_par(s, step, fresh, stop, err);
+	return fresh ? sim_run(s, step, stop) : sim_run_more(s, step, stop);
+}
+
+static int run(struct simdev *d, int64_t dur_ps, bool fresh, bool par,
 	       volatile sig_atomic_t *stop, struct pcb_err *err)
 {
 	struct sim *s;
 	int64_t left = dur_ps, step;
 	int rc = simdev_sim(d, &s, err);
 
+	if (!rc)
+		rc = par ? sim_par_check(s, err) : sim_par_done(s, err);
 	if (rc)
 		return rc;
 	/* one statistics window for the whole run (or record) */
 	step = next_step(d, left);
-	rc = fresh ? sim_run(s, step, stop) : sim_run_more(s, step, stop);
+	rc = run_step(s, step, fresh, par, stop, err);
 	left -= step;
 	simdev_sync(d);
 	while (!rc && left > 0) {
 		if (d->progress)
 			d->progress(d->progress_ctx, dur_ps - left, dur_ps);
 		step = next_step(d, left);
-		rc = sim_run_more(s, step, stop);
+		rc = run_step(s, step, false, par, stop, err);
 		left -= step;
 		simdev_sync(d);
 	}
+	if (par)
+		sim_par_finish(s);
 	if (rc == -PCB_E_INTR)
 		return pcb_error(err, PCB_E_INTR, "sim: interrupted at "
 				 "t = %.3f ms", sim_now(s) / 1e9);
@@ -1060,11 +1073,17 @@ static int run(struct simdev *d, int64_t dur_ps, bool fresh,
 int simdev_run(struct simdev *d, int64_t dur_ps,
 	       volatile sig_atomic_t *stop, struct pcb_err *err)
 {
-	return run(d, dur_ps, true, stop, err);
+	return run(d, dur_ps, true, false, stop, err);
+}
+
+int simdev_run_par(struct simdev *d, int64_t dur_ps,
+		   volatile sig_atomic_t *stop, struct pcb_err *err)
+{
+	return run(d, dur_ps, true, true, stop, err);
 }
 
 int simdev_run_more(struct simdev *d, int64_t dur_ps,
 		    volatile sig_atomic_t *stop, struct pcb_err *err)
 {
-	return run(d, dur_ps, false, stop, err);
+	return run(d, dur_ps, false, false, stop, err);
 }

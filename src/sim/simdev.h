@@ -193,6 +193,11 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 /* The same, extending the statistics window of the last run. */
 int simdev_run_more(struct simdev *d, int64_t dur_ps,
 		    volatile sig_atomic_t *stop, struct pcb_err *err);
+/* simdev_run with two threads (sim_run_par: what it refuses, nothing
+ * run); the fabric then reports, and runs no more (every run refused in
+ * one line until the scenario is set again or the fabric reset). */
+int simdev_run_par(struct simdev *d, int64_t dur_ps,
+		   volatile sig_atomic_t *stop, struct pcb_err *err);
 void simdev_reset(struct simdev *d);
 /* The fabric's counters as the diag data IDs' sources (cumulative). */
 void simdev_diag_sources(const struct sim *s, uint64_t v[DS_COUNT]);

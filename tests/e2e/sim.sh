@@ -66,7 +66,7 @@ check "sleep: window start" 0 "$(printf '%s' "$out" | jget t0_ms)"
 check "sleep: window end" 3 "$(printf '%s' "$out" | jget t1_ms)"
 # bench sim: the standard case's own numbers (its timing is make bench's)
 out=$("$BIN" -d sim:b -j bench sim)
-check "bench: events of the standard case" 988190 "$(printf '%s' "$out" | jget events)"
+check "bench: events of the standard case" 988909 "$(printf '%s' "$out" | jget events)"
 check "bench: against itself" 1 "$(printf '%s' "$out" | jget ns_per_event_vs_standard)"
 case "$(printf '%s' "$out" | jget events_per_bottleneck_pkt)" in 8.3*) ;;
 	*) echo "sim: bench: events per bottleneck packet: $out"; fail=1 ;; esac

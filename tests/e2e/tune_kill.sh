@@ -65,7 +65,7 @@ done
 # a condition reached before the tune ended (else the case ran whole)
 [ $exercised -ge 3 ] ||
 	{ echo "tune_kill: only $exercised of 5 interrupts landed before the end"; fail=1; }
-check "evaluations" 23 "$all"
+check "evaluations" 22 "$all"
 
 # tune drop: a tune, and one killed before it saved anything
 out=$("$BIN" $S tune drop k0)

@@ -1,8 +1,15 @@
 #!/bin/sh
 # tune over a set of scenarios (#21), small and short.  Scenario 1 is a
-# WebSearch mix (the lower rtt_p99, the lower util), scenario 2 an incast
-# (the higher rtt_p99): so the worst case of the objective is scenario 2's
-# and that of `util >= 0.7` scenario 1's.  Asserts: every evaluation's
+# WebSearch mix with two long-lived flows (the lower rtt_p99), scenario 2
+# an 8:1 incast (the higher rtt_p99): so the worst case of the objective
+# is scenario 2's.  Under `util >= 0.88` each scenario is feasible at some
+# points and not at others, for its own reason: the mix's long flows fill
+# their bottleneck only with a large AI (util 0.87 at AI 1, 0.89 at AI
+# 100, the mean of seeds 1 and 2), the incast's senders only with a
+# large ALPHA (0.82 at ALPHA 0.02, 0.92 at 0.5).  (The mix alone, with no
+# long flows, was the scenario once; on the order-independent engine its
+# utilisation is its offered load, flat in ALPHA and AI on every seed.)
+# Asserts: every evaluation's
 # combined objective is the largest (worst) / the mean of its scenarios'
 # (tune.json, and `tune show`'s printed numbers for the best and the
 # default), its CI that scenario's / sqrt(sum ci^2)/2, its util the least;
@@ -15,8 +22,8 @@
 . "$(dirname "$0")/lib.inc"
 S="-d sim:tset"
 T="$XDG_DATA_HOME/pccbench/tunes"
-SETW="scenario mix load 30 scenario incast senders 8"
-W="ALPHA 0.02:0.5 AI 1:100 minimize rtt_p99 subject to util >= 0.7 for 1ms
+SETW="scenario mix load 30 longflows 2 scenario incast senders 8"
+W="ALPHA 0.02:0.5 AI 1:100 minimize rtt_p99 subject to util >= 0.88 for 1ms
 $SETW seeds 1,2 budget 64 runs"
 raw() { "$BIN" $S -j param list | grep -o "\"name\":\"$1\",[^}]*\"raw\":[0-9]*" |
 	sed 's/.*"raw"://'; }
@@ -32,7 +39,7 @@ grep -q "^tune w: minimize rtt_p99 (the worst case of 2 scenarios)" "$tmp/w.out"
 	{ echo "tune_set: no 'worst case' header: $(head -1 "$tmp/w.out")"; fail=1; }
 grep -q "^tune m: minimize rtt_p99 (the mean of 2 scenarios)" "$tmp/m.out" ||
 	{ echo "tune_set: no 'mean' header: $(head -1 "$tmp/m.out")"; fail=1; }
-check "scenario lines" "  scenario 1: mix load 30|  scenario 2: incast senders 8" \
+check "scenario lines" "  scenario 1: mix load 30 longflows 2|  scenario 2: incast senders 8" \
 	"$(grep '^  scenario [0-9]:' "$tmp/w.out" | tr '\n' '|' | sed 's/|$//')"
 
 # tune.json: every evaluation, combined from its two scenarios
@@ -69,7 +76,7 @@ NF != 15 { print "tune_set: " mode ": eval " NR - 1 " has " NF " fields"; bad = 
 	f = ($10 == "true" && $15 == "true") ? "true" : "false"
 	if ($5 != f) { print "tune_set: " mode ": eval " NR - 1 " feasible " $5 ", scenarios " $10 " " $15; bad = 1 }
 	for (k = 8; k <= 13; k += 5)
-		if (($(k + 2) == "true") != ($k >= 0.7)) { print "tune_set: " mode ": eval " NR - 1 " util " $k " marked " $(k + 2); bad = 1 }
+		if (($(k + 2) == "true") != ($k >= 0.88)) { print "tune_set: " mode ": eval " NR - 1 " util " $k " marked " $(k + 2); bad = 1 }
 	if ($10 != $15) mixed++
 }
 END {

@@ -100,7 +100,7 @@ static void study_run(struct sim *s, int64_t dur, struct study *st)
 	uint64_t n[2] = { 0, 0 }, nc = 0;
 	struct ev e;
 
-	window_reset(s);
+	sim_window_reset(s);
 	while (s->now < end) {
 		int64_t step_end = end - s->now > EV_STEP ? s->now + EV_STEP :
 							     end;
