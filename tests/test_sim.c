@@ -968,7 +968,10 @@ static double fluid_queue(uint32_t n, uint32_t gbps)
  * runs gave 0.87-1.50x at 2 flows, 40 G, 0.99-1.16x at 10, 0.89-1.29x at
  * 2 flows, 100 G, 1.14-1.34x at 10; the 10-flow excess is the packet
  * model's burstiness: marks come in runs, the fluid's are smooth), at
- * the payload ceiling, losslessly (each run), fair (Jain's index over
+ * the payload ceiling (over 0.99 of it in the median run, over 0.98 in
+ * each: seeds 1-25, 101-125 and 201-210 gave 0.995-0.998 but seed 102,
+ * 0.988, whose two flows once cut together deeply enough to drain the
+ * queue), losslessly (each run), fair (Jain's index over
  * 0.95 in the median run, over 0.9 in each: two flows' shares over 20
  * ms scatter, 0.948 at seed 205 with the old event order); and the
  * start-up swing damps: the queue's peak in that window is under half
@@ -985,7 +988,8 @@ static void test_dcqcn_fluid_fixed_point(void **state)
 	(void)state;
 	for (i = 0; i < 4; i++) {
 		uint32_t n = cases[i][0], gbps = cases[i][1];
-		double want = fluid_queue(n, gbps), q[5], jain[5], damp = 0;
+		double want = fluid_queue(n, gbps), q[5], jain[5], ut[5];
+		double damp = 0;
 		double med;
 		uint32_t j;
 
@@ -1007,14 +1011,17 @@ static void test_dcqcn_fluid_fixed_point(void **state)
 			sim_summary(s, &m);
 			print_message("%u flows at %uG, seed %llu: queue %.1f "
 				      "KB, fluid %.1f KB, peak %.0f KB (first "
-				      "5 ms %.0f KB), Jain %.3f\n", n, gbps,
+				      "5 ms %.0f KB), Jain %.3f, util %.4f of "
+				      "the ceiling\n", n, gbps,
 				      (unsigned long long)c.seed,
 				      m.q_mean / 1024, want / 1024,
-				      m.q_max / 1024, peak0 / 1024, m.jain);
+				      m.q_max / 1024, peak0 / 1024, m.jain,
+				      m.util / m.payload_ceiling);
 			q[j] = m.q_mean;
 			jain[j] = m.jain;
 			damp += m.q_max / peak0 / 5;
-			assert_true(m.util > 0.99 * m.payload_ceiling);
+			ut[j] = m.util / m.payload_ceiling;
+			assert_true(ut[j] > 0.98);
 			assert_true(m.jain > 0.9);
 			assert_int_equal(m.drops + m.rtos, 0);
 			sim_free(s);
@@ -1030,6 +1037,7 @@ static void test_dcqcn_fluid_fixed_point(void **state)
 			fail_msg("%u flows at %uG: the window's peak is %.2f "
 				 "of the start-up's", n, gbps, damp);
 		assert_true(median_of(jain, 5) > 0.95);
+		assert_true(median_of(ut, 5) > 0.99);
 	}
 }
 
