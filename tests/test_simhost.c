@@ -25,7 +25,7 @@ static bool fabric_only(size_t i)
 	       i == FIELD(drops_loss) || i == FIELD(ecn_marked_sw);
 }
 
-static void cfg_of(struct sim_cfg *c, const char *words)
+static void cfg_words(struct sim_cfg *c, const char *words)
 {
 	char buf[512], *w[64], *sp, *save = NULL;
 	struct pcb_err err = { 0 };
@@ -88,7 +88,7 @@ static struct sim *run_cfg(const char *words, const char *algo,
 	struct sim_algo a;
 	struct sim *s;
 
-	cfg_of(&c, words);
+	cfg_words(&c, words);
 	algo_for(&a, algo);
 	s = mk(&c, &a);
 	assert_int_equal(sim_hosts(s), sim_cfg_hosts(&c));
@@ -261,7 +261,7 @@ static void test_roles(void **state)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		struct sim_cfg c;
 
-		cfg_of(&c, t[i].cfg);
+		cfg_words(&c, t[i].cfg);
 		assert_string_equal(sim_cfg_role(&c, t[i].host), t[i].role);
 		assert_null(sim_cfg_role(&c, sim_cfg_hosts(&c)));
 		sim_cfg_roles(&c, line, sizeof(line));
@@ -275,7 +275,7 @@ static void test_roles(void **state)
 		struct sim_cfg c;
 		uint32_t h;
 
-		cfg_of(&c, sim_kind_name((enum sim_kind)i));
+		cfg_words(&c, sim_kind_name((enum sim_kind)i));
 		assert_true(sim_cfg_roles(&c, line, sizeof(line)) > 0);
 		for (h = 0; h < sim_cfg_hosts(&c); h++)
 			assert_non_null(sim_cfg_role(&c, h));

@@ -9,56 +9,6 @@
  */
 #include "testsim.h"
 
-static struct sim_cfg cfg_of(const char *kind, const char *const *kv)
-{
-	struct pcb_err err = { 0 };
-	struct sim_cfg c;
-
-	sim_cfg_default(&c);
-	assert_int_equal(sim_kind_parse(kind, &c.kind), 0);
-	for (; kv && *kv; kv += 2)
-		if (sim_cfg_set(&c, kv[0], kv[1], &err))
-			fail_msg("%s %s: %s", kv[0], kv[1], err.msg);
-	if (sim_cfg_check(&c, &err))
-		fail_msg("check: %s", err.msg);
-	return c;
-}
-
-/* What a run leaves: the summary's figures, the counters, each port's. */
-static void assert_same_run(struct sim *a, struct sim *b)
-{
-	struct sim_summary ma, mb;
-	struct sim_port_counters ca, cb;
-	uint32_t i;
-
-	sim_summary(a, &ma);
-	sim_summary(b, &mb);
-	print_message("events %llu / %llu, rtt mean %.6f / %.6f ns, queue "
-		      "mean %.1f / %.1f B\n", (unsigned long long)ma.events,
-		      (unsigned long long)mb.events, ma.rtt_mean, mb.rtt_mean,
-		      ma.q_mean, mb.q_mean);
-	assert_int_equal(ma.events, mb.events);
-	assert_true(ma.util == mb.util);
-	assert_true(ma.q_mean == mb.q_mean && ma.q_p99 == mb.q_p99 &&
-		    ma.q_max == mb.q_max);
-	assert_true(ma.rtt_mean == mb.rtt_mean && ma.rtt_p99 == mb.rtt_p99);
-	assert_int_equal(ma.rtt_samples, mb.rtt_samples);
-	assert_int_equal(ma.pauses, mb.pauses);
-	assert_int_equal(ma.drops, mb.drops);
-	assert_int_equal(ma.rtos, mb.rtos);
-	assert_int_equal(ma.nfct, mb.nfct);
-	sim_port_counters(a, &ca);
-	sim_port_counters(b, &cb);
-	assert_memory_equal(&ca, &cb, sizeof(ca));
-	assert_int_equal(a->nports, b->nports);
-	for (i = 0; i < a->nports; i++) {
-		assert_int_equal(port_tx_bytes(&a->ports[i]),
-				 port_tx_bytes(&b->ports[i]));
-		assert_int_equal(a->ports[i].q_max, b->ports[i].q_max);
-		assert_int_equal(a->ports[i].pause_tx, b->ports[i].pause_tx);
-	}
-}
-
 /* The packet pool filled beforehand, its free slots chained in a
  * shuffled order: every packet of the run takes another slot than it
  * would. */

@@ -12,23 +12,6 @@
 #include "ztr_rtt/ztr_rtt.h"
 
 
-/* "k v k v ..." onto the defaults of a kind, checked as `sim scenario`
- * checks them. */
-static struct sim_cfg cfg_of(const char *kind, const char *const *kv)
-{
-	struct pcb_err err = { 0 };
-	struct sim_cfg c;
-
-	sim_cfg_default(&c);
-	assert_int_equal(sim_kind_parse(kind, &c.kind), 0);
-	for (; kv && *kv; kv += 2)
-		if (sim_cfg_set(&c, kv[0], kv[1], &err))
-			fail_msg("%s %s: %s", kv[0], kv[1], err.msg);
-	if (sim_cfg_check(&c, &err))
-		fail_msg("check: %s", err.msg);
-	return c;
-}
-
 /* Inside every switch: bytes in = bytes out + dropped + held (the data
  * queues hold what the buffer counts used, the control queues the rest).
  */

@@ -1,5 +1,6 @@
 /* testsim.h - shared set-up for the simulator's cmocka tests (test_sim,
- * test_simtopo): the algorithm descriptors, an algorithm by name, a sim.
+ * test_simtopo, test_simorder, test_simpar): the algorithm descriptors,
+ * an algorithm by name, a sim, a scenario's keys, two runs compared.
  */
 #ifndef PCCB_TESTSIM_H
 #define PCCB_TESTSIM_H
@@ -74,6 +75,86 @@ static inline double median_of(const double *v, size_t n)
 	m = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
 	free(w);
 	return m;
+}
+
+/* "k v k v ..." onto the defaults of a kind, checked as `sim scenario`
+ * checks them. */
+static inline struct sim_cfg cfg_of(const char *kind, const char *const *kv)
+{
+	struct pcb_err err = { 0 };
+	struct sim_cfg c;
+
+	sim_cfg_default(&c);
+	assert_int_equal(sim_kind_parse(kind, &c.kind), 0);
+	for (; kv && *kv; kv += 2)
+		if (sim_cfg_set(&c, kv[0], kv[1], &err))
+			fail_msg("%s %s: %s", kv[0], kv[1], err.msg);
+	if (sim_cfg_check(&c, &err))
+		fail_msg("check: %s", err.msg);
+	return c;
+}
+
+/* Two fabrics ran the same run: the whole summary (doubles to the bit),
+ * the counters, every port's, host's and QP's figures, the FCT table and
+ * the algorithm's counters (test_simorder, test_simpar). */
+static inline void assert_same_run(struct sim *a, struct sim *b)
+{
+	struct sim_summary ma, mb;
+	struct sim_port_counters ca, cb;
+	struct sim_fct_table ta, tb;
+	uint32_t i, n;
+
+	sim_summary(a, &ma);
+	sim_summary(b, &mb);
+	print_message("events %llu / %llu, flows %u / %u, fct %zu / %zu, "
+		      "rtt mean %.6f / %.6f ns, queue mean %.1f / %.1f B, "
+		      "pauses %llu / %llu\n", (unsigned long long)ma.events,
+		      (unsigned long long)mb.events, ma.flows, mb.flows,
+		      ma.nfct, mb.nfct, ma.rtt_mean, mb.rtt_mean, ma.q_mean,
+		      mb.q_mean, (unsigned long long)ma.pauses,
+		      (unsigned long long)mb.pauses);
+	/* the whole summary, doubles to the bit */
+	assert_memory_equal(&ma, &mb, sizeof(ma));
+	sim_port_counters(a, &ca);
+	sim_port_counters(b, &cb);
+	assert_memory_equal(&ca, &cb, sizeof(ca));
+	assert_int_equal(sim_fct_table(a, 10, &ta), 0);
+	assert_int_equal(sim_fct_table(b, 10, &tb), 0);
+	assert_memory_equal(&ta, &tb, sizeof(ta));
+	assert_int_equal(a->nports, b->nports);
+	for (i = 0; i < a->nports; i++) {
+		const struct port *p = &a->ports[i], *q = &b->ports[i];
+
+		assert_int_equal(port_tx_bytes(p), port_tx_bytes(q));
+		assert_int_equal(port_rx_bytes(p), port_rx_bytes(q));
+		assert_int_equal(p->q_max, q->q_max);
+		assert_int_equal(p->pause_tx, q->pause_tx);
+		assert_int_equal(p->pause_rx, q->pause_rx);
+		assert_int_equal(p->paused_ps, q->paused_ps);
+	}
+	for (i = 0; i < a->nhosts; i++) {
+		struct sim_port_counters ha, hb;
+
+		assert_int_equal(sim_host_port_counters(a, i, &ha), 0);
+		assert_int_equal(sim_host_port_counters(b, i, &hb), 0);
+		assert_memory_equal(&ha, &hb, sizeof(ha));
+	}
+	assert_int_equal(a->nqps, b->nqps);
+	for (i = 0; i < a->nqps; i++) {
+		assert_int_equal(a->qps[i].win_bytes, b->qps[i].win_bytes);
+		assert_int_equal(a->qps[i].finish, b->qps[i].finish);
+		assert_int_equal(a->qps[i].rate, b->qps[i].rate);
+	}
+	n = a->algo.desc ? (uint32_t)a->algo.desc->ncounters : 0;
+	if (n) {
+		uint32_t da[ALGO_MAX_COUNTERS], db[ALGO_MAX_COUNTERS];
+		bool tca[ALGO_MAX_COUNTERS], tcb[ALGO_MAX_COUNTERS];
+
+		sim_take_counters(a, da, tca, n);
+		sim_take_counters(b, db, tcb, n);
+		assert_memory_equal(da, db, n * sizeof(*da));
+		assert_memory_equal(tca, tcb, n * sizeof(*tca));
+	}
 }
 
 /* The descriptors loaded around a group of tests; PCCB_TEST_FILTER (a
