@@ -10,25 +10,8 @@
 #
 #   OLD=/path/to/main/pccbench NEW=./pccbench tests/tools/order-study.sh
 set -u
-OLD=${OLD:?OLD must name the old pccbench binary}
-NEW=${NEW:?NEW must name the new pccbench binary}
 SEEDS=${SEEDS:-1 2 3 4 5}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
-	XDG_CACHE_HOME="$tmp/cache"
-
-# name|algo setup|scenario|duration
-scenarios() {
-	for n in 16 64 256; do
-		echo "incast $n:1 ZTR||incast senders $n|5ms"
-		echo "incast $n:1 DCQCN|algo disable 0; algo enable 2; |incast senders $n|5ms"
-	done
-	echo "WebSearch 64 hosts||mix leaves 8 spines 8 hosts 8 rate 400g load 50 dist websearch|2ms"
-	echo "WebSearch 256 hosts||mix leaves 16 spines 16 hosts 16 rate 400g load 50 dist websearch|2ms"
-	echo "allreduce ring 16||allreduce ranks 16 size 4MB iters 4|2ms"
-	echo "alltoall rail 32||alltoall ranks 32 size 1MB iters 2 topo rail leaves 8 spines 4 hosts 4|2ms"
-}
+. "$(dirname "$0")/study.inc"
 
 # one run's figures: util q_mean q_p99 q_max rtt_mean rtt_p99 fct_p50
 # fct_p99 coll_us events ("-" where the run has none)

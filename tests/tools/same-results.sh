@@ -10,26 +10,9 @@
 #
 #   OLD=/path/to/main/pccbench NEW=./pccbench tests/tools/same-results.sh
 set -u
-OLD=${OLD:?OLD must name the old pccbench binary}
-NEW=${NEW:?NEW must name the new pccbench binary}
 SEEDS=${SEEDS:-1 2}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME="$tmp" XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
-	XDG_CACHE_HOME="$tmp/cache"
-
-# name|algo setup|scenario|duration
-scenarios() {
-	for n in 16 64 256; do
-		echo "incast $n:1 ZTR||incast senders $n|5ms"
-		echo "incast $n:1 DCQCN|algo disable 0; algo enable 2; |incast senders $n|5ms"
-	done
-	echo "WebSearch 64 hosts||mix leaves 8 spines 8 hosts 8 rate 400g load 50 dist websearch|2ms"
-	echo "WebSearch 256 hosts||mix leaves 16 spines 16 hosts 16 rate 400g load 50 dist websearch|2ms"
-	echo "WebSearch 1024 hosts||mix leaves 32 spines 32 hosts 32 rate 400g load 50 dist websearch|1ms"
-	echo "allreduce ring 16||allreduce ranks 16 size 4MB iters 4|2ms"
-	echo "alltoall rail 32||alltoall ranks 32 size 1MB iters 2 topo rail leaves 8 spines 4 hosts 4|2ms"
-}
+STUDY_BIG=1
+. "$(dirname "$0")/study.inc"
 
 summary() {	# binary setup scenario duration seed
 	rm -rf "$tmp/state"
