@@ -205,14 +205,16 @@ static int journal_writes(struct session *s, unsigned slot,
 
 int sess_shared_params(struct session *s, unsigned slot, uint32_t *vals)
 {
-	size_t n = 0;
+	struct slot_view *v;
 	int rc, was;
 
 	if (dev_view(s->cur) < 0)
 		return 0;
+	rc = sess_slot_view(s, slot, &v);
+	if (rc)
+		return rc;
 	was = dev_view_set(s->cur, -1);
-	rc = ppcc_bulk_get(&s->cur->ppcc, slot, vals, ALGO_MAX_PARAMS, &n,
-			   &s->err);
+	rc = sess_slot_values(s, slot, v, vals);
 	dev_view_set(s->cur, was);
 	return rc;
 }
