@@ -9,7 +9,7 @@
  */
 #include "testsim.h"
 
-/* The packet pool filled beforehand, its free slots chained in a
+/* The packet pool filled beforehand, its free slots stacked in a
  * shuffled order: every packet of the run takes another slot than it
  * would. */
 static void scramble_pool(struct sim *s, uint32_t n, uint64_t seed)
@@ -17,8 +17,7 @@ static void scramble_pool(struct sim *s, uint32_t n, uint64_t seed)
 	uint32_t *perm = malloc(n * sizeof(*perm)), i;
 
 	assert_non_null(perm);
-	assert_int_equal(sim_grow_big((void **)&s->pk, sizeof(*s->pk),
-				      &s->pkcap, s->npk + n), 0);
+	assert_int_equal(sim_pkt_reserve(s, s->npk + n), 0);
 	for (i = 0; i < n; i++)
 		perm[i] = s->npk + i;
 	for (i = n - 1; i > 0; i--) {
@@ -30,9 +29,9 @@ static void scramble_pool(struct sim *s, uint32_t n, uint64_t seed)
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
-	for (i = 0; i < n; i++)
-		s->pk[perm[i]].next = i + 1 < n ? perm[i + 1] : s->freelist;
-	s->freelist = perm[0];
+	/* on top of the stack, perm[0] to be taken first */
+	for (i = n; i-- > 0;)
+		s->pfree[s->npfree++] = perm[i];
 	s->npk += n;
 	free(perm);
 }

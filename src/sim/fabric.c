@@ -262,8 +262,8 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
 {
 	uint32_t b, tl, ni, *at;
 
-	if (k < s->headk[EV_LANES])
-		s->headk[EV_LANES] = k;
+	if (k < s->headk[ALL_LANES])
+		s->headk[ALL_LANES] = k;
 	/* t >= now, and the current bucket is now's or an earlier one; the
 	 * wheel lies well within the horizon */
 	if (__builtin_expect((t >> WHEEL_SHIFT) - s->wcur >= (int64_t)WHEEL_N,
@@ -312,11 +312,17 @@ static void wheel_push(struct sim *s, int64_t t, uint64_t k, uint32_t tid)
  * incast ties at every packet: a fixed order drops or delays the same
  * senders each time).  The event keeps the packet's index in its tid
  * for dispatch. */
+static inline uint64_t arrive_key(const struct sim *s, int64_t t,
+				  uint32_t port)
+{
+	return (uint64_t)(t - s->tbase) << EV_TID_BITS |
+	       (uint32_t)EV_ARRIVE << 24 | ev_arrive_id(port, t);
+}
+
 static inline uint64_t ev_key(const struct sim *s, int64_t t, uint32_t tid)
 {
 	if (tid >> 24 == EV_ARRIVE)
-		tid = EV_ARRIVE << 24 |
-		      ev_arrive_id(s->pk[tid & 0xffffff].port, t);
+		return arrive_key(s, t, s->pk[tid & 0xffffff].port);
 	return (uint64_t)(t - s->tbase) << EV_TID_BITS | tid;
 }
 
@@ -412,7 +418,7 @@ static void wheel_head_update(struct sim *s)
 	uint32_t b = wheel_first(s);
 	uint64_t k = b != NONE ? s->wn[s->wb[b].head].k : UINT64_MAX;
 
-	s->headk[EV_LANES] = s->heap[0].k < k ? s->heap[0].k : k;
+	s->headk[ALL_LANES] = s->heap[0].k < k ? s->heap[0].k : k;
 }
 
 /* Prefetch what lane l's coming events will read (a hint: no result
@@ -509,15 +515,18 @@ lane_prefetch(const struct sim *s, const struct lane *l)
 
 /* Take the next event into *e if it is due by `until` (ps); its bucket
  * becomes the wheel's current one.  False, taking nothing, when none is.
+ * nl: the lanes to look at, a constant: EV_LANES where the mail lanes
+ * are empty (one thread), ALL_LANES in a two-thread window; each lane
+ * costs every event a compare.
  */
 static inline __attribute__((always_inline)) bool
-ev_pop(struct sim *s, int64_t until, struct ev *e)
+ev_pop_lanes(struct sim *s, int64_t until, struct ev *e, const unsigned nl)
 {
-	uint64_t k = s->headk[EV_LANES];
-	unsigned i, m = EV_LANES;
+	uint64_t k = s->headk[ALL_LANES];
+	unsigned i, m = ALL_LANES;
 	int64_t t;
 
-	for (i = 0; i < EV_LANES; i++) {	/* without branches */
+	for (i = 0; i < nl; i++) {	/* without branches */
 		m = s->headk[i] < k ? i : m;
 		k = s->headk[i] < k ? s->headk[i] : k;
 	}
@@ -527,7 +536,7 @@ ev_pop(struct sim *s, int64_t until, struct ev *e)
 	if (t > until)
 		return false;
 	s->wcur = t >> WHEEL_SHIFT;
-	if (m < EV_LANES) {
+	if (m < ALL_LANES) {
 		struct lane *l = &s->lanes[m];
 
 		*e = l->ring[l->head & l->mask];
@@ -560,6 +569,20 @@ ev_pop(struct sim *s, int64_t until, struct ev *e)
 	}
 	wheel_head_update(s);
 	return true;
+}
+
+static inline __attribute__((always_inline)) bool
+ev_pop(struct sim *s, int64_t until, struct ev *e)
+{
+	return s->part ? ev_pop_lanes(s, until, e, ALL_LANES) :
+			 ev_pop_lanes(s, until, e, EV_LANES);
+}
+
+/* one thread's event loop: the mail lanes are empty */
+static inline __attribute__((always_inline)) bool
+ev_pop_one(struct sim *s, int64_t until, struct ev *e)
+{
+	return ev_pop_lanes(s, until, e, EV_LANES);
 }
 
 bool sim_next_event(struct sim *s, int64_t until, struct ev *e)
@@ -620,6 +643,7 @@ static __attribute__((noinline)) void par_post(struct sim *s, int64_t t,
 		abort();	/* out of memory in the event loop */
 	m = &b->m[b->n++];
 	m->t = t;
+	m->off = t - s->now;
 	m->type = type;
 	m->port = port;
 	m->xoff_at = xoff_at;
@@ -649,24 +673,34 @@ static void par_scan_note(struct sim *s)
 
 /* ---- packets and queues ------------------------------------------------- */
 
+int sim_pkt_reserve(struct sim *s, uint32_t need)
+{
+	if (sim_grow_big((void **)&s->pk, sizeof(*s->pk), &s->pkcap, need))
+		return -1;
+	if (s->pfcap < s->pkcap) {
+		uint32_t cap = s->pfcap;
+
+		if (sim_grow_big((void **)&s->pfree, sizeof(*s->pfree), &cap,
+				 s->pkcap))
+			return -1;
+		s->pfcap = cap;
+	}
+	return 0;
+}
+
 static uint32_t pkt_alloc(struct sim *s)
 {
-	uint32_t i = s->freelist;
-
-	if (i != NONE) {
-		s->freelist = s->pk[i].next;
-		return i;
-	}
-	if (sim_grow_big((void **)&s->pk, sizeof(*s->pk), &s->pkcap,
-			 s->npk + 1))
-		abort();
+	if (s->npfree)
+		return s->pfree[--s->npfree];
+	if (sim_pkt_reserve(s, s->npk + 1))
+		abort();	/* out of memory in the event loop */
 	return s->npk++;
 }
 
+/* pfcap >= pkcap > every slot: the stack has room */
 static void pkt_free(struct sim *s, uint32_t i)
 {
-	s->pk[i].next = s->freelist;
-	s->freelist = i;
+	s->pfree[s->npfree++] = i;
 }
 
 static void q_push(struct sim *s, struct pqueue *q, uint32_t i)
@@ -2015,11 +2049,12 @@ void sim_free(struct sim *s)
 		free(s->sws[i].routes);
 	for (i = 0; i < s->nhosts; i++)
 		free(s->hosts[i].active);
-	for (i = 0; i < EV_LANES; i++)
+	for (i = 0; i < ALL_LANES; i++)
 		free(s->lanes[i].ring);
 	free(s->heap);
 	free(s->wn);
 	sim_big_free(s->pk, sizeof(*s->pk), s->pkcap);
+	sim_big_free(s->pfree, sizeof(*s->pfree), s->pfcap);
 	free(s->ports);
 	free(s->nodes);
 	free(s->hosts);
@@ -2053,11 +2088,12 @@ int sim_fabric_create(struct sim **out, const struct sim_cfg *cfg,
 	s->src = src;
 	s->cfg = *cfg;
 	s->algo = *algo;
-	s->freelist = NONE;
-	for (i = 0; i <= EV_LANES; i++)
+	for (i = 0; i <= ALL_LANES; i++)
 		s->headk[i] = UINT64_MAX;
 	for (i = 0; i < EV_LANES; i++)
 		s->lane_d[i] = -1;
+	for (i = 0; i < MAIL_LANES; i++)
+		s->mail_d[i] = -1;
 	/* the wheel's sentinel, node 0 (key 0); s is zeroed: every bucket
 	 * empty */
 	s->nwn = 1;
@@ -2148,7 +2184,7 @@ static size_t lanes_cap(const struct sim *s)
 	size_t n = 0;
 	unsigned i;
 
-	for (i = 0; i < EV_LANES; i++)
+	for (i = 0; i < ALL_LANES; i++)
 		n += s->lanes[i].ring ? s->lanes[i].mask + 1 : 0;
 	return n;
 }
@@ -2156,7 +2192,7 @@ static size_t lanes_cap(const struct sim *s)
 static void mem_note(struct sim *s)
 {
 	size_t m = (s->hcap + s->capwn + lanes_cap(s)) * sizeof(struct ev) +
-		   s->pkcap * sizeof(struct pkt) +
+		   s->pkcap * (sizeof(struct pkt) + sizeof(uint32_t)) +
 		   s->nports * sizeof(struct port) + s->qhists_bytes +
 		   s->qpcap * (sizeof(struct qp) + s->stride);
 
@@ -2234,7 +2270,7 @@ static void rebase(struct sim *s)
 
 	for (j = 0; j < s->hn; j++)
 		s->heap[j].k -= d;
-	for (i = 0; i < EV_LANES; i++) {
+	for (i = 0; i < ALL_LANES; i++) {
 		struct lane *l = &s->lanes[i];
 		uint32_t n;
 
@@ -2243,7 +2279,7 @@ static void rebase(struct sim *s)
 		if (l->head != l->tail)
 			l->lastk -= d;
 	}
-	for (i = 0; i <= EV_LANES; i++)
+	for (i = 0; i <= ALL_LANES; i++)
 		if (s->headk[i] != UINT64_MAX)
 			s->headk[i] -= d;
 	for (i = 0; i < WHEEL_N; i++) {
@@ -2269,7 +2305,7 @@ void sim_par_window(struct sim *s, int64_t hi)
 	struct ev e;
 
 	rebase(s);
-	while (ev_pop(s, hi, &e)) {
+	while (ev_pop_lanes(s, hi, &e, ALL_LANES)) {
 		s->now = ev_time(s, &e);
 		dispatch(s, &e);
 		if (!(++s->events & 0x3fff))
@@ -2310,21 +2346,60 @@ int sim_par_prune(struct sim *s)
 	return 0;
 }
 
-/* A crossing event handed over (par.c): due after this replica's now. */
-void sim_par_deliver(struct sim *s, const struct par_mail *m)
+/* A packet handed over, with key k: to the mail lane of its offset from
+ * sending (claimed when empty), in order after the lane's last, else to
+ * the wheel (sim_int.h, MAIL_LANES).  The sender made the mail in its
+ * event order, so one offset's arrivals come in time order. */
+static void mail_push(struct sim *s, const struct par_mail *m, uint64_t k,
+		      uint32_t tid)
 {
-	uint32_t ki;
+	unsigned j, e = MAIL_LANES;
 
-	if (m->type == EV_ARRIVE) {
-		ki = pkt_alloc(s);
-		s->pk[ki] = m->pkt;
-		s->pk[ki].next = NONE;
-		ev_push(s, m->t, EV_ARRIVE, ki);
-		return;
+	for (j = 0; j < MAIL_LANES; j++) {
+		if (s->mail_d[j] == m->off)
+			break;
+		if (s->headk[EV_LANES + j] == UINT64_MAX)
+			e = j;
 	}
-	if (m->type == EV_PFC_PAUSE)	/* pfc_apply reads the sender's */
-		s->ports[s->ports[m->port].peer].xoff_at = m->xoff_at;
-	ev_push(s, m->t, (enum ev_type)m->type, m->port);
+	if (j == MAIL_LANES && e < MAIL_LANES) {
+		j = e;
+		s->mail_d[j] = m->off;
+		if (!s->lanes[EV_LANES + j].ring)
+			lane_grow(&s->lanes[EV_LANES + j]);
+	}
+	if (j < MAIL_LANES && (s->headk[EV_LANES + j] == UINT64_MAX ||
+			       k > s->lanes[EV_LANES + j].lastk))
+		lane_append(s, EV_LANES + j, k, tid);
+	else if (m->t - s->tbase >= EV_HORIZON)
+		ev_push_other(s, m->t, tid);	/* the far list */
+	else
+		wheel_push(s, m->t, k, tid);
+}
+
+/* The crossing events of a window handed over (par.c): due after this
+ * replica's now.  A packet's slot is written a few mails ahead of its
+ * copy (thousands are taken at once, most long out of the cache). */
+void sim_par_deliver(struct sim *s, const struct par_box *b)
+{
+	uint32_t i, ki, tid;
+
+	for (i = 0; i < b->n; i++) {
+		const struct par_mail *m = &b->m[i];
+
+		if (s->npfree > 8)
+			__builtin_prefetch(&s->pk[s->pfree[s->npfree - 9]], 1);
+		if (m->type == EV_ARRIVE) {
+			ki = pkt_alloc(s);
+			s->pk[ki] = m->pkt;
+			s->pk[ki].next = NONE;
+			tid = (uint32_t)EV_ARRIVE << 24 | ki;
+			mail_push(s, m, arrive_key(s, m->t, m->pkt.port), tid);
+			continue;
+		}
+		if (m->type == EV_PFC_PAUSE)	/* pfc_apply reads the sender's */
+			s->ports[s->ports[m->port].peer].xoff_at = m->xoff_at;
+		ev_push(s, m->t, (enum ev_type)m->type, m->port);
+	}
 }
 
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
@@ -2346,7 +2421,7 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 					watch : step_end;
 			struct ev e;
 
-			while (ev_pop(s, until, &e)) {
+			while (ev_pop_one(s, until, &e)) {
 				int64_t t = ev_time(s, &e);
 
 				while (s->tr_every && t >= s->tr_next)

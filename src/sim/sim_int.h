@@ -112,6 +112,14 @@ struct ev {
  */
 #define EV_LANES 4
 #define LANE_CAND 16		/* offsets counted for a lane */
+/* Two threads (par.c): the packets handed over at a window's end go to
+ * lanes of their own, one per offset from the time they were sent (the
+ * sender's lane offset: a link's delay and a size's serialization), in
+ * which they come in key order as the sender made them; the few that do
+ * not (a tie at one time, a third offset) go to the wheel.  After the
+ * local lanes: ev_push never looks at them. */
+#define MAIL_LANES 2
+#define ALL_LANES (EV_LANES + MAIL_LANES)
 
 struct lane {
 	struct ev *ring;
@@ -382,9 +390,10 @@ struct sim {
 	int64_t tbase;
 	/* first keys: the lanes', then the wheel's and heap's; UINT64_MAX
 	 * for none */
-	uint64_t headk[EV_LANES + 1];
+	uint64_t headk[ALL_LANES + 1];
 	int64_t lane_d[EV_LANES];	/* a lane's offset from now */
-	struct lane lanes[EV_LANES];
+	struct lane lanes[ALL_LANES];
+	int64_t mail_d[MAIL_LANES];	/* a mail lane's offset from sending */
 	struct { int64_t d; uint32_t n; } lane_cand[LANE_CAND];
 	struct ev *heap;
 	size_t hn, hcap;
@@ -397,7 +406,13 @@ struct sim {
 	struct far_ev *far;
 	uint32_t nfar, capfar;
 	struct pkt *pk;
-	uint32_t npk, pkcap, freelist;
+	uint32_t npk, pkcap;
+	/* the free slots, a stack (the last freed is taken first): taking
+	 * one reads this array, not the slot, which may have left the cache
+	 * long ago (a two-thread window's hand-over takes thousands at
+	 * once: sim_par_deliver); room for every slot (pfcap = pkcap) */
+	uint32_t *pfree;
+	uint32_t npfree, pfcap;
 	struct port *ports;
 	uint32_t nports, capports;
 	struct node *nodes;
@@ -523,6 +538,9 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
  * memory); _big for those that grow with the flows, freed by
  * sim_big_free with their capacity */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
+/* fabric.c: room for need packets in the pool and its free stack; -1
+ * when out of memory */
+int sim_pkt_reserve(struct sim *s, uint32_t need);
 int sim_grow_big(void **p, size_t elem, uint32_t *cap, uint32_t need);
 void sim_big_free(void *p, size_t elem, uint32_t cap);
 
@@ -559,6 +577,7 @@ struct par_mail {
 	int64_t t;
 	uint32_t type, port;
 	int64_t xoff_at;
+	int64_t off;		/* t - the time it was sent (a mail lane's) */
 	struct pkt pkt;
 };
 
@@ -599,10 +618,11 @@ static inline bool par_owns(const struct sim *s, enum ev_type type,
 }
 
 /* fabric.c, for par.c: run the events due by hi (a window), then now =
- * hi; push a crossing event handed over; drop the pending events of the
- * other half's objects (a fabric that has not run) */
+ * hi; push the crossing events of a window handed over; drop the
+ * pending events of the other half's objects (a fabric that has not
+ * run) */
 void sim_par_window(struct sim *s, int64_t hi);
-void sim_par_deliver(struct sim *s, const struct par_mail *m);
+void sim_par_deliver(struct sim *s, const struct par_box *b);
 int sim_par_prune(struct sim *s);
 
 /* fabric.c: a new statistics window from now (sim_run) */
