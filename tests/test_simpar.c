@@ -7,7 +7,8 @@
 
 /* The 64-host leaf-spine WebSearch mix (and one with a periodic incast
  * under PFC), a lossy fat-tree permutation, a mix with long-lived flows,
- * 1 ms in two steps: one thread and two alike. */
+ * 1 ms in two steps: one thread and two alike; then one thread runs on
+ * from the two's fabric as from its own. */
 static void test_same_run(void **state)
 {
 	static const char *const mix[] = { "leaves", "8", "spines", "8",
@@ -49,7 +50,17 @@ static void test_same_run(void **state)
 		    sim_run_par(s2, 400 * PS_PER_US, false, NULL, &err))
 			fail_msg("sim_run_par: %s", err.msg);
 		assert_same_run(s1, s2);
+		/* the halves join: one thread runs on, as if it had run all
+		 * along (packets queued and in flight, pending events, PFC
+		 * and buffer state, the hosts' QPs with work, timers) */
 		sim_par_finish(s2);
+		assert_int_equal(sim_run_more(s1, 500 * PS_PER_US, NULL), 0);
+		assert_int_equal(sim_run_more(s2, 500 * PS_PER_US, NULL), 0);
+		assert_same_run(s1, s2);
+		assert_int_equal(sim_run(s1, 300 * PS_PER_US, NULL), 0);
+		assert_int_equal(sim_run(s2, 300 * PS_PER_US, NULL), 0);
+		assert_same_run(s1, s2);
+		/* two threads again: a fresh fabric only */
 		assert_int_not_equal(sim_par_check(s2, &err), 0);
 		print_message("after: %s\n", err.msg);
 		assert_int_not_equal(sim_run_par(s2, PS_PER_US, false, NULL,

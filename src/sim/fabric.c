@@ -2402,6 +2402,162 @@ void sim_par_deliver(struct sim *s, const struct par_box *b)
 	}
 }
 
+/* Every pending event of s, taken out in key order, into *out (n of
+ * them); -1 when out of memory. */
+static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
+{
+	uint32_t cap = 0;
+	struct ev e;
+
+	*out = NULL;
+	*n = 0;
+	while (ev_pop(s, INT64_MAX, &e)) {
+		if (*n == cap && sim_grow((void **)out, sizeof(**out), &cap,
+					 *n + 1))
+			return -1;
+		(*out)[*n].t = ev_time(s, &e);
+		(*out)[(*n)++].tid = e.tid;
+	}
+	s->wcur = s->now >> WHEEL_SHIFT;
+	return 0;
+}
+
+/* Packet ki of r into a slot of s (map: r's slot -> s's, NONE until
+ * moved); its slot in s. */
+static uint32_t join_pkt(struct sim *s, const struct sim *r, uint32_t *map,
+			 uint32_t ki)
+{
+	if (map[ki] == NONE) {
+		map[ki] = pkt_alloc(s);
+		s->pk[map[ki]] = r->pk[ki];
+	}
+	return map[ki];
+}
+
+/* A queue of r's port into s's, its packets moved in order. */
+static void join_queue(struct sim *s, const struct sim *r, uint32_t *map,
+		       struct pqueue *q, const struct pqueue *from)
+{
+	uint32_t ki;
+
+	*q = (struct pqueue){ NONE, NONE, 0, 0 };
+	for (ki = from->head; ki != NONE; ki = r->pk[ki].next)
+		q_push(s, q, join_pkt(s, r, map, ki));
+	if (q->n != from->n || q->bytes != from->bytes)
+		abort();	/* a queue's count is its packets' */
+}
+
+/* Two threads (par.c): after par_fold, the rest of the second replica's
+ * half moves into the first, which then runs on alone, as one thread
+ * would have: the packets in its ports' queues and in flight to them,
+ * its pending events, its switches' buffer counts, its hosts' lists of
+ * QPs with work and their algorithm state, its armed QPs.  The
+ * generators and the timer scan both ran: the first's events stand for
+ * them.  The armed QPs of the halves are joined one list after the
+ * other: the scan visits a host's QPs in its own arming order either
+ * way, and that is all a run depends on (timer_scan).  -1 when out of
+ * memory (s then runs no more: par.c). */
+int sim_par_join(struct sim *s, struct sim *r)
+{
+	struct far_ev *a = NULL, *b = NULL;
+	uint32_t na, nb, i, j, *map = NULL;
+	int rc = -1;
+
+	if (ev_drain(s, &a, &na) || ev_drain(r, &b, &nb))
+		goto out;
+	map = malloc((r->npk ? r->npk : 1) * sizeof(*map));
+	if (!map)
+		goto out;
+	memset(map, 0xff, (r->npk ? r->npk : 1) * sizeof(*map));
+	/* the second half's queues (par_fold copied its ports: their
+	 * queues still name r's slots) */
+	for (i = 0; i < s->nports; i++) {
+		if (s->part[i] != 1)
+			continue;
+		join_queue(s, r, map, &s->ports[i].ctrl, &r->ports[i].ctrl);
+		join_queue(s, r, map, &s->ports[i].data, &r->ports[i].data);
+	}
+	for (i = 0; i < s->nsw; i++) {
+		const struct node *nd = &s->nodes[s->sws[i].node];
+
+		if (s->part[nd->port0] != 1)
+			continue;
+		s->sws[i].used = r->sws[i].used;
+		s->sws[i].shared = r->sws[i].shared;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		struct host *h = &s->hosts[i];
+		const struct host *o = &r->hosts[i];
+
+		if (s->part[h->port] != 1)
+			continue;
+		if (o->capactive) {
+			uint32_t cap = h->capactive;
+
+			if (sim_grow((void **)&h->active, sizeof(*h->active),
+				     &cap, o->nactive ? o->nactive : 1))
+				goto out;
+			h->capactive = cap;
+			memcpy(h->active, o->active,
+			       o->nactive * sizeof(*h->active));
+		} else if (h->capactive) {	/* r's fit inline */
+			free(h->active);
+			h->active = NULL;
+			h->capactive = 0;
+		}
+		memcpy(h->act, o->act, sizeof(h->act));
+		h->nactive = o->nactive;
+		h->rr = o->rr;
+		h->ap.global_min_rtt = o->ap.global_min_rtt;
+	}
+	/* the armed QPs: the first's, then the second's */
+	if (sim_grow((void **)&s->armed, sizeof(*s->armed), &s->caparmed,
+		     s->narmed + r->narmed))
+		goto out;
+	for (i = 0; i < r->narmed; i++)
+		s->armed[s->narmed + i] = r->armed[i];
+	s->narmed += r->narmed;
+	for (i = 0; i < s->narmed; i++)
+		s->qps[s->armed[i]].armed_pos = i;
+	if (r->timer_lb < s->timer_lb)
+		s->timer_lb = r->timer_lb;
+	s->timer_hint = s->timer_hint || r->timer_hint;
+	/* the events: the second's own, with their packets */
+	s->part = NULL;
+	for (i = 0; i < na; i++)
+		ev_push(s, a[i].t, (enum ev_type)(a[i].tid >> 24),
+			a[i].tid & 0xffffff);
+	for (i = 0; i < nb; i++) {
+		enum ev_type type = (enum ev_type)(b[i].tid >> 24);
+		uint32_t id = b[i].tid & 0xffffff;
+
+		if (type == EV_FLOW_GEN ||
+		    (type == EV_TIMER_SCAN && s->scan_pending))
+			continue;
+		if (type == EV_TIMER_SCAN)
+			s->scan_pending = true;
+		if (type == EV_ARRIVE)
+			id = join_pkt(s, r, map, id);
+		ev_push(s, b[i].t, type, id);
+	}
+	for (i = 0, j = s->nfar; i < r->nfar; i++) {
+		if (r->far[i].tid >> 24 == EV_FLOW_GEN)
+			continue;
+		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
+			     j + 1))
+			goto out;
+		s->far[j++] = r->far[i];
+	}
+	s->nfar = j;
+	s->wcur = s->now >> WHEEL_SHIFT;
+	rc = 0;
+out:
+	free(a);
+	free(b);
+	free(map);
+	return rc;
+}
+
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop)
 {
 	int64_t end = s->now + dur_ps;

@@ -15,11 +15,15 @@
  * runs its events in the order one thread would, and the run is one
  * thread's, to the byte.
  *
- * After each run the second replica's share folds into the first (the
+ * After each step the second replica's share folds into the first (the
  * device's fabric): its ports, hosts and the QP halves it owns copied
  * over, its counts and lists moved.  The first then reports as after a
- * one-thread run; it cannot run on (par_mine refuses: `sim run` after
- * a two-thread run asks for a new scenario).
+ * one-thread run.  When the run is over (sim_par_finish) the rest of
+ * the second half joins it (fabric.c, sim_par_join: its packets, queued
+ * and in flight, its pending events, switch buffers, the hosts' QPs
+ * with work, its armed timers) and the second replica is freed: later
+ * runs go on with one thread as from a one-thread run (test_simpar.c,
+ * tests/e2e/par.sh).  Two threads again need a fresh fabric.
  *
  * The packets handed over at a window's end go to lanes of their own
  * (sim_int.h, MAIL_LANES) and take their slots from a stack (s->pfree):
@@ -130,8 +134,9 @@ int sim_par_done(const struct sim *s, struct pcb_err *err)
 {
 	if (s->par && s->par->finished)
 		return pcb_error(err, PCB_E_STATE, "sim: this fabric ran with "
-				 "threads 2 and runs no more: sim reset (or sim "
-				 "scenario ...) for a new run");
+				 "threads 2 and its halves could not join (out of "
+				 "memory): sim reset (or sim scenario ...) for a "
+				 "new run");
 	return 0;
 }
 
@@ -478,11 +483,18 @@ int sim_run_par(struct sim *s, int64_t dur_ps, bool fresh,
 	return P->rc[0] ? P->rc[0] : P->rc[1];
 }
 
-/* A two-thread run is over: the fabric keeps its report, runs no more. */
+/* A two-thread run is over: the second replica's half joins the first
+ * (sim_par_join), which runs on alone; out of memory, the fabric keeps
+ * its report and runs no more. */
 void sim_par_finish(struct sim *s)
 {
-	if (s->par)
+	if (!s->par)
+		return;
+	if (sim_par_join(s, s->par->r[1])) {
 		s->par->finished = true;
+		return;
+	}
+	par_release(s);
 }
 
 /* sim_free's: the second replica and the run's state (s->par_release) */
@@ -501,4 +513,8 @@ static void par_release(struct sim *s)
 	sim_free(P->r[1]);
 	free(P->part);
 	free(P);
+	s->par = NULL;
+	s->part = NULL;
+	s->par_release = NULL;
+	s->out = NULL;
 }

@@ -196,13 +196,16 @@ int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
  * sim_run_more, on a fresh permutation or mix fabric of one data
  * priority without outputs (anything else refused, in err, nothing
  * changed); the same results as one thread's.  The fabric then
- * reports as after a one-thread run; after sim_par_finish it runs no
- * more.  sim_par_check: whether s may run so (0), else why, in err.
+ * reports as after a one-thread run; sim_par_finish, once the run is
+ * over, joins the halves: later runs (one thread) go on as from a
+ * one-thread run.  sim_par_check: whether s may run so (0), else why,
+ * in err.
  */
 int sim_run_par(struct sim *s, int64_t dur_ps, bool fresh,
 		volatile sig_atomic_t *stop, struct pcb_err *err);
 int sim_par_check(const struct sim *s, struct pcb_err *err);
-/* -PCB_E_STATE, in err, once s ran with two threads (no run goes on). */
+/* -PCB_E_STATE, in err, when the halves of a two-thread run could not
+ * join (out of memory): then no run goes on. */
 int sim_par_done(const struct sim *s, struct pcb_err *err);
 void sim_par_finish(struct sim *s);
 /* The watchdog: 0 while the fabric moves; -PCB_E_DEVICE, with err

@@ -624,6 +624,9 @@ static inline bool par_owns(const struct sim *s, enum ev_type type,
 void sim_par_window(struct sim *s, int64_t hi);
 void sim_par_deliver(struct sim *s, const struct par_box *b);
 int sim_par_prune(struct sim *s);
+/* fabric.c, for par.c: the second replica's half into the first after a
+ * two-thread run, which then runs on alone; -1 when out of memory */
+int sim_par_join(struct sim *s, struct sim *r);
 
 /* fabric.c: a new statistics window from now (sim_run) */
 void sim_window_reset(struct sim *s);

@@ -194,8 +194,8 @@ int simdev_run(struct simdev *d, int64_t dur_ps,
 int simdev_run_more(struct simdev *d, int64_t dur_ps,
 		    volatile sig_atomic_t *stop, struct pcb_err *err);
 /* simdev_run with two threads (sim_run_par: what it refuses, nothing
- * run); the fabric then reports, and runs no more (every run refused in
- * one line until the scenario is set again or the fabric reset). */
+ * run); the halves then join, and later runs go on with one thread
+ * (sim_par_finish). */
 int simdev_run_par(struct simdev *d, int64_t dur_ps,
 		   volatile sig_atomic_t *stop, struct pcb_err *err);
 void simdev_reset(struct simdev *d);

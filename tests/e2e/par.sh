@@ -6,8 +6,8 @@
 # DCQCN, and a mix with a periodic 16:1 incast under PFC (its pauses
 # cross the cut).  Refused in one line, exit 1, the fabric left as it
 # was: threads 0, 3 and x, threads 2 on a collective, an incast, a
-# fabric already run, with an output file; a fabric that ran with two
-# threads runs no more until reset.  tests/test_simpar.c compares the
+# fabric already run, with an output file.  After a two-thread run one
+# thread runs on, as from its own run.  tests/test_simpar.c compares the
 # fabrics' state itself, and that a refused fabric keeps its time (it
 # fails with the mail handed over a window late).
 . "$(dirname "$0")/lib.inc"
@@ -57,10 +57,21 @@ check "run fabric: rc" 1 $?
 grep -q "threads 2 starts a fresh fabric only (t = 0.010 ms)" "$tmp/r.err" || { echo "par: run fabric: $(cat "$tmp/r.err")"; fail=1; }
 "$BIN" -d sim:bad -y -c "$MIX; sim run 10us" >"$tmp/r1.out" 2>&1
 check "run fabric: the first run's output alone" "$(cat "$tmp/r1.out")" "$(cat "$tmp/r.out")"
-# after two threads: no run goes on, until a reset
-"$BIN" -d sim:bad -y -c "$MIX; sim run 10us threads 2; sim run 10us" >/dev/null 2>"$tmp/f.err"
-check "finished: rc" 1 $?
-check "finished: one line" "error: sim: this fabric ran with threads 2 and runs no more: sim reset (or sim scenario ...) for a new run" "$(cat "$tmp/f.err")"
+# after two threads, one thread runs on as if it had run all along (the
+# incast's pauses under way at the join)
+for sc in "$MIX" "$INC"; do
+	for t in 1 2; do
+		"$BIN" -d sim:on$t -y -j -c "$sc; sim run 300us threads $t; sim run 300us; sim run 200us; sim show; sim show fct" \
+			>"$tmp/on$t" 2>&1
+		check "runs on ($sc), threads $t: rc" 0 $?
+	done
+	cmp -s "$tmp/on1" "$tmp/on2" ||
+		{ echo "par: runs on ($sc): differs"; diff "$tmp/on1" "$tmp/on2" | head -5; fail=1; }
+done
+# ... but not with two threads again: a fresh fabric only
+"$BIN" -d sim:bad -y -c "$MIX; sim run 10us threads 2; sim run 10us threads 2" >/dev/null 2>"$tmp/f.err"
+check "two again: rc" 1 $?
+check "two again: one line" "error: sim: threads 2 starts a fresh fabric only (t = 0.010 ms): sim reset first" "$(cat "$tmp/f.err")"
 "$BIN" -d sim:bad -y -j -c "$MIX; sim run 10us threads 2; sim reset; sim run 10us threads 2" >/dev/null 2>&1
 check "reset: runs again" 0 $?
 exit $fail
