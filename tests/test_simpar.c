@@ -8,7 +8,8 @@
 /* The 64-host leaf-spine WebSearch mix (and one with a periodic incast
  * under PFC), a lossy fat-tree permutation, a mix with long-lived flows,
  * 1 ms in two steps: one thread and two alike; then one thread runs on
- * from the two's fabric as from its own. */
+ * from the two's fabric as from its own, and two threads again from a
+ * fabric one thread ran. */
 static void test_same_run(void **state)
 {
 	static const char *const mix[] = { "leaves", "8", "spines", "8",
@@ -60,25 +61,29 @@ static void test_same_run(void **state)
 		assert_int_equal(sim_run(s1, 300 * PS_PER_US, NULL), 0);
 		assert_int_equal(sim_run(s2, 300 * PS_PER_US, NULL), 0);
 		assert_same_run(s1, s2);
-		/* two threads again: a fresh fabric only */
-		assert_int_not_equal(sim_par_check(s2, &err), 0);
-		print_message("after: %s\n", err.msg);
-		assert_int_not_equal(sim_run_par(s2, PS_PER_US, false, NULL,
-						 &err), 0);
+		/* and two threads again, from where it stands: the second
+		 * replica takes the fabric's state and each its half */
+		assert_int_equal(sim_run(s1, 400 * PS_PER_US, NULL), 0);
+		if (sim_run_par(s2, 400 * PS_PER_US, true, NULL, &err))
+			fail_msg("sim_run_par: %s", err.msg);
+		assert_same_run(s1, s2);
+		sim_par_finish(s2);
+		assert_int_equal(sim_run_more(s1, 200 * PS_PER_US, NULL), 0);
+		assert_int_equal(sim_run_more(s2, 200 * PS_PER_US, NULL), 0);
+		assert_same_run(s1, s2);
 		sim_free(s1);
 		sim_free(s2);
 	}
 }
 
-/* Refused, nothing changed: a collective, an incast, a fabric already
- * run. */
+/* Refused, nothing changed: a collective (fresh, or run already), an
+ * incast. */
 static void test_refused(void **state)
 {
 	static const char *const ar[] = { "leaves", "2", "spines", "2",
 		"hosts", "2", "ranks", "4", "size", "64KB", NULL };
-	static const char *const mix[] = { "leaves", "2", "spines", "2",
-		"hosts", "2", "load", "30", NULL };
 	struct pcb_err err = { 0 };
+	uint64_t ev;
 	struct sim_algo a;
 	struct sim_cfg c;
 	struct sim *s;
@@ -99,13 +104,15 @@ static void test_refused(void **state)
 	print_message("%s\n", err.msg);
 	memset(&err, 0, sizeof(err));
 	sim_free(s);
-	c = cfg_of("mix", mix);
+	c = cfg_of("allreduce", ar);
 	s = mk(&c, &a);
 	assert_int_equal(sim_run(s, 10 * PS_PER_US, NULL), 0);
+	ev = sim_events(s);
 	assert_int_not_equal(sim_run_par(s, PS_PER_US, false, NULL, &err), 0);
 	print_message("%s\n", err.msg);
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(sim_now(s), 10 * PS_PER_US);
+	assert_int_equal(sim_events(s), ev);
 	sim_free(s);
 }
 

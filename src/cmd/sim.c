@@ -617,8 +617,8 @@ const struct cmd_row cmd_sim_verbs[] = {
 			"queue and PFC events ('host N', 'switch N port M', or all), "
 			"trace rates: flows' rates, flows: per-flow FCT, pcap: frames "
 			"of ports' links (new files only); threads 2: two threads, "
-			"the same results as one (a fresh permutation or mix, one data "
-			"priority, no outputs; later runs go on with one thread)",
+			"the same results as one (a permutation or mix, one data "
+			"priority, no outputs)",
 		.example = "sim run 10ms trace q.csv ports 'switch 0 port 64' flows "
 			"f.csv pcap h0.pcap ports 'host 0'",
 		.flags = CMD_DEVICE,

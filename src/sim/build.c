@@ -50,23 +50,31 @@ void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
 	s->ports[pa].delay = s->ports[pb].delay = delay;
 }
 
-uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
-		    uint64_t size, int64_t start, int64_t stop)
+int sim_qp_reserve(struct sim *s, uint32_t need)
 {
-	uint32_t qi = s->nqps, cap = s->qpcap;
-	struct qp *q;
+	uint32_t cap = s->qpcap;
 
-	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap,
-			 qi + 1))
-		abort();
+	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap, need))
+		return -1;
 	if (s->qpcap != cap) {
 		unsigned char *ns = realloc(s->qpstate,
 					    (size_t)s->qpcap * s->stride);
 
 		if (!ns)
-			abort();
+			return -1;
 		s->qpstate = ns;
 	}
+	return 0;
+}
+
+uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
+		    uint64_t size, int64_t start, int64_t stop)
+{
+	uint32_t qi = s->nqps;
+	struct qp *q;
+
+	if (sim_qp_reserve(s, qi + 1))
+		abort();
 	memset(qp_state(s, qi), 0, s->stride);
 	q = &s->qps[s->nqps++];
 	memset(q, 0, sizeof(*q));

@@ -2402,22 +2402,28 @@ void sim_par_deliver(struct sim *s, const struct par_box *b)
 	}
 }
 
-/* Every pending event of s, taken out in key order, into *out (n of
- * them); -1 when out of memory. */
+/* Every pending event of s but the far ones, taken out in key order,
+ * into *out (n of them); -1 when out of memory, with s untouched (the
+ * room is taken first). */
 static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
 {
-	uint32_t cap = 0;
+	size_t cap = s->hn + s->wcount, got = 0;
+	unsigned i;
 	struct ev e;
 
-	*out = NULL;
+	for (i = 0; i < ALL_LANES; i++)
+		cap += s->lanes[i].tail - s->lanes[i].head;
 	*n = 0;
+	*out = malloc((cap ? cap : 1) * sizeof(**out));
+	if (!*out)
+		return -1;
 	while (ev_pop(s, INT64_MAX, &e)) {
-		if (*n == cap && sim_grow((void **)out, sizeof(**out), &cap,
-					 *n + 1))
-			return -1;
-		(*out)[*n].t = ev_time(s, &e);
-		(*out)[(*n)++].tid = e.tid;
+		if (got == cap)
+			abort();	/* the count is every event's */
+		(*out)[got].t = ev_time(s, &e);
+		(*out)[got++].tid = e.tid;
 	}
+	*n = (uint32_t)got;
 	s->wcur = s->now >> WHEEL_SHIFT;
 	return 0;
 }
@@ -2445,6 +2451,168 @@ static void join_queue(struct sim *s, const struct sim *r, uint32_t *map,
 		q_push(s, q, join_pkt(s, r, map, ki));
 	if (q->n != from->n || q->bytes != from->bytes)
 		abort();	/* a queue's count is its packets' */
+}
+
+/* Host o's QPs with work and its algorithm port's state into h (the
+ * rest par_fold copies, or sim_par_split); -1 when out of memory. */
+static int host_take(struct host *h, const struct host *o)
+{
+	if (o->capactive) {
+		uint32_t cap = h->capactive;
+
+		if (sim_grow((void **)&h->active, sizeof(*h->active), &cap,
+			     o->nactive ? o->nactive : 1))
+			return -1;
+		h->capactive = cap;
+		memcpy(h->active, o->active, o->nactive * sizeof(*h->active));
+	} else if (h->capactive) {	/* o's fit inline */
+		free(h->active);
+		h->active = NULL;
+		h->capactive = 0;
+	}
+	memcpy(h->act, o->act, sizeof(h->act));
+	h->nactive = o->nactive;
+	h->rr = o->rr;
+	h->ap.global_min_rtt = o->ap.global_min_rtt;
+	return 0;
+}
+
+/* The armed QPs of s whose sender is its own, in their order. */
+static void armed_keep_own(struct sim *s)
+{
+	uint32_t i, j = 0;
+
+	for (i = 0; i < s->narmed; i++) {
+		uint32_t qi = s->armed[i];
+
+		if (!par_host_mine(s, s->qps[qi].src)) {
+			s->qps[qi].armed_pos = NONE;
+			continue;
+		}
+		s->qps[qi].armed_pos = j;
+		s->armed[j++] = qi;
+	}
+	s->narmed = j;
+}
+
+/* A replica's copy of a queue of the other half's port: its packets'
+ * slots freed, the queue empty (the other replica runs it). */
+static void queue_drop(struct sim *s, struct pqueue *q)
+{
+	uint32_t ki, next;
+
+	for (ki = q->head; ki != NONE; ki = next) {
+		next = s->pk[ki].next;
+		pkt_free(s, ki);
+	}
+	*q = (struct pqueue){ NONE, NONE, 0, 0 };
+}
+
+/* Two threads (par.c) from a fabric that has run: the second replica,
+ * built fresh from the same scenario, takes the first's state (its time,
+ * packet pool, ports, switches' buffer counts, hosts, QPs and their
+ * algorithm state, armed timers, the workload's generator), then each
+ * keeps its own half: the events of its objects (par_owns), the packets
+ * queued at and flying to its ports.  What par_fold sums or appends
+ * into the first (the fabric's counts, the hosts' algorithm counters,
+ * RTTs, FCTs, RTOs, the event count) starts at zero in the second; the
+ * hosts' NIC counts, which it copies, are copied.  -1 when out of
+ * memory. */
+int sim_par_split(struct sim *s, struct sim *r)
+{
+	struct far_ev *a = NULL, *b = NULL;
+	uint32_t na, nb, i, j;
+	int rc = -1;
+
+	/* the second's own events, as built, go: the first's replace them;
+	 * all the room first, so that s is left as it was if there is none */
+	if (ev_drain(r, &b, &nb))
+		goto out;
+	r->nfar = 0;
+	if (sim_pkt_reserve(r, s->npk ? s->npk : 1) ||
+	    sim_qp_reserve(r, s->nqps ? s->nqps : 1) ||
+	    sim_grow((void **)&r->armed, sizeof(*r->armed), &r->caparmed,
+		     s->narmed ? s->narmed : 1) ||
+	    sim_grow((void **)&r->far, sizeof(*r->far), &r->capfar,
+		     s->nfar ? s->nfar : 1))
+		goto out;
+	for (i = 0; i < s->nhosts; i++)
+		if (host_take(&r->hosts[i], &s->hosts[i]))
+			goto out;
+	if (ev_drain(s, &a, &na))
+		goto out;
+	r->now = s->now;
+	r->tbase = s->tbase;
+	r->wcur = s->wcur;
+	memcpy(r->pk, s->pk, s->npk * sizeof(*s->pk));
+	r->npk = s->npk;
+	memcpy(r->pfree, s->pfree, s->npfree * sizeof(*s->pfree));
+	r->npfree = s->npfree;
+	for (i = 0; i < s->nports; i++) {
+		const struct port *p = &s->ports[i];
+		uint64_t *qn = r->ports[i].q_n;
+
+		r->ports[i] = *p;
+		r->ports[i].q_n = qn;
+		if (qn && p->qs.vmax)
+			memcpy(qn, p->q_n, lhist_used(p->qs.vmax) * sizeof(*qn));
+	}
+	for (i = 0; i < s->nsw; i++) {
+		r->sws[i].used = s->sws[i].used;
+		r->sws[i].shared = s->sws[i].shared;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		r->hosts[i].wake_at = s->hosts[i].wake_at;
+		r->hosts[i].gen_next = s->hosts[i].gen_next;
+		r->hosts[i].nc = s->hosts[i].nc;
+	}
+	memcpy(r->qps, s->qps, s->nqps * sizeof(*s->qps));
+	memcpy(r->qpstate, s->qpstate, s->nqps * s->stride);
+	r->nqps = s->nqps;
+	memcpy(r->armed, s->armed, s->narmed * sizeof(*s->armed));
+	r->narmed = s->narmed;
+	r->scan_pending = s->scan_pending;
+	r->timer_hint = s->timer_hint;
+	r->timer_lb = s->timer_lb;
+	memcpy(r->rng, s->rng, sizeof(s->rng));
+	r->last_tx = s->last_tx;
+	r->pfc_lag_max = s->pfc_lag_max;
+	/* each its half */
+	armed_keep_own(s);
+	armed_keep_own(r);
+	for (i = 0; i < s->nports; i++) {
+		struct sim *o = s->part[i] == s->me ? r : s;
+
+		queue_drop(o, &o->ports[i].ctrl);
+		queue_drop(o, &o->ports[i].data);
+	}
+	for (i = 0; i < na; i++) {
+		enum ev_type type = (enum ev_type)(a[i].tid >> 24);
+		uint32_t id = a[i].tid & 0xffffff;
+		bool mine = par_owns(s, type, id), theirs = par_owns(r, type, id);
+
+		if (mine)
+			ev_push(s, a[i].t, type, id);
+		else if (type == EV_ARRIVE)
+			pkt_free(s, id);
+		if (theirs)
+			ev_push(r, a[i].t, type, id);
+		else if (type == EV_ARRIVE)
+			pkt_free(r, id);
+	}
+	for (i = 0, j = 0; i < s->nfar; i++)
+		if (par_owns(r, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
+			r->far[j++] = s->far[i];
+	r->nfar = j;
+	for (i = 0, j = 0; i < s->nfar; i++)
+		if (par_owns(s, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
+			s->far[j++] = s->far[i];
+	s->nfar = j;
+	rc = 0;
+out:
+	free(a);
+	free(b);
+	return rc;
 }
 
 /* Two threads (par.c): after par_fold, the rest of the second replica's
@@ -2489,26 +2657,8 @@ int sim_par_join(struct sim *s, struct sim *r)
 		struct host *h = &s->hosts[i];
 		const struct host *o = &r->hosts[i];
 
-		if (s->part[h->port] != 1)
-			continue;
-		if (o->capactive) {
-			uint32_t cap = h->capactive;
-
-			if (sim_grow((void **)&h->active, sizeof(*h->active),
-				     &cap, o->nactive ? o->nactive : 1))
-				goto out;
-			h->capactive = cap;
-			memcpy(h->active, o->active,
-			       o->nactive * sizeof(*h->active));
-		} else if (h->capactive) {	/* r's fit inline */
-			free(h->active);
-			h->active = NULL;
-			h->capactive = 0;
-		}
-		memcpy(h->act, o->act, sizeof(h->act));
-		h->nactive = o->nactive;
-		h->rr = o->rr;
-		h->ap.global_min_rtt = o->ap.global_min_rtt;
+		if (s->part[h->port] == 1 && host_take(h, o))
+			goto out;
 	}
 	/* the armed QPs: the first's, then the second's */
 	if (sim_grow((void **)&s->armed, sizeof(*s->armed), &s->caparmed,

@@ -23,7 +23,9 @@
  * and in flight, its pending events, switch buffers, the hosts' QPs
  * with work, its armed timers) and the second replica is freed: later
  * runs go on with one thread as from a one-thread run (test_simpar.c,
- * tests/e2e/par.sh).  Two threads again need a fresh fabric.
+ * tests/e2e/par.sh).  A two-thread run from a fabric that has run
+ * splits it (sim_par_split): the second replica, built fresh, takes the
+ * first's state, and each keeps its half.
  *
  * The packets handed over at a window's end go to lanes of their own
  * (sim_int.h, MAIL_LANES) and take their slots from a stack (s->pfree):
@@ -120,10 +122,6 @@ static int par_refuse(const struct sim *s, struct pcb_err *err)
 	if (s->c1)
 		return pcb_error(err, PCB_E_INVAL, "sim: threads 2 runs one "
 				 "data priority (incast_prio is another)");
-	if (s->now || s->events)
-		return pcb_error(err, PCB_E_INVAL, "sim: threads 2 starts a "
-				 "fresh fabric only (t = %.3f ms): sim reset first",
-				 s->now / 1e9);
 	if (s->tap || s->tr_every)
 		return pcb_error(err, PCB_E_INVAL, "sim: threads 2 writes no "
 				 "trace, tap, pcap or flows output");
@@ -208,8 +206,11 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 	s->part = r->part = P->part;
 	s->me = 0;
 	r->me = 1;
-	/* the flows the scenario built start in their sender's half only */
-	if (sim_par_prune(s) || sim_par_prune(r)) {
+	/* a fresh fabric: the flows the scenario built start in their
+	 * sender's half only; one that has run: the second takes its state,
+	 * and each keeps its half */
+	if (s->now || s->events ? sim_par_split(s, r) :
+	    sim_par_prune(s) || sim_par_prune(r)) {
 		s->part = NULL;
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 		goto free_replica;

@@ -193,12 +193,12 @@ int sim_run(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
 /* The same, continuing the current statistics window. */
 int sim_run_more(struct sim *s, int64_t dur_ps, volatile sig_atomic_t *stop);
 /* The same with two threads (par.c): fresh as sim_run, else as
- * sim_run_more, on a fresh permutation or mix fabric of one data
- * priority without outputs (anything else refused, in err, nothing
+ * sim_run_more, on a permutation or mix fabric of one data priority
+ * without outputs (anything else refused, in err, nothing
  * changed); the same results as one thread's.  The fabric then
  * reports as after a one-thread run; sim_par_finish, once the run is
- * over, joins the halves: later runs (one thread) go on as from a
- * one-thread run.  sim_par_check: whether s may run so (0), else why,
+ * over, joins the halves: later runs (one thread or two) go on as from
+ * a one-thread run.  sim_par_check: whether s may run so (0), else why,
  * in err.
  */
 int sim_run_par(struct sim *s, int64_t dur_ps, bool fresh,

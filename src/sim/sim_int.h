@@ -538,9 +538,11 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
  * memory); _big for those that grow with the flows, freed by
  * sim_big_free with their capacity */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
-/* fabric.c: room for need packets in the pool and its free stack; -1
- * when out of memory */
+/* fabric.c: room for need packets in the pool and its free stack;
+ * build.c: room for need QPs and their algorithm state; -1 when out of
+ * memory */
 int sim_pkt_reserve(struct sim *s, uint32_t need);
+int sim_qp_reserve(struct sim *s, uint32_t need);
 int sim_grow_big(void **p, size_t elem, uint32_t *cap, uint32_t need);
 void sim_big_free(void *p, size_t elem, uint32_t cap);
 
@@ -625,8 +627,11 @@ void sim_par_window(struct sim *s, int64_t hi);
 void sim_par_deliver(struct sim *s, const struct par_box *b);
 int sim_par_prune(struct sim *s);
 /* fabric.c, for par.c: the second replica's half into the first after a
- * two-thread run, which then runs on alone; -1 when out of memory */
+ * two-thread run, which then runs on alone; before a two-thread run
+ * from a fabric that has run, the first's state into the second (built
+ * fresh), then each keeps its half; -1 when out of memory */
 int sim_par_join(struct sim *s, struct sim *r);
+int sim_par_split(struct sim *s, struct sim *r);
 
 /* fabric.c: a new statistics window from now (sim_run) */
 void sim_window_reset(struct sim *s);
