@@ -22,11 +22,21 @@
 #   before), 5 pairs, whole-process figures: threads 1 8.6-11.4 s
 #   wall (median 10.2), threads 2 6.5-9.2 s (median 6.9), 1.22-1.60x
 #   per pair, median 1.32x; CPU of both threads 1.27x one thread's.
-#   The 1.7x target is not met reliably on this VM: the ratio swings
+#   The 1.7x target was not met reliably on this VM: the ratio swung
 #   1.2-1.7x from one hour to the next (two vCPUs of a shared host).
 #   instructions (cachegrind, 256 hosts, 300 us): 822 M one thread,
 #   883 M two (+7.5 %: the second fabric's build, the mail, the crossing
 #   arrivals through the timing wheel instead of a lane)
+# Recorded 2026-11-28 (session 15), after the hand-over was made cheap
+# (mail lanes, a stack of free packet slots: tests/tools/par-study.md),
+# nothing else running:
+#   2 ms, 5 pairs: threads 1 8.2-12.9 s, threads 2 4.2-5.4 s, 1.60-2.46x
+#   per pair, median 1.96x; an hour later 7.6-11.1 s against 5.1-5.6 s,
+#   1.43-2.17x, median 1.65x (one thread's time swings most)
+#   20 ms (BENCH_FULL=1): 148.3 s against 73.4 s, 2.02x (one pair); an
+#   hour later, the whole VM a third slower, 202.8 / 116.4 s and 196.0 /
+#   113.7 s, 1.74x and 1.72x, median 1.72x; the two threads' CPU
+#   1.06x one thread's
 set -u
 BIN=${BIN:?BIN must name the pccbench binary}
 MS=2
