@@ -50,23 +50,6 @@ void sim_link(struct sim *s, uint32_t pa, uint32_t pb, uint32_t gbps,
 	s->ports[pa].delay = s->ports[pb].delay = delay;
 }
 
-int sim_qp_reserve(struct sim *s, uint32_t need)
-{
-	uint32_t cap = s->qpcap;
-
-	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap, need))
-		return -1;
-	if (s->qpcap != cap) {
-		unsigned char *ns = realloc(s->qpstate,
-					    (size_t)s->qpcap * s->stride);
-
-		if (!ns)
-			return -1;
-		s->qpstate = ns;
-	}
-	return 0;
-}
-
 uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 		    uint64_t size, int64_t start, int64_t stop)
 {

@@ -688,6 +688,23 @@ int sim_pkt_reserve(struct sim *s, uint32_t need)
 	return 0;
 }
 
+int sim_qp_reserve(struct sim *s, uint32_t need)
+{
+	uint32_t cap = s->qpcap;
+
+	if (sim_grow_big((void **)&s->qps, sizeof(*s->qps), &s->qpcap, need))
+		return -1;
+	if (s->qpcap != cap) {
+		unsigned char *ns = realloc(s->qpstate,
+					    (size_t)s->qpcap * s->stride);
+
+		if (!ns)
+			return -1;
+		s->qpstate = ns;
+	}
+	return 0;
+}
+
 static uint32_t pkt_alloc(struct sim *s)
 {
 	if (s->npfree)

@@ -538,9 +538,8 @@ void lhist_add(struct lhist *h, uint64_t v, uint64_t w);
  * memory); _big for those that grow with the flows, freed by
  * sim_big_free with their capacity */
 int sim_grow(void **p, size_t elem, uint32_t *cap, uint32_t need);
-/* fabric.c: room for need packets in the pool and its free stack;
- * build.c: room for need QPs and their algorithm state; -1 when out of
- * memory */
+/* fabric.c: room for need packets in the pool and its free stack, for
+ * need QPs and their algorithm state; -1 when out of memory */
 int sim_pkt_reserve(struct sim *s, uint32_t need);
 int sim_qp_reserve(struct sim *s, uint32_t need);
 int sim_grow_big(void **p, size_t elem, uint32_t *cap, uint32_t need);
