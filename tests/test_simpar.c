@@ -5,6 +5,28 @@
  */
 #include "testsim.h"
 
+/* us of s1 on one thread and of s2 on two (two) or one (the halves
+ * joined first), in the statistics window (fresh: a new one); then the
+ * two fabrics alike. */
+static void turn(struct sim *s1, struct sim *s2, int64_t us, bool two,
+		 bool fresh)
+{
+	struct pcb_err err = { 0 };
+	int64_t ps = us * PS_PER_US;
+
+	assert_int_equal(fresh ? sim_run(s1, ps, NULL) :
+			 sim_run_more(s1, ps, NULL), 0);
+	if (two) {
+		if (sim_run_par(s2, ps, fresh, NULL, &err))
+			fail_msg("sim_run_par: %s", err.msg);
+	} else {
+		sim_par_finish(s2);
+		assert_int_equal(fresh ? sim_run(s2, ps, NULL) :
+				 sim_run_more(s2, ps, NULL), 0);
+	}
+	assert_same_run(s1, s2);
+}
+
 /* The 64-host leaf-spine WebSearch mix (and one with a periodic incast
  * under PFC), a lossy fat-tree permutation, a mix with long-lived flows,
  * 1 ms in two steps: one thread and two alike; then one thread runs on
@@ -32,12 +54,25 @@ static void test_same_run(void **state)
 		{ "permutation", "dcqcn", perm },
 		{ "mix", "ztr_rtt", lng },
 	};
-	size_t i;
+	/* one run of two steps on two threads; the halves join and one
+	 * thread runs on, as if it had run all along (packets queued and in
+	 * flight, pending events, PFC and buffer state, the hosts' QPs with
+	 * work, timers), in the same window and a new one; two threads again
+	 * from where it stands (the second replica takes the fabric's state
+	 * and each its half); one thread once more */
+	static const struct {
+		int64_t us;
+		bool two, fresh;
+	} turns[] = {
+		{ 600, true, true }, { 400, true, false },
+		{ 500, false, false }, { 300, false, true },
+		{ 400, true, true }, { 200, false, false },
+	};
+	size_t i, j;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct sim_cfg c = cfg_of(cases[i].kind, cases[i].kv);
-		struct pcb_err err = { 0 };
 		struct sim_algo a;
 		struct sim *s1, *s2;
 
@@ -45,32 +80,8 @@ static void test_same_run(void **state)
 		a.counters_on = true;
 		s1 = mk(&c, &a);
 		s2 = mk(&c, &a);
-		assert_int_equal(sim_run(s1, 600 * PS_PER_US, NULL), 0);
-		assert_int_equal(sim_run_more(s1, 400 * PS_PER_US, NULL), 0);
-		if (sim_run_par(s2, 600 * PS_PER_US, true, NULL, &err) ||
-		    sim_run_par(s2, 400 * PS_PER_US, false, NULL, &err))
-			fail_msg("sim_run_par: %s", err.msg);
-		assert_same_run(s1, s2);
-		/* the halves join: one thread runs on, as if it had run all
-		 * along (packets queued and in flight, pending events, PFC
-		 * and buffer state, the hosts' QPs with work, timers) */
-		sim_par_finish(s2);
-		assert_int_equal(sim_run_more(s1, 500 * PS_PER_US, NULL), 0);
-		assert_int_equal(sim_run_more(s2, 500 * PS_PER_US, NULL), 0);
-		assert_same_run(s1, s2);
-		assert_int_equal(sim_run(s1, 300 * PS_PER_US, NULL), 0);
-		assert_int_equal(sim_run(s2, 300 * PS_PER_US, NULL), 0);
-		assert_same_run(s1, s2);
-		/* and two threads again, from where it stands: the second
-		 * replica takes the fabric's state and each its half */
-		assert_int_equal(sim_run(s1, 400 * PS_PER_US, NULL), 0);
-		if (sim_run_par(s2, 400 * PS_PER_US, true, NULL, &err))
-			fail_msg("sim_run_par: %s", err.msg);
-		assert_same_run(s1, s2);
-		sim_par_finish(s2);
-		assert_int_equal(sim_run_more(s1, 200 * PS_PER_US, NULL), 0);
-		assert_int_equal(sim_run_more(s2, 200 * PS_PER_US, NULL), 0);
-		assert_same_run(s1, s2);
+		for (j = 0; j < sizeof(turns) / sizeof(turns[0]); j++)
+			turn(s1, s2, turns[j].us, turns[j].two, turns[j].fresh);
 		sim_free(s1);
 		sim_free(s2);
 	}
