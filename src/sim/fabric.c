@@ -2331,34 +2331,61 @@ void sim_par_window(struct sim *s, int64_t hi)
 	s->now = hi;
 }
 
+/* Every pending event of s but the far ones, taken out in key order,
+ * into *out (n of them); -1 when out of memory, with s untouched (the
+ * room is taken first). */
+static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
+{
+	size_t cap = s->hn + s->wcount, got = 0;
+	unsigned i;
+	struct ev e;
+
+	for (i = 0; i < ALL_LANES; i++)
+		cap += s->lanes[i].tail - s->lanes[i].head;
+	*n = 0;
+	*out = malloc((cap ? cap : 1) * sizeof(**out));
+	if (!*out)
+		return -1;
+	while (ev_pop(s, INT64_MAX, &e)) {
+		if (got == cap)
+			abort();	/* the count is every event's */
+		(*out)[got].t = ev_time(s, &e);
+		(*out)[got++].tid = e.tid;
+	}
+	*n = (uint32_t)got;
+	s->wcur = s->now >> WHEEL_SHIFT;
+	return 0;
+}
+
+/* The far events of src that dst owns, into dst's far list (room for
+ * src's; dst may be src: kept in place). */
+static void far_own(struct sim *dst, const struct sim *src)
+{
+	uint32_t i, j = 0;
+
+	for (i = 0; i < src->nfar; i++)
+		if (par_owns(dst, src->far[i].tid >> 24,
+			     src->far[i].tid & 0xffffff))
+			dst->far[j++] = src->far[i];
+	dst->nfar = j;
+}
+
 /* Two threads (par.c): drop the pending events of the other half's
  * objects (the flows a scenario made as it built), on a fabric that has
  * not run.  Every event is taken out in order and the owned ones put
  * back; the far list is filtered in place. */
 int sim_par_prune(struct sim *s)
 {
-	struct far_ev *keep = NULL;
-	uint32_t n = 0, cap = 0, i, j = 0;
-	struct ev e;
+	struct far_ev *keep;
+	uint32_t n, i;
 
-	while (ev_pop(s, INT64_MAX, &e)) {
-		if (n == cap && sim_grow((void **)&keep, sizeof(*keep), &cap,
-					 n + 1)) {
-			free(keep);
-			return -1;
-		}
-		keep[n].t = ev_time(s, &e);
-		keep[n++].tid = e.tid;
-	}
-	s->wcur = s->now >> WHEEL_SHIFT;
+	if (ev_drain(s, &keep, &n))
+		return -1;
 	for (i = 0; i < n; i++)
 		if (par_owns(s, keep[i].tid >> 24, keep[i].tid & 0xffffff))
 			ev_push(s, keep[i].t, keep[i].tid >> 24,
 				keep[i].tid & 0xffffff);
-	for (i = 0; i < s->nfar; i++)
-		if (par_owns(s, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
-			s->far[j++] = s->far[i];
-	s->nfar = j;
+	far_own(s, s);
 	free(keep);
 	return 0;
 }
@@ -2417,32 +2444,6 @@ void sim_par_deliver(struct sim *s, const struct par_box *b)
 			s->ports[s->ports[m->port].peer].xoff_at = m->xoff_at;
 		ev_push(s, m->t, (enum ev_type)m->type, m->port);
 	}
-}
-
-/* Every pending event of s but the far ones, taken out in key order,
- * into *out (n of them); -1 when out of memory, with s untouched (the
- * room is taken first). */
-static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
-{
-	size_t cap = s->hn + s->wcount, got = 0;
-	unsigned i;
-	struct ev e;
-
-	for (i = 0; i < ALL_LANES; i++)
-		cap += s->lanes[i].tail - s->lanes[i].head;
-	*n = 0;
-	*out = malloc((cap ? cap : 1) * sizeof(**out));
-	if (!*out)
-		return -1;
-	while (ev_pop(s, INT64_MAX, &e)) {
-		if (got == cap)
-			abort();	/* the count is every event's */
-		(*out)[got].t = ev_time(s, &e);
-		(*out)[got++].tid = e.tid;
-	}
-	*n = (uint32_t)got;
-	s->wcur = s->now >> WHEEL_SHIFT;
-	return 0;
 }
 
 /* Packet ki of r into a slot of s (map: r's slot -> s's, NONE until
@@ -2538,7 +2539,7 @@ static void queue_drop(struct sim *s, struct pqueue *q)
 int sim_par_split(struct sim *s, struct sim *r)
 {
 	struct far_ev *a = NULL, *b = NULL;
-	uint32_t na, nb, i, j;
+	uint32_t na, nb, i;
 	int rc = -1;
 
 	/* the second's own events, as built, go: the first's replace them;
@@ -2617,14 +2618,8 @@ int sim_par_split(struct sim *s, struct sim *r)
 		else if (type == EV_ARRIVE)
 			pkt_free(r, id);
 	}
-	for (i = 0, j = 0; i < s->nfar; i++)
-		if (par_owns(r, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
-			r->far[j++] = s->far[i];
-	r->nfar = j;
-	for (i = 0, j = 0; i < s->nfar; i++)
-		if (par_owns(s, s->far[i].tid >> 24, s->far[i].tid & 0xffffff))
-			s->far[j++] = s->far[i];
-	s->nfar = j;
+	far_own(r, s);
+	far_own(s, s);
 	rc = 0;
 out:
 	free(a);
