@@ -87,6 +87,38 @@ static void test_same_run(void **state)
 	}
 }
 
+/* The watchdog on two threads from a fabric that has run: each replica
+ * keeps a copy of the other half as the split found it, here with a
+ * NIC that PFC held while it had data to send.  The pause lifts, the
+ * incast drains and the fabric idles (1 % load) for longer than
+ * SIM_STALL_PS: no stall, as on one thread (the copy made the second
+ * replica's watchdog stop the run). */
+static void test_watchdog_split(void **state)
+{
+	static const char *const kv[] = { "leaves", "2", "spines", "2",
+		"hosts", "2", "load", "1", "incast_period", "5ms",
+		"incast_senders", "3", "incast_size", "2MB", "buffer", "1MB",
+		NULL };
+	struct sim_cfg c = cfg_of("mix", kv);
+	struct sim_algo a;
+	struct sim *s1, *s2;
+	uint32_t h, held = 0;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s1 = mk(&c, &a);
+	s2 = mk(&c, &a);
+	/* into the first incast, its senders' NICs paused */
+	turn(s1, s2, 5010, false, true);
+	for (h = 0; h < s2->nhosts; h++)
+		held += port_held(s2, s2->hosts[h].port) &&
+			sim_port_waits(s2, s2->hosts[h].port);
+	assert_true(held > 0);
+	turn(s1, s2, 4000, true, true);
+	sim_free(s1);
+	sim_free(s2);
+}
+
 /* Refused, nothing changed: a collective (fresh, or run already), an
  * incast. */
 static void test_refused(void **state)
@@ -131,6 +163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_run),
+		cmocka_unit_test(test_watchdog_split),
 		cmocka_unit_test(test_refused),
 	};
 	return tu_run_sim_group("simpar", tests,

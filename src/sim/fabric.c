@@ -2257,7 +2257,10 @@ bool sim_port_waits(const struct sim *s, uint32_t pi)
  * run, so a port scan is cheap): no data has left any port for
  * SIM_STALL_PS, yet some port that PFC holds has data to send.  Only a
  * pause that is never lifted does that; congestion alone keeps some
- * port sending.
+ * port sending.  Two threads (par.c): a replica looks at its own half,
+ * par_loop asks both; its copy of the other half's ports, hosts and QPs
+ * is as it was at the split (or the last fold), and a pause held there
+ * then, long lifted, stopped a run one thread ran to its end.
  */
 __attribute__((noinline)) bool sim_stalled(const struct sim *s)
 {
@@ -2266,7 +2269,8 @@ __attribute__((noinline)) bool sim_stalled(const struct sim *s)
 	if (s->now - s->last_tx < SIM_STALL_PS)
 		return false;
 	for (i = 0; i < s->nports; i++)
-		if (port_held(s, i) && sim_port_waits(s, i))
+		if ((!s->part || s->part[i] == s->me) && port_held(s, i) &&
+		    sim_port_waits(s, i))
 			return true;
 	return false;
 }
