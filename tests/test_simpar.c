@@ -3,6 +3,10 @@
  * counters and each port, host and flow show; what it refuses changes
  * nothing.
  */
+#include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "testsim.h"
 
 /* us of s1 on one thread and of s2 on two (two) or one (the halves
@@ -119,6 +123,72 @@ static void test_watchdog_split(void **state)
 	sim_free(s2);
 }
 
+/* The process's address space now, bytes (/proc/self/statm). */
+static uint64_t vm_bytes(void)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu", &pages), 1);
+	fclose(f);
+	return pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A thread that cannot start (its stack beyond RLIMIT_AS; the replica,
+ * some 200 KB, fits): the run fails, changing nothing, as what two
+ * threads refuse (the run's statistics window was reset first, its
+ * report lost); then the fabric runs on as one that never tried. */
+static void test_no_thread(void **state)
+{
+	static const char *const kv[] = { "leaves", "2", "spines", "2",
+		"hosts", "1", "load", "50", NULL };
+	struct sim_cfg c = cfg_of("mix", kv);
+	struct pcb_err err = { 0 };
+	pthread_attr_t at, at0;
+	struct rlimit lim, lim0;
+	struct sim_algo a;
+	struct sim *s1, *s2;
+	uint64_t vm;
+	int rc;
+
+	(void)state;
+	algo_for(&a, "ztr_rtt");
+	s1 = mk(&c, &a);
+	s2 = mk(&c, &a);
+	turn(s1, s2, 100, false, true);
+	vm = vm_bytes();
+	if (vm > 1ull << 40) {	/* a sanitizer's shadow: no limit fits */
+		sim_free(s1);
+		sim_free(s2);
+		skip();
+	}
+	/* 32 MB stacks (larger than any glibc keeps from threads that
+	 * ended, so a new one is mapped), 4 MB left */
+	assert_int_equal(pthread_getattr_default_np(&at0), 0);
+	assert_int_equal(pthread_attr_init(&at), 0);
+	assert_int_equal(pthread_attr_setstacksize(&at, 32 << 20), 0);
+	assert_int_equal(pthread_setattr_default_np(&at), 0);
+	assert_int_equal(getrlimit(RLIMIT_AS, &lim0), 0);
+	lim = lim0;
+	lim.rlim_cur = vm + (4 << 20);
+	assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+	rc = sim_run_par(s2, 100 * PS_PER_US, true, NULL, &err);
+	assert_int_equal(setrlimit(RLIMIT_AS, &lim0), 0);
+	assert_int_equal(pthread_setattr_default_np(&at0), 0);
+	pthread_attr_destroy(&at);
+	pthread_attr_destroy(&at0);
+	print_message("%s\n", err.msg);
+	assert_int_equal(rc, -PCB_E_NOMEM);
+	assert_non_null(strstr(err.msg, "cannot start a thread"));
+	sim_par_finish(s2);	/* as simdev's run, after any step */
+	assert_same_run(s1, s2);
+	turn(s1, s2, 100, false, false);
+	turn(s1, s2, 100, true, true);
+	sim_free(s1);
+	sim_free(s2);
+}
+
 /* Refused, nothing changed: a collective (fresh, or run already), an
  * incast. */
 static void test_refused(void **state)
@@ -164,6 +234,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_run),
 		cmocka_unit_test(test_watchdog_split),
+		cmocka_unit_test(test_no_thread),
 		cmocka_unit_test(test_refused),
 	};
 	return tu_run_sim_group("simpar", tests,

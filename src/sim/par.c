@@ -45,6 +45,7 @@
  */
 #include <linux/futex.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,10 @@ struct par {
 	struct sim *r[2] __attribute__((aligned(64)));
 	uint8_t *part;
 	int64_t lookahead;
+	/* the second replica's thread, from par_setup to par_release: a
+	 * step each time both meet at a step's start, until leave */
 	pthread_t th;
+	bool leave;
 	/* the run in progress: its end, the interrupt per window parity */
 	int64_t end;
 	volatile sig_atomic_t *stop;
@@ -83,6 +87,8 @@ struct par {
 };
 
 static void par_release(struct sim *s);
+static void *par_thread(void *arg);
+static void par_thread_stop(struct par *P);
 
 /* ---- the cut ------------------------------------------------------------ */
 
@@ -152,6 +158,7 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 {
 	struct par *P;
 	struct sim *r = NULL;
+	sigset_t all, mask;
 	uint32_t i;
 	int64_t L = INT64_MAX;
 	int rc;
@@ -203,6 +210,18 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 	P->lookahead = L;
 	P->r[0] = s;
 	P->r[1] = r;
+	/* the thread before anything of s changes: without one (out of
+	 * memory for its stack), s is left as it was; it takes no signal
+	 * (a SIGINT is the REPL's, whose thread polls for it) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &mask);
+	rc = pthread_create(&P->th, NULL, par_thread, P);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	if (rc) {
+		rc = pcb_error(err, PCB_E_NOMEM, "sim: threads 2: cannot "
+			       "start a thread");
+		goto free_replica;
+	}
 	s->part = r->part = P->part;
 	s->me = 0;
 	r->me = 1;
@@ -213,13 +232,15 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 	    sim_par_prune(s) || sim_par_prune(r)) {
 		s->part = NULL;
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
-		goto free_replica;
+		goto stop_thread;
 	}
 	s->par = r->par = P;
 	s->peer = r;
 	s->par_release = par_release;
 	return 0;
 
+stop_thread:
+	par_thread_stop(P);
 free_replica:
 	sim_free(r);
 free_par:
@@ -304,12 +325,27 @@ static int par_loop(struct par *P, unsigned me)
 	       -PCB_E_DEVICE : 0;
 }
 
+/* The second replica's steps: each begins when both meet (sim_run_par)
+ * and ends when both meet again, so that the first reads the second
+ * only while this thread waits; par_thread_stop ends it. */
 static void *par_thread(void *arg)
 {
 	struct par *P = arg;
 
-	P->rc[1] = par_loop(P, 1);
-	return NULL;
+	for (;;) {
+		par_barrier(P);
+		if (P->leave)
+			return NULL;
+		P->rc[1] = par_loop(P, 1);
+		par_barrier(P);
+	}
+}
+
+static void par_thread_stop(struct par *P)
+{
+	P->leave = true;
+	par_barrier(P);
+	pthread_join(P->th, NULL);
 }
 
 /* The second replica's share into the first (the head comment). */
@@ -474,11 +510,9 @@ int sim_run_par(struct sim *s, int64_t dur_ps, bool fresh,
 	}
 	P->end = s->now + dur_ps;
 	P->stop = stop;
-	if (pthread_create(&P->th, NULL, par_thread, P))
-		return pcb_error(err, PCB_E_NOMEM, "sim: threads 2: cannot "
-				 "start a thread");
+	par_barrier(P);		/* the step begins ... */
 	P->rc[0] = par_loop(P, 0);
-	pthread_join(P->th, NULL);
+	par_barrier(P);		/* ... and ends: r is still */
 	par_fold(P);
 	s->events -= par_scan_dups(s, P->r[1]) - dups0;
 	return P->rc[0] ? P->rc[0] : P->rc[1];
@@ -506,6 +540,7 @@ static void par_release(struct sim *s)
 
 	if (!P || s->me)
 		return;
+	par_thread_stop(P);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < 2; j++)
 			free(P->side[i].box[j].m);
