@@ -2335,17 +2335,25 @@ void sim_par_window(struct sim *s, int64_t hi)
 	s->now = hi;
 }
 
+/* The pending events of s but the far ones. */
+static size_t ev_count(const struct sim *s)
+{
+	size_t n = s->hn + s->wcount;
+	unsigned i;
+
+	for (i = 0; i < ALL_LANES; i++)
+		n += s->lanes[i].tail - s->lanes[i].head;
+	return n;
+}
+
 /* Every pending event of s but the far ones, taken out in key order,
  * into *out (n of them); -1 when out of memory, with s untouched (the
  * room is taken first). */
 static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
 {
-	size_t cap = s->hn + s->wcount, got = 0;
-	unsigned i;
+	size_t cap = ev_count(s), got = 0;
 	struct ev e;
 
-	for (i = 0; i < ALL_LANES; i++)
-		cap += s->lanes[i].tail - s->lanes[i].head;
 	*n = 0;
 	*out = malloc((cap ? cap : 1) * sizeof(**out));
 	if (!*out)
@@ -2359,6 +2367,20 @@ static int ev_drain(struct sim *s, struct far_ev **out, uint32_t *n)
 	*n = (uint32_t)got;
 	s->wcur = s->now >> WHEEL_SHIFT;
 	return 0;
+}
+
+/* An event ev_drain took out (of s, or of the other replica) into s's
+ * heap, whose room the caller took (heap_reserve) before it took out
+ * anything: the hand-overs between the halves run out of memory before
+ * they move anything, or not at all, where ev_push (a lane's ring, the
+ * wheel's nodes) would abort.  The heap orders by key as the rest. */
+static void ev_put(struct sim *s, int64_t t, uint32_t tid)
+{
+	uint64_t k = ev_key(s, t, tid);
+
+	if (k < s->headk[ALL_LANES])
+		s->headk[ALL_LANES] = k;
+	heap_push(s, (struct ev){ k, tid, 0 });
 }
 
 /* The far events of src that dst owns, into dst's far list (room for
@@ -2383,12 +2405,11 @@ int sim_par_prune(struct sim *s)
 	struct far_ev *keep;
 	uint32_t n, i;
 
-	if (ev_drain(s, &keep, &n))
+	if (heap_reserve(s, ev_count(s)) || ev_drain(s, &keep, &n))
 		return -1;
 	for (i = 0; i < n; i++)
 		if (par_owns(s, keep[i].tid >> 24, keep[i].tid & 0xffffff))
-			ev_push(s, keep[i].t, keep[i].tid >> 24,
-				keep[i].tid & 0xffffff);
+			ev_put(s, keep[i].t, keep[i].tid);
 	far_own(s, s);
 	free(keep);
 	return 0;
@@ -2544,6 +2565,7 @@ int sim_par_split(struct sim *s, struct sim *r)
 {
 	struct far_ev *a = NULL, *b = NULL;
 	uint32_t na, nb, i;
+	size_t ns = ev_count(s);
 	int rc = -1;
 
 	/* the second's own events, as built, go: the first's replace them;
@@ -2551,7 +2573,8 @@ int sim_par_split(struct sim *s, struct sim *r)
 	if (ev_drain(r, &b, &nb))
 		goto out;
 	r->nfar = 0;
-	if (sim_pkt_reserve(r, s->npk ? s->npk : 1) ||
+	if (heap_reserve(r, ns) || heap_reserve(s, ns) ||
+	    sim_pkt_reserve(r, s->npk ? s->npk : 1) ||
 	    sim_qp_reserve(r, s->nqps ? s->nqps : 1) ||
 	    sim_grow((void **)&r->armed, sizeof(*r->armed), &r->caparmed,
 		     s->narmed ? s->narmed : 1) ||
@@ -2614,11 +2637,11 @@ int sim_par_split(struct sim *s, struct sim *r)
 		bool mine = par_owns(s, type, id), theirs = par_owns(r, type, id);
 
 		if (mine)
-			ev_push(s, a[i].t, type, id);
+			ev_put(s, a[i].t, a[i].tid);
 		else if (type == EV_ARRIVE)
 			pkt_free(s, id);
 		if (theirs)
-			ev_push(r, a[i].t, type, id);
+			ev_put(r, a[i].t, a[i].tid);
 		else if (type == EV_ARRIVE)
 			pkt_free(r, id);
 	}
@@ -2645,12 +2668,22 @@ int sim_par_join(struct sim *s, struct sim *r)
 {
 	struct far_ev *a = NULL, *b = NULL;
 	uint32_t na, nb, i, j, *map = NULL;
+	/* r's packets: queued at its ports and flying to them */
+	uint32_t live = r->npk - r->npfree;
 	int rc = -1;
 
-	if (ev_drain(s, &a, &na) || ev_drain(r, &b, &nb))
+	/* the room first: the events of both in s's heap, a slot for
+	 * each of r's packets, both lists of armed QPs and of far events */
+	if (heap_reserve(s, ev_count(s) + ev_count(r)) ||
+	    sim_pkt_reserve(s, s->npk + (live > s->npfree ?
+					 live - s->npfree : 0)) ||
+	    sim_grow((void **)&s->armed, sizeof(*s->armed), &s->caparmed,
+		     s->narmed + r->narmed) ||
+	    sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
+		     s->nfar + r->nfar))
 		goto out;
 	map = malloc((r->npk ? r->npk : 1) * sizeof(*map));
-	if (!map)
+	if (!map || ev_drain(s, &a, &na) || ev_drain(r, &b, &nb))
 		goto out;
 	memset(map, 0xff, (r->npk ? r->npk : 1) * sizeof(*map));
 	/* the second half's queues (par_fold copied its ports: their
@@ -2677,9 +2710,6 @@ int sim_par_join(struct sim *s, struct sim *r)
 			goto out;
 	}
 	/* the armed QPs: the first's, then the second's */
-	if (sim_grow((void **)&s->armed, sizeof(*s->armed), &s->caparmed,
-		     s->narmed + r->narmed))
-		goto out;
 	for (i = 0; i < r->narmed; i++)
 		s->armed[s->narmed + i] = r->armed[i];
 	s->narmed += r->narmed;
@@ -2691,8 +2721,7 @@ int sim_par_join(struct sim *s, struct sim *r)
 	/* the events: the second's own, with their packets */
 	s->part = NULL;
 	for (i = 0; i < na; i++)
-		ev_push(s, a[i].t, (enum ev_type)(a[i].tid >> 24),
-			a[i].tid & 0xffffff);
+		ev_put(s, a[i].t, a[i].tid);
 	for (i = 0; i < nb; i++) {
 		enum ev_type type = (enum ev_type)(b[i].tid >> 24);
 		uint32_t id = b[i].tid & 0xffffff;
@@ -2704,16 +2733,11 @@ int sim_par_join(struct sim *s, struct sim *r)
 			s->scan_pending = true;
 		if (type == EV_ARRIVE)
 			id = join_pkt(s, r, map, id);
-		ev_push(s, b[i].t, type, id);
+		ev_put(s, b[i].t, (uint32_t)type << 24 | id);
 	}
-	for (i = 0, j = s->nfar; i < r->nfar; i++) {
-		if (r->far[i].tid >> 24 == EV_FLOW_GEN)
-			continue;
-		if (sim_grow((void **)&s->far, sizeof(*s->far), &s->capfar,
-			     j + 1))
-			goto out;
-		s->far[j++] = r->far[i];
-	}
+	for (i = 0, j = s->nfar; i < r->nfar; i++)
+		if (r->far[i].tid >> 24 != EV_FLOW_GEN)
+			s->far[j++] = r->far[i];
 	s->nfar = j;
 	s->wcur = s->now >> WHEEL_SHIFT;
 	rc = 0;
