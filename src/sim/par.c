@@ -226,10 +226,12 @@ static int par_setup(struct sim *s, struct pcb_err *err)
 	s->me = 0;
 	r->me = 1;
 	/* a fresh fabric: the flows the scenario built start in their
-	 * sender's half only; one that has run: the second takes its state,
-	 * and each keeps its half */
+	 * sender's half only (the replica's pruned first: a prune out of
+	 * memory changes nothing, and s is left whole if r's fails); one
+	 * that has run: the second takes its state, and each keeps its
+	 * half */
 	if (s->now || s->events ? sim_par_split(s, r) :
-	    sim_par_prune(s) || sim_par_prune(r)) {
+	    sim_par_prune(r) || sim_par_prune(s)) {
 		s->part = NULL;
 		rc = pcb_error(err, PCB_E_NOMEM, "out of memory");
 		goto stop_thread;
