@@ -548,6 +548,27 @@ static int save_args(struct session *s, const char *dir, int argc,
 	return pcb_wfile_commit(&w, &s->err);
 }
 
+/* The search found no best: no point had the objective on every run
+ * (a collective not done within a run's time has no coll_time), or none
+ * met the constraints.
+ */
+static int no_best(struct session *s, const struct tune_res *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nev && !isfinite(r->ev[i].obj); i++)
+		;
+	if (i == r->nev)
+		return pcb_error(&s->err, PCB_E_RANGE, "tune: no point has a "
+				 "value of %s on each of its runs in %zu runs "
+				 "(%zu points; a collective not done within "
+				 "'for' has none); nothing is kept to apply",
+				 r->obj, r->runs, r->nev);
+	return pcb_error(&s->err, PCB_E_RANGE, "tune: no point met the "
+			 "constraints in %zu runs (%zu points); nothing is "
+			 "kept to apply", r->runs, r->nev);
+}
+
 /* The search with its files: batch/ for the pool, the progress after
  * every batch, the end saved complete; then shown.
  */
@@ -594,9 +615,7 @@ static int tune_exec(struct session *s, struct tsearch *t)
 		rc = tune_search(t);
 	sw_rm_tree(t->pl->dir);
 	if (!rc && r->best < 0)
-		rc = pcb_error(&s->err, PCB_E_RANGE, "tune: no point met the "
-			       "constraints in %zu runs (%zu points); nothing "
-			       "is kept to apply", r->runs, r->nev);
+		rc = no_best(s, r);
 	if (!rc || rc == -PCB_E_RANGE) {	/* the search ended */
 		struct pcb_err keep = s->err;
 		int rc2 = tune_save_progress(t, true);

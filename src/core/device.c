@@ -22,13 +22,14 @@
 #include "units.h"
 
 const struct dev_col dev_summary_cols[DEV_S_COUNT] = {
-	{ "util", "1" }, { "jain", "1" }, { "queue_mean", "B" },
-	{ "queue_p99", "B" }, { "queue_max", "B" }, { "rtt_mean", "ns" },
-	{ "rtt_p99", "ns" }, { "rtos", "count" },
+	{ "util", "1", false }, { "jain", "1", false },
+	{ "queue_mean", "B", false }, { "queue_p99", "B", false },
+	{ "queue_max", "B", false }, { "rtt_mean", "ns", false },
+	{ "rtt_p99", "ns", false }, { "rtos", "count", false },
 	/* FCT slowdown of the window's finished flows (a mix) */
-	{ "fct_p50", "1" }, { "fct_p99", "1" },
+	{ "fct_p50", "1", false }, { "fct_p99", "1", false },
 	/* a collective's mean completion time and nccl-tests' busbw */
-	{ "coll_time", "us" }, { "busbw", "Gb/s" },
+	{ "coll_time", "us", true }, { "busbw", "Gb/s", true },
 };
 
 static bool simulated_name(const char *devname)

@@ -146,6 +146,11 @@ enum { DEV_S_UTIL, DEV_S_JAIN, DEV_S_QMEAN, DEV_S_QP99, DEV_S_QMAX,
        DEV_S_COLL, DEV_S_BUSBW, DEV_S_COUNT };
 struct dev_col {
 	const char *name, *unit;
+	/* a run without a value outlasted its window (no collective
+	 * finished in it): its value exists and is larger than any of a
+	 * run that has one, so a mean over runs is of every run's or none
+	 * (sw_repeats_ci) */
+	bool whole;
 };
 extern const struct dev_col dev_summary_cols[DEV_S_COUNT];
 

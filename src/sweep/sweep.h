@@ -391,6 +391,13 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 void sw_table_warn_flat(struct session *s, const char *name,
 			const struct table *t, int64_t warmup);
 
+/* The mean and 95 % half-width of n repeats' values of the results
+ * column named col (stats_ci95: over those with a value); none (NAN)
+ * for a whole measure (device.h) when a repeat has no value.
+ */
+void sw_repeats_ci(const char *col, const double *v, size_t n,
+		   double *mean, double *ci);
+
 /* The value of column `k` (table_col's answer) at point p. */
 double sw_table_value(const struct table *t, size_t p, int k);
 

@@ -113,7 +113,7 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 	for (p = 0; p < t->npoints; p++)
 		for (k = 0; k < t->nprim; k++) {
 			double v[SW_MAX_REPEAT];
-			size_t m = 0, used;
+			size_t m = 0;
 
 			for (i = (size_t)(t->first[p] < 0 ? 0 : t->first[p]);
 			     t->first[p] >= 0 && i < t->r->nrows &&
@@ -121,10 +121,28 @@ int sw_table_load(struct session *s, const char *name, struct table *t,
 				if ((size_t)series_at(t->r, i, 0) == p)
 					v[m++] = series_at(t->r, i,
 							   (size_t)t->prim[k]);
-			stats_ci95(v, m, &t->mean[p * t->nprim + k],
-				   &t->ci[p * t->nprim + k], &used);
+			sw_repeats_ci(t->r->cols[t->prim[k]].name, v, m,
+				      &t->mean[p * t->nprim + k],
+				      &t->ci[p * t->nprim + k]);
 		}
 	return 0;
+}
+
+/* A repeat without a collective done in its window took longer than
+ * the window: the others' mean would be that of the lucky seeds (shorter
+ * times, higher busbw), so a whole measure with one missing has none.
+ */
+void sw_repeats_ci(const char *col, const double *v, size_t n,
+		   double *mean, double *ci)
+{
+	size_t used, i;
+
+	stats_ci95(v, n, mean, ci, &used);
+	if (used == n)
+		return;
+	for (i = 0; i < S_COUNT; i++)
+		if (scalar_cols[i].whole && !strcmp(col, scalar_cols[i].name))
+			*mean = *ci = NAN;
 }
 
 void sw_table_warn_flat(struct session *s, const char *name,

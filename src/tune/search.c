@@ -14,7 +14,6 @@
 
 #include "paths.h"
 #include "rec/series.h"
-#include "rec/stats.h"
 #include "session.h"
 #include "tune/search.h"
 #include "util/lazylib.h"
@@ -141,7 +140,7 @@ static void scen_stats(struct tsearch *t, size_t k, size_t p,
 		       struct tune_sval *e)
 {
 	struct plan *pl = t->spl[k];
-	size_t nc = pl->res->ncols, c, j, used;
+	size_t nc = pl->res->ncols, c, j;
 	double v[SW_MAX_REPEAT];
 
 	for (c = 0; c <= t->r->ncons; c++) {
@@ -151,7 +150,7 @@ static void scen_stats(struct tsearch *t, size_t k, size_t p,
 
 		for (j = 0; j < pl->repeat; j++)
 			v[j] = pl->rows[(p * pl->repeat + j) * nc + (size_t)col];
-		stats_ci95(v, pl->repeat, m, ci, &used);
+		sw_repeats_ci(pl->res->cols[col].name, v, pl->repeat, m, ci);
 	}
 	e->feasible = true;
 	for (c = 0; c < t->r->ncons; c++) {

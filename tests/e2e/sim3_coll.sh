@@ -2,8 +2,9 @@
 # Collective workloads through the command line (issue 34, item 8): an
 # all-reduce's figures in `sim run`'s JSON (completion time, nccl-tests'
 # algbw and busbw, each collective's time), the scenario kept across
-# processes, a sweep measuring coll_time and busbw, and bad input refused
-# in one line with nothing changed.
+# processes, a sweep measuring coll_time and busbw (none for a point with
+# a seed whose collective is not done in time), and bad input refused in
+# one line with nothing changed.
 . "$(dirname "$0")/lib.inc"
 export XDG_STATE_HOME="$tmp/state"
 sc="ranks 8 size 8MB iters 2 leaves 2 hosts 4 rate 100g"
@@ -37,4 +38,32 @@ case "$out" in "allreduce ranks 8 size 8MB algo ring iters 2 "*) ;;
 	{ echo "sim3_coll: sweep failed"; fail=1; }
 n=$("$BIN" -d sim:c -c "sweep show coll" | awk '$3 ~ /^1240\.7/' | wc -l)
 check "sweep rows" 2 "$n"
+# a run whose collective is not done within its time has no coll_time:
+# a point with such a seed has no mean (that of the seeds done would be
+# of the quick ones), and a tune finds no best.  Here some seeds hash
+# the 4 flows out of a leaf onto one of its 2 uplinks and take longer
+# than 'for 80us'; the others are done.
+sc="ranks 4 size 1MB leaves 2 hosts 2 spines 2 rate 100g"
+seeds=1,2,3,4,5,6
+times=$(for seed in 1 2 3 4 5 6; do
+	"$BIN" -d sim:d -y -j -c "algo disable 0; algo enable 2; sim scenario alltoall $sc seed $seed; sim run 1ms" |
+		tail -n 1 | jget coll_mean_us
+done)
+late=$(echo "$times" | awk '$1 > 80' | wc -l)
+[ "$late" -gt 0 ] && [ "$late" -lt 6 ] ||
+	{ echo "sim3_coll: no mix of seeds done and not in 80us: $times"; fail=1; }
+"$BIN" -d sim:d -y -c "sweep rpg_ai_rate 5m for 80us seeds $seeds measure coll_time,busbw,util scenario alltoall $sc into late" >/dev/null 2>&1 ||
+	{ echo "sim3_coll: sweep late failed"; fail=1; }
+out=$("$BIN" -d sim:d -j -c "sweep show late" 2>/dev/null)
+case "$out" in *'"n":6,"coll_time":null,"coll_time_ci95":null,"busbw":null,"busbw_ci95":null,"util":0.'*) ;;
+*) echo "sim3_coll: a point with a seed not done: $out"; fail=1 ;; esac
+# done on every seed: the mean of all six
+"$BIN" -d sim:d -y -c "sweep rpg_ai_rate 5m for 1ms seeds $seeds measure coll_time scenario alltoall $sc into done" >/dev/null 2>&1 ||
+	{ echo "sim3_coll: sweep done failed"; fail=1; }
+check "mean of every seed" "$(echo "$times" | awk '{ s += $1 } END { printf "%.3f", s / NR }')" \
+	"$("$BIN" -d sim:d -j -c "sweep show done" 2>/dev/null | jget coll_time | awk '{ printf "%.3f", $1 }')"
+out=$("$BIN" -d sim:d -y -c "tune rpg_ai_rate 5m:50m minimize coll_time for 80us scenario alltoall $sc seeds $seeds budget 36 runs into late" 2>&1 >/dev/null)
+check "tune without a value rc" 1 $?
+case "$out" in "error: tune: no point has a value of coll_time on each of its runs"*) ;;
+*) echo "sim3_coll: tune: $out"; fail=1 ;; esac
 exit $fail
