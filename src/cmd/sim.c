@@ -599,9 +599,10 @@ const struct cmd_row cmd_sim_verbs[] = {
 		.max_args = -1,
 		.args = "[NAME [fresh] KEY VALUE...]",
 		.help = "set the workload: incast, staircase, permutation, mix, "
-			"allreduce, alltoall (the last four on a leaf-spine or "
-			"fat tree); the keys it keeps from before are said, "
-			"'fresh' starts from its defaults",
+			"allreduce, alltoall (the last four on a leaf-spine, "
+			"fat tree or rail-optimised fabric); the keys it keeps "
+			"from before are said, 'fresh' starts from its "
+			"defaults, a key given twice is refused",
 		.example = "sim scenario incast senders 64 rate 400g mtu 4096 delay 1us "
 			"buffer 32MB ecn 100KB:400KB:0.2 pfc on seed 7",
 		.complete = sim_scenario_complete,

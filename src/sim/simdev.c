@@ -109,13 +109,14 @@ static int save(struct simdev *d, struct pcb_err *err)
 }
 
 /* "k v k v ..." onto a scenario of its kind, into a copy: all or
- * nothing.
+ * nothing.  A key given twice is refused: which value was meant is the
+ * user's to say (`ranks 4 ... ranks 8` ran 8 ranks, saying nothing).
  */
 static int set_pairs(struct sim_cfg *out, const struct sim_cfg *base,
 		     int argc, char **argv, struct pcb_err *err)
 {
 	struct sim_cfg c = *base;
-	int i, rc;
+	int i, j, rc;
 
 	if (argc % 2)
 		return pcb_error(err, PCB_E_USAGE,
@@ -123,6 +124,12 @@ static int set_pairs(struct sim_cfg *out, const struct sim_cfg *base,
 				 "pairs: %s", argv[argc - 1],
 				 sim_cfg_keys(c.kind));
 	for (i = 0; i < argc; i += 2) {
+		for (j = 0; j < i; j += 2)
+			if (!strcasecmp(argv[j], argv[i]))
+				return pcb_error(err, PCB_E_USAGE, "sim: '%s' "
+						 "given twice ('%s', then "
+						 "'%s')", argv[i], argv[j + 1],
+						 argv[i + 1]);
 		rc = sim_cfg_set(&c, argv[i], argv[i + 1], err);
 		if (rc)
 			return rc;

@@ -30,6 +30,9 @@ out=$("$BIN" -d sim:c -c "sim scenario alltoall algo tree" 2>&1); rc=$?
 check "alltoall algo rc" 1 "$rc"
 case "$out" in "error: sim: alltoall has no key 'algo'"*) ;;
 *) echo "sim3_coll: alltoall algo: $out"; fail=1 ;; esac
+out=$("$BIN" -d sim:c -c "sim scenario allreduce ranks 4 size 1MB ranks 2" 2>&1); rc=$?
+check "a key twice rc" 1 "$rc"
+check "a key twice" "error: sim: 'ranks' given twice ('4', then '2')" "$out"
 out=$("$BIN" -d sim:c -c "sim scenario")
 case "$out" in "allreduce ranks 8 size 8MB algo ring iters 2 "*) ;;
 *) echo "sim3_coll: unchanged: $out"; fail=1 ;; esac
