@@ -134,21 +134,27 @@ static void print_summary(struct session *s, struct simdev *d,
 	out_obj_end(o);
 }
 
-/* A collective kind's figures: those of the window, then the time of
- * each collective so far (nccl-tests' algbw and busbw, Gb/s). */
+/* A collective kind's figures: those of the window (none, JSON null,
+ * when no collective was done in it: not a time or bandwidth of 0), then
+ * the time of each collective so far (nccl-tests' algbw and busbw,
+ * Gb/s). */
 static void print_colls(struct out *o, const struct sim *sim,
 			const struct sim_summary *m)
 {
+	bool done = m->colls > 0;
 	const int64_t *t;
 	size_t i, n = sim_coll_times(sim, &t);
 
 	out_field_uint(o, "collectives", "collectives  %u done in the "
 		       "window", m->colls);
-	out_real(o, "coll_mean_us", (double)m->coll_mean / PS_PER_US);
-	out_real(o, "coll_min_us", (double)m->coll_min / PS_PER_US);
-	out_real(o, "coll_max_us", (double)m->coll_max / PS_PER_US);
-	out_real(o, "algbw_gbps", m->algbw);
-	out_real(o, "busbw_gbps", m->busbw);
+	out_real(o, "coll_mean_us",
+		 done ? (double)m->coll_mean / PS_PER_US : NAN);
+	out_real(o, "coll_min_us",
+		 done ? (double)m->coll_min / PS_PER_US : NAN);
+	out_real(o, "coll_max_us",
+		 done ? (double)m->coll_max / PS_PER_US : NAN);
+	out_real(o, "algbw_gbps", done ? m->algbw : NAN);
+	out_real(o, "busbw_gbps", done ? m->busbw : NAN);
 	if (m->colls)
 		out_text(o, ": time mean %.2f us (min %.2f, max %.2f); "
 			 "algbw %.2f Gb/s, busbw %.2f Gb/s\n",

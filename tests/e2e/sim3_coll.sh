@@ -15,6 +15,10 @@ check "ring time" 1240.7 "$(echo "$out" | jget coll_mean_us | cut -c1-6)"
 check "busbw" 94.6 "$(echo "$out" | jget busbw_gbps | cut -c1-4)"
 case "$out" in *'"coll_times_us":[1240.7'*',1240.7'*']'*) ;;
 *) echo "sim3_coll: times: $out"; fail=1 ;; esac
+# none done in the window: no time or bandwidth, not 0
+out=$("$BIN" -d sim:c -y -j -c "sim run 100us" | tail -n 1)
+case "$out" in *'"collectives":0,"coll_mean_us":null,"coll_min_us":null,"coll_max_us":null,"algbw_gbps":null,"busbw_gbps":null,"coll_times_us":[]}') ;;
+*) echo "sim3_coll: none done: $out"; fail=1 ;; esac
 # the scenario persists; text names the figures
 out=$("$BIN" -d sim:c -c "sim scenario")
 case "$out" in "allreduce ranks 8 size 8MB algo ring iters 2 "*) ;;
