@@ -1895,7 +1895,8 @@ static void evref_free(struct evref *r)
 /* Many events in one wheel bucket (16 ns), as at a synchronized start:
  * runs at one time in key order and at random times within the bucket,
  * with pops in between (the node a walk last put in leaves and is used
- * again), always popped as the least key pending.  An alarm turns a loop
+ * again; a walk longer than WHEEL_WALK puts the event in the heap),
+ * always popped as the least key pending.  An alarm turns a loop
  * in a bucket's list into a failure.
  */
 static void test_event_bucket(void **state)
