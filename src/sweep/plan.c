@@ -681,6 +681,13 @@ static int plan_repeats(struct session *s, struct plan *pl,
 }
 
 /* What to measure, saved as a canonical list. */
+/* A scenario kind that reports collectives (coll_time, busbw); the
+ * sweep's scenario words begin with their kind. */
+static bool coll_kind(const char *kind)
+{
+	return !strcmp(kind, "allreduce") || !strcmp(kind, "alltoall");
+}
+
 static int plan_measures(struct session *s, struct plan *pl,
 			 struct plan_opts *o)
 {
@@ -699,6 +706,13 @@ static int plan_measures(struct session *s, struct plan *pl,
 	if (rc)
 		return rc;
 	for (n = 0; n < pl->nmeas; n++) {
+		if (pl->m[n].scalar >= 0 && scalar_cols[pl->m[n].scalar].whole &&
+		    pl->nscen && !coll_kind(pl->scen[0]))
+			return pcb_error(&s->err, PCB_E_INVAL, "sweep: %s is a "
+					 "collective's (scenario allreduce or "
+					 "alltoall), and this scenario is %s",
+					 sw_measure_name(&pl->m[n]),
+					 pl->scen[0]);
 		if (needs_counters(&pl->m[n])) {
 			rc = sess_counters_slot(s, &k);
 			if (rc)

@@ -45,6 +45,14 @@ case "$out" in "allreduce ranks 8 size 8MB algo ring iters 2 "*) ;;
 	{ echo "sim3_coll: sweep failed"; fail=1; }
 n=$("$BIN" -d sim:c -c "sweep show coll" | awk '$3 ~ /^1240\.7/' | wc -l)
 check "sweep rows" 2 "$n"
+# a collective's measure on a scenario without collectives: refused in
+# one line, no sweep made (it gave '-' at every point)
+for m in coll_time busbw; do
+	out=$("$BIN" -d sim:c -y -c "sweep rpg_ai_rate 5m,50m for 20us measure util,$m scenario mix leaves 2 spines 2 hosts 2 into nocoll" 2>&1)
+	check "$m on a mix rc" 1 $?
+	check "$m on a mix" "error: sweep: $m is a collective's (scenario allreduce or alltoall), and this scenario is mix" "$out"
+done
+[ -e "$XDG_DATA_HOME/pccbench/sweeps/nocoll" ] && { echo "sim3_coll: a refused sweep left its folder"; fail=1; }
 # a run whose collective is not done within its time has no coll_time:
 # a point with such a seed has no mean (that of the seeds done would be
 # of the quick ones), and a tune finds no best.  Here some seeds hash
