@@ -43,6 +43,20 @@ const char *tune_ci_text(double ci, char *buf, size_t len)
 	return buf;
 }
 
+/* A value and its interval; none when some run had no value (a
+ * collective not done within the run's time): its mean is not known. */
+static const char *val_text(double v, double ci, char *buf, size_t len)
+{
+	char c[40];
+
+	if (isnan(v))
+		snprintf(buf, len, "none (not on every run)");
+	else
+		snprintf(buf, len, "%.6g %s", v, tune_ci_text(ci, c,
+							      sizeof(c)));
+	return buf;
+}
+
 /* the same in parentheses, beside a change in percent */
 static const char *ci_paren(double ci, char *buf, size_t len)
 {
@@ -55,15 +69,15 @@ static const char *ci_paren(double ci, char *buf, size_t len)
 static void eval_line(struct session *s, const struct tune_res *r,
 		      const char *what, const struct tune_eval *e)
 {
-	char pt[256], ci[40];
+	char pt[256], vt[80];
 	size_t k;
 
 	tune_point_text(s, r, e, pt, sizeof(pt));
-	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %.6g %s", what, pt, "",
-		r->obj, e->obj, tune_ci_text(e->obj_ci, ci, sizeof(ci)));
+	fprintf(s->out.fp, "  %-8s %s\n  %-8s %s %s", what, pt, "",
+		r->obj, val_text(e->obj, e->obj_ci, vt, sizeof(vt)));
 	for (k = 0; k < r->ncons; k++)
-		fprintf(s->out.fp, "; %s %.6g %s (%s %.6g)", r->cons[k].col,
-			e->con[k], tune_ci_text(e->con_ci[k], ci, sizeof(ci)),
+		fprintf(s->out.fp, "; %s %s (%s %.6g)", r->cons[k].col,
+			val_text(e->con[k], e->con_ci[k], vt, sizeof(vt)),
 			r->cons[k].op, r->cons[k].v);
 	fprintf(s->out.fp, "%s%s\n", e->feasible ? "" : "  INFEASIBLE",
 		r->nscen > 1 ? (r->mean ? "  (mean)" : "  (worst case)") : "");
@@ -219,16 +233,26 @@ void tune_print(struct session *s, const struct tune_res *r)
 		const struct tune_eval *e = &r->ev[i];
 
 		tune_point_text(s, r, e, pt, sizeof(pt));
-		fprintf(fp, "%5zu  %-7s  %-40s %14.6g %10.3g%s%s\n", i, e->phase,
-			pt, e->obj, e->obj_ci, e->feasible ? "" : "  x",
-			(int)i == r->best ? "  <- best" : "");
+		if (isnan(e->obj))	/* not on every run: as sweep show */
+			fprintf(fp, "%5zu  %-7s  %-40s %14s %10s%s\n", i,
+				e->phase, pt, "-", "-",
+				e->feasible ? "" : "  x");
+		else
+			fprintf(fp, "%5zu  %-7s  %-40s %14.6g %10.3g%s%s\n", i,
+				e->phase, pt, e->obj, e->obj_ci,
+				e->feasible ? "" : "  x",
+				(int)i == r->best ? "  <- best" : "");
 	}
 	fprintf(fp, "  the best: %s\n", best_rule(r));
 	if (r->best >= 0)
 		eval_line(s, r, "best", &r->ev[r->best]);
 	if (r->def >= 0)
 		eval_line(s, r, "default", &r->ev[r->def]);
-	if (r->best < 0)
+	if (r->best < 0 && !tune_any_obj(r))
+		fprintf(fp, "  no evaluated point has a value of %s on each "
+			"of its runs (a collective not done within 'for' has "
+			"none)\n", r->obj);
+	else if (r->best < 0)
 		fprintf(fp, "  no evaluated point met the constraints\n");
 	for (i = 0; r->best >= 0 && i < r->nev; i++) {
 		char why[400];
@@ -271,7 +295,7 @@ void tune_print(struct session *s, const struct tune_res *r)
 void tune_print_scen(struct session *s, const struct tune_res *r,
 		     const struct tune_eval *e)
 {
-	char ci[40];
+	char vt[80];
 	size_t k, c;
 
 	if (r->nscen < 2)
@@ -279,13 +303,12 @@ void tune_print_scen(struct session *s, const struct tune_res *r,
 	for (k = 0; k < r->nscen; k++) {
 		const struct tune_sval *v = &e->sc[k];
 
-		fprintf(s->out.fp, "  %-8s scenario %zu: %s %.6g %s", "", k + 1,
-			r->obj, v->obj,
-			tune_ci_text(v->obj_ci, ci, sizeof(ci)));
+		fprintf(s->out.fp, "  %-8s scenario %zu: %s %s", "", k + 1,
+			r->obj, val_text(v->obj, v->obj_ci, vt, sizeof(vt)));
 		for (c = 0; c < r->ncons; c++)
-			fprintf(s->out.fp, "; %s %.6g %s", r->cons[c].col,
-				v->con[c],
-				tune_ci_text(v->con_ci[c], ci, sizeof(ci)));
+			fprintf(s->out.fp, "; %s %s", r->cons[c].col,
+				val_text(v->con[c], v->con_ci[c], vt,
+					 sizeof(vt)));
 		fprintf(s->out.fp, "%s\n", v->feasible ? "" : "  INFEASIBLE");
 	}
 }

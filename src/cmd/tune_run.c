@@ -554,11 +554,7 @@ static int save_args(struct session *s, const char *dir, int argc,
  */
 static int no_best(struct session *s, const struct tune_res *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->nev && !isfinite(r->ev[i].obj); i++)
-		;
-	if (i == r->nev)
+	if (!tune_any_obj(r))
 		return pcb_error(&s->err, PCB_E_RANGE, "tune: no point has a "
 				 "value of %s on each of its runs in %zu runs "
 				 "(%zu points; a collective not done within "

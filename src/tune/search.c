@@ -528,6 +528,16 @@ static int sensitivity(struct tsearch *t, size_t npts)
 	return rc;
 }
 
+bool tune_any_obj(const struct tune_res *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nev; i++)
+		if (isfinite(r->ev[i].obj))
+			return true;
+	return false;
+}
+
 /* The best by the documented rule (tune.h); probes=false: before the
  * sensitivity probes, the point they are measured around.
  */

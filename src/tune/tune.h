@@ -133,6 +133,10 @@ bool tune_better(const struct tune_res *r, const struct tune_eval *a,
  * point the probes are measured around.  -1: nothing feasible.
  */
 int tune_pick(const struct tune_res *r, bool probes);
+/* Whether some evaluated point has the objective on each of its runs
+ * (a collective not done within a run's time has no coll_time): when
+ * none has, no best is for want of values, not of the constraints. */
+bool tune_any_obj(const struct tune_res *r);
 
 /* set.c: the combined values of e from its scenarios' (e->sc). */
 void tune_combine(const struct tune_res *r, struct tune_eval *e);

@@ -81,4 +81,11 @@ out=$("$BIN" -d sim:d -y -c "tune rpg_ai_rate 5m:50m minimize coll_time for 80us
 check "tune without a value rc" 1 $?
 case "$out" in "error: tune: no point has a value of coll_time on each of its runs"*) ;;
 *) echo "sim3_coll: tune: $out"; fail=1 ;; esac
+# and `tune show` says so: no value, not a constraint missed, not nan
+out=$("$BIN" -d sim:d -c "tune show late" 2>&1)
+case "$out" in *"  no evaluated point has a value of coll_time on each of its runs"*) ;;
+*) echo "sim3_coll: tune show: $out"; fail=1 ;; esac
+case "$out" in *"coll_time none (not on every run)  INFEASIBLE"*) ;;
+*) echo "sim3_coll: tune show, the default: $out"; fail=1 ;; esac
+case "$out" in *nan*) echo "sim3_coll: tune show prints nan: $out"; fail=1 ;; esac
 exit $fail
