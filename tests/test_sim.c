@@ -2164,6 +2164,15 @@ static void test_cfg_keys(void **state)
 	assert_memory_equal(&c, &keep, sizeof(c));
 	assert_int_equal(sim_cfg_set(&c, "cnp_interval", "0", &err), 0);
 	assert_int_equal(c.cnp_interval_ps, 0);
+	/* integers: decimal (a leading zero is no octal), or 0x hex */
+	assert_int_equal(sim_cfg_set(&c, "senders", "010", &err), 0);
+	assert_int_equal(c.senders, 10);
+	assert_int_equal(sim_cfg_set(&c, "seed", "0x1f", &err), 0);
+	assert_int_equal(c.seed, 31);
+	assert_int_not_equal(sim_cfg_set(&c, "seed", "0x", &err), 0);
+	assert_int_not_equal(sim_cfg_set(&c, "senders", "08x", &err), 0);
+	assert_int_equal(c.senders, 10);
+	assert_int_equal(c.seed, 31);
 	assert_int_equal(sim_cfg_set(&c, "delay", "1.5us", &err), 0);
 	assert_int_equal(c.delay_ps, 1500000);
 	assert_int_equal(sim_cfg_set(&c, "delay", "250ns", &err), 0);

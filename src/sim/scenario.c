@@ -270,6 +270,8 @@ static int parse_dur(const char *v, int64_t *out)
 	return pcb_parse_duration_ps(v, -1, out);
 }
 
+/* Decimal, or hexadecimal after 0x: a leading zero is no octal ("ranks
+ * 010" is 10, as a user means it, not 8). */
 static int parse_u64(const char *v, uint64_t *out)
 {
 	char *end;
@@ -277,8 +279,9 @@ static int parse_u64(const char *v, uint64_t *out)
 	if (!*v || *v == '-' || *v == '+')
 		return -1;
 	errno = 0;
-	*out = strtoull(v, &end, 0);
-	return errno || *end ? -1 : 0;
+	*out = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ?
+			16 : 10);
+	return errno || *end || end == v ? -1 : 0;
 }
 
 static int fmt_dur(char *b, size_t n, int64_t ps);
