@@ -680,14 +680,15 @@ static int plan_repeats(struct session *s, struct plan *pl,
 	return 0;
 }
 
-/* What to measure, saved as a canonical list. */
 /* A scenario kind that reports collectives (coll_time, busbw); the
- * sweep's scenario words begin with their kind. */
+ * sweep's scenario words begin with their kind, in any case, as the sim
+ * device reads it (sim_kind_parse). */
 static bool coll_kind(const char *kind)
 {
-	return !strcmp(kind, "allreduce") || !strcmp(kind, "alltoall");
+	return !strcasecmp(kind, "allreduce") || !strcasecmp(kind, "alltoall");
 }
 
+/* What to measure, saved as a canonical list. */
 static int plan_measures(struct session *s, struct plan *pl,
 			 struct plan_opts *o)
 {

@@ -53,6 +53,9 @@ for m in coll_time busbw; do
 	check "$m on a mix" "error: sweep: $m is a collective's (scenario allreduce or alltoall), and this scenario is mix" "$out"
 done
 [ -e "$XDG_DATA_HOME/pccbench/sweeps/nocoll" ] && { echo "sim3_coll: a refused sweep left its folder"; fail=1; }
+# the kind in any case, as the sim device reads it: not refused
+"$BIN" -d sim:c -y -c "sweep rpg_ai_rate 5m for 20us measure coll_time scenario AllReduce ranks 2 size 64KB into anycase" >/dev/null 2>&1
+check "AllReduce rc" 0 $?
 # a run whose collective is not done within its time has no coll_time:
 # a point with such a seed has no mean (that of the seeds done would be
 # of the quick ones), and a tune finds no best.  Here some seeds hash
