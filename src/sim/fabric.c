@@ -807,7 +807,11 @@ static void qstat_clear(struct port *p, int64_t now)
 
 static bool data_class(const struct pkt *k)
 {
+#if defined(SIM_HOP_STUDY) && defined(SIM_STUDY_CLASSES)
+	return hs_data_class(k);	/* the study's classes (hopstudy.h) */
+#else
 	return k->type <= PK_PROBE;
+#endif
 }
 
 static uint32_t *host_active(struct host *h)

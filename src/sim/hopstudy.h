@@ -180,6 +180,20 @@ static void hs_print(const struct sim *s)
 	memset(&hs, 0, sizeof(hs));
 }
 
+/* -DSIM_STUDY_CLASSES=1: ACK and NACK travel in the data's class (as a
+ * ConnectX ACK does by default: it carries its QP's DSCP), queued with
+ * the data at switches, paused and counted with it; =2: the RTT probe's
+ * response too (as if rtt_resp_dscp mapped to the data's priority), so
+ * that only CNPs go ahead of data.  A NIC still sends its own control
+ * packets ahead of its data.  Results differ from the default's. */
+#ifdef SIM_STUDY_CLASSES
+static bool hs_data_class(const struct pkt *k)
+{
+	return SIM_STUDY_CLASSES == 1 ? k->type <= PK_NACK :
+					k->type != PK_CNP;
+}
+#endif
+
 #define HS(x) x
 #else
 #define HS(x) ((void)0)

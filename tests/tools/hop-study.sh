@@ -10,6 +10,10 @@
 # run by make check or make bench.  From the top of a checkout:
 #
 #   tests/tools/hop-study.sh
+#
+# HS_CLASSES=1 builds (into build-hs1/) with ACK and NACK in the data's
+# class, HS_CLASSES=2 (build-hs2/) with the probe's response as well:
+# only CNPs go ahead of data (src/sim/hopstudy.h, hs_data_class).
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,10 +21,11 @@ export HOME="$tmp" XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" \
 	XDG_CACHE_HOME="$tmp/cache"
 BIN=${HS_BIN:-}
 if [ -z "$BIN" ]; then
-	make -s -j2 O=build-hs BIN=build-hs/pccbench \
-		LIB=build-hs/libpccreg.a CFLAGS="-O2 -g -DSIM_HOP_STUDY" \
-		build-hs/pccbench >&2 || exit 1
-	BIN=build-hs/pccbench
+	o=build-hs${HS_CLASSES:-}
+	def=${HS_CLASSES:+-DSIM_STUDY_CLASSES=$HS_CLASSES}
+	make -s -j2 O=$o BIN=$o/pccbench LIB=$o/libpccreg.a \
+		CFLAGS="-O2 -g -DSIM_HOP_STUDY $def" $o/pccbench >&2 || exit 1
+	BIN=$o/pccbench
 fi
 SEED=${SEED:-1}
 
