@@ -182,6 +182,114 @@ static void test_kinds_sum(void **state)
 	}
 }
 
+/* An algorithm that, as each packet leaves, asks for a probe (one out or
+ * not) and moves the rate, and gives up on a probe after 2 us (the idle
+ * RTT is longer): a probe asked for while one is out becomes ready as
+ * that one's answer comes or it times out, with nothing asked then, and
+ * the pending slot is re-timed (fabric.c, apply_out).  Its state: the
+ * packets sent so far. */
+static void eager_event(struct algo_port *p, void *qp, int64_t now,
+			struct algo_out *o)
+{
+	const uint32_t *sent = qp;
+
+	(void)p;
+	(void)now;
+	o->rate = *sent % 2 ? ALGO_RATE_ONE / 4 : ALGO_RATE_ONE / 3;
+	o->probe_timeout = 2000;
+}
+
+static void eager_tx(struct algo_port *p, void *qp, int64_t now,
+		     uint32_t bytes, bool probe_sent, struct algo_out *o)
+{
+	(void)bytes;
+	(void)probe_sent;
+	++*(uint32_t *)qp;
+	eager_event(p, qp, now, o);
+	o->probe_req = true;
+}
+
+static void eager_rtt(struct algo_port *p, void *qp, int64_t now,
+		      int64_t send_ns, int64_t recv_ns, struct algo_out *o)
+{
+	(void)send_ns;
+	(void)recv_ns;
+	eager_event(p, qp, now, o);
+}
+
+/* Run cfg with a, checking the NICs' lists every 7 us for 1 ms; the
+ * probes ready seen. */
+static uint32_t slots_run(const char *cfg, const struct sim_algo *a)
+{
+	struct sim_cfg c;
+	struct sim *s;
+	uint32_t probes = 0;
+	int j;
+
+	cfg_words(&c, cfg);
+	s = mk(&c, a);
+	assert_int_equal(sim_run(s, 7 * PS_PER_US, NULL), 0);
+	probes += assert_nic_slots(s);
+	for (j = 0; j < 140; j++) {
+		assert_int_equal(sim_run_more(s, 7 * PS_PER_US, NULL), 0);
+		probes += assert_nic_slots(s);
+	}
+	print_message("%s (%s): %u probes ready seen\n", cfg, a->ops ?
+		      a->ops->name : "none", probes);
+	sim_free(s);
+	return probes;
+}
+
+/* The NICs' scheduler reads each QP's copy in its host's list (sim_int.h,
+ * struct nic_slot): in runs with probes (ZTR-RTT, the eager algorithm),
+ * rate limits (DCQCN), NAKs and timeouts, flows that stop, a second data
+ * priority and a storm that holds a NIC, each copy is its QP's and each
+ * host's count of probes ready a recount (assert_nic_slots); some were
+ * ready. */
+static void test_nic_slots(void **state)
+{
+	static const struct {
+		const char *cfg, *algo;
+	} cases[] = {
+		{ "alltoall topo fattree k 4 ranks 16 size 4MB", "ztr_rtt" },
+		{ "incast senders 16 size 1MB", "dcqcn" },
+		{ "incast senders 4 size 0 pfc off loss 0.01 timeout 4",
+		  "dcqcn" },
+		{ "mix leaves 2 spines 2 hosts 4 load 60 pfc off loss 0.01",
+		  "ztr_rtt" },
+		{ "mix leaves 2 spines 2 hosts 4 load 60 pfc off loss 0.01",
+		  "dcqcn" },
+		{ "staircase senders 4 step 100us", "ztr_rtt" },
+		{ ("mix leaves 2 spines 2 hosts 4 load 60 longflows 2 "
+		   "incast_period 200us incast_senders 4 incast_size 64KB "
+		   "incast_prio 4 pfc_prios 3,4"), "ztr_rtt" },
+		{ "incast senders 4 size 0 storm_at 300us", "ztr_rtt" },
+	};
+	static const struct algo_ops eager = {
+		.name = "eager", .label = "test", .qp_state_size = 4,
+		.init = eager_event, .on_tx = eager_tx, .on_rtt = eager_rtt,
+		.on_cnp = eager_event, .on_nack = eager_event,
+		.on_probe_timeout = eager_event, .on_timer = eager_event,
+	};
+	struct sim_algo a;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t probes;
+
+		algo_for(&a, cases[i].algo);
+		probes = slots_run(cases[i].cfg, &a);
+		if (!strcmp(cases[i].algo, "ztr_rtt"))
+			assert_true(probes > 0);
+	}
+	memset(&a, 0, sizeof(a));
+	a.ops = &eager;
+	assert_true(slots_run("incast senders 4 size 1MB", &a) > 0);
+	assert_true(slots_run("mix leaves 2 spines 2 hosts 4 load 60 "
+			      "pfc off loss 0.01", &a) > 0);
+}
+
 /* Each host's algorithm counters are its own QPs' samples: the
  * receiver of an incast has none, and over the hosts they are what
  * sim_take_counters folds. */
@@ -506,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_incast_sides),
 		cmocka_unit_test(test_losses),
 		cmocka_unit_test(test_kinds_sum),
+		cmocka_unit_test(test_nic_slots),
 		cmocka_unit_test(test_algo_counters),
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_simdev_hosts),

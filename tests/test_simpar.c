@@ -29,6 +29,11 @@ static void turn(struct sim *s1, struct sim *s2, int64_t us, bool two,
 				 sim_run_more(s2, ps, NULL), 0);
 	}
 	assert_same_run(s1, s2);
+	/* the NICs' lists: each replica's own hosts, or all once joined */
+	assert_nic_slots(s1);
+	assert_nic_slots(s2);
+	if (two)
+		assert_nic_slots(s2->peer);
 }
 
 /* The 64-host leaf-spine WebSearch mix (and one with a periodic incast

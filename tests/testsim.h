@@ -157,6 +157,48 @@ static inline void assert_same_run(struct sim *a, struct sim *b)
 	}
 }
 
+/* Each host NIC's list of QPs as its QPs say (sim_int.h, struct
+ * nic_slot; fabric.c keeps the copies): each slot's flags, next_ok and
+ * place, the count of probes ready, and every QP started and neither
+ * done nor stopped listed, the rest not; on two threads (par.c) the
+ * replica's own hosts and their QPs.  The probes ready, summed. */
+static inline uint32_t assert_nic_slots(const struct sim *s)
+{
+	uint32_t h, i, listed = 0, probes = 0;
+
+	for (h = 0; h < s->nhosts; h++) {
+		const struct host *ho = &s->hosts[h];
+		const struct nic_slot *act = ho->capactive ? ho->active :
+					     ho->act;
+		uint32_t np = 0;
+
+		if (!par_host_mine(s, h))
+			continue;
+		for (i = 0; i < ho->nactive; i++) {
+			const struct qp *q = &s->qps[act[i].qp];
+
+			assert_int_equal(q->src, h);
+			assert_int_equal(q->act_pos, i);
+			assert_int_equal(act[i].f, nic_flags(q));
+			assert_int_equal(act[i].next_ok, q->next_ok);
+			np += !!(act[i].f & NS_PROBE);
+		}
+		assert_int_equal(ho->nprobe, np);
+		listed += ho->nactive;
+		probes += np;
+	}
+	for (i = 0; i < s->nqps; i++) {
+		const struct qp *q = &s->qps[i];
+
+		if (!par_host_mine(s, q->src))
+			continue;
+		assert_int_equal(q->act_pos != NONE, q->active && !q->done);
+		listed -= q->act_pos != NONE;
+	}
+	assert_int_equal(listed, 0);
+	return probes;
+}
+
 /* The descriptors loaded around a group of tests; PCCB_TEST_FILTER (a
  * cmocka pattern, * and ? wildcards) runs only the tests it names.
  */

@@ -75,6 +75,7 @@ uint32_t sim_add_qp(struct sim *s, uint32_t src, uint32_t dst,
 	q->ecmp = (uint32_t)(sim_rand(s) >> 32);
 	q->timer_ev_at = -1;
 	q->armed_pos = NONE;
+	q->act_pos = NONE;
 	q->last_cnp = INT64_MIN / 2;
 	q->start = start;
 	q->stop = stop;

@@ -814,9 +814,38 @@ static bool data_class(const struct pkt *k)
 #endif
 }
 
-static uint32_t *host_active(struct host *h)
+static struct nic_slot *host_active(struct host *h)
 {
 	return h->capactive ? h->active : h->act;
+}
+
+/* Slot sl of host h brought up to date with its QP q (struct nic_slot),
+ * nprobe with it. */
+static inline void nic_slot_set(struct host *h, struct nic_slot *sl,
+				const struct qp *q)
+{
+	uint8_t f = nic_flags(q);
+
+	if ((f ^ sl->f) & NS_PROBE) {
+		if (f & NS_PROBE)
+			h->nprobe++;
+		else
+			h->nprobe--;
+	}
+	sl->f = f;
+	sl->next_ok = q->next_ok;
+}
+
+/* After a change to a field of QP q that its slot copies (nic_flags,
+ * next_ok): the slot brought up to date, when q has one. */
+static void nic_sync(struct sim *s, const struct qp *q)
+{
+	struct host *h;
+
+	if (q->act_pos == NONE)
+		return;
+	h = &s->hosts[q->src];
+	nic_slot_set(h, &host_active(h)[q->act_pos], q);
 }
 
 /* ---- ports -------------------------------------------------------------- */
@@ -905,6 +934,35 @@ static void port_tx(struct sim *s, uint32_t pi, uint32_t ki);
 static inline __attribute__((always_inline)) void
 port_tx_inl(struct sim *s, uint32_t pi, uint32_t ki);
 
+/* When host h's NIC may send next, its port busy until busy (>= now):
+ * the soonest time a listed QP may (a pending probe now, a QP with
+ * packets its next_ok; so does one without whose next_ok is now), -1
+ * for none.  Only its latest with busy counts (port_tx_inl), so a time
+ * at or before busy ends the search. */
+static inline int64_t nic_next(const struct sim *s, struct host *h,
+			       int64_t busy)
+{
+	const struct nic_slot *act = host_active(h);
+	int64_t t = -1;
+	uint32_t i;
+
+	if (h->nprobe)
+		return s->now;
+	for (i = 0; i < h->nactive; i++) {
+		int64_t when = act[i].next_ok;
+
+		if (!(act[i].f & NS_WORK) &&
+		    !(act[i].f & NS_ACTIVE && when == s->now))
+			continue;
+		if (t < 0 || when < t) {
+			t = when;
+			if (t <= busy)
+				break;
+		}
+	}
+	return t;
+}
+
 /* port_start on a free port. */
 static __attribute__((noinline)) void port_send(struct sim *s, uint32_t pi)
 {
@@ -973,20 +1031,8 @@ port_tx_inl(struct sim *s, uint32_t pi, uint32_t ki)
 	} else if (!p->is_switch) {
 		/* the NIC: back when the port is free and a QP may send */
 		struct host *h = &s->hosts[p->owner];
-		const uint32_t *act = host_active(h);
-		int64_t t = -1;
-		uint32_t i;
+		int64_t t = nic_next(s, h, p->free_at);
 
-		for (i = 0; i < h->nactive; i++) {
-			const struct qp *q = &s->qps[act[i]];
-			int64_t when = q->probe_req && !q->probe_out ? s->now :
-				       q->next_ok;
-
-			if (q->active && (q->snd_nxt < q->npkts ||
-					  when == s->now) &&
-			    (t < 0 || when < t))
-				t = when;
-		}
 		if (t >= 0)
 			nic_wake_at(s, h, p->owner,
 				    t > p->free_at ? t : p->free_at);
@@ -1136,12 +1182,6 @@ static void pfc_apply(struct sim *s, uint32_t pi, bool pause)
  * classes [reconstructed]).  Out of the hot path: class 0 pays a test of
  * the packet's PF_C1 flag or of s->c1.
  */
-
-static inline bool qp_held(const struct sim *s, const struct host *h,
-			   const struct qp *q)
-{
-	return q->cls ? s->c1[h->port].paused : s->ports[h->port].paused;
-}
 
 /* Switch port pi sends class 1 next: it may, and class 0 may not or had
  * the last turn. */
@@ -1451,6 +1491,7 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 			int64_t busy = s->ports[h->port].free_at;
 
 			q->next_ok = q->last_tx + qp_gap(s, q, q->last_wire);
+			nic_sync(s, q);
 			if (q->active && q->next_ok > s->now)
 				nic_wake_at(s, h, q->src, q->next_ok);
 			else if (qp_has_work(q))
@@ -1458,8 +1499,10 @@ static void apply_out(struct sim *s, uint32_t qi, const struct algo_out *o)
 					    busy : s->now);
 		}
 	}
-	if (o->probe_req)
+	if (o->probe_req) {
 		q->probe_req = true;
+		nic_sync(s, q);
+	}
 	if (o->probe_timeout) {
 		q->probe_to = o->probe_timeout * PS_PER_NS;
 		if (q->probe_out)	/* a probe out may now time out */
@@ -1524,24 +1567,31 @@ static void rto_arm(struct sim *s, uint32_t qi)
 	}
 }
 
-static void host_deactivate(struct host *h, uint32_t qi)
+/* QP q off its sender's list (the last slot takes its place). */
+static void host_deactivate(struct sim *s, struct qp *q)
 {
-	uint32_t *act = host_active(h), i;
+	struct host *h = &s->hosts[q->src];
+	struct nic_slot *act = host_active(h);
+	uint32_t i = q->act_pos;
 
-	for (i = 0; i < h->nactive; i++)
-		if (act[i] == qi) {
-			act[i] = act[--h->nactive];
-			if (h->rr >= h->nactive)
-				h->rr = 0;
-			return;
-		}
+	if (i == NONE)
+		return;
+	if (act[i].f & NS_PROBE)
+		h->nprobe--;
+	act[i] = act[--h->nactive];
+	s->qps[act[i].qp].act_pos = i;
+	q->act_pos = NONE;
+	if (h->rr >= h->nactive)
+		h->rr = 0;
 }
 
 /* An RTT probe request leaves as soon as the algorithm asks: a 64-byte
- * packet through the data queues, not held by the rate limiter.
+ * packet through the data queues, not held by the rate limiter.  From
+ * slot sl of host h.
  */
-static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
+static uint32_t nic_probe(struct sim *s, struct host *h, struct nic_slot *sl)
 {
+	uint32_t qi = sl->qp;
 	struct qp *q = &s->qps[qi];
 	uint32_t ki = pkt_alloc(s);
 	struct pkt *k = &s->pk[ki];
@@ -1558,6 +1608,7 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 		c1_sent(s, h->port, k);
 	q->probe_req = false;
 	q->probe_out = true;
+	nic_slot_set(h, sl, q);
 	q->probe_sent = s->now;
 	q->probe_deadline = s->now + q->probe_to;
 	timer_lower(s, q->probe_deadline);
@@ -1571,42 +1622,49 @@ static uint32_t nic_probe(struct sim *s, struct host *h, uint32_t qi)
 }
 
 /* The NIC scheduler: pending probes first, then round robin over QPs
- * whose rate limiter allows.
+ * whose rate limiter allows.  It reads the QPs' slots (struct nic_slot),
+ * and a QP's own lines only for the one that sends.
  */
 static uint32_t nic_pick(struct sim *s, struct host *h)
 {
 	uint32_t i, n = h->nactive, hi = s->ports[h->port].owner, slot;
-	const uint32_t *act = host_active(h);
+	struct nic_slot *act = host_active(h);
+	bool held[2] = { false, false };	/* PFC holds the class */
 	int64_t soonest = -1;
 
+	if (s->c1) {
+		held[0] = s->ports[h->port].paused;
+		held[1] = s->c1[h->port].paused;
+	}
 	/* round robin from h->rr (slot wraps without a division) */
-	for (i = 0, slot = h->rr; i < n && s->algo.ops;
+	for (i = 0, slot = h->rr; i < n && h->nprobe && s->algo.ops;
 	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
-		uint32_t qi = act[slot];
-		struct qp *q = &s->qps[qi];
+		uint8_t f = act[slot].f;
 
-		if (q->active && q->probe_req && !q->probe_out &&
-		    !(s->c1 && qp_held(s, h, q)))
-			return nic_probe(s, h, qi);
+		if (f & NS_PROBE && !held[!!(f & NS_C1)])
+			return nic_probe(s, h, &act[slot]);
 	}
 	for (i = 0, slot = h->rr; i < n;
 	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
-		uint32_t qi = act[slot], ki;
-		struct qp *q = &s->qps[qi];
+		struct nic_slot *sl = &act[slot];
+		uint32_t qi, ki;
+		struct qp *q;
 		struct algo_out o;
 		struct pkt *k;
 		uint32_t payload;
 		bool last;
 
-		if (!qp_has_work(q) || (s->c1 && qp_held(s, h, q)))
+		if (!(sl->f & NS_WORK) || held[!!(sl->f & NS_C1)])
 			continue;
-		if (q->next_ok > s->now) {
+		if (sl->next_ok > s->now) {
 			s->c.qp_desched++;
 			h->nc.qp_desched++;
-			if (soonest < 0 || q->next_ok < soonest)
-				soonest = q->next_ok;
+			if (soonest < 0 || sl->next_ok < soonest)
+				soonest = sl->next_ok;
 			continue;
 		}
+		qi = sl->qp;
+		q = &s->qps[qi];
 		last = q->snd_nxt + 1 == q->npkts;
 		payload = last && q->last_payload ? q->last_payload :
 						     s->cfg.mtu;
@@ -1626,6 +1684,7 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		q->last_tx = s->now;
 		q->last_wire = k->size;
 		q->next_ok = s->now + qp_gap(s, q, k->size);
+		nic_slot_set(h, sl, q);
 		if (q->next_ok - s->now > ACK_GAP_PS)	/* held: ask */
 			k->flags |= PF_ACKREQ;
 		rto_arm(s, qi);
@@ -1653,7 +1712,7 @@ static void flow_done(struct sim *s, uint32_t qi)
 	q->finish = s->now;
 	s->c.tx_cqe++;
 	s->hosts[q->src].nc.tx_cqe++;
-	host_deactivate(&s->hosts[q->src], qi);
+	host_deactivate(s, q);
 	/* FCTs of the flows the window saw whole: a warm-up's stay out */
 	if (q->start < s->win_t0)
 		return;
@@ -1749,6 +1808,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			q->snd_una = k->psn;
 		if (q->snd_nxt > k->psn)
 			q->snd_nxt = k->psn;
+		nic_sync(s, q);
 		rto_set(s, q);
 		s->timer_hint = true;
 		if (s->algo.ops) {
@@ -1780,6 +1840,7 @@ static void host_rx(struct sim *s, uint32_t hi, uint32_t ki)
 			s->rtt_late++;
 		} else {
 			q->probe_out = false;
+			nic_sync(s, q);
 			if (!q->rto_on)
 				s->timer_hint = true;	/* may disarm */
 			if (s->algo.ops) {
@@ -1850,6 +1911,7 @@ static void rto_fire(struct sim *s, uint32_t qi)
 		s->rto_vals[s->nrto++] = q->rto_cur;
 	}
 	q->snd_nxt = q->snd_una;		/* go back */
+	nic_sync(s, q);
 	s->timer_hint = true;			/* nothing in flight */
 	/* adaptive: double up to the QP timeout; else the QP timeout */
 	if (s->adp && q->rto_cur < s->qp_timeout / 2)
@@ -1866,6 +1928,7 @@ static void probe_fire(struct sim *s, uint32_t qi)
 	struct algo_out o;
 
 	q->probe_out = false;
+	nic_sync(s, q);
 	s->timer_hint = true;
 	memset(&o, 0, sizeof(o));
 	s->algo.ops->on_probe_timeout(&s->hosts[q->src].ap, qp_state(s, qi),
@@ -1953,6 +2016,7 @@ static void flow_start(struct sim *s, uint32_t qi)
 {
 	struct qp *q = &s->qps[qi];
 	struct host *h = &s->hosts[q->src];
+	struct nic_slot *sl;
 	struct algo_out o;
 
 	q->started = true;
@@ -1969,7 +2033,11 @@ static void flow_start(struct sim *s, uint32_t qi)
 			    &h->capactive, h->nactive + 1)) {
 		abort();
 	}
-	host_active(h)[h->nactive++] = qi;
+	sl = &host_active(h)[h->nactive];
+	sl->qp = qi;
+	sl->f = 0;
+	q->act_pos = h->nactive++;
+	nic_slot_set(h, sl, q);
 	if (s->algo.ops) {
 		memset(&o, 0, sizeof(o));
 		s->algo.ops->init(&h->ap, qp_state(s, qi), ns_of(s->now), &o);
@@ -1987,7 +2055,7 @@ static void flow_stop(struct sim *s, uint32_t qi)
 	if (!q->active)
 		return;
 	q->active = false;
-	host_deactivate(&s->hosts[q->src], qi);
+	host_deactivate(s, q);
 }
 
 static void dispatch(struct sim *s, const struct ev *e)
@@ -2267,8 +2335,8 @@ bool sim_port_waits(const struct sim *s, uint32_t pi)
 		return false;
 	h = &s->hosts[p->owner];
 	for (i = 0; i < h->nactive; i++)
-		if (qp_has_work(&s->qps[h->capactive ? h->active[i] :
-						       h->act[i]]))
+		if (qp_has_work(&s->qps[h->capactive ? h->active[i].qp :
+						       h->act[i].qp]))
 			return true;
 	return false;
 }
@@ -2535,6 +2603,7 @@ static int host_take(struct host *h, const struct host *o)
 	}
 	memcpy(h->act, o->act, sizeof(h->act));
 	h->nactive = o->nactive;
+	h->nprobe = o->nprobe;
 	h->rr = o->rr;
 	h->ap.global_min_rtt = o->ap.global_min_rtt;
 	return 0;

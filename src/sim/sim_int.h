@@ -281,6 +281,24 @@ struct sw {
 
 #define HOST_ACT_INLINE 4
 
+/* A sender QP in its NIC's list (struct host), with a copy of what the
+ * scheduler reads of every QP it passes (fabric.c: nic_pick, port_tx_inl,
+ * for each packet a NIC sends): 16 bytes in the host's array, where
+ * struct qp's lines were a cache miss a QP.  struct qp holds the truth;
+ * fabric.c's nic_sync copies it in wherever one of these fields changes
+ * (tests: assert_nic_slots).
+ */
+struct nic_slot {
+	int64_t next_ok;	/* the QP's */
+	uint32_t qp;
+	uint8_t f;		/* NS_*: nic_flags */
+};
+
+#define NS_ACTIVE	0x1	/* q->active */
+#define NS_WORK		0x2	/* qp_has_work: packets to send */
+#define NS_PROBE	0x4	/* active, a probe asked for and none out */
+#define NS_C1		0x8	/* of the second data priority (q->cls) */
+
 /* A host NIC that runs some parameters of its own (sim_host_params): its
  * ports' configuration, the fabric's (s->algo.conf) but for the params
  * whose bit is in `own`. */
@@ -304,15 +322,18 @@ struct nic_ctr {
 };
 
 /* The sender QPs with work are listed in act, or in active once more
- * than HOST_ACT_INLINE (capactive > 0): host_active().  An incast
- * sender's NIC then finds its QP in the host's first line.
+ * than HOST_ACT_INLINE (capactive > 0): host_active(); each QP's
+ * act_pos is its place.  An incast sender's NIC then finds its QP in
+ * the host's first line.  nprobe counts the slots with NS_PROBE: the
+ * scheduler looks for a probe to send only when one is there.
  */
 struct host {
 	uint32_t node, port;
-	uint32_t *active;
+	struct nic_slot *active;
 	uint32_t nactive, capactive, rr;
+	uint32_t nprobe;
 	int64_t wake_at;	/* pending NIC wake, or -1 */
-	uint32_t act[HOST_ACT_INLINE];
+	struct nic_slot act[HOST_ACT_INLINE];
 	struct algo_port ap;
 	int64_t gen_next;	/* mix: next flow arrival */
 	struct nic_ctr nc;	/* this NIC's counts */
@@ -352,8 +373,9 @@ struct qp {
 	uint64_t win_bytes;	/* delivered in the stats window */
 	int64_t path_rtt;	/* a probe's RTT on the idle path, ps */
 	int64_t rto_init;	/* the first timeout of a flight; 0 not yet */
+	uint32_t act_pos;	/* its slot in its sender's list, or NONE */
 	uint8_t cls;		/* data class: 1 the second data priority */
-	unsigned char pad_[39];	/* to four whole lines */
+	unsigned char pad_[35];	/* to four whole lines */
 };
 
 _Static_assert(sizeof(struct qp) == 256, "struct qp: four lines");
@@ -736,6 +758,16 @@ static inline bool port_held(const struct sim *s, uint32_t pi)
 static inline bool qp_has_work(const struct qp *q)
 {
 	return q->active && q->snd_nxt < q->npkts;
+}
+
+/* What a QP's slot in its sender's list says of it (struct nic_slot). */
+static inline uint8_t nic_flags(const struct qp *q)
+{
+	return (uint8_t)((q->active ? NS_ACTIVE : 0) |
+			 (qp_has_work(q) ? NS_WORK : 0) |
+			 (q->active && q->probe_req && !q->probe_out ?
+			  NS_PROBE : 0) |
+			 (q->cls ? NS_C1 : 0));
 }
 
 #endif
