@@ -252,6 +252,9 @@ static void test_nic_slots(void **state)
 		const char *cfg, *algo;
 	} cases[] = {
 		{ "alltoall topo fattree k 4 ranks 16 size 4MB", "ztr_rtt" },
+		/* 95 QPs a host: two words of probe bits */
+		{ "alltoall leaves 4 spines 4 hosts 24 ranks 96 size 4MB",
+		  "ztr_rtt" },
 		{ "incast senders 16 size 1MB", "dcqcn" },
 		{ "incast senders 4 size 0 pfc off loss 0.01 timeout 4",
 		  "dcqcn" },

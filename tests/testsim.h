@@ -159,8 +159,8 @@ static inline void assert_same_run(struct sim *a, struct sim *b)
 
 /* Each host NIC's list of QPs as its QPs say (sim_int.h, struct
  * nic_slot; fabric.c keeps the copies): each slot's flags, next_ok and
- * place, the count of probes ready, and every QP started and neither
- * done nor stopped listed, the rest not; on two threads (par.c) the
+ * place, the count and bits of probes ready, and every QP started and
+ * neither done nor stopped listed, the rest not; on two threads (par.c) the
  * replica's own hosts and their QPs.  The probes ready, summed. */
 static inline uint32_t assert_nic_slots(const struct sim *s)
 {
@@ -170,19 +170,28 @@ static inline uint32_t assert_nic_slots(const struct sim *s)
 		const struct host *ho = &s->hosts[h];
 		const struct nic_slot *act = ho->capactive ? ho->active :
 					     ho->act;
-		uint32_t np = 0;
+		const uint64_t *bits = ho->capactive ? ho->pbits : &ho->pbit;
+		uint32_t np = 0, words = ho->capactive ?
+					 (ho->capactive + 63) / 64 : 1;
 
 		if (!par_host_mine(s, h))
 			continue;
+		if (ho->capactive)
+			assert_true(ho->cappbits >= words);
 		for (i = 0; i < ho->nactive; i++) {
 			const struct qp *q = &s->qps[act[i].qp];
+			bool bit = bits[i / 64] >> (i % 64) & 1;
 
 			assert_int_equal(q->src, h);
 			assert_int_equal(q->act_pos, i);
 			assert_int_equal(act[i].f, nic_flags(q));
 			assert_int_equal(act[i].next_ok, q->next_ok);
-			np += !!(act[i].f & NS_PROBE);
+			assert_int_equal(bit, !!(act[i].f & NS_PROBE));
+			np += bit;
 		}
+		/* no bit past the list */
+		for (i = ho->nactive; i < words * 64; i++)
+			assert_false(bits[i / 64] >> (i % 64) & 1);
 		assert_int_equal(ho->nprobe, np);
 		listed += ho->nactive;
 		probes += np;

@@ -819,14 +819,48 @@ static struct nic_slot *host_active(struct host *h)
 	return h->capactive ? h->active : h->act;
 }
 
+/* Host h's probe bits: a bit a slot of its list, set where NS_PROBE. */
+static uint64_t *host_pbits(struct host *h)
+{
+	return h->capactive ? h->pbits : &h->pbit;
+}
+
+static void pbit_flip(uint64_t *bits, uint32_t i)
+{
+	bits[i / 64] ^= 1ULL << (i % 64);
+}
+
+/* Room in host h's list for need slots, off the inline ones once they
+ * cannot hold them, and in its probe bits; -1 when out of memory (h
+ * then as it was, but for room it does not use). */
+static int host_reserve(struct host *h, uint32_t need)
+{
+	uint32_t cap = h->capactive;
+
+	if (need <= (cap ? cap : HOST_ACT_INLINE))
+		return 0;
+	if (sim_grow((void **)&h->active, sizeof(*h->active), &cap, need) ||
+	    sim_grow((void **)&h->pbits, sizeof(*h->pbits), &h->cappbits,
+		     (cap + 63) / 64))
+		return -1;
+	if (!h->capactive) {	/* the inline list moves to the heap */
+		memcpy(h->active, h->act, sizeof(h->act));
+		memset(h->pbits, 0, h->cappbits * sizeof(*h->pbits));
+		h->pbits[0] = h->pbit;
+	}
+	h->capactive = cap;
+	return 0;
+}
+
 /* Slot sl of host h brought up to date with its QP q (struct nic_slot),
- * nprobe with it. */
+ * nprobe and the probe bits with it. */
 static inline void nic_slot_set(struct host *h, struct nic_slot *sl,
 				const struct qp *q)
 {
 	uint8_t f = nic_flags(q);
 
 	if ((f ^ sl->f) & NS_PROBE) {
+		pbit_flip(host_pbits(h), (uint32_t)(sl - host_active(h)));
 		if (f & NS_PROBE)
 			h->nprobe++;
 		else
@@ -1572,14 +1606,24 @@ static void host_deactivate(struct sim *s, struct qp *q)
 {
 	struct host *h = &s->hosts[q->src];
 	struct nic_slot *act = host_active(h);
-	uint32_t i = q->act_pos;
+	uint64_t *bits = host_pbits(h);
+	uint32_t i = q->act_pos, last;
 
 	if (i == NONE)
 		return;
-	if (act[i].f & NS_PROBE)
+	if (act[i].f & NS_PROBE) {
 		h->nprobe--;
-	act[i] = act[--h->nactive];
-	s->qps[act[i].qp].act_pos = i;
+		pbit_flip(bits, i);
+	}
+	last = --h->nactive;
+	if (i != last) {
+		act[i] = act[last];
+		s->qps[act[i].qp].act_pos = i;
+		if (act[i].f & NS_PROBE) {
+			pbit_flip(bits, last);
+			pbit_flip(bits, i);
+		}
+	}
 	q->act_pos = NONE;
 	if (h->rr >= h->nactive)
 		h->rr = 0;
@@ -1621,6 +1665,37 @@ static uint32_t nic_probe(struct sim *s, struct host *h, struct nic_slot *sl)
 	return ki;
 }
 
+/* The first slot of host h's list from h->rr on, wrapping, with a probe
+ * ready whose class PFC does not hold (held), or NONE; the probe bits
+ * are read, 64 slots a word, not the slots. */
+static uint32_t nic_probe_slot(struct host *h, const bool held[2])
+{
+	const struct nic_slot *act = host_active(h);
+	const uint64_t *bits = host_pbits(h);
+	uint32_t from[2] = { h->rr, 0 }, to[2] = { h->nactive, h->rr };
+	unsigned pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		uint32_t i = from[pass], j;
+
+		while (i < to[pass]) {
+			uint64_t m = bits[i / 64] & (~0ULL << (i % 64));
+
+			if (!m) {
+				i = (i / 64 + 1) * 64;
+				continue;
+			}
+			j = i / 64 * 64 + (uint32_t)__builtin_ctzll(m);
+			if (j >= to[pass])
+				break;
+			if (!held[!!(act[j].f & NS_C1)])
+				return j;
+			i = j + 1;
+		}
+	}
+	return NONE;
+}
+
 /* The NIC scheduler: pending probes first, then round robin over QPs
  * whose rate limiter allows.  It reads the QPs' slots (struct nic_slot),
  * and a QP's own lines only for the one that sends.
@@ -1636,14 +1711,12 @@ static uint32_t nic_pick(struct sim *s, struct host *h)
 		held[0] = s->ports[h->port].paused;
 		held[1] = s->c1[h->port].paused;
 	}
-	/* round robin from h->rr (slot wraps without a division) */
-	for (i = 0, slot = h->rr; i < n && h->nprobe && s->algo.ops;
-	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
-		uint8_t f = act[slot].f;
-
-		if (f & NS_PROBE && !held[!!(f & NS_C1)])
+	if (h->nprobe && s->algo.ops) {
+		slot = nic_probe_slot(h, held);
+		if (slot != NONE)
 			return nic_probe(s, h, &act[slot]);
 	}
+	/* round robin from h->rr (slot wraps without a division) */
 	for (i = 0, slot = h->rr; i < n;
 	     i++, slot = slot + 1 == n ? 0 : slot + 1) {
 		struct nic_slot *sl = &act[slot];
@@ -2022,17 +2095,8 @@ static void flow_start(struct sim *s, uint32_t qi)
 	q->started = true;
 	q->active = true;
 	q->start = s->now;
-	if (h->nactive == HOST_ACT_INLINE && !h->capactive) {
-		/* the inline list is full: move it to the heap */
-		if (sim_grow((void **)&h->active, sizeof(*h->active),
-			     &h->capactive, 2 * HOST_ACT_INLINE))
-			abort();
-		memcpy(h->active, h->act, sizeof(h->act));
-	} else if (h->capactive &&
-		   sim_grow((void **)&h->active, sizeof(*h->active),
-			    &h->capactive, h->nactive + 1)) {
+	if (host_reserve(h, h->nactive + 1))
 		abort();
-	}
 	sl = &host_active(h)[h->nactive];
 	sl->qp = qi;
 	sl->f = 0;
@@ -2152,8 +2216,10 @@ void sim_free(struct sim *s)
 		munmap(s->qhists, s->qhists_bytes);
 	for (i = 0; i < s->nsw; i++)
 		free(s->sws[i].routes);
-	for (i = 0; i < s->nhosts; i++)
+	for (i = 0; i < s->nhosts; i++) {
 		free(s->hosts[i].active);
+		free(s->hosts[i].pbits);
+	}
 	for (i = 0; i < ALL_LANES; i++)
 		free(s->lanes[i].ring);
 	free(s->heap);
@@ -2589,19 +2655,27 @@ static void join_queue(struct sim *s, const struct sim *r, uint32_t *map,
 static int host_take(struct host *h, const struct host *o)
 {
 	if (o->capactive) {
-		uint32_t cap = h->capactive;
+		uint32_t cap = h->capactive, w = (o->nactive + 63) / 64;
 
 		if (sim_grow((void **)&h->active, sizeof(*h->active), &cap,
-			     o->nactive ? o->nactive : 1))
+			     o->nactive ? o->nactive : 1) ||
+		    sim_grow((void **)&h->pbits, sizeof(*h->pbits),
+			     &h->cappbits, (cap + 63) / 64))
 			return -1;
 		h->capactive = cap;
 		memcpy(h->active, o->active, o->nactive * sizeof(*h->active));
+		memcpy(h->pbits, o->pbits, w * sizeof(*h->pbits));
+		memset(h->pbits + w, 0, (h->cappbits - w) * sizeof(*h->pbits));
 	} else if (h->capactive) {	/* o's fit inline */
 		free(h->active);
 		h->active = NULL;
 		h->capactive = 0;
+		free(h->pbits);
+		h->pbits = NULL;
+		h->cappbits = 0;
 	}
 	memcpy(h->act, o->act, sizeof(h->act));
+	h->pbit = o->pbit;
 	h->nactive = o->nactive;
 	h->nprobe = o->nprobe;
 	h->rr = o->rr;

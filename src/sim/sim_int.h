@@ -324,8 +324,10 @@ struct nic_ctr {
 /* The sender QPs with work are listed in act, or in active once more
  * than HOST_ACT_INLINE (capactive > 0): host_active(); each QP's
  * act_pos is its place.  An incast sender's NIC then finds its QP in
- * the host's first line.  nprobe counts the slots with NS_PROBE: the
- * scheduler looks for a probe to send only when one is there.
+ * the host's first line.  nprobe counts the slots with NS_PROBE, and
+ * their bits are set in pbit, or in pbits with active (cappbits words,
+ * room for capactive bits): the scheduler looks for a probe to send
+ * only when one is there, a word of 64 slots at a time.
  */
 struct host {
 	uint32_t node, port;
@@ -334,6 +336,9 @@ struct host {
 	uint32_t nprobe;
 	int64_t wake_at;	/* pending NIC wake, or -1 */
 	struct nic_slot act[HOST_ACT_INLINE];
+	uint64_t pbit;
+	uint64_t *pbits;
+	uint32_t cappbits;
 	struct algo_port ap;
 	int64_t gen_next;	/* mix: next flow arrival */
 	struct nic_ctr nc;	/* this NIC's counts */
